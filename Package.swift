@@ -1,0 +1,40 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "Herald",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "Herald", targets: ["Herald"]),
+        .library(name: "HeraldCore", targets: ["HeraldCore"]),
+        .executable(name: "herald", targets: ["herald"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibNotify",
+            pkgConfig: "libnotify",
+            providers: [.apt(["libnotify-dev"])]
+        ),
+        .systemLibrary(
+            name: "CLibSoup",
+            pkgConfig: "libsoup-3.0",
+            providers: [.apt(["libsoup-3.0-dev", "glib-networking"])]
+        ),
+        .target(name: "HeraldCore"),
+        .target(name: "HeraldDesktop", dependencies: ["CLibNotify", "CLibSoup", "HeraldCore"]),
+        .target(name: "Herald", dependencies: ["HeraldCore", "HeraldDesktop"]),
+        .executableTarget(
+            name: "herald",
+            dependencies: [
+                "Herald",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(name: "HeraldTestSupport", dependencies: ["HeraldCore"], path: "Tests/HeraldTestSupport"),
+        .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldTestSupport"]),
+        .testTarget(name: "HeraldEndToEndTests", dependencies: ["HeraldCore", "HeraldTestSupport"]),
+    ]
+)

@@ -1,0 +1,3 @@
+#include <libnotify/notify.h>
+#include <glib-unix.h>
+#include <gio/gio.h>

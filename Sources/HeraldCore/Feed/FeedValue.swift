@@ -1,0 +1,89 @@
+import FoundationEssentials
+
+/// A value read from a feed: the union of what property lists and JSON can hold.
+///
+/// Entries keep every key they were given as `FeedValue`s, so keys Herald does not know pass
+/// through to the delegate untouched (DESIGN.md D1).
+public enum FeedValue: Sendable, Equatable {
+    /// A string.
+    case string(String)
+    /// A whole number (`<integer>` or a JSON number without a fraction).
+    case integer(Int)
+    /// A number with a fraction (`<real>` or a JSON number).
+    case real(Double)
+    /// `<true/>`, `<false/>` or a JSON boolean.
+    case bool(Bool)
+    /// A plist `<date>`.
+    case date(Date)
+    /// A plist `<data>` block.
+    case data(Data)
+    /// An array.
+    case array([FeedValue])
+    /// A dictionary.
+    case dictionary([String: FeedValue])
+    /// A JSON `null`.
+    case null
+
+    /// The value as text when it is a string or a number; numbers read as their plain form,
+    /// so `<real>1.2</real>` gives "1.2" (ORIGINALS.md §1.7 asks the port to accept them).
+    public var textValue: String? {
+        switch self {
+        case .string(let text): return text
+        case .integer(let number): return String(number)
+        case .real(let number):
+            if number.rounded() == number, abs(number) < 1e15 { return String(Int(number)) }
+            return String(number)
+        default: return nil
+        }
+    }
+
+    /// A short name of the value's kind, used in problem reports.
+    public var kindName: String {
+        switch self {
+        case .string: return "string"
+        case .integer: return "integer"
+        case .real: return "real"
+        case .bool: return "boolean"
+        case .date: return "date"
+        case .data: return "data"
+        case .array: return "array"
+        case .dictionary: return "dictionary"
+        case .null: return "null"
+        }
+    }
+}
+
+extension FeedValue: Decodable {
+    /// Decodes whatever a property list or JSON document holds at this position.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null; return }
+        if let value = try? container.decode([String: FeedValue].self) { self = .dictionary(value); return }
+        if let value = try? container.decode([FeedValue].self) { self = .array(value); return }
+        if let value = try? container.decode(Bool.self) { self = .bool(value); return }
+        if let value = try? container.decode(String.self) { self = .string(value); return }
+        if let value = try? container.decode(Int.self) { self = .integer(value); return }
+        if let value = try? container.decode(Double.self) { self = .real(value); return }
+        if let value = try? container.decode(Date.self) { self = .date(value); return }
+        if let value = try? container.decode(Data.self) { self = .data(value); return }
+        throw DecodingError.dataCorruptedError(in: container, debugDescription: "unsupported value")
+    }
+}
+
+extension FeedValue: Encodable {
+    /// Encodes the value as JSON would show it (dates as ISO 8601 text, data as base64).
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .string(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
+        case .real(let value): try container.encode(value)
+        case .bool(let value): try container.encode(value)
+        case .date(let value): try container.encode(value.formatted(.iso8601))
+        case .data(let value): try container.encode(value.base64EncodedString())
+        case .array(let value): try container.encode(value)
+        case .dictionary(let value): try container.encode(value)
+        case .null: try container.encodeNil()
+        }
+    }
+}

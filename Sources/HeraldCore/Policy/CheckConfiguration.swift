@@ -1,0 +1,36 @@
+/// The settings that decide when Herald checks and what it shows (ORIGINALS.md §1.2).
+public struct CheckConfiguration: Sendable, Equatable {
+    /// The app's version, compared with MinVersion / MaxVersion. `nil` skips version filtering.
+    public var appVersion: String?
+    /// Days between checks (fractional). Default 0.5.
+    public var checkPeriod: Double
+    /// Days a message waits after "remind me later" (fractional). Default 1.
+    public var remindPeriod: Double
+    /// Show the oldest pending message first instead of the newest. Default false.
+    public var showOldestFirst: Bool
+    /// Check on the very first launch too. Default false: the first launch only marks itself.
+    public var showOnFirstLaunch: Bool
+    /// Skip the first-launch, check-period and remind gates, and start over once every message
+    /// has been answered. For publishers trying out a feed.
+    public var debug: Bool
+    /// How many messages one check may show (DESIGN.md D3). Default 3; 1 is iNotify's behaviour.
+    public var maxNotificationsPerCheck: Int
+
+    /// Creates a configuration with iNotify's defaults.
+    public init(
+        appVersion: String? = nil, checkPeriod: Double = 0.5, remindPeriod: Double = 1,
+        showOldestFirst: Bool = false, showOnFirstLaunch: Bool = false, debug: Bool = false,
+        maxNotificationsPerCheck: Int = 3
+    ) {
+        self.appVersion = appVersion
+        self.checkPeriod = checkPeriod
+        self.remindPeriod = remindPeriod
+        self.showOldestFirst = showOldestFirst
+        self.showOnFirstLaunch = showOnFirstLaunch
+        self.debug = debug
+        self.maxNotificationsPerCheck = maxNotificationsPerCheck
+    }
+}
+
+/// Seconds in one of the configuration's days.
+let secondsPerDay = 86_400.0

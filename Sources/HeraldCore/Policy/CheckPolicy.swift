@@ -1,0 +1,276 @@
+import FoundationEssentials
+
+/// Why a check did not run.
+public enum CheckSkipReason: Sendable, Equatable, CustomStringConvertible {
+    /// The first launch only records that it happened (ORIGINALS.md §1.5).
+    case firstLaunch
+    /// The last successful check is younger than the check period.
+    case checkPeriod(nextCheck: Date)
+    /// Recent checks failed; the next attempt waits (DESIGN.md D4).
+    case failureBackoff(nextAttempt: Date)
+    /// The delegate answered no to "should check".
+    case delegateDeclined
+
+    /// A short machine-readable name.
+    public var name: String {
+        switch self {
+        case .firstLaunch: return "first-launch"
+        case .checkPeriod: return "check-period"
+        case .failureBackoff: return "failure-backoff"
+        case .delegateDeclined: return "delegate-declined"
+        }
+    }
+
+    /// One line for people.
+    public var description: String {
+        switch self {
+        case .firstLaunch: return "first launch: nothing is fetched until the next one"
+        case .checkPeriod(let next): return "checked recently; next check due \(next.formatted(.iso8601))"
+        case .failureBackoff(let next): return "the last check failed; next attempt at \(next.formatted(.iso8601))"
+        case .delegateDeclined: return "the app declined the check"
+        }
+    }
+}
+
+/// Why a message of the feed is not shown at this check.
+public enum MessageSkipReason: Sendable, Equatable, CustomStringConvertible {
+    /// Already viewed (or acknowledged).
+    case viewed
+    /// Already ignored.
+    case ignored
+    /// Put off with "remind me later" and its remind period has not passed.
+    case remindLater(until: Date)
+    /// The app version is below MinVersion.
+    case belowMinVersion(String)
+    /// The app version is above MaxVersion.
+    case aboveMaxVersion(String)
+    /// The ActionURL is refused (bad URL or scheme not allowed, DESIGN.md D14).
+    case refusedURL(String)
+    /// No application on this system opens the ActionURL's scheme (DESIGN.md D5).
+    case noHandler(String)
+    /// The delegate answered no to "should display" (DESIGN.md D5).
+    case delegateDeclined
+    /// Another process is showing it right now (DESIGN.md D16).
+    case shownElsewhere
+    /// The per-check cap was reached (DESIGN.md D3); it comes at a later check.
+    case overCap
+
+    /// A short machine-readable name.
+    public var name: String {
+        switch self {
+        case .viewed: return "viewed"
+        case .ignored: return "ignored"
+        case .remindLater: return "remind-later"
+        case .belowMinVersion: return "below-min-version"
+        case .aboveMaxVersion: return "above-max-version"
+        case .refusedURL: return "refused-url"
+        case .noHandler: return "no-url-handler"
+        case .delegateDeclined: return "delegate-declined"
+        case .shownElsewhere: return "shown-elsewhere"
+        case .overCap: return "over-cap"
+        }
+    }
+
+    /// One line for people.
+    public var description: String {
+        switch self {
+        case .viewed: return "already viewed"
+        case .ignored: return "ignored by the user"
+        case .remindLater(let until): return "reminder due \(until.formatted(.iso8601))"
+        case .belowMinVersion(let version): return "app version is below MinVersion \(version)"
+        case .aboveMaxVersion(let version): return "app version is above MaxVersion \(version)"
+        case .refusedURL(let reason): return "ActionURL refused: \(reason)"
+        case .noHandler(let scheme): return "no application opens \(scheme): links"
+        case .delegateDeclined: return "the app declined to display it"
+        case .shownElsewhere: return "another process is showing it"
+        case .overCap: return "more messages than one check shows"
+        }
+    }
+}
+
+/// The outcome of filtering a feed: what to show, in order, and what was left out.
+public struct Selection: Sendable, Equatable {
+    /// Messages that may be shown, in display order (not yet cut to the cap).
+    public var candidates: [FeedEntry]
+    /// Messages left out, with the reason, in display order.
+    public var skipped: [(key: String, reason: MessageSkipReason)]
+    /// The state after the selection (debug mode may reset the answered lists).
+    public var state: HeraldState
+
+    /// Compares the parts one by one.
+    public static func == (lhs: Selection, rhs: Selection) -> Bool {
+        lhs.candidates == rhs.candidates && lhs.state == rhs.state
+            && lhs.skipped.map(\.key) == rhs.skipped.map(\.key) && lhs.skipped.map(\.reason) == rhs.skipped.map(\.reason)
+    }
+}
+
+/// The user's answer to a shown message. Raw values are the notification's action ids.
+public enum Answer: String, Sendable, Equatable, CaseIterable {
+    /// Open the ActionURL; the message is viewed.
+    case view
+    /// Show it again after the remind period.
+    case remind
+    /// Never show it again.
+    case ignore
+    /// Acknowledge a message without ActionURL; the message is viewed.
+    case ok
+}
+
+/// How a notification went away without an answer (libnotify's closed reasons).
+public enum CloseReason: String, Sendable, Equatable {
+    /// It timed out.
+    case expired
+    /// The user dismissed it.
+    case dismissed
+    /// Herald closed it (wait limit, exit).
+    case closedByHerald = "closed-by-herald"
+    /// The server did not say.
+    case undefined
+}
+
+/// The decision rules of a check, as pure functions of configuration, state, feed and time.
+public enum CheckPolicy {
+    /// Decides whether a check is due, iNotify's `shouldCheckForNotifications` with Herald's
+    /// per-message reminders (D6) and failure backoff (D4).
+    ///
+    /// - Parameters:
+    ///   - force: a manual check, like iNotify's `checkForNotifications`: no gate applies.
+    /// - Returns: `nil` when due, else the reason; and the state to store (the first launch
+    ///   creates the ignore list, which marks it as passed).
+    public static func gate(
+        _ configuration: CheckConfiguration, state: HeraldState, now: Date, force: Bool = false
+    ) -> (skip: CheckSkipReason?, state: HeraldState) {
+        if force || configuration.debug { return (nil, state) }
+        var state = state
+        if state.ignored == nil {
+            if !configuration.showOnFirstLaunch {
+                state.ignored = []
+                return (.firstLaunch, state)
+            }
+        }
+        if let last = state.lastChecked, now.timeIntervalSince(last) < configuration.checkPeriod * secondsPerDay {
+            return (.checkPeriod(nextCheck: last.addingTimeInterval(configuration.checkPeriod * secondsPerDay)), state)
+        }
+        if let failure = state.failure {
+            let wait = backoff(afterFailures: failure.count, checkPeriod: configuration.checkPeriod)
+            if now.timeIntervalSince(failure.lastAttempt) < wait {
+                return (.failureBackoff(nextAttempt: failure.lastAttempt.addingTimeInterval(wait)), state)
+            }
+        }
+        return (nil, state)
+    }
+
+    /// The wait after `count` failures in a row: 15 minutes, doubling, capped at the check period.
+    public static func backoff(afterFailures count: Int, checkPeriod: Double) -> TimeInterval {
+        guard count > 0 else { return 0 }
+        let doubled = 15 * 60 * Double(1 << min(count - 1, 30))
+        return min(doubled, checkPeriod * secondsPerDay)
+    }
+
+    /// Records a failed check: `lastChecked` stays, the failure run grows (DESIGN.md D4).
+    public static func recordFailure(_ state: HeraldState, reason: String, now: Date) -> HeraldState {
+        var state = state
+        state.failure = .init(count: (state.failure?.count ?? 0) + 1, lastAttempt: now, reason: reason)
+        return state
+    }
+
+    /// Records a successful check (a 200 or a 304 whose cached copy decoded).
+    public static func recordSuccess(_ state: HeraldState, now: Date) -> HeraldState {
+        var state = state
+        state.lastChecked = now
+        state.failure = nil
+        if state.ignored == nil { state.ignored = [] }
+        return state
+    }
+
+    /// Filters and orders a feed's entries (ORIGINALS.md §1.7, §1.8, DESIGN.md D2, D6, D14).
+    ///
+    /// - Parameters:
+    ///   - urlRules: which ActionURLs may be offered.
+    ///   - isShownElsewhere: whether another live process holds a message on screen.
+    public static func select(
+        _ feed: Feed, configuration: CheckConfiguration, state: HeraldState, now: Date,
+        urlRules: URLRules = URLRules(), isShownElsewhere: (String, HeraldState.Presentation) -> Bool = { _, _ in false }
+    ) -> Selection {
+        var state = state
+        let ignored = state.ignored ?? []
+        var answered: [(String, MessageSkipReason)] = []
+        var pending = feed.entries.values.filter { entry in
+            if ignored.contains(entry.key) { answered.append((entry.key, .ignored)); return false }
+            if state.viewed.contains(entry.key) { answered.append((entry.key, .viewed)); return false }
+            return true
+        }
+        if configuration.debug, !feed.entries.isEmpty, pending.isEmpty {
+            state.ignored = []
+            state.viewed = []
+            pending = Array(feed.entries.values)
+            answered = []
+        }
+        var skipped: [String: MessageSkipReason] = Dictionary(answered, uniquingKeysWith: { first, _ in first })
+        let candidates = order(pending, oldestFirst: configuration.showOldestFirst).filter { entry in
+            if let reason = exclusion(of: entry, configuration: configuration, state: state, now: now,
+                                      urlRules: urlRules, isShownElsewhere: isShownElsewhere) {
+                skipped[entry.key] = reason
+                return false
+            }
+            return true
+        }
+        let skippedInOrder = order(skipped.keys.map { key in feed.entries[key]! }, oldestFirst: configuration.showOldestFirst)
+            .map { (key: $0.key, reason: skipped[$0.key]!) }
+        return Selection(candidates: candidates, skipped: skippedInOrder, state: state)
+    }
+
+    private static func exclusion(
+        of entry: FeedEntry, configuration: CheckConfiguration, state: HeraldState, now: Date,
+        urlRules: URLRules, isShownElsewhere: (String, HeraldState.Presentation) -> Bool
+    ) -> MessageSkipReason? {
+        if !configuration.debug, let reminded = state.reminded[entry.key] {
+            let due = reminded.addingTimeInterval(configuration.remindPeriod * secondsPerDay)
+            if now < due { return .remindLater(until: due) }
+        }
+        if let version = configuration.appVersion {
+            if let minimum = entry.minVersion, VersionComparison.numeric(version, minimum) == .ascending {
+                return .belowMinVersion(minimum)
+            }
+            if let maximum = entry.maxVersion, VersionComparison.numeric(version, maximum) == .descending {
+                return .aboveMaxVersion(maximum)
+            }
+        }
+        if let url = entry.actionURL, let refusal = urlRules.actionURLRefusal(url) {
+            return .refusedURL(refusal)
+        }
+        if let claim = state.presenting[entry.key], claim.until > now, isShownElsewhere(entry.key, claim) {
+            return .shownElsewhere
+        }
+        return nil
+    }
+
+    /// Sorts by key with `caseInsensitiveCompare:`, newest (last) first unless `oldestFirst`.
+    public static func order(_ entries: [FeedEntry], oldestFirst: Bool) -> [FeedEntry] {
+        let ascending = entries.sorted { VersionComparison.caseInsensitive($0.key, $1.key) == .ascending }
+        return oldestFirst ? ascending : ascending.reversed()
+    }
+
+    /// Applies an answer to the state (ORIGINALS.md §1.9, with D6's per-message reminder).
+    public static func apply(_ answer: Answer, to key: String, state: HeraldState, now: Date) -> HeraldState {
+        var state = state
+        state.presenting[key] = nil
+        switch answer {
+        case .view, .ok:
+            state.viewed.insert(key)
+            state.reminded[key] = nil
+        case .ignore:
+            state.ignored = (state.ignored ?? []).union([key])
+            state.reminded[key] = nil
+        case .remind:
+            state.reminded[key] = now
+        }
+        return state
+    }
+
+    /// What a close without an answer means (DESIGN.md D7): dismissed by the user is remind
+    /// later; expired or closed by Herald changes nothing, so it shows again at the next check.
+    public static func answer(forClose reason: CloseReason) -> Answer? {
+        reason == .dismissed ? .remind : nil
+    }
+}

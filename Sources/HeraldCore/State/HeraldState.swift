@@ -1,0 +1,110 @@
+import FoundationEssentials
+
+/// What Herald remembers for one app between runs (DESIGN.md D16).
+///
+/// The in-app hook and the autostart job share it through `StateStore`, which reads and
+/// writes it whole under a lock.
+public struct HeraldState: Codable, Sendable, Equatable {
+    /// Message ids the user ignored. `nil` until the first launch has passed: iNotify's
+    /// first-launch marker is the missing ignore list (ORIGINALS.md §1.5).
+    public var ignored: Set<String>?
+    /// Message ids the user viewed (or acknowledged with OK).
+    public var viewed: Set<String>
+    /// When each message was last put off with "remind me later" (DESIGN.md D6).
+    public var reminded: [String: Date]
+    /// When the last successful check finished. A failed check leaves it (DESIGN.md D4).
+    public var lastChecked: Date?
+    /// The run of failed checks since the last success, which sets the backoff.
+    public var failure: FailureRecord?
+    /// The validators of the cached feed, for conditional requests.
+    public var cachedFeed: CachedFeed?
+    /// Messages on screen right now, so that a second process does not show them too.
+    public var presenting: [String: Presentation]
+
+    /// An empty state: first launch, nothing answered.
+    public init() {
+        ignored = nil
+        viewed = []
+        reminded = [:]
+        lastChecked = nil
+        failure = nil
+        cachedFeed = nil
+        presenting = [:]
+    }
+
+    /// Failed checks in a row and when the last one happened.
+    public struct FailureRecord: Codable, Sendable, Equatable {
+        /// How many checks in a row have failed.
+        public var count: Int
+        /// When the last failure happened.
+        public var lastAttempt: Date
+        /// What went wrong last time, for `herald state`.
+        public var reason: String
+
+        /// Creates a record.
+        public init(count: Int, lastAttempt: Date, reason: String) {
+            self.count = count
+            self.lastAttempt = lastAttempt
+            self.reason = reason
+        }
+    }
+
+    /// Where the cached copy came from and its HTTP validators.
+    public struct CachedFeed: Codable, Sendable, Equatable {
+        /// The feed URL the copy was fetched from; a different URL never reuses it.
+        public var url: String
+        /// The `ETag` response header, if the server sent one.
+        public var etag: String?
+        /// The `Last-Modified` response header, if the server sent one.
+        public var lastModified: String?
+
+        /// Creates the record.
+        public init(url: String, etag: String?, lastModified: String?) {
+            self.url = url
+            self.etag = etag
+            self.lastModified = lastModified
+        }
+    }
+
+    /// A message shown by a running process, and until when that process may hold it.
+    public struct Presentation: Codable, Sendable, Equatable {
+        /// The process showing it.
+        public var processID: Int32
+        /// After this time the claim lapses, whatever happened to the process.
+        public var until: Date
+
+        /// Creates a claim.
+        public init(processID: Int32, until: Date) {
+            self.processID = processID
+            self.until = until
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case ignored, viewed, reminded, lastChecked, failure, cachedFeed, presenting
+    }
+
+    /// Reads a state file; keys missing from older files take their empty values.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        ignored = try container.decodeIfPresent([String].self, forKey: .ignored).map(Set.init)
+        viewed = Set(try container.decodeIfPresent([String].self, forKey: .viewed) ?? [])
+        reminded = try container.decodeIfPresent([String: Date].self, forKey: .reminded) ?? [:]
+        lastChecked = try container.decodeIfPresent(Date.self, forKey: .lastChecked)
+        failure = try container.decodeIfPresent(FailureRecord.self, forKey: .failure)
+        cachedFeed = try container.decodeIfPresent(CachedFeed.self, forKey: .cachedFeed)
+        presenting = try container.decodeIfPresent([String: Presentation].self, forKey: .presenting) ?? [:]
+    }
+
+    /// Writes the state with sorted lists, so that files and diffs are stable.
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(ignored.map { $0.sorted() }, forKey: .ignored)
+        try container.encode(viewed.sorted(), forKey: .viewed)
+        try container.encode(reminded, forKey: .reminded)
+        try container.encodeIfPresent(lastChecked, forKey: .lastChecked)
+        try container.encodeIfPresent(failure, forKey: .failure)
+        try container.encodeIfPresent(cachedFeed, forKey: .cachedFeed)
+        try container.encode(presenting, forKey: .presenting)
+    }
+}

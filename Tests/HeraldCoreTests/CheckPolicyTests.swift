@@ -1,0 +1,240 @@
+import Foundation
+import HeraldCore
+import HeraldTestSupport
+import XCTest
+
+final class CheckGateTests: XCTestCase {
+    let clock = TestClock()
+
+    func testFirstLaunchFetchesNothingAndMarksItselfPassed() {
+        let (skip, state) = CheckPolicy.gate(CheckConfiguration(), state: HeraldState(), now: clock.now)
+        XCTAssertEqual(skip, .firstLaunch)
+        XCTAssertEqual(state.ignored, [])
+        XCTAssertNil(state.lastChecked)
+        XCTAssertNil(CheckPolicy.gate(CheckConfiguration(), state: state, now: clock.now).skip, "second launch checks")
+    }
+
+    func testShowOnFirstLaunchFallsThroughToThePeriodGates() {
+        let config = CheckConfiguration(showOnFirstLaunch: true)
+        XCTAssertNil(CheckPolicy.gate(config, state: HeraldState(), now: clock.now).skip)
+        var state = HeraldState()
+        state.lastChecked = clock.now
+        XCTAssertEqual(CheckPolicy.gate(config, state: state, now: clock.after(days: 0.1)).skip?.name, "check-period")
+    }
+
+    func testCheckPeriodIsAStrictLessThanSoTheBoundaryChecks() {
+        var state = HeraldState()
+        state.ignored = []
+        state.lastChecked = clock.now
+        let config = CheckConfiguration(checkPeriod: 0.5)
+        XCTAssertEqual(CheckPolicy.gate(config, state: state, now: clock.after(days: 0.4999)).skip?.name, "check-period")
+        XCTAssertNil(CheckPolicy.gate(config, state: state, now: clock.after(days: 0.5)).skip)
+    }
+
+    func testDebugSkipsFirstLaunchAndPeriodGates() {
+        var state = HeraldState()
+        XCTAssertNil(CheckPolicy.gate(CheckConfiguration(debug: true), state: state, now: clock.now).skip)
+        state.ignored = []
+        state.lastChecked = clock.now
+        state.failure = .init(count: 3, lastAttempt: clock.now, reason: "x")
+        XCTAssertNil(CheckPolicy.gate(CheckConfiguration(debug: true), state: state, now: clock.now).skip)
+    }
+
+    func testForceIsAManualCheckThatNoGateStops() {
+        var state = HeraldState()
+        state.ignored = []
+        state.lastChecked = clock.now
+        state.failure = .init(count: 1, lastAttempt: clock.now, reason: "x")
+        XCTAssertNil(CheckPolicy.gate(CheckConfiguration(), state: state, now: clock.now, force: true).skip)
+    }
+
+    func testFailedCheckKeepsLastCheckedAndBacksOff() {
+        var state = HeraldState()
+        state.ignored = []
+        state.lastChecked = clock.after(days: -2)
+        state = CheckPolicy.recordFailure(state, reason: "timeout", now: clock.now)
+        XCTAssertEqual(state.lastChecked, clock.after(days: -2), "D4: a failure is not a check")
+        let config = CheckConfiguration(checkPeriod: 0.5)
+        XCTAssertEqual(CheckPolicy.gate(config, state: state, now: clock.now.addingTimeInterval(14 * 60)).skip?.name, "failure-backoff")
+        XCTAssertNil(CheckPolicy.gate(config, state: state, now: clock.now.addingTimeInterval(15 * 60)).skip)
+    }
+
+    func testBackoffDoublesFromFifteenMinutesAndIsCappedAtTheCheckPeriod() {
+        XCTAssertEqual(CheckPolicy.backoff(afterFailures: 1, checkPeriod: 1), 900)
+        XCTAssertEqual(CheckPolicy.backoff(afterFailures: 2, checkPeriod: 1), 1800)
+        XCTAssertEqual(CheckPolicy.backoff(afterFailures: 4, checkPeriod: 1), 7200)
+        XCTAssertEqual(CheckPolicy.backoff(afterFailures: 20, checkPeriod: 0.5), 43_200)
+        XCTAssertEqual(CheckPolicy.backoff(afterFailures: 99, checkPeriod: 1), 86_400)
+    }
+
+    func testSuccessRecordsLastCheckedAndClearsFailures() {
+        var state = CheckPolicy.recordFailure(HeraldState(), reason: "x", now: clock.now)
+        state = CheckPolicy.recordSuccess(state, now: clock.after(days: 1))
+        XCTAssertEqual(state.lastChecked, clock.after(days: 1))
+        XCTAssertNil(state.failure)
+    }
+
+    func testReminderDoesNotGateChecksOnlyItsOwnMessage() {
+        // D6: iNotify's global lastReminded blocked every check; Herald's reminder is per message.
+        var state = HeraldState()
+        state.ignored = []
+        state.reminded["a"] = clock.now
+        XCTAssertNil(CheckPolicy.gate(CheckConfiguration(), state: state, now: clock.after(days: 0.1)).skip)
+    }
+}
+
+final class SelectionTests: XCTestCase {
+    let clock = TestClock()
+    var answeredBefore: HeraldState {
+        var state = HeraldState()
+        state.ignored = ["ignored"]
+        state.viewed = ["viewed"]
+        return state
+    }
+
+    func keys(_ selection: Selection) -> [String] { selection.candidates.map(\.key) }
+
+    func testViewedAndIgnoredMessagesAreFilteredOut() {
+        let feed = Feed(entries: ["ignored", "viewed", "new"].map { Fixtures.entry($0) })
+        let selection = CheckPolicy.select(feed, configuration: CheckConfiguration(), state: answeredBefore, now: clock.now)
+        XCTAssertEqual(keys(selection), ["new"])
+        XCTAssertEqual(Set(selection.skipped.map(\.reason.name)), ["viewed", "ignored"])
+    }
+
+    func testNewestKeyComesFirstByDefault() {
+        let feed = Feed(entries: ["2011/01/22", "2011/02/01", "10"].map { Fixtures.entry($0) })
+        XCTAssertEqual(keys(CheckPolicy.select(feed, configuration: CheckConfiguration(), state: HeraldState(), now: clock.now)),
+                       ["2011/02/01", "2011/01/22", "10"])
+    }
+
+    func testShowOldestFirstReversesTheOrder() {
+        let feed = Feed(entries: ["b", "A", "c"].map { Fixtures.entry($0) })
+        let config = CheckConfiguration(showOldestFirst: true)
+        XCTAssertEqual(keys(CheckPolicy.select(feed, configuration: config, state: HeraldState(), now: clock.now)), ["A", "b", "c"])
+    }
+
+    func testVersionBoundsAreInclusive() {
+        let feed = Feed(entries: [
+            Fixtures.entry("min-equal", min: "1.2"), Fixtures.entry("max-equal", max: "1.2"),
+            Fixtures.entry("min-above", min: "1.10"), Fixtures.entry("max-below", max: "1.1"),
+            Fixtures.entry("longer-min", min: "1.2.0"),
+        ])
+        let selection = CheckPolicy.select(feed, configuration: CheckConfiguration(appVersion: "1.2"), state: HeraldState(), now: clock.now)
+        XCTAssertEqual(Set(keys(selection)), ["min-equal", "max-equal"])
+        XCTAssertEqual(selection.skipped.first { $0.key == "longer-min" }?.reason, .belowMinVersion("1.2.0"))
+        XCTAssertEqual(selection.skipped.first { $0.key == "max-below" }?.reason, .aboveMaxVersion("1.1"))
+    }
+
+    func testEmptyMaxVersionExcludesEveryNonEmptyAppVersion() {
+        let feed = Feed(entries: [Fixtures.entry("a", max: "")])
+        XCTAssertEqual(keys(CheckPolicy.select(feed, configuration: CheckConfiguration(appVersion: "0.1"), state: HeraldState(), now: clock.now)), [])
+    }
+
+    func testWithoutAppVersionNothingIsExcludedByVersion() {
+        let feed = Feed(entries: [Fixtures.entry("a", min: "99"), Fixtures.entry("b", max: "0")])
+        XCTAssertEqual(keys(CheckPolicy.select(feed, configuration: CheckConfiguration(appVersion: nil), state: HeraldState(), now: clock.now)), ["b", "a"])
+    }
+
+    func testDebugStartsOverWhenEverythingWasAnswered() {
+        let feed = Feed(entries: ["ignored", "viewed"].map { Fixtures.entry($0) })
+        let selection = CheckPolicy.select(feed, configuration: CheckConfiguration(debug: true), state: answeredBefore, now: clock.now)
+        XCTAssertEqual(keys(selection), ["viewed", "ignored"])
+        XCTAssertEqual(selection.state.ignored, [], "the ignore list is emptied, not removed: first launch stays passed")
+        XCTAssertEqual(selection.state.viewed, [])
+    }
+
+    func testDebugResetHappensBeforeVersionFilteringAndOnlyOnce() {
+        let feed = Feed(entries: [Fixtures.entry("viewed", min: "9")])
+        let selection = CheckPolicy.select(feed, configuration: CheckConfiguration(appVersion: "1", debug: true), state: answeredBefore, now: clock.now)
+        XCTAssertEqual(keys(selection), [])
+        XCTAssertEqual(selection.state.viewed, [])
+    }
+
+    func testWithoutDebugNothingIsReset() {
+        let feed = Feed(entries: ["viewed"].map { Fixtures.entry($0) })
+        let selection = CheckPolicy.select(feed, configuration: CheckConfiguration(), state: answeredBefore, now: clock.now)
+        XCTAssertEqual(keys(selection), [])
+        XCTAssertEqual(selection.state.viewed, ["viewed"])
+    }
+
+    func testRemindedMessageWaitsItsRemindPeriodOthersStillShow() {
+        var state = HeraldState()
+        state.reminded["later"] = clock.now
+        let feed = Feed(entries: ["later", "other"].map { Fixtures.entry($0) })
+        let config = CheckConfiguration(remindPeriod: 1.5)
+        XCTAssertEqual(keys(CheckPolicy.select(feed, configuration: config, state: state, now: clock.after(days: 1.4))), ["other"])
+        XCTAssertEqual(keys(CheckPolicy.select(feed, configuration: config, state: state, now: clock.after(days: 1.5))), ["other", "later"])
+    }
+
+    func testRefusedActionURLIsSkippedAndDoesNotBlockOthers() {
+        let feed = Feed(entries: [
+            Fixtures.entry("z-evil", url: "javascript:alert(1)"), Fixtures.entry("a-fine", url: "https://example.com"),
+        ])
+        let selection = CheckPolicy.select(feed, configuration: CheckConfiguration(), state: HeraldState(), now: clock.now)
+        XCTAssertEqual(keys(selection), ["a-fine"])
+        XCTAssertEqual(selection.skipped.map(\.reason.name), ["refused-url"])
+        XCTAssertEqual(selection.state.viewed, [], "D5: a skipped message is left unmarked")
+    }
+
+    func testMessageShownByAnotherLiveProcessIsNotShownTwice() {
+        var state = HeraldState()
+        state.presenting["a"] = .init(processID: 4242, until: clock.after(days: 0.01))
+        let feed = Feed(entries: ["a", "b"].map { Fixtures.entry($0) })
+        let selection = CheckPolicy.select(feed, configuration: CheckConfiguration(), state: state, now: clock.now,
+                                           isShownElsewhere: { _, claim in claim.processID == 4242 })
+        XCTAssertEqual(keys(selection), ["b"])
+        let lapsed = CheckPolicy.select(feed, configuration: CheckConfiguration(), state: state, now: clock.after(days: 1),
+                                        isShownElsewhere: { _, _ in true })
+        XCTAssertEqual(keys(lapsed), ["b", "a"])
+    }
+}
+
+final class AnswerTests: XCTestCase {
+    let clock = TestClock()
+
+    func testViewMarksViewedAndClearsTheReminder() {
+        var state = HeraldState()
+        state.reminded["a"] = clock.now
+        state = CheckPolicy.apply(.view, to: "a", state: state, now: clock.now)
+        XCTAssertEqual(state.viewed, ["a"])
+        XCTAssertNil(state.reminded["a"])
+    }
+
+    func testOKMarksViewed() {
+        XCTAssertEqual(CheckPolicy.apply(.ok, to: "a", state: HeraldState(), now: clock.now).viewed, ["a"])
+    }
+
+    func testIgnoreMarksIgnoredAndClearsTheReminder() {
+        var state = HeraldState()
+        state.reminded["a"] = clock.now
+        state = CheckPolicy.apply(.ignore, to: "a", state: state, now: clock.now)
+        XCTAssertEqual(state.ignored, ["a"])
+        XCTAssertNil(state.reminded["a"])
+    }
+
+    func testRemindRecordsTimeForThatMessageOnly() {
+        let state = CheckPolicy.apply(.remind, to: "a", state: HeraldState(), now: clock.now)
+        XCTAssertEqual(state.reminded, ["a": clock.now])
+        XCTAssertEqual(state.viewed, [])
+        XCTAssertNil(state.lastChecked)
+    }
+
+    func testAnsweringTheSameMessageTwiceStoresItOnce() {
+        var state = CheckPolicy.apply(.view, to: "a", state: HeraldState(), now: clock.now)
+        state = CheckPolicy.apply(.view, to: "a", state: state, now: clock.now)
+        XCTAssertEqual(state.viewed.count, 1)
+    }
+
+    func testDismissedCountsAsRemindLaterOtherClosesChangeNothing() {
+        XCTAssertEqual(CheckPolicy.answer(forClose: .dismissed), .remind)
+        XCTAssertNil(CheckPolicy.answer(forClose: .expired))
+        XCTAssertNil(CheckPolicy.answer(forClose: .closedByHerald))
+        XCTAssertNil(CheckPolicy.answer(forClose: .undefined))
+    }
+
+    func testAnswerReleasesTheOnScreenClaim() {
+        var state = HeraldState()
+        state.presenting["a"] = .init(processID: 1, until: clock.after(days: 1))
+        XCTAssertEqual(CheckPolicy.apply(.remind, to: "a", state: state, now: clock.now).presenting, [:])
+    }
+}

@@ -103,6 +103,11 @@ public final class StateStore: @unchecked Sendable {
         try Self.writeAtomically(bytes, to: paths.cachedFeedFile)
     }
 
+    /// Writes a file atomically, creating its directory; for feeds and caches beside the state.
+    public static func writeFeedFile(_ bytes: Data, to path: String) throws {
+        try writeAtomically(bytes, to: path)
+    }
+
     // MARK: - Files
 
     private func withLock<Result>(_ body: () throws -> Result) throws -> Result {

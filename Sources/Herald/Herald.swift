@@ -1,0 +1,364 @@
+import FoundationEssentials
+import Glibc
+import HeraldCore
+import HeraldDesktop
+
+/// Herald for one app: checks its message feed and shows what this user has not answered.
+///
+/// Create it once with a `Configuration`, set a delegate if you want the events, and call
+/// `appLaunched()` at start-up. Everything else happens on the GLib default main context,
+/// which a GTK or GLib app's loop already runs; nothing blocks the caller.
+///
+/// ```swift
+/// let herald = try Herald(configuration: .init(
+///     feedURL: "https://example.com/messages.plist", appID: "org.example.App", appVersion: "1.4"))
+/// herald.delegate = self
+/// herald.appLaunched()
+/// ```
+public final class Herald {
+    /// Everything an app sets up front (ORIGINALS.md §1.2 plus Herald's own limits).
+    public struct Configuration {
+        /// The feed: https, file, or http on this machine (others need `urlRules.allowPlainHTTPFeed`).
+        public var feedURL: String
+        /// The app's id, e.g. "org.example.App": names the state file and the `desktop-entry` hint.
+        public var appID: String
+        /// The name the notification server shows as the sender; also the summary of
+        /// messages without Title.
+        public var appName: String
+        /// Check, remind, ordering and version settings.
+        public var check: CheckConfiguration
+        /// Which links and feed URLs are allowed.
+        public var urlRules: URLRules
+        /// Button labels; by default in the user's language.
+        public var labels: Labels
+        /// An icon name or `file://` URI shown with the messages.
+        public var icon: String?
+        /// Seconds the fetch may take. Default 60.
+        public var timeout: Double
+        /// Largest feed accepted, in bytes. Default 1 MiB.
+        public var sizeLimit: Int
+        /// Seconds to wait for answers before closing what is still shown; `nil` waits as long
+        /// as the app runs.
+        public var waitLimit: Double?
+        /// Whether `appLaunched()` checks (iNotify's `checkAtLaunch`). Default true.
+        public var checkAtLaunch: Bool
+        /// The environment read for XDG directories and the language.
+        public var environment: [String: String]
+
+        /// Creates a configuration with iNotify's defaults.
+        public init(
+            feedURL: String, appID: String, appVersion: String?, appName: String? = nil,
+            check: CheckConfiguration? = nil, urlRules: URLRules = URLRules(), labels: Labels? = nil, icon: String? = nil,
+            timeout: Double = 60, sizeLimit: Int = 1 << 20, waitLimit: Double? = nil, checkAtLaunch: Bool = true,
+            environment: [String: String] = ProcessInfo.processInfo.environment
+        ) {
+            self.feedURL = feedURL
+            self.appID = appID
+            self.appName = appName ?? appID
+            var check = check ?? CheckConfiguration()
+            check.appVersion = appVersion ?? check.appVersion
+            self.check = check
+            self.urlRules = urlRules
+            self.labels = labels ?? Labels.forEnvironment(environment)
+            self.icon = icon
+            self.timeout = timeout
+            self.sizeLimit = sizeLimit
+            self.waitLimit = waitLimit
+            self.checkAtLaunch = checkAtLaunch
+            self.environment = environment
+        }
+    }
+
+    /// The settings this Herald was made with.
+    public let configuration: Configuration
+    /// Receives the events; held weakly.
+    public weak var delegate: HeraldDelegate?
+    /// Shows the messages; the desktop's notification server unless replaced.
+    public var presenter: MessagePresenter
+    /// Opens view links and tells whether a link can be opened.
+    public var linkOpener: LinkOpener = LinkOpener()
+    /// The clock; replaced in tests.
+    public var now: () -> Date = { Date() }
+    /// The state store for this app.
+    public let store: StateStore
+
+    private lazy var fetcher = FeedFetcher(
+        userAgent: "Herald/\(HeraldVersion.current) (\(configuration.appID)/\(configuration.check.appVersion ?? "unknown"))",
+        timeout: configuration.timeout, sizeLimit: configuration.sizeLimit, rules: configuration.urlRules)
+    private var checking = false
+    private var shown: [String: (message: FeedEntry, handle: PresentedMessage)] = [:]
+    private var waitTimer: UInt32 = 0
+
+    /// Creates Herald for an app.
+    ///
+    /// - Throws: `HeraldError.configuration` for an unusable app id or a refused feed URL.
+    public init(configuration: Configuration) throws {
+        if let refusal = configuration.urlRules.feedURLRefusal(configuration.feedURL) {
+            throw HeraldError.configuration("feed URL refused: \(refusal)")
+        }
+        do {
+            store = StateStore(paths: try HeraldPaths(appID: configuration.appID, environment: configuration.environment))
+        } catch let error as StateStoreError {
+            throw HeraldError.configuration(error.description)
+        }
+        self.configuration = configuration
+        presenter = DesktopPresenter(appName: configuration.appName, appID: configuration.appID, icon: configuration.icon)
+    }
+
+    /// The one call an app adds at start-up. Returns at once; the check runs on the main
+    /// context when due, like iNotify's launch check.
+    public func appLaunched() {
+        guard configuration.checkAtLaunch else { return }
+        MainContext.idle { [self] in check(force: false) }
+    }
+
+    /// Checks now, skipping the first-launch, period and backoff gates and the delegate's
+    /// `heraldShouldCheck` (iNotify's manual `checkForNotifications`).
+    public func checkNow() {
+        MainContext.idle { [self] in check(force: true) }
+    }
+
+    /// Whether a check is running or shown messages await answers.
+    public var isBusy: Bool { checking }
+
+    /// Takes every shown message off the screen, unanswered (DESIGN.md D18); they come back at
+    /// the next due check. Call before the process exits.
+    public func closeShownMessages() {
+        let open = shown
+        shown = [:]
+        for (key, item) in open {
+            release(key)
+            delegate?.herald(self, didClose: item.message, reason: .closedByHerald)
+            item.handle.close()
+        }
+        if checking { finish() }
+    }
+
+    // MARK: - The check
+
+    private func check(force: Bool) {
+        guard !checking else { return }
+        checking = true
+        let now = now()
+        let skip: CheckSkipReason?
+        do {
+            skip = try store.update { state in
+                let gate = CheckPolicy.gate(configuration.check, state: state, now: now, force: force)
+                state = gate.state
+                return gate.skip
+            }
+        } catch {
+            return fail(.state(error as! StateStoreError))
+        }
+        if let skip { return skipCheck(skip) }
+        if !force, delegate?.heraldShouldCheck(self) == false { return skipCheck(.delegateDeclined) }
+
+        let state = (try? store.load()) ?? HeraldState()
+        let cachedCopy = state.cachedFeed?.url == configuration.feedURL ? store.cachedFeed() : nil
+        let validators = cachedCopy == nil ? nil : state.cachedFeed.map { FeedValidators(etag: $0.etag, lastModified: $0.lastModified) }
+        fetcher.fetch(configuration.feedURL, validators: validators) { [self] result in
+            feedArrived(result, cachedCopy: cachedCopy)
+        }
+    }
+
+    private func skipCheck(_ reason: CheckSkipReason) {
+        delegate?.herald(self, didSkipCheck: reason)
+        finish()
+    }
+
+    private func feedArrived(_ result: Result<FetchResult, FetchError>, cachedCopy: Data?) {
+        let bytes: Data
+        var validators: FeedValidators?
+        switch result {
+        case .failure(let error):
+            return failCheck(.fetch(error))
+        case .success(.notModified):
+            guard let cachedCopy else { return failCheck(.fetch(.transport("HTTP 304 without a cached copy"))) }
+            bytes = cachedCopy
+        case .success(.fetched(let data, let received)):
+            bytes = data
+            validators = received
+        }
+        let feed: Feed
+        do {
+            feed = try FeedDecoder.decode(bytes)
+        } catch {
+            return failCheck(.feed(error as! FeedError))
+        }
+        delegate?.herald(self, didFetchFeed: feed, notModified: validators == nil && cachedCopy != nil && bytes == cachedCopy)
+        let now = now()
+        let selection: Selection
+        do {
+            if let validators {
+                try store.storeCachedFeed(bytes)
+            }
+            selection = try store.update { state in
+                if let validators {
+                    state.cachedFeed = .init(url: configuration.feedURL, etag: validators.etag, lastModified: validators.lastModified)
+                }
+                let selection = CheckPolicy.select(feed, configuration: configuration.check, state: state, now: now,
+                                                   urlRules: configuration.urlRules, isShownElsewhere: Self.isHeldByAnotherProcess)
+                state = selection.state
+                return selection
+            }
+        } catch {
+            return fail(.state(error as! StateStoreError))
+        }
+        for skipped in selection.skipped { delegate?.herald(self, didSkipMessage: skipped.key, reason: skipped.reason) }
+        if selection.candidates.isEmpty {
+            recordSuccess()
+            delegate?.heraldDidNotDetectMessages(self)
+            return finish()
+        }
+        delegate?.herald(self, didDetectMessages: selection.candidates)
+        present(selection.candidates)
+    }
+
+    private func present(_ candidates: [FeedEntry]) {
+        var capabilities: Set<String>?
+        var count = 0
+        for message in candidates {
+            if count >= configuration.check.maxNotificationsPerCheck {
+                delegate?.herald(self, didSkipMessage: message.key, reason: .overCap)
+                continue
+            }
+            if let url = message.actionURL, !linkOpener.canOpen(url) {
+                delegate?.herald(self, didSkipMessage: message.key, reason: .noHandler(URLRules.scheme(of: url) ?? url))
+                continue
+            }
+            if delegate?.herald(self, shouldDisplay: message) == false {
+                delegate?.herald(self, didSkipMessage: message.key, reason: .delegateDeclined)
+                continue
+            }
+            if capabilities == nil {
+                do {
+                    capabilities = try presenter.capabilities()
+                } catch {
+                    return failCheck(error as? HeraldError ?? .noNotificationServer)
+                }
+                recordSuccess()
+            }
+            if show(message, capabilities: capabilities ?? []) { count += 1 }
+        }
+        if capabilities == nil { recordSuccess() }
+        if shown.isEmpty { return finish() }
+        if let limit = configuration.waitLimit {
+            waitTimer = MainContext.after(seconds: limit) { [self] in
+                waitTimer = 0
+                closeShownMessages()
+            }
+        }
+    }
+
+    /// Shows one message; returns whether it reached the screen.
+    private func show(_ message: FeedEntry, capabilities: Set<String>) -> Bool {
+        let content = NotificationContent.make(for: message, labels: configuration.labels, capabilities: capabilities,
+                                               fallbackSummary: configuration.appName)
+        let claim = HeraldState.Presentation(processID: getpid(), until: now().addingTimeInterval(configuration.waitLimit ?? 86_400))
+        let handle: PresentedMessage
+        do {
+            try store.update { $0.presenting[message.key] = claim }
+            handle = try presenter.present(content, of: message) { [weak self] response in
+                self?.responded(to: message.key, with: response)
+            }
+        } catch {
+            release(message.key)
+            delegate?.herald(self, didFailWithError: error as? HeraldError ?? .presentation("\(error)"))
+            return false
+        }
+        if content.isInteractive {
+            shown[message.key] = (message, handle)
+            delegate?.herald(self, didShow: message, notificationID: handle.id)
+        } else {
+            // DESIGN.md D11: a server without actions cannot answer; showing is viewing.
+            delegate?.herald(self, didShow: message, notificationID: handle.id)
+            record(.view, for: message.key)
+        }
+        return true
+    }
+
+    private func responded(to key: String, with response: NotificationResponse) {
+        guard let (message, _) = shown.removeValue(forKey: key) else { return }
+        switch response {
+        case .action(let id):
+            if let answer = NotificationContent.answer(forActionID: id, entry: message) {
+                answered(message, answer)
+            } else {
+                release(key)
+                delegate?.herald(self, didClose: message, reason: .undefined)
+            }
+        case .closed(let reason):
+            if let answer = CheckPolicy.answer(forClose: reason) { record(answer, for: key) } else { release(key) }
+            delegate?.herald(self, didClose: message, reason: reason)
+        }
+        if shown.isEmpty { finish() }
+    }
+
+    private func answered(_ message: FeedEntry, _ answer: Answer) {
+        record(answer, for: message.key)
+        switch answer {
+        case .view:
+            delegate?.herald(self, didView: message)
+            if let url = message.actionURL {
+                do { try linkOpener.open(url) } catch { delegate?.herald(self, didFailToOpen: url, reason: "\(error)") }
+            }
+        case .remind: delegate?.herald(self, didRequestReminder: message)
+        case .ignore: delegate?.herald(self, didIgnore: message)
+        case .ok: delegate?.herald(self, didAcknowledge: message)
+        }
+    }
+
+    // MARK: - State
+
+    private func record(_ answer: Answer, for key: String) {
+        let now = now()
+        do {
+            try store.update { $0 = CheckPolicy.apply(answer, to: key, state: $0, now: now) }
+        } catch {
+            delegate?.herald(self, didFailWithError: .state(error as! StateStoreError))
+        }
+    }
+
+    private func release(_ key: String) {
+        try? store.update { $0.presenting[key] = nil }
+    }
+
+    private func recordSuccess() {
+        let now = now()
+        do {
+            try store.update { $0 = CheckPolicy.recordSuccess($0, now: now) }
+        } catch {
+            delegate?.herald(self, didFailWithError: .state(error as! StateStoreError))
+        }
+    }
+
+    private func failCheck(_ error: HeraldError) {
+        let now = now()
+        try? store.update { $0 = CheckPolicy.recordFailure($0, reason: error.description, now: now) }
+        fail(error)
+    }
+
+    private func fail(_ error: HeraldError) {
+        delegate?.herald(self, didFailWithError: error)
+        finish()
+    }
+
+    private func finish() {
+        MainContext.cancel(waitTimer)
+        waitTimer = 0
+        guard shown.isEmpty else { return }
+        checking = false
+        delegate?.heraldDidFinishCheck(self)
+    }
+
+    /// Whether another running process holds a message on screen.
+    private static func isHeldByAnotherProcess(_ key: String, _ claim: HeraldState.Presentation) -> Bool {
+        claim.processID != getpid() && (kill(claim.processID, 0) == 0 || errno == EPERM)
+    }
+}
+
+/// Herald's own version, sent in the User-Agent.
+public enum HeraldVersion {
+    /// The release this build belongs to.
+    public static let current = "0.1.0"
+}

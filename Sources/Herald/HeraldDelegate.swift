@@ -1,0 +1,77 @@
+import HeraldCore
+
+/// Receives Herald's events, on the GLib main context (ORIGINALS.md §1.10, Swift-named).
+///
+/// Every method has a default that does nothing (or says yes), so an app implements only what
+/// it needs. The order of one check: `shouldCheck` → fetched/failed → `didDetect` or
+/// `didNotDetect` → per message `shouldDisplay` → `didShow` → one of `didView`,
+/// `didRequestReminder`, `didIgnore`, `didAcknowledge`, or `didClose`.
+public protocol HeraldDelegate: AnyObject {
+    /// Whether a due check may run. Not asked for forced checks. Default: true.
+    func heraldShouldCheck(_ herald: Herald) -> Bool
+    /// A check did not run, and why (first launch, check period, backoff, declined).
+    func herald(_ herald: Herald, didSkipCheck reason: CheckSkipReason)
+    /// The feed arrived; `notModified` when a 304 reused the cached copy.
+    func herald(_ herald: Herald, didFetchFeed feed: Feed, notModified: Bool)
+    /// The check failed: network, HTTP status, bad feed, no notification server, state I/O.
+    func herald(_ herald: Herald, didFailWithError error: HeraldError)
+    /// Messages are pending for this user, in display order (never called with none).
+    func herald(_ herald: Herald, didDetectMessages messages: [FeedEntry])
+    /// The check succeeded and nothing is pending (iNotify declared this but never sent it).
+    func heraldDidNotDetectMessages(_ herald: Herald)
+    /// A message was left out at this check, and why.
+    func herald(_ herald: Herald, didSkipMessage key: String, reason: MessageSkipReason)
+    /// Whether a message may be shown. A "no" leaves it unmarked and the next one is tried.
+    func herald(_ herald: Herald, shouldDisplay message: FeedEntry) -> Bool
+    /// A message is on screen; `notificationID` is the server's id (0 for the terminal).
+    func herald(_ herald: Herald, didShow message: FeedEntry, notificationID: UInt32)
+    /// The user chose view (or clicked the body); its link opens after this call.
+    func herald(_ herald: Herald, didView message: FeedEntry)
+    /// A view link could not be opened (no application started for it).
+    func herald(_ herald: Herald, didFailToOpen url: String, reason: String)
+    /// The user chose remind me later.
+    func herald(_ herald: Herald, didRequestReminder message: FeedEntry)
+    /// The user chose ignore.
+    func herald(_ herald: Herald, didIgnore message: FeedEntry)
+    /// The user acknowledged a message without link (OK).
+    func herald(_ herald: Herald, didAcknowledge message: FeedEntry)
+    /// The notification closed without an answer (DESIGN.md D7 says what that means).
+    func herald(_ herald: Herald, didClose message: FeedEntry, reason: CloseReason)
+    /// Every shown message is answered or closed: the check is over.
+    func heraldDidFinishCheck(_ herald: Herald)
+}
+
+extension HeraldDelegate {
+    /// Default: yes.
+    public func heraldShouldCheck(_ herald: Herald) -> Bool { true }
+    /// Default: nothing.
+    public func herald(_ herald: Herald, didSkipCheck reason: CheckSkipReason) {}
+    /// Default: nothing.
+    public func herald(_ herald: Herald, didFetchFeed feed: Feed, notModified: Bool) {}
+    /// Default: nothing.
+    public func herald(_ herald: Herald, didFailWithError error: HeraldError) {}
+    /// Default: nothing.
+    public func herald(_ herald: Herald, didDetectMessages messages: [FeedEntry]) {}
+    /// Default: nothing.
+    public func heraldDidNotDetectMessages(_ herald: Herald) {}
+    /// Default: nothing.
+    public func herald(_ herald: Herald, didSkipMessage key: String, reason: MessageSkipReason) {}
+    /// Default: yes.
+    public func herald(_ herald: Herald, shouldDisplay message: FeedEntry) -> Bool { true }
+    /// Default: nothing.
+    public func herald(_ herald: Herald, didShow message: FeedEntry, notificationID: UInt32) {}
+    /// Default: nothing.
+    public func herald(_ herald: Herald, didView message: FeedEntry) {}
+    /// Default: nothing.
+    public func herald(_ herald: Herald, didFailToOpen url: String, reason: String) {}
+    /// Default: nothing.
+    public func herald(_ herald: Herald, didRequestReminder message: FeedEntry) {}
+    /// Default: nothing.
+    public func herald(_ herald: Herald, didIgnore message: FeedEntry) {}
+    /// Default: nothing.
+    public func herald(_ herald: Herald, didAcknowledge message: FeedEntry) {}
+    /// Default: nothing.
+    public func herald(_ herald: Herald, didClose message: FeedEntry, reason: CloseReason) {}
+    /// Default: nothing.
+    public func heraldDidFinishCheck(_ herald: Herald) {}
+}

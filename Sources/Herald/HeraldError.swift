@@ -1,0 +1,54 @@
+import HeraldCore
+import HeraldDesktop
+
+/// Why a check failed. Each maps to one exit code of `herald check`.
+public enum HeraldError: Error, Equatable, CustomStringConvertible {
+    /// The configuration cannot work (bad app id, feed URL refused).
+    case configuration(String)
+    /// The feed could not be fetched.
+    case fetch(FetchError)
+    /// The feed could not be used.
+    case feed(FeedError)
+    /// No notification server on the session bus (DESIGN.md D12).
+    case noNotificationServer
+    /// A notification was refused by the server.
+    case presentation(String)
+    /// The state or cache could not be written.
+    case state(StateStoreError)
+
+    /// One sentence for people.
+    public var description: String {
+        switch self {
+        case .configuration(let reason): return reason
+        case .fetch(let error): return error.description
+        case .feed(let error): return error.description
+        case .noNotificationServer: return "no notification server is running on the session bus, so nothing can be shown"
+        case .presentation(let reason): return reason
+        case .state(let error): return error.description
+        }
+    }
+
+    /// The exit code of `herald check`: 64 usage, 65 bad feed, 69 no server, 73 state not
+    /// writable, 75 fetch failed.
+    public var exitCode: Int32 {
+        switch self {
+        case .configuration: return 64
+        case .feed: return 65
+        case .noNotificationServer, .presentation: return 69
+        case .state: return 73
+        case .fetch: return 75
+        }
+    }
+
+    /// A short machine-readable kind.
+    public var kind: String {
+        switch self {
+        case .configuration: return "configuration"
+        case .fetch: return "fetch"
+        case .feed: return "feed"
+        case .noNotificationServer: return "no-notification-server"
+        case .presentation: return "presentation"
+        case .state: return "state"
+        }
+    }
+}

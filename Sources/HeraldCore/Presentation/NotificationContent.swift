@@ -1,0 +1,63 @@
+/// An action offered on a notification: a stable id and its label (DESIGN.md D9).
+public struct NotificationAction: Sendable, Equatable {
+    /// The id sent back by the server: "default", "view", "remind", "ignore" or "ok".
+    public var id: String
+    /// The visible label.
+    public var label: String
+
+    /// Creates an action.
+    public init(id: String, label: String) {
+        self.id = id
+        self.label = label
+    }
+
+    /// The id of a click on the notification body (the spec's default action, DESIGN.md D8).
+    public static let defaultID = "default"
+}
+
+/// What a message looks like on a given server: text made safe and the actions it offers.
+public struct NotificationContent: Sendable, Equatable {
+    /// The summary line, plain text.
+    public var summary: String
+    /// The body, escaped when the server reads markup.
+    public var body: String
+    /// The actions, "default" first; empty when the server has no actions (DESIGN.md D11).
+    public var actions: [NotificationAction]
+
+    /// Whether answers can come back; without, showing the message counts as viewing it.
+    public var isInteractive: Bool { !actions.isEmpty }
+
+    /// Builds the content of an entry (DESIGN.md D8, D9, D11, D13).
+    ///
+    /// - Parameters:
+    ///   - fallbackSummary: shown when the entry has no Title (usually the app's name).
+    ///   - capabilities: the server's capabilities ("actions", "body-markup", "body-hyperlinks").
+    public static func make(for entry: FeedEntry, labels: Labels, capabilities: Set<String>, fallbackSummary: String) -> NotificationContent {
+        let markup = capabilities.contains("body-markup")
+        let title = NotificationText.summary(entry.title)
+        var body = NotificationText.body(entry.message, markup: markup)
+        var actions: [NotificationAction] = []
+        if capabilities.contains("actions") {
+            if entry.actionURL != nil {
+                let view = entry.actionButton.map(NotificationText.summary).flatMap { $0.isEmpty ? nil : $0 } ?? labels.moreInfo
+                actions.append(NotificationAction(id: NotificationAction.defaultID, label: view))
+                actions.append(NotificationAction(id: Answer.view.rawValue, label: view))
+                if !labels.remind.isEmpty { actions.append(NotificationAction(id: Answer.remind.rawValue, label: labels.remind)) }
+                actions.append(NotificationAction(id: Answer.ignore.rawValue, label: labels.ignore))
+            } else {
+                actions.append(NotificationAction(id: NotificationAction.defaultID, label: labels.ok))
+                actions.append(NotificationAction(id: Answer.ok.rawValue, label: labels.ok))
+            }
+        } else if let url = entry.actionURL {
+            let link = capabilities.contains("body-hyperlinks") && markup ? NotificationText.hyperlink(url) : (markup ? NotificationText.escape(url) : url)
+            body = body.isEmpty ? link : body + "\n" + link
+        }
+        return NotificationContent(summary: title.isEmpty ? NotificationText.summary(fallbackSummary) : title, body: body, actions: actions)
+    }
+
+    /// The answer an action id stands for; "default" is view, or OK without ActionURL.
+    public static func answer(forActionID id: String, entry: FeedEntry) -> Answer? {
+        if id == NotificationAction.defaultID { return entry.actionURL == nil ? .ok : .view }
+        return Answer(rawValue: id)
+    }
+}

@@ -1,0 +1,138 @@
+import CLibNotify
+import HeraldCore
+
+/// How a shown notification ended: one action, or a close. Delivered exactly once.
+public enum NotificationResponse: Sendable, Equatable {
+    /// The user chose an action; `"default"` is a click on the body.
+    case action(String)
+    /// It closed without an action.
+    case closed(CloseReason)
+}
+
+/// One freedesktop notification, built as a value and shown through libnotify.
+public struct DesktopNotification {
+    /// The summary line (plain text).
+    public var summary: String
+    /// The body (markup-escaped by the caller where the server reads markup).
+    public var body: String
+    /// Icon name or `file://` URI for the app icon, if any.
+    public var icon: String?
+    /// The app's display name.
+    public var appName: String?
+    /// The `desktop-entry` hint: the app's .desktop basename.
+    public var desktopEntry: String?
+    /// Action ids and labels, in order. `"default"` is the body click.
+    public var actions: [(id: String, label: String)]
+    /// Milliseconds before the server may expire it; -1 is the server default, 0 never.
+    public var timeout: Int32
+
+    /// Creates a notification value.
+    public init(summary: String, body: String, icon: String? = nil, appName: String? = nil, desktopEntry: String? = nil,
+                actions: [(id: String, label: String)] = [], timeout: Int32 = -1) {
+        self.summary = summary
+        self.body = body
+        self.icon = icon
+        self.appName = appName
+        self.desktopEntry = desktopEntry
+        self.actions = actions
+        self.timeout = timeout
+    }
+
+    /// Shows it; the response arrives once, on the default main context.
+    ///
+    /// - Throws: `NotificationError.showFailed` when the server refuses it.
+    public func show(onResponse: @escaping (NotificationResponse) -> Void) throws -> NotificationHandle {
+        guard let notification = notify_notification_new(summary, body, icon) else {
+            throw NotificationError.showFailed("libnotify could not create the notification")
+        }
+        let handle = NotificationHandle(notification, onResponse: onResponse)
+        notify_notification_set_timeout(notification, timeout)
+        if let appName { notify_notification_set_app_name(notification, appName) }
+        if let desktopEntry {
+            notify_notification_set_hint(notification, "desktop-entry", g_variant_new_string(desktopEntry))
+        }
+        for action in actions {
+            let box = CallbackBox<NotificationResponse>(handle.deliver)
+            notify_notification_add_action(notification, action.id, action.label, { _, action, pointer in
+                CallbackBox<NotificationResponse>.from(pointer).body(.action(action.map { String(cString: $0) } ?? ""))
+            }, box.retainedPointer(), CallbackBox<NotificationResponse>.release)
+        }
+        let closedBox = CallbackBox<NotificationResponse>(handle.deliver)
+        let onClosed: @convention(c) (UnsafeMutablePointer<NotifyNotification>?, gpointer?) -> Void = { notification, pointer in
+            let reason: CloseReason
+            switch notify_notification_get_closed_reason(notification) {
+            case 1: reason = .expired
+            case 2: reason = .dismissed
+            case 3: reason = .closedByHerald
+            default: reason = .undefined
+            }
+            CallbackBox<NotificationResponse>.from(pointer).body(.closed(reason))
+        }
+        g_signal_connect_data(notification, "closed", unsafeBitCast(onClosed, to: GCallback.self),
+                              closedBox.retainedPointer(), { pointer, _ in CallbackBox<NotificationResponse>.release(pointer) },
+                              GConnectFlags(rawValue: 0))
+        var error: UnsafeMutablePointer<GError>?
+        if notify_notification_show(notification, &error) == 0 {
+            handle.deliverNothing()
+            throw NotificationError.showFailed(consume(error) ?? "the notification server refused it")
+        }
+        return handle
+    }
+}
+
+/// Why a notification could not be shown.
+public enum NotificationError: Error, Equatable, CustomStringConvertible {
+    /// No notification server answers on the session bus (DESIGN.md D12).
+    case noServer
+    /// The server or libnotify refused this notification.
+    case showFailed(String)
+
+    /// One sentence for people.
+    public var description: String {
+        switch self {
+        case .noServer: return "no notification server is running on the session bus"
+        case .showFailed(let reason): return "the notification could not be shown: \(reason)"
+        }
+    }
+}
+
+/// A shown notification. It owns the libnotify object, and with it the action callbacks;
+/// keep it while an answer may still arrive.
+public final class NotificationHandle {
+    private let notification: UnsafeMutablePointer<NotifyNotification>
+    private var onResponse: ((NotificationResponse) -> Void)?
+
+    init(_ notification: UnsafeMutablePointer<NotifyNotification>, onResponse: @escaping (NotificationResponse) -> Void) {
+        self.notification = notification
+        self.onResponse = onResponse
+    }
+
+    deinit { g_object_unref(notification) }
+
+    /// The server's id for it (0 once closed).
+    public var id: UInt32 {
+        var value = GValue()
+        g_value_init(&value, GType(6 << 2)) // G_TYPE_INT
+        g_object_get_property(UnsafeMutableRawPointer(notification).assumingMemoryBound(to: GObject.self), "id", &value)
+        defer { g_value_unset(&value) }
+        return UInt32(bitPattern: g_value_get_int(&value))
+    }
+
+    /// Whether a response has arrived.
+    public var isAnswered: Bool { onResponse == nil }
+
+    /// Asks the server to close it; a close that comes back is reported as `.closedByHerald`.
+    public func close() {
+        var error: UnsafeMutablePointer<GError>?
+        if notify_notification_close(notification, &error) == 0 { _ = consume(error) }
+    }
+
+    /// Passes the first response on and drops the rest: an action is followed by a close.
+    func deliver(_ response: NotificationResponse) {
+        guard let onResponse else { return }
+        self.onResponse = nil
+        onResponse(response)
+    }
+
+    func deliverNothing() { onResponse = nil }
+}

@@ -1,0 +1,102 @@
+import ArgumentParser
+import Herald
+import HeraldCore
+
+/// `herald check`: one check of a feed, waiting on the main loop for the answers.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check a feed and show the messages this user has not answered.",
+        discussion: """
+            Exit codes: 0 done (also when nothing was due), 64 usage, 65 bad feed, \
+            69 no notification server, 73 state not writable, 75 fetch failed.
+            """
+    )
+
+    @Option(help: "The feed URL: https, file, or http on this machine.")
+    var feed: String
+
+    @OptionGroup var app: AppOptions
+    @OptionGroup var options: CheckOptions
+
+    @Option(help: "Wait a random 0...N seconds before the first request, so a fleet logging in together spreads out.")
+    var startDelay: Double = 0
+
+    func run() throws {
+        let configuration = try options.configuration(feed: feed, app: app)
+        let delay = startDelay > 0 ? Double.random(in: 0...startDelay) : 0
+        throw ExitCode(CheckSession(configuration: configuration, json: options.json)
+            .run(force: options.force, startDelay: delay))
+    }
+}
+
+/// Who the check is for.
+struct AppOptions: ParsableArguments {
+    @Option(help: "The app's id, e.g. org.example.App (names the state file and the desktop-entry hint).")
+    var appID: String
+
+    @Option(help: "The app's version, compared with MinVersion / MaxVersion.")
+    var appVersion: String?
+
+    @Option(help: "The name shown as the sender (default: the app id).")
+    var appName: String?
+}
+
+/// Options mirroring Herald's configuration.
+struct CheckOptions: ParsableArguments {
+    @Option(help: "Days between checks (fractional).")
+    var checkPeriod: Double = 0.5
+
+    @Option(help: "Days a message waits after 'remind me later' (fractional).")
+    var remindPeriod: Double = 1
+
+    @Flag(help: "Show the oldest pending message first.")
+    var showOldestFirst = false
+
+    @Flag(help: "Check on the very first run too.")
+    var showOnFirstLaunch = false
+
+    @Flag(help: "Ignore the periods and start over once every message was answered (for publishers).")
+    var debug = false
+
+    @Flag(help: "Check now: skip the first-launch, check-period and failure-backoff gates.")
+    var force = false
+
+    @Option(help: "Most messages shown by one check.")
+    var max: Int = 3
+
+    @Option(help: "Seconds to wait for answers before closing what is still shown.")
+    var wait: Double = 600
+
+    @Option(help: "Seconds the fetch may take.")
+    var timeout: Double = 60
+
+    @Flag(help: "Allow feeds over plain http from other machines.")
+    var allowHttp = false
+
+    @Option(name: .customLong("allow-scheme"), help: "A custom link scheme the app opens (repeatable).")
+    var allowedSchemes: [String] = []
+
+    @Option(help: "An icon name or file URI shown with the messages.")
+    var icon: String?
+
+    @Flag(help: "Print one JSON object per event on stdout.")
+    var json = false
+
+    func validate() throws {
+        guard checkPeriod >= 0, remindPeriod >= 0 else { throw ValidationError("periods cannot be negative") }
+        guard max >= 1 else { throw ValidationError("--max must be at least 1") }
+        guard wait > 0, timeout > 0 else { throw ValidationError("--wait and --timeout must be positive") }
+    }
+
+    func configuration(feed: String, app: AppOptions) throws -> Herald.Configuration {
+        Herald.Configuration(
+            feedURL: feed, appID: app.appID, appVersion: app.appVersion, appName: app.appName,
+            check: CheckConfiguration(
+                appVersion: app.appVersion, checkPeriod: checkPeriod, remindPeriod: remindPeriod,
+                showOldestFirst: showOldestFirst, showOnFirstLaunch: showOnFirstLaunch, debug: debug,
+                maxNotificationsPerCheck: max),
+            urlRules: URLRules(allowedCustomSchemes: Set(allowedSchemes), allowPlainHTTPFeed: allowHttp),
+            icon: icon, timeout: timeout, waitLimit: wait)
+    }
+}

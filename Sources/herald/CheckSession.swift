@@ -1,0 +1,71 @@
+import Glibc
+import Herald
+import HeraldCore
+import HeraldDesktop
+
+/// Runs one check on a GLib main loop of the tool's own, with the clean-up of DESIGN.md D18:
+/// the loop runs until every shown message is answered or closed, or the wait limit passes;
+/// SIGINT and SIGTERM go through the loop; on the way out whatever is still shown is closed.
+struct CheckSession {
+    let configuration: Herald.Configuration
+    let json: Bool
+
+    /// Runs the check and returns the exit code.
+    func run(force: Bool, startDelay: Double = 0) -> Int32 {
+        let herald: Herald
+        do {
+            herald = try Herald(configuration: configuration)
+        } catch let error as HeraldError {
+            EventReporter.complain(error.description)
+            return error.exitCode
+        } catch {
+            EventReporter.complain("\(error)")
+            return 64
+        }
+        let loop = MainLoop()
+        let reporter = EventReporter(json: json) { loop.quit() }
+        herald.delegate = reporter
+        herald.store.onCorruptFile = { path in EventReporter.complain("the state file was corrupt; moved aside to \(path)") }
+        herald.presenter = FallbackPresenter(
+            primary: herald.presenter,
+            fallback: TerminalPresenter.isAvailable && !json ? TerminalPresenter(labels: configuration.labels) : nil)
+        for signal in [SIGINT, SIGTERM, SIGHUP] {
+            MainContext.onSignal(signal) {
+                herald.closeShownMessages()
+                loop.quit()
+            }
+        }
+        MainContext.after(seconds: startDelay) {
+            if force { herald.checkNow() } else { herald.appLaunched() }
+        }
+        loop.run()
+        herald.closeShownMessages()
+        NotificationServer.shutDown()
+        return reporter.exitCode
+    }
+}
+
+/// Uses the notification server, or the terminal when there is none (DESIGN.md D12).
+final class FallbackPresenter: MessagePresenter {
+    private var active: MessagePresenter
+    private let fallback: MessagePresenter?
+
+    init(primary: MessagePresenter, fallback: MessagePresenter?) {
+        active = primary
+        self.fallback = fallback
+    }
+
+    func capabilities() throws -> Set<String> {
+        do {
+            return try active.capabilities()
+        } catch HeraldError.noNotificationServer where fallback != nil {
+            EventReporter.complain("no notification server is running; asking here instead")
+            active = fallback!
+            return try active.capabilities()
+        }
+    }
+
+    func present(_ content: NotificationContent, of message: FeedEntry, respond: @escaping (NotificationResponse) -> Void) throws -> PresentedMessage {
+        try active.present(content, of: message, respond: respond)
+    }
+}

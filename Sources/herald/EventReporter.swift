@@ -1,0 +1,112 @@
+import FoundationEssentials
+import Glibc
+import Herald
+import HeraldCore
+
+/// Prints a check's events: a line per event for people, or with `--json` one JSON object per
+/// event on stdout. Remembers the first failure for the exit code.
+final class EventReporter: HeraldDelegate {
+    private let json: Bool
+    private let onFinish: () -> Void
+    /// The exit code the check earned: 0, or the first failure's.
+    private(set) var exitCode: Int32 = 0
+
+    init(json: Bool, onFinish: @escaping () -> Void) {
+        self.json = json
+        self.onFinish = onFinish
+    }
+
+    /// Writes "herald: message" on stderr.
+    static func complain(_ message: String) {
+        FileHandleOutput.standardError.write("herald: \(message)\n")
+    }
+
+    private func emit(_ event: String, _ fields: [String: FeedValue], text: @autoclosure () -> String) {
+        if json {
+            var object = fields
+            object["event"] = .string(event)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let line = (try? encoder.encode(FeedValue.dictionary(object))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+            FileHandleOutput.standardOutput.write(line + "\n")
+        } else {
+            FileHandleOutput.standardOutput.write(text() + "\n")
+        }
+    }
+
+    func herald(_ herald: Herald, didSkipCheck reason: CheckSkipReason) {
+        emit("check-skipped", ["reason": .string(reason.name), "detail": .string(reason.description)], text: "no check: \(reason)")
+    }
+
+    func herald(_ herald: Herald, didFetchFeed feed: Feed, notModified: Bool) {
+        emit(notModified ? "not-modified" : "fetched",
+             ["format": .string(feed.format.rawValue), "entries": .integer(feed.entries.count),
+              "problems": .array(feed.problems.map { .string($0.description) })],
+             text: notModified ? "feed unchanged since the last check" : "fetched \(feed.entries.count) messages")
+        for problem in feed.problems where !json { Self.complain("feed entry skipped: \(problem)") }
+    }
+
+    func herald(_ herald: Herald, didFailWithError error: HeraldError) {
+        if exitCode == 0 { exitCode = error.exitCode }
+        if json {
+            emit("failed", ["kind": .string(error.kind), "message": .string(error.description), "exitCode": .integer(Int(error.exitCode))], text: "")
+        } else {
+            Self.complain(error.description)
+        }
+    }
+
+    func herald(_ herald: Herald, didDetectMessages messages: [FeedEntry]) {
+        emit("detected", ["keys": .array(messages.map { .string($0.key) })], text: "\(messages.count) pending: \(messages.map(\.key).joined(separator: ", "))")
+    }
+
+    func heraldDidNotDetectMessages(_ herald: Herald) {
+        emit("not-detected", [:], text: "nothing pending")
+    }
+
+    func herald(_ herald: Herald, didSkipMessage key: String, reason: MessageSkipReason) {
+        emit("skipped", ["key": .string(key), "reason": .string(reason.name), "detail": .string(reason.description)],
+             text: "skipped \(key): \(reason)")
+    }
+
+    func herald(_ herald: Herald, didShow message: FeedEntry, notificationID: UInt32) {
+        emit("shown", ["key": .string(message.key), "id": .integer(Int(notificationID)), "title": .string(message.title ?? "")],
+             text: "shown \(message.key): \(message.title ?? "")")
+    }
+
+    func herald(_ herald: Herald, didView message: FeedEntry) { answered(message, .view) }
+    func herald(_ herald: Herald, didRequestReminder message: FeedEntry) { answered(message, .remind) }
+    func herald(_ herald: Herald, didIgnore message: FeedEntry) { answered(message, .ignore) }
+    func herald(_ herald: Herald, didAcknowledge message: FeedEntry) { answered(message, .ok) }
+
+    private func answered(_ message: FeedEntry, _ answer: Answer) {
+        emit("answered", ["key": .string(message.key), "action": .string(answer.rawValue)], text: "\(message.key): \(answer.rawValue)")
+    }
+
+    func herald(_ herald: Herald, didFailToOpen url: String, reason: String) {
+        emit("open-failed", ["url": .string(url), "message": .string(reason)], text: "could not open \(url): \(reason)")
+    }
+
+    func herald(_ herald: Herald, didClose message: FeedEntry, reason: CloseReason) {
+        emit("closed", ["key": .string(message.key), "reason": .string(reason.rawValue)], text: "\(message.key): closed (\(reason.rawValue))")
+    }
+
+    func heraldDidFinishCheck(_ herald: Herald) {
+        onFinish()
+    }
+}
+
+/// Unbuffered writes to the standard streams, so events reach a pipe as they happen.
+struct FileHandleOutput {
+    let descriptor: Int32
+    static let standardOutput = FileHandleOutput(descriptor: 1)
+    static let standardError = FileHandleOutput(descriptor: 2)
+
+    func write(_ text: String) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 { if errno == EINTR { continue }; return }
+            bytes = bytes.dropFirst(count)
+        }
+    }
+}

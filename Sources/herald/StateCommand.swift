@@ -1,0 +1,64 @@
+import ArgumentParser
+import FoundationEssentials
+import HeraldCore
+
+/// `herald state`: what Herald remembers for an app.
+struct StateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "state",
+        abstract: "Show (or reset) what Herald remembers for an app: answers, reminders, last check."
+    )
+
+    @Option(help: "The app's id.")
+    var appID: String
+
+    @Flag(help: "Print the state as JSON.")
+    var json = false
+
+    @Flag(help: "Forget everything: the next run is a first launch again.")
+    var reset = false
+
+    func run() throws {
+        let store: StateStore
+        do {
+            store = StateStore(paths: try HeraldPaths(appID: appID, environment: ProcessInfo.processInfo.environment))
+        } catch {
+            EventReporter.complain("\(error)")
+            throw ExitCode(64)
+        }
+        store.onCorruptFile = { path in EventReporter.complain("the state file was corrupt; moved aside to \(path)") }
+        do {
+            if reset {
+                try store.reset()
+                if !json { print("state of \(appID) reset") }
+            }
+            let state = try store.load()
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+                encoder.dateEncodingStrategy = .iso8601
+                print(String(decoding: try encoder.encode(state), as: UTF8.self))
+            } else {
+                print(describe(state, path: store.paths.stateFile))
+            }
+        } catch let error as StateStoreError {
+            EventReporter.complain(error.description)
+            throw ExitCode(73)
+        }
+    }
+
+    private func describe(_ state: HeraldState, path: String) -> String {
+        func list(_ keys: some Collection<String>) -> String { keys.isEmpty ? "none" : keys.sorted().joined(separator: ", ") }
+        var lines = ["state file: \(path)"]
+        lines.append("first launch: \(state.ignored == nil ? "not yet" : "passed")")
+        lines.append("last check: \(state.lastChecked?.formatted(.iso8601) ?? "never")")
+        lines.append("viewed: \(list(state.viewed))")
+        lines.append("ignored: \(list(state.ignored ?? []))")
+        lines.append("reminded: " + (state.reminded.isEmpty ? "none" : state.reminded.sorted { $0.key < $1.key }
+            .map { "\($0.key) at \($0.value.formatted(.iso8601))" }.joined(separator: ", ")))
+        if let failure = state.failure {
+            lines.append("failing: \(failure.count) in a row, last at \(failure.lastAttempt.formatted(.iso8601)): \(failure.reason)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

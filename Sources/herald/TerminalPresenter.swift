@@ -1,0 +1,46 @@
+import Glibc
+import Herald
+import HeraldCore
+import HeraldDesktop
+
+/// Asks at the terminal when no notification server runs (DESIGN.md D12).
+final class TerminalPresenter: MessagePresenter {
+    private let labels: Labels
+
+    init(labels: Labels) { self.labels = labels }
+
+    /// Whether both standard input and output are a terminal.
+    static var isAvailable: Bool { isatty(0) == 1 && isatty(1) == 1 }
+
+    func capabilities() throws -> Set<String> { ["actions", "body"] }
+
+    func present(_ content: NotificationContent, of message: FeedEntry, respond: @escaping (NotificationResponse) -> Void) throws -> PresentedMessage {
+        let choices = content.actions.filter { $0.id != NotificationAction.defaultID }
+        var text = "\n\(content.summary)\n"
+        if !content.body.isEmpty { text += "\(content.body)\n" }
+        if let url = message.actionURL { text += "\(url)\n" }
+        let menu = choices.enumerated().map { "[\($0.offset + 1)] \($0.element.label)" }.joined(separator: "  ")
+        FileHandleOutput.standardOutput.write(text + menu + "\n> ")
+        var response = NotificationResponse.closed(.dismissed)
+        while let line = readLine() {
+            if let number = Int(line.trimmingCharacters()), choices.indices.contains(number - 1) {
+                response = .action(choices[number - 1].id)
+                break
+            }
+            FileHandleOutput.standardOutput.write("choose 1-\(choices.count)> ")
+        }
+        MainContext.idle { respond(response) }
+        return AnsweredAtTerminal()
+    }
+
+    private final class AnsweredAtTerminal: PresentedMessage {
+        var id: UInt32 { 0 }
+        func close() {}
+    }
+}
+
+extension String {
+    func trimmingCharacters() -> String {
+        String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+    }
+}

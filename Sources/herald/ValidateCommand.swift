@@ -1,0 +1,108 @@
+import ArgumentParser
+import FoundationEssentials
+import HeraldCore
+import Herald
+import HeraldDesktop
+
+/// `herald validate`: a publisher's check of a feed.
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "List a feed's messages in display order and every problem found.",
+        discussion: "Exit 65 when the feed cannot be used at all (or, with --strict, when any problem is found)."
+    )
+
+    @Argument(help: "A feed file, or its URL.")
+    var feed: String
+
+    @Option(help: "Also report messages this app version would not see.")
+    var appVersion: String?
+
+    @Option(name: .customLong("allow-scheme"), help: "A custom link scheme the app opens (repeatable).")
+    var allowedSchemes: [String] = []
+
+    @Flag(help: "Allow fetching over plain http from other machines.")
+    var allowHttp = false
+
+    @Flag(help: "Exit 65 on any problem, not only an unusable feed.")
+    var strict = false
+
+    @Flag(help: "Print one JSON object instead of text.")
+    var json = false
+
+    func run() throws {
+        let rules = URLRules(allowedCustomSchemes: Set(allowedSchemes), allowPlainHTTPFeed: allowHttp)
+        let bytes: Data
+        switch load(rules: rules) {
+        case .success(let data): bytes = data
+        case .failure(let error):
+            EventReporter.complain(error.description)
+            throw ExitCode(75)
+        }
+        let decoded: Feed
+        do {
+            decoded = try FeedDecoder.decode(bytes)
+        } catch {
+            if json {
+                print(#"{"usable":false,"error":"\#(NotificationText.escape("\(error)"))"}"#)
+            } else {
+                EventReporter.complain("\(feed): \(error)")
+            }
+            throw ExitCode(65)
+        }
+        let problems = decoded.problems + FeedValidation.warnings(for: decoded, appVersion: appVersion, rules: rules)
+        let ordered = CheckPolicy.order(Array(decoded.entries.values), oldestFirst: false)
+        if json {
+            let report: [String: FeedValue] = [
+                "usable": .bool(true), "format": .string(decoded.format.rawValue),
+                "entries": .array(ordered.map { entry in
+                    .dictionary(entry.details.merging(["key": .string(entry.key)]) { _, key in key })
+                }),
+                "problems": .array(problems.map { .dictionary(["key": .string($0.key), "reason": .string($0.reason)]) }),
+            ]
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(FeedValue.dictionary(report)), as: UTF8.self))
+        } else {
+            print("\(feed): \(decoded.format.rawValue), \(ordered.count) messages, newest first:")
+            for entry in ordered {
+                var line = "  \(entry.key)  \(entry.title ?? "(no title)")"
+                if let url = entry.actionURL { line += "  -> \(url)" }
+                if entry.minVersion != nil || entry.maxVersion != nil { line += "  [\(entry.minVersion ?? "")...\(entry.maxVersion ?? "")]" }
+                print(line)
+            }
+            print(problems.isEmpty ? "no problems found" : "\(problems.count) problem(s):")
+            for problem in problems { print("  \(problem)") }
+        }
+        if strict, !problems.isEmpty { throw ExitCode(65) }
+    }
+
+    private func load(rules: URLRules) -> Result<Data, FetchError> {
+        guard let scheme = URLRules.scheme(of: feed), scheme != "file" || feed.hasPrefix("file://") else {
+            return readFile(feed)
+        }
+        if scheme == "file" {
+            return readFile(URL(string: feed)?.path ?? feed)
+        }
+        let loop = MainLoop()
+        var outcome: Result<Data, FetchError> = .failure(.transport("no answer"))
+        let fetcher = FeedFetcher(userAgent: "Herald/\(HeraldVersion.current) (validate)", rules: rules)
+        fetcher.fetch(feed, validators: nil) { result in
+            outcome = result.map { fetched in
+                if case .fetched(let data, _) = fetched { return data }
+                return Data()
+            }
+            loop.quit()
+        }
+        loop.run()
+        return outcome
+    }
+
+    private func readFile(_ path: String) -> Result<Data, FetchError> {
+        do {
+            return .success(try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            return .failure(.transport("cannot read \(path)"))
+        }
+    }
+}

@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// `herald`: desktop notifications from an iNotify-style feed.
+struct HeraldCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "herald",
+        abstract: "Show an app's messages from an iNotify-style feed as desktop notifications.",
+        subcommands: [CheckCommand.self, DemoCommand.self, ValidateCommand.self, StateCommand.self]
+    )
+}
+
+HeraldCommand.main()

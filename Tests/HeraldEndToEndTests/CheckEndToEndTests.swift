@@ -1,0 +1,333 @@
+import Foundation
+import HeraldTestSupport
+import XCTest
+
+/// `herald check` against a real session bus, python3-dbusmock's notification server and a
+/// loopback HTTP server: the whole path a user's login runs.
+final class CheckEndToEndTests: XCTestCase {
+    let appID = "org.example.Tested"
+    let twoMessages = Fixtures.xmlFeed([
+        "2024/01/10": ["Title": "Older tip", "Message": "Plain text"],
+        "2024/02/20": ["Title": "New release", "Message": "See what's new", "ActionURL": "https://example.com/new", "ActionButton": "Read"],
+    ])
+
+    func check(_ session: DesktopSession, _ url: String, _ extra: [String] = []) throws -> ChildProcess {
+        try session.herald(["check", "--json", "--feed", url, "--app-id", appID, "--show-on-first-launch", "--wait", "20"] + extra)
+    }
+
+    func events(_ run: ChildProcess, _ name: String) -> [[String: Any]] {
+        run.events.filter { $0["event"] as? String == name }
+    }
+
+    func shownIDs(_ run: ChildProcess, count: Int) throws -> [String: Int] {
+        XCTAssertTrue(eventually { events(run, "shown").count == count }, "shown: \(run.output) \(run.errorOutput)")
+        return Dictionary(uniqueKeysWithValues: events(run, "shown").map { ($0["key"] as! String, $0["id"] as! Int) })
+    }
+
+    func testEachPendingMessageIsShownNewestFirstWithStableActionIDs() throws {
+        let session = try DesktopSession()
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.plist", twoMessages)
+        let run = try check(session, server.url("feed.plist"))
+        _ = try shownIDs(run, count: 2)
+        let calls = try session.notifyCalls()
+        XCTAssertEqual(calls.map(\.summary), ["New release", "Older tip"])
+        XCTAssertEqual(calls[0].actions.map(\.id), ["default", "view", "remind", "ignore"])
+        XCTAssertEqual(calls[0].actions.map(\.label), ["Read", "Read", "Remind Me Later", "Ignore"])
+        XCTAssertEqual(calls[1].actions.map(\.id), ["default", "ok"])
+        XCTAssertEqual(calls[0].hints["desktop-entry"] as? String, appID)
+        XCTAssertEqual(calls[0].timeout, 0, "Herald's wait limit decides, not the server")
+        run.signal(SIGTERM)
+        XCTAssertEqual(run.wait(), 0)
+    }
+
+    func testViewMarksViewedOpensTheLinkAndTheMessageNeverReturns() throws {
+        let session = try DesktopSession()
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.plist", twoMessages)
+        let run = try check(session, server.url("feed.plist"), ["--max", "1"])
+        let ids = try shownIDs(run, count: 1)
+        try session.invoke("view", on: try XCTUnwrap(ids["2024/02/20"]))
+        XCTAssertEqual(run.wait(), 0)
+        XCTAssertEqual(events(run, "answered").first?["action"] as? String, "view")
+        XCTAssertTrue(eventually { session.openedLinks == ["https://example.com/new"] }, "\(session.openedLinks)")
+        XCTAssertEqual(try session.state(appID: appID)["viewed"] as? [String], ["2024/02/20"])
+        XCTAssertEqual(events(run, "skipped").first?["reason"] as? String, "over-cap")
+
+        let again = try check(session, server.url("feed.plist"), ["--force", "--max", "1"])
+        let next = try shownIDs(again, count: 1)
+        XCTAssertEqual(Array(next.keys), ["2024/01/10"], "a viewed message is not shown twice")
+        again.signal(SIGINT)
+        XCTAssertEqual(again.wait(), 0)
+    }
+
+    func testClickOnTheBodyIsTheDefaultActionView() throws {
+        let session = try DesktopSession()
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.plist", twoMessages)
+        let run = try check(session, server.url("feed.plist"))
+        let ids = try shownIDs(run, count: 2)
+        try session.invoke("default", on: try XCTUnwrap(ids["2024/02/20"]))
+        try session.invoke("default", on: try XCTUnwrap(ids["2024/01/10"]))
+        XCTAssertEqual(run.wait(), 0)
+        XCTAssertEqual(Set(events(run, "answered").compactMap { $0["action"] as? String }), ["view", "ok"])
+        XCTAssertEqual(Set(try session.state(appID: appID)["viewed"] as? [String] ?? []), ["2024/02/20", "2024/01/10"])
+    }
+
+    func testIgnoreAndRemindAreRememberedPerMessage() throws {
+        let session = try DesktopSession()
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.plist", Fixtures.xmlFeed([
+            "a": ["Title": "A", "ActionURL": "https://example.com/a"],
+            "b": ["Title": "B", "ActionURL": "https://example.com/b"],
+        ]))
+        let run = try check(session, server.url("feed.plist"))
+        let ids = try shownIDs(run, count: 2)
+        try session.invoke("ignore", on: try XCTUnwrap(ids["a"]))
+        try session.invoke("remind", on: try XCTUnwrap(ids["b"]))
+        XCTAssertEqual(run.wait(), 0)
+        let state = try session.state(appID: appID)
+        XCTAssertEqual(state["ignored"] as? [String], ["a"])
+        XCTAssertEqual((state["reminded"] as? [String: Any]).map { Array($0.keys) }, ["b"])
+        XCTAssertEqual(session.openedLinks, [], "only view opens a link")
+
+        let again = try check(session, server.url("feed.plist"), ["--force"])
+        XCTAssertEqual(again.wait(), 0)
+        XCTAssertEqual(Set(events(again, "skipped").compactMap { $0["reason"] as? String }), ["ignored", "remind-later"])
+        XCTAssertEqual(events(again, "not-detected").count, 1)
+    }
+
+    func testDismissedCountsAsRemindLaterExpiredChangesNothing() throws {
+        let session = try DesktopSession()
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.plist", twoMessages)
+        let run = try check(session, server.url("feed.plist"))
+        let ids = try shownIDs(run, count: 2)
+        try session.close(try XCTUnwrap(ids["2024/02/20"]), reason: 2)
+        try session.close(try XCTUnwrap(ids["2024/01/10"]), reason: 1)
+        XCTAssertEqual(run.wait(), 0)
+        XCTAssertEqual(Set(events(run, "closed").compactMap { $0["reason"] as? String }), ["dismissed", "expired"])
+        let state = try session.state(appID: appID)
+        XCTAssertEqual((state["reminded"] as? [String: Any]).map { Array($0.keys) }, ["2024/02/20"])
+        XCTAssertEqual(state["viewed"] as? [String], [])
+    }
+
+    func testWaitLimitClosesWhatIsStillShownAndMarksNothing() throws {
+        let session = try DesktopSession()
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.plist", twoMessages)
+        let run = try session.herald(["check", "--json", "--feed", server.url("feed.plist"), "--app-id", appID, "--show-on-first-launch", "--wait", "1"])
+        XCTAssertEqual(run.wait(), 0)
+        XCTAssertEqual(events(run, "closed").compactMap { $0["reason"] as? String }, ["closed-by-herald", "closed-by-herald"])
+        XCTAssertEqual(Set(try session.serverCalls().filter { $0.method == "CloseNotification" }.compactMap { $0.args.first as? Int }), [1, 2])
+        let state = try session.state(appID: appID)
+        XCTAssertEqual(state["viewed"] as? [String], [])
+        XCTAssertEqual((state["presenting"] as? [String: Any])?.count, 0)
+    }
+
+    func testSigtermGoesThroughTheLoopAndClosesTheNotifications() throws {
+        let session = try DesktopSession()
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.plist", twoMessages)
+        let run = try check(session, server.url("feed.plist"))
+        _ = try shownIDs(run, count: 2)
+        run.signal(SIGTERM)
+        XCTAssertEqual(run.wait(), 0)
+        XCTAssertEqual(try session.serverCalls().filter { $0.method == "CloseNotification" }.count >= 2, true)
+    }
+
+    func testFirstLaunchFetchesNothingSecondLaunchShows() throws {
+        let session = try DesktopSession()
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.plist", twoMessages)
+        let first = try session.herald(["check", "--json", "--feed", server.url("feed.plist"), "--app-id", appID, "--wait", "1"])
+        XCTAssertEqual(first.wait(), 0)
+        XCTAssertEqual(events(first, "check-skipped").first?["reason"] as? String, "first-launch")
+        XCTAssertEqual(server.requests.count, 0)
+        let second = try session.herald(["check", "--json", "--feed", server.url("feed.plist"), "--app-id", appID, "--wait", "1"])
+        XCTAssertEqual(second.wait(), 0)
+        XCTAssertEqual(events(second, "shown").count, 2)
+        let third = try session.herald(["check", "--json", "--feed", server.url("feed.plist"), "--app-id", appID, "--wait", "1"])
+        XCTAssertEqual(third.wait(), 0)
+        XCTAssertEqual(events(third, "check-skipped").first?["reason"] as? String, "check-period")
+    }
+
+    func testUnchangedFeedCostsA304AndReusesTheCachedCopy() throws {
+        let session = try DesktopSession()
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.plist", twoMessages)
+        XCTAssertEqual(try check(session, server.url("feed.plist"), ["--wait", "0.5"]).wait(), 0)
+        let second = try check(session, server.url("feed.plist"), ["--force", "--wait", "0.5"])
+        XCTAssertEqual(second.wait(), 0)
+        XCTAssertEqual(events(second, "not-modified").count, 1, second.output)
+        XCTAssertEqual(events(second, "shown").count, 2)
+        let requests = server.requests
+        XCTAssertEqual(requests.count, 2)
+        XCTAssertNil(requests[0].headers["If-None-Match"])
+        XCTAssertNotNil(requests[1].headers["If-None-Match"])
+        XCTAssertEqual(requests[1].headers["Cache-Control"], "no-cache")
+        XCTAssertEqual(requests[0].headers["User-Agent"], "Herald/0.1.0 (\(appID)/unknown)")
+    }
+
+    func testHTTPErrorsFailTheCheckKeepLastCheckedAndBackOff() throws {
+        let session = try DesktopSession()
+        let server = try FeedServer(directory: session.directory)
+        for status in ["404", "500"] {
+            let run = try check(session, server.url("status/\(status)"), ["--force"])
+            XCTAssertEqual(run.wait(), 75)
+            XCTAssertEqual(events(run, "failed").first?["kind"] as? String, "fetch")
+            XCTAssertTrue((events(run, "failed").first?["message"] as? String ?? "").contains(status))
+        }
+        let state = try session.state(appID: appID)
+        XCTAssertNil(state["lastChecked"], "D4: a failed check is not a check")
+        XCTAssertEqual((state["failure"] as? [String: Any])?["count"] as? Int, 2)
+        let backedOff = try check(session, server.url("status/404"))
+        XCTAssertEqual(backedOff.wait(), 0)
+        XCTAssertEqual(events(backedOff, "check-skipped").first?["reason"] as? String, "failure-backoff")
+    }
+
+    func testSlowServerTimesOut() throws {
+        let session = try DesktopSession()
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.plist", twoMessages)
+        let run = try check(session, server.url("slow/5/feed.plist"), ["--timeout", "1"])
+        XCTAssertEqual(run.wait(), 75)
+        XCTAssertTrue((events(run, "failed").first?["message"] as? String ?? "").contains("within 1 s"), run.output)
+    }
+
+    func testRedirectsAreFollowedUpToFive() throws {
+        let session = try DesktopSession()
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.plist", twoMessages)
+        let fine = try check(session, server.url("redirect/5/feed.plist"), ["--wait", "0.5"])
+        XCTAssertEqual(fine.wait(), 0)
+        XCTAssertEqual(events(fine, "shown").count, 2)
+        let tooMany = try check(session, server.url("redirect/6/feed.plist"), ["--force"])
+        XCTAssertEqual(tooMany.wait(), 75)
+        XCTAssertTrue((events(tooMany, "failed").first?["message"] as? String ?? "").contains("redirects"))
+    }
+
+    func testOversizedFeedIsCutOff() throws {
+        let session = try DesktopSession()
+        let server = try FeedServer(directory: session.directory)
+        let run = try check(session, server.url("big"))
+        XCTAssertEqual(run.wait(), 75)
+        XCTAssertTrue((events(run, "failed").first?["message"] as? String ?? "").contains("larger than"))
+    }
+
+    func testMalformedFeedAndNonDictionaryRootExit65AndMarkNothing() throws {
+        let session = try DesktopSession()
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("broken.plist", "<?xml version=\"1.0\"?><plist><dict><key>a</key>")
+        try server.publish("array.plist", #"<?xml version="1.0"?><plist version="1.0"><array/></plist>"#)
+        for name in ["broken.plist", "array.plist"] {
+            let run = try check(session, server.url(name), ["--force"])
+            XCTAssertEqual(run.wait(), 65, name)
+            XCTAssertEqual(events(run, "failed").first?["kind"] as? String, "feed")
+        }
+        XCTAssertNil(try session.state(appID: appID)["lastChecked"])
+    }
+
+    func testBadEntryIsSkippedAndReportedTheRestStillShow() throws {
+        let session = try DesktopSession()
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.json", #"{"bad": ["not", "a", "dictionary"], "good": {"Title": "Still here"}}"#)
+        let run = try check(session, server.url("feed.json"), ["--wait", "0.5"])
+        XCTAssertEqual(run.wait(), 0)
+        XCTAssertEqual((events(run, "fetched").first?["problems"] as? [String])?.count, 1)
+        XCTAssertEqual(events(run, "shown").compactMap { $0["key"] as? String }, ["good"])
+    }
+
+    func testNoSessionBusIsAClearErrorExit69() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.plist", twoMessages)
+        let run = try session.herald(["check", "--feed", server.url("feed.plist"), "--app-id", appID, "--show-on-first-launch"])
+        XCTAssertEqual(run.wait(), 69)
+        XCTAssertTrue(run.errorOutput.contains("no notification server"), run.errorOutput)
+        XCTAssertEqual(try session.state(appID: appID)["viewed"] as? [String], [])
+    }
+
+    func testNoNotificationServerIsAClearErrorExit69AndMarksNothing() throws {
+        let session = try DesktopSession(capabilities: nil)
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.plist", twoMessages)
+        let run = try check(session, server.url("feed.plist"))
+        XCTAssertEqual(run.wait(), 69)
+        XCTAssertEqual(events(run, "failed").first?["kind"] as? String, "no-notification-server")
+        let state = try session.state(appID: appID)
+        XCTAssertEqual(state["viewed"] as? [String], [])
+        XCTAssertNil(state["lastChecked"], "nothing could be shown, so the check does not count")
+    }
+
+    func testServerWithoutActionsShowsTextWithLinkAndRecordsViewed() throws {
+        let session = try DesktopSession(capabilities: "body body-markup body-hyperlinks")
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.plist", twoMessages)
+        let run = try check(session, server.url("feed.plist"))
+        XCTAssertEqual(run.wait(), 0)
+        let calls = try session.notifyCalls()
+        XCTAssertEqual(calls.count, 2)
+        XCTAssertTrue(calls.allSatisfy { $0.actions.isEmpty })
+        XCTAssertEqual(calls[0].body, "See what&#39;s new\n<a href=\"https://example.com/new\">https://example.com/new</a>")
+        XCTAssertEqual(Set(try session.state(appID: appID)["viewed"] as? [String] ?? []), ["2024/02/20", "2024/01/10"])
+    }
+
+    func testFeedTextIsEscapedForMarkupServersAndPlainOtherwise() throws {
+        let feed = Fixtures.xmlFeed(["a": ["Title": "Tom & <i>Jerry</i>\u{7}", "Message": "<b>Bold</b> & <a href='x'>link</a>"]])
+        for (capabilities, body) in [("actions body body-markup", "&lt;b&gt;Bold&lt;/b&gt; &amp; &lt;a href=&#39;x&#39;&gt;link&lt;/a&gt;"),
+                                     ("actions body", "<b>Bold</b> & <a href='x'>link</a>")] {
+            let session = try DesktopSession(capabilities: capabilities)
+            let server = try FeedServer(directory: session.directory)
+            try server.publish("feed.plist", feed)
+            let run = try check(session, server.url("feed.plist"), ["--wait", "0.5"])
+            XCTAssertEqual(run.wait(), 0)
+            let call = try XCTUnwrap(try session.notifyCalls().first)
+            XCTAssertEqual(call.summary, "Tom & <i>Jerry</i>", "the summary is plain text, control characters removed")
+            XCTAssertEqual(call.body, body)
+        }
+    }
+
+    func testLabelsFollowTheUsersLanguage() throws {
+        let session = try DesktopSession()
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.plist", Fixtures.xmlFeed(["a": ["Title": "A", "ActionURL": "https://example.com/a"]]))
+        let run = try session.herald(["check", "--json", "--feed", server.url("feed.plist"), "--app-id", appID, "--show-on-first-launch", "--wait", "0.5"],
+                                     environment: ["LANG": "de_DE.UTF-8"])
+        XCTAssertEqual(run.wait(), 0)
+        XCTAssertEqual(try session.notifyCalls().first?.actions.map(\.label), ["Mehr info", "Mehr info", "Mich später erinnern", "Ignorieren"])
+    }
+
+    func testLinkWithoutHandlerIsSkippedAndDoesNotBlockOthers() throws {
+        let session = try DesktopSession()
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.plist", Fixtures.xmlFeed([
+            "z": ["Title": "Custom", "ActionURL": "myapp://open"],
+            "a": ["Title": "Plain"],
+        ]))
+        let run = try check(session, server.url("feed.plist"), ["--allow-scheme", "myapp", "--wait", "0.5"])
+        XCTAssertEqual(run.wait(), 0)
+        XCTAssertEqual(events(run, "skipped").first?["reason"] as? String, "no-url-handler")
+        XCTAssertEqual(events(run, "shown").compactMap { $0["key"] as? String }, ["a"])
+        XCTAssertEqual(try session.state(appID: appID)["viewed"] as? [String], [], "D5: the skipped message stays unmarked")
+    }
+
+    func testUnwritableStateDirectoryIsAClearErrorExit73() throws {
+        let session = try DesktopSession()
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.plist", twoMessages)
+        let blocker = session.directory.appendingPathComponent("not-a-directory")
+        try Data("x".utf8).write(to: blocker)
+        let run = try session.herald(["check", "--feed", server.url("feed.plist"), "--app-id", appID, "--show-on-first-launch"],
+                                     environment: ["XDG_STATE_HOME": blocker.path])
+        XCTAssertEqual(run.wait(), 73)
+        XCTAssertTrue(run.errorOutput.contains("cannot write"), run.errorOutput)
+        XCTAssertEqual(try session.notifyCalls().count, 0)
+    }
+
+    func testPlainHTTPFeedFromAnotherMachineIsRefusedAsUsage() throws {
+        let session = try DesktopSession()
+        let result = try session.heraldToCompletion(["check", "--feed", "http://example.com/feed.plist", "--app-id", appID])
+        XCTAssertEqual(result.status, 64)
+    }
+}

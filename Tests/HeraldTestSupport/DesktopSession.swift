@@ -1,0 +1,160 @@
+import Foundation
+
+/// A private desktop for one test: its own session bus (dbus-daemon), optionally
+/// python3-dbusmock's notification server with chosen capabilities, XDG folders in a
+/// temporary directory, and a default https handler that records the links it is asked to open.
+public final class DesktopSession {
+    /// The temporary folder holding everything.
+    public let directory: URL
+    /// The environment to run `herald` in.
+    public private(set) var environment: [String: String]
+    private var bus: ChildProcess?
+    private var server: ChildProcess?
+    private var children: [ChildProcess] = []
+
+    /// Starts the session.
+    ///
+    /// - Parameters:
+    ///   - capabilities: the notification server's capabilities; `nil` starts no server.
+    ///   - bus: whether to start a session bus at all.
+    public init(capabilities: String? = "actions body body-markup", bus startBus: Bool = true) throws {
+        directory = try Fixtures.temporaryDirectory("herald-e2e")
+        var environment = ProcessInfo.processInfo.environment
+        for (name, folder) in [("XDG_STATE_HOME", "state"), ("XDG_CACHE_HOME", "cache"), ("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data"), ("HOME", "home")] {
+            let path = directory.appendingPathComponent(folder)
+            try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
+            environment[name] = path.path
+        }
+        environment["XDG_DATA_DIRS"] = "/usr/local/share:/usr/share"
+        environment["LANG"] = "C.UTF-8"
+        environment["LANGUAGE"] = nil
+        environment["LC_ALL"] = nil
+        environment["LC_MESSAGES"] = nil
+        environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=" + directory.appendingPathComponent("no-bus").path
+        environment["DISPLAY"] = nil
+        environment["WAYLAND_DISPLAY"] = nil
+        environment["NOTIFY_IGNORE_PORTAL"] = "1"
+        self.environment = environment
+        try installLinkRecorder()
+        if startBus {
+            let daemon = try ChildProcess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--print-address=1"],
+                                          environment: environment, directory: directory, name: "dbus-daemon")
+            bus = daemon
+            guard eventually({ daemon.output.contains("\n") }) else { throw TestSetupError("dbus-daemon did not start: \(daemon.errorOutput)") }
+            self.environment["DBUS_SESSION_BUS_ADDRESS"] = daemon.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        if let capabilities {
+            let parameters = "{\"capabilities\": \"\(capabilities)\"}"
+            server = try ChildProcess("/usr/bin/python3", ["-m", "dbusmock", "--template", "notification_daemon", "-p", parameters],
+                                      environment: self.environment, directory: directory, name: "notification-server")
+            let ready = try runToCompletion("/usr/bin/python3", [TestPaths.support("notification_server.py"), "wait"], environment: self.environment)
+            guard ready.status == 0 else { throw TestSetupError("the notification server did not start: \(server!.errorOutput)") }
+        }
+    }
+
+    deinit {
+        for child in children { child.stop() }
+        server?.stop()
+        bus?.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Starts `herald` with arguments; `--json` output is read with `events`.
+    public func herald(_ arguments: [String], environment extra: [String: String] = [:]) throws -> ChildProcess {
+        let child = try ChildProcess(TestPaths.herald, arguments, environment: environment.merging(extra) { _, new in new },
+                                     directory: directory, name: "herald-\(children.count)")
+        children.append(child)
+        return child
+    }
+
+    /// Runs `herald` to the end and returns its status and output.
+    public func heraldToCompletion(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (status: Int32, output: String) {
+        try runToCompletion(TestPaths.herald, arguments, environment: environment.merging(extra) { _, new in new })
+    }
+
+    /// The app's state as `herald state --json` prints it.
+    public func state(appID: String) throws -> [String: Any] {
+        let result = try heraldToCompletion(["state", "--app-id", appID, "--json"])
+        return (try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]) ?? [:]
+    }
+
+    /// The calls the notification server received, method and arguments.
+    public func serverCalls() throws -> [(method: String, args: [Any])] {
+        let result = try runToCompletion("/usr/bin/python3", [TestPaths.support("notification_server.py"), "calls"], environment: environment)
+        let calls = (try? JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]]) ?? []
+        return calls.map { ($0["method"] as? String ?? "", $0["args"] as? [Any] ?? []) }
+    }
+
+    /// The `Notify` calls received so far.
+    public func notifyCalls() throws -> [NotifyCall] {
+        try serverCalls().filter { $0.method == "Notify" }.map(NotifyCall.init)
+    }
+
+    /// Emits `ActionInvoked(id, action)`, as a click does.
+    public func invoke(_ action: String, on id: Int) throws {
+        _ = try runToCompletion("/usr/bin/python3", [TestPaths.support("notification_server.py"), "action", String(id), action], environment: environment)
+    }
+
+    /// Emits `NotificationClosed(id, reason)`: 1 expired, 2 dismissed, 3 closed by call.
+    public func close(_ id: Int, reason: Int) throws {
+        _ = try runToCompletion("/usr/bin/python3", [TestPaths.support("notification_server.py"), "close", String(id), String(reason)], environment: environment)
+    }
+
+    /// The links the https handler was asked to open.
+    public var openedLinks: [String] {
+        ((try? String(contentsOf: directory.appendingPathComponent("opened-links"), encoding: .utf8)) ?? "")
+            .split(separator: "\n").map(String.init)
+    }
+
+    /// Registers a desktop entry as the default https handler that appends each link to a file.
+    private func installLinkRecorder() throws {
+        let script = directory.appendingPathComponent("record-link")
+        try "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(directory.path)/opened-links'\n".write(to: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        let applications = URL(fileURLWithPath: environment["XDG_DATA_HOME"]!).appendingPathComponent("applications")
+        try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
+        try """
+            [Desktop Entry]
+            Type=Application
+            Name=Link recorder
+            Exec=\(script.path) %u
+            MimeType=x-scheme-handler/https;x-scheme-handler/http;
+            NoDisplay=true
+            """.write(to: applications.appendingPathComponent("link-recorder.desktop"), atomically: true, encoding: .utf8)
+        try """
+            [Default Applications]
+            x-scheme-handler/https=link-recorder.desktop
+            x-scheme-handler/http=link-recorder.desktop
+            """.write(to: URL(fileURLWithPath: environment["XDG_CONFIG_HOME"]!).appendingPathComponent("mimeapps.list"), atomically: true, encoding: .utf8)
+    }
+}
+
+/// One `Notify` call as the server received it.
+public struct NotifyCall {
+    /// The app name.
+    public var appName: String
+    /// The summary.
+    public var summary: String
+    /// The body.
+    public var body: String
+    /// Action ids and labels, in order.
+    public var actions: [(id: String, label: String)]
+    /// The hints.
+    public var hints: [String: Any]
+    /// The expire timeout in ms.
+    public var timeout: Int
+
+    init(_ call: (method: String, args: [Any])) {
+        let args = call.args
+        appName = args.count > 0 ? args[0] as? String ?? "" : ""
+        summary = args.count > 3 ? args[3] as? String ?? "" : ""
+        body = args.count > 4 ? args[4] as? String ?? "" : ""
+        let flat = args.count > 5 ? args[5] as? [String] ?? [] : []
+        actions = stride(from: 0, to: flat.count - 1, by: 2).map { (flat[$0], flat[$0 + 1]) }
+        hints = args.count > 6 ? args[6] as? [String: Any] ?? [:] : [:]
+        timeout = args.count > 7 ? args[7] as? Int ?? 0 : 0
+    }
+
+    /// The action ids alone.
+    public var actionIDs: [String] { actions.map(\.id) }
+}

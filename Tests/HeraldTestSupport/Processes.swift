@@ -1,0 +1,86 @@
+import Foundation
+
+/// Polls `condition` every 50 ms until it holds or `seconds` pass; returns whether it held.
+@discardableResult
+public func eventually(within seconds: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try condition() { return true }
+        Thread.sleep(forTimeInterval: 0.05)
+    }
+    return try condition()
+}
+
+/// A child process whose output goes to files, so tests can read it while it runs.
+public final class ChildProcess {
+    /// The process.
+    public let process = Process()
+    /// Where its standard output goes.
+    public let outputPath: String
+    /// Where its standard error goes.
+    public let errorPath: String
+
+    /// Starts `executable` with `arguments` in `environment`, output in `directory`.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String], directory: URL, name: String) throws {
+        outputPath = directory.appendingPathComponent("\(name).out").path
+        errorPath = directory.appendingPathComponent("\(name).err").path
+        FileManager.default.createFile(atPath: outputPath, contents: nil)
+        FileManager.default.createFile(atPath: errorPath, contents: nil)
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardOutput = FileHandle(forWritingAtPath: outputPath)
+        process.standardError = FileHandle(forWritingAtPath: errorPath)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// What it has written to standard output so far.
+    public var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+    /// What it has written to standard error so far.
+    public var errorOutput: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
+
+    /// Waits for the exit (killing it after `seconds`) and returns the exit status.
+    @discardableResult
+    public func wait(seconds: Double = 20) -> Int32 {
+        if !eventually(within: seconds, { !process.isRunning }) {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Sends a signal.
+    public func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// Stops it if it still runs.
+    public func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    /// The JSON objects printed one per line (`--json`).
+    public var events: [[String: Any]] {
+        output.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }
+    }
+}
+
+/// Runs a command to completion and returns its status and standard output.
+public func runToCompletion(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.environment = environment
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}

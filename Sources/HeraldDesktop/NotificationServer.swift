@@ -12,7 +12,12 @@ public final class NotificationServer {
     /// Connects for an app name; `nil` when no server answers on the session bus.
     public init?(appName: String) {
         guard notify_is_initted() != 0 || notify_init(appName) != 0 else { return nil }
-        guard let list = notify_get_server_caps() else { return nil }
+        // A missing server is reported by the caller in one clear line; libnotify's own
+        // warning about the failed proxy would only repeat it.
+        let quiet = g_log_set_handler("libnotify", GLogLevelFlags(rawValue: G_LOG_LEVEL_WARNING.rawValue), { _, _, _, _ in }, nil)
+        let list = notify_get_server_caps()
+        g_log_remove_handler("libnotify", quiet)
+        guard let list else { return nil }
         var found: Set<String> = []
         var node: UnsafeMutablePointer<GList>? = list
         while let current = node {

@@ -1,0 +1,86 @@
+import Foundation
+import HeraldTestSupport
+import XCTest
+
+/// `herald validate`, `herald state` and `herald demo`, run as a user runs them.
+final class ToolEndToEndTests: XCTestCase {
+    func testValidateListsMessagesInDisplayOrderAndEveryProblem() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        let feed = session.directory.appendingPathComponent("feed.json")
+        try Data(#"""
+            {"2024/01/01": {"Title": "Old"},
+             "2024/03/01": {"Title": "Newest", "ActionURL": "javascript:alert(1)"},
+             "2024/02/01": {"Title": "Middle", "MinVersion": "2.0", "MaxVersion": "1.0"},
+             "broken": "text"}
+            """#.utf8).write(to: feed)
+        let result = try session.heraldToCompletion(["validate", feed.path])
+        XCTAssertEqual(result.status, 0, result.output)
+        let lines = result.output.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.filter { $0.hasPrefix("  2024/") }.map { String($0.dropFirst(2).prefix(10)) }, ["2024/03/01", "2024/02/01", "2024/01/01"])
+        XCTAssertTrue(result.output.contains("'broken': the entry is a string, not a dictionary"), result.output)
+        XCTAssertTrue(result.output.contains("'2024/03/01': ActionURL will be refused"), result.output)
+        XCTAssertTrue(result.output.contains("no version can match"), result.output)
+        XCTAssertEqual(try session.heraldToCompletion(["validate", "--strict", feed.path]).status, 65)
+    }
+
+    func testValidateReportsWhatAnAppVersionWouldNotSee() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        let feed = session.directory.appendingPathComponent("feed.plist")
+        try Data(Fixtures.xmlFeed(["a": ["Title": "A", "MinVersion": "1.0.0"]]).utf8).write(to: feed)
+        let result = try session.heraldToCompletion(["validate", "--json", "--app-version", "1.0", feed.path])
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any])
+        XCTAssertEqual(report["format"] as? String, "xml-plist")
+        let problems = report["problems"] as? [[String: String]] ?? []
+        XCTAssertEqual(problems.first?["reason"], "not shown to version 1.0: below MinVersion 1.0.0")
+    }
+
+    func testValidateExits65ForAnUnusableFeed() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        let feed = session.directory.appendingPathComponent("feed.plist")
+        try Data(#"<?xml version="1.0"?><plist version="1.0"><array/></plist>"#.utf8).write(to: feed)
+        XCTAssertEqual(try session.heraldToCompletion(["validate", feed.path]).status, 65)
+    }
+
+    func testValidateFetchesAURL() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.plist", Fixtures.xmlFeed(["a": ["Title": "Served"]]))
+        let result = try session.heraldToCompletion(["validate", server.url("feed.plist")])
+        XCTAssertEqual(result.status, 0)
+        XCTAssertTrue(result.output.contains("a  Served"), result.output)
+        XCTAssertEqual(try session.heraldToCompletion(["validate", server.url("status/404")]).status, 75)
+    }
+
+    func testStateShowsAnswersAndResetMakesTheNextRunAFirstLaunch() throws {
+        let session = try DesktopSession()
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.plist", Fixtures.xmlFeed(["a": ["Title": "A"]]))
+        let run = try session.herald(["check", "--feed", server.url("feed.plist"), "--app-id", "org.example.S", "--show-on-first-launch", "--wait", "20", "--json"])
+        XCTAssertTrue(eventually { run.output.contains("\"shown\"") })
+        try session.invoke("ok", on: 1)
+        XCTAssertEqual(run.wait(), 0)
+        let shown = try session.heraldToCompletion(["state", "--app-id", "org.example.S"])
+        XCTAssertTrue(shown.output.contains("viewed: a"), shown.output)
+        XCTAssertTrue(shown.output.contains("first launch: passed"), shown.output)
+        let reset = try session.heraldToCompletion(["state", "--app-id", "org.example.S", "--reset"])
+        XCTAssertTrue(reset.output.contains("first launch: not yet"), reset.output)
+        XCTAssertTrue(reset.output.contains("viewed: none"), reset.output)
+    }
+
+    func testDemoShowsTheSampleFeedOnTheDesktop() throws {
+        let session = try DesktopSession()
+        let run = try session.herald(["demo", "--json", "--wait", "1"])
+        XCTAssertEqual(run.wait(), 0, run.errorOutput)
+        XCTAssertEqual(try session.notifyCalls().map(\.summary), ["Publish your own feed", "Tip: remind me later", "Herald 0.1 is out"])
+        XCTAssertEqual(try session.notifyCalls().first?.appName, "Herald demo")
+    }
+
+    func testDemoWithoutANotificationServerSaysSoInOneLineAndExits69() throws {
+        let session = try DesktopSession(capabilities: nil)
+        let run = try session.herald(["demo"])
+        XCTAssertEqual(run.wait(), 69)
+        let lines = run.errorOutput.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, run.errorOutput)
+        XCTAssertTrue(lines.first?.contains("no notification server") ?? false, run.errorOutput)
+    }
+}

@@ -35,6 +35,7 @@ let package = Package(
         ),
         .target(name: "HeraldTestSupport", dependencies: ["HeraldCore"], path: "Tests/HeraldTestSupport"),
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldTestSupport"]),
+        .testTarget(name: "HeraldTests", dependencies: ["Herald", "HeraldTestSupport"]),
         .testTarget(name: "HeraldEndToEndTests", dependencies: ["HeraldCore", "HeraldTestSupport"]),
     ]
 )

@@ -1,8 +1,21 @@
 #!/usr/bin/env bash
-# Sets up the machine and runs every test: unit tests of the policy and end-to-end tests of
-# `herald` against a private session bus, python3-dbusmock and a loopback feed server.
+# Sets up the machine and runs every test: unit tests of the policy, in-process tests of the
+# library on a GLib main loop, and end-to-end tests of `herald` against a private session bus,
+# python3-dbusmock and a loopback feed server.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 Tests/scripts/setup.sh
 swift build --build-tests
-swift test --skip-build
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+swift test --skip-build --disable-swift-testing 2>&1 | tee "$log" || status=$?
+summary=$(grep -E "^[[:space:]]*Executed [0-9]+ tests?, with [0-9]+ failures?" "$log" | tail -1 || true)
+total=$(sed -E 's/.*Executed ([0-9]+) tests?.*/\1/' <<<"$summary")
+failed=$(sed -E 's/.*with ([0-9]+) failures?.*/\1/' <<<"$summary")
+if [ -z "$summary" ] || [ "$total" -eq 0 ]; then
+  echo "tests: no test ran"
+  exit 1
+fi
+echo "tests: $((total - failed)) passed, $failed failed"
+exit "$status"

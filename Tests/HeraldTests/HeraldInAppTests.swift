@@ -1,0 +1,170 @@
+import Foundation
+import Herald
+import HeraldCore
+import HeraldDesktop
+import HeraldTestSupport
+import XCTest
+
+/// The library as an app uses it: `appLaunched()` in the app's own process, the delegate's
+/// events on the GLib main context, against a private session bus and a loopback feed.
+///
+/// libnotify keeps one connection per process, so the whole class shares one session.
+final class HeraldInAppTests: XCTestCase {
+    nonisolated(unsafe) static var session: DesktopSession!
+    nonisolated(unsafe) static var server: FeedServer!
+
+    override class func setUp() {
+        super.setUp()
+        session = try! DesktopSession()
+        server = try! FeedServer(directory: session.directory)
+        setenv("DBUS_SESSION_BUS_ADDRESS", session.environment["DBUS_SESSION_BUS_ADDRESS"]!, 1)
+        for name in ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_DATA_DIRS"] { setenv(name, session.environment[name]!, 1) }
+    }
+
+    override class func tearDown() {
+        NotificationServer.shutDown()
+        server = nil
+        session = nil
+        super.tearDown()
+    }
+
+    var session: DesktopSession { Self.session }
+    var server: FeedServer { Self.server }
+
+    func makeHerald(_ appID: String, feed: String, decline: Bool = false) throws -> Herald {
+        try server.publish("\(appID).plist", feed)
+        var environment = session.environment
+        environment["XDG_STATE_HOME"] = session.directory.appendingPathComponent("state-\(appID)").path
+        return try Herald(configuration: .init(
+            feedURL: server.url("\(appID).plist"), appID: appID, appVersion: "2.0", appName: "In-app test",
+            check: CheckConfiguration(showOnFirstLaunch: true), environment: environment))
+    }
+
+    /// Runs the default main context until the delegate hears the check finish (at most 15 s).
+    func runLoop(until recorder: EventRecorder) {
+        let loop = MainLoop()
+        recorder.onFinish = { loop.quit() }
+        let guardTimer = MainContext.after(seconds: 15) { loop.quit() }
+        loop.run()
+        MainContext.cancel(guardTimer)
+    }
+
+    func testAppLaunchedReturnsAtOnceAndEventsArriveInOrderOnTheMainThread() throws {
+        let herald = try makeHerald("org.example.InApp", feed: Fixtures.xmlFeed([
+            "2024/05/01": ["Title": "Hello", "ActionURL": "https://example.com/hello", "Campaign": "spring"],
+            "2024/04/01": ["Title": "Too new for you", "MinVersion": "3.0"],
+        ]))
+        let recorder = EventRecorder(session: session, answer: "view")
+        herald.delegate = recorder
+        let requestsBefore = server.requests.count
+        herald.appLaunched()
+        XCTAssertEqual(server.requests.count, requestsBefore, "appLaunched only schedules; the loop does the work")
+        XCTAssertEqual(recorder.events, [])
+        runLoop(until: recorder)
+        XCTAssertEqual(recorder.events, [
+            "shouldCheck", "fetched", "skipped 2024/04/01 below-min-version", "detected 2024/05/01",
+            "shouldDisplay 2024/05/01", "shown 2024/05/01", "view 2024/05/01", "finished",
+        ])
+        XCTAssertTrue(recorder.allOnMainThread)
+        XCTAssertEqual(recorder.details["Campaign"], .string("spring"), "unknown keys reach the delegate")
+        XCTAssertTrue(eventually { self.session.openedLinks.contains("https://example.com/hello") })
+        XCTAssertEqual(try herald.store.load().viewed, ["2024/05/01"])
+    }
+
+    func testNothingPendingSendsDidNotDetect() throws {
+        let herald = try makeHerald("org.example.Empty", feed: Fixtures.xmlFeed([:]))
+        let recorder = EventRecorder(session: session, answer: nil)
+        herald.delegate = recorder
+        herald.appLaunched()
+        runLoop(until: recorder)
+        XCTAssertEqual(recorder.events, ["shouldCheck", "fetched", "notDetected", "finished"])
+    }
+
+    func testDelegateDecliningTheCheckFetchesNothing() throws {
+        let herald = try makeHerald("org.example.Declined", feed: Fixtures.xmlFeed(["a": ["Title": "A"]]))
+        let recorder = EventRecorder(session: session, answer: nil)
+        recorder.allowCheck = false
+        herald.delegate = recorder
+        let requestsBefore = server.requests.count
+        herald.appLaunched()
+        runLoop(until: recorder)
+        XCTAssertEqual(recorder.events, ["shouldCheck", "check-skipped delegate-declined", "finished"])
+        XCTAssertEqual(server.requests.count, requestsBefore)
+    }
+
+    func testDelegateDecliningOneMessageLeavesItUnmarkedAndShowsTheNext() throws {
+        let herald = try makeHerald("org.example.Choosy", feed: Fixtures.xmlFeed(["b": ["Title": "B"], "a": ["Title": "A"]]))
+        let recorder = EventRecorder(session: session, answer: "ok")
+        recorder.declinedKeys = ["b"]
+        herald.delegate = recorder
+        herald.appLaunched()
+        runLoop(until: recorder)
+        XCTAssertEqual(recorder.events, [
+            "shouldCheck", "fetched", "detected b a", "shouldDisplay b", "skipped b delegate-declined",
+            "shouldDisplay a", "shown a", "ok a", "finished",
+        ])
+        let state = try herald.store.load()
+        XCTAssertEqual(state.viewed, ["a"])
+    }
+
+    func testCheckNowSkipsTheGatesAndTheDelegatesShouldCheck() throws {
+        let herald = try makeHerald("org.example.Manual", feed: Fixtures.xmlFeed([:]))
+        try herald.store.update { $0 = CheckPolicy.recordSuccess($0, now: Date()) }
+        let recorder = EventRecorder(session: session, answer: nil)
+        recorder.allowCheck = false
+        herald.delegate = recorder
+        herald.checkNow()
+        runLoop(until: recorder)
+        XCTAssertEqual(recorder.events, ["fetched", "notDetected", "finished"])
+    }
+}
+
+/// Records delegate events as short strings, answering shown messages like a user would.
+final class EventRecorder: HeraldDelegate {
+    var events: [String] = []
+    var allOnMainThread = true
+    var allowCheck = true
+    var declinedKeys: Set<String> = []
+    var details: [String: FeedValue] = [:]
+    var onFinish: () -> Void = {}
+    let session: DesktopSession
+    let answer: String?
+
+    init(session: DesktopSession, answer: String?) {
+        self.session = session
+        self.answer = answer
+    }
+
+    func record(_ event: String) {
+        allOnMainThread = allOnMainThread && Thread.isMainThread
+        events.append(event)
+    }
+
+    func heraldShouldCheck(_ herald: Herald) -> Bool { record("shouldCheck"); return allowCheck }
+    func herald(_ herald: Herald, didSkipCheck reason: CheckSkipReason) { record("check-skipped \(reason.name)") }
+    func herald(_ herald: Herald, didFetchFeed feed: Feed, notModified: Bool) { record("fetched") }
+    func herald(_ herald: Herald, didFailWithError error: HeraldError) { record("failed \(error)") }
+    func herald(_ herald: Herald, didDetectMessages messages: [FeedEntry]) {
+        record("detected " + messages.map(\.key).joined(separator: " "))
+        details = messages.first?.details ?? [:]
+    }
+    func heraldDidNotDetectMessages(_ herald: Herald) { record("notDetected") }
+    func herald(_ herald: Herald, didSkipMessage key: String, reason: MessageSkipReason) { record("skipped \(key) \(reason.name)") }
+    func herald(_ herald: Herald, shouldDisplay message: FeedEntry) -> Bool {
+        record("shouldDisplay \(message.key)")
+        return !declinedKeys.contains(message.key)
+    }
+    func herald(_ herald: Herald, didShow message: FeedEntry, notificationID: UInt32) {
+        record("shown \(message.key)")
+        if let answer { try? session.invoke(answer, on: Int(notificationID)) }
+    }
+    func herald(_ herald: Herald, didView message: FeedEntry) { record("view \(message.key)") }
+    func herald(_ herald: Herald, didRequestReminder message: FeedEntry) { record("remind \(message.key)") }
+    func herald(_ herald: Herald, didIgnore message: FeedEntry) { record("ignore \(message.key)") }
+    func herald(_ herald: Herald, didAcknowledge message: FeedEntry) { record("ok \(message.key)") }
+    func herald(_ herald: Herald, didClose message: FeedEntry, reason: CloseReason) { record("closed \(message.key) \(reason.rawValue)") }
+    func heraldDidFinishCheck(_ herald: Herald) {
+        record("finished")
+        onFinish()
+    }
+}

@@ -35,7 +35,7 @@ let package = Package(
         ),
         .target(name: "HeraldTestSupport", dependencies: ["HeraldCore"], path: "Tests/HeraldTestSupport"),
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldTestSupport"]),
-        .testTarget(name: "HeraldTests", dependencies: ["Herald", "HeraldTestSupport"]),
+        .testTarget(name: "HeraldTests", dependencies: ["Herald", "HeraldTestSupport", "CLibNotify"]),
         .testTarget(name: "HeraldEndToEndTests", dependencies: ["HeraldCore", "HeraldTestSupport"]),
     ]
 )

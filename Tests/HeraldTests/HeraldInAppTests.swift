@@ -1,3 +1,4 @@
+import CLibNotify
 import Foundation
 import Herald
 import HeraldCore
@@ -12,6 +13,7 @@ import XCTest
 final class HeraldInAppTests: XCTestCase {
     nonisolated(unsafe) static var session: DesktopSession!
     nonisolated(unsafe) static var server: FeedServer!
+    nonisolated(unsafe) static var sessionBus: OpaquePointer?
 
     override class func setUp() {
         super.setUp()
@@ -19,6 +21,10 @@ final class HeraldInAppTests: XCTestCase {
         server = try! FeedServer(directory: session.directory)
         setenv("DBUS_SESSION_BUS_ADDRESS", session.environment["DBUS_SESSION_BUS_ADDRESS"]!, 1)
         for name in ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_DATA_DIRS"] { setenv(name, session.environment[name]!, 1) }
+        // GLib ends a process whose session bus goes away; this one outlives its private bus.
+        // The connection is a weakly held singleton, so the reference is kept until exit.
+        sessionBus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, nil)
+        if let sessionBus { g_dbus_connection_set_exit_on_close(sessionBus, 0) }
     }
 
     override class func tearDown() {

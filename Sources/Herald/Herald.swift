@@ -185,7 +185,7 @@ public final class Herald {
         } catch {
             return failCheck(.feed(error as! FeedError))
         }
-        delegate?.herald(self, didFetchFeed: feed, notModified: validators == nil && cachedCopy != nil && bytes == cachedCopy)
+        delegate?.herald(self, didFetchFeed: feed, notModified: validators == nil)
         let now = now()
         let selection: Selection
         do {

@@ -146,11 +146,10 @@ private final class FetchOperation {
     }
 
     func fail(_ error: UnsafeMutablePointer<GError>?) {
-        let cancelled = error.map { g_error_matches($0, g_io_error_quark(), Int32(G_IO_ERROR_CANCELLED.rawValue)) != 0 } ?? false
         let timeout = error.map { g_error_matches($0, g_io_error_quark(), Int32(G_IO_ERROR_TIMED_OUT.rawValue)) != 0 } ?? false
         let text = consume(error) ?? "unknown error"
         if timedOut || timeout { return finish(.failure(.timedOut(seconds: fetcher.timeout))) }
-        finish(.failure(cancelled ? .tooLarge(limit: fetcher.sizeLimit) : .transport(text)))
+        finish(.failure(.transport(text)))
     }
 
     // MARK: file:

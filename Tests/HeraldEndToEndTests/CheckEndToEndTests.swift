@@ -331,3 +331,37 @@ final class CheckEndToEndTests: XCTestCase {
         XCTAssertEqual(result.status, 64)
     }
 }
+
+/// What happens beside the notification server: a terminal instead of one, two processes at once.
+final class FallbackEndToEndTests: XCTestCase {
+    let appID = "org.example.Fallback"
+
+    func testWithoutAServerAnInteractiveTerminalAsksInstead() throws {
+        let session = try DesktopSession(capabilities: nil)
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.plist", Fixtures.xmlFeed(["a": ["Title": "Asked here", "ActionURL": "https://example.com/a"]]))
+        let result = try runToCompletion("/usr/bin/python3", [
+            TestPaths.support("in_terminal.py"), "3", "--",
+            TestPaths.herald, "check", "--feed", server.url("feed.plist"), "--app-id", appID, "--show-on-first-launch",
+        ], environment: session.environment)
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.output.contains("no notification server is running; asking here instead"), result.output)
+        XCTAssertTrue(result.output.contains("[1] More Info  [2] Remind Me Later  [3] Ignore"), result.output)
+        XCTAssertEqual(try session.state(appID: appID)["ignored"] as? [String], ["a"])
+    }
+
+    func testTwoProcessesNeverShowTheSameMessageAtOnce() throws {
+        let session = try DesktopSession()
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.plist", Fixtures.xmlFeed(["a": ["Title": "Once"]]))
+        let arguments = ["check", "--json", "--feed", server.url("feed.plist"), "--app-id", appID, "--show-on-first-launch", "--force", "--wait", "20"]
+        let first = try session.herald(arguments)
+        XCTAssertTrue(eventually { first.output.contains("\"shown\"") }, first.output + first.errorOutput)
+        let second = try session.herald(arguments)
+        XCTAssertEqual(second.wait(), 0)
+        XCTAssertTrue(second.output.contains("\"reason\":\"shown-elsewhere\""), second.output)
+        XCTAssertEqual(try session.notifyCalls().count, 1)
+        first.signal(SIGTERM)
+        XCTAssertEqual(first.wait(), 0)
+    }
+}

@@ -141,11 +141,12 @@ public final class Herald {
         checking = true
         let now = now()
         let skip: CheckSkipReason?
+        let state: HeraldState
         do {
-            skip = try store.update { state in
+            (skip, state) = try store.update { state in
                 let gate = CheckPolicy.gate(configuration.check, state: state, now: now, force: force)
                 state = gate.state
-                return gate.skip
+                return gate
             }
         } catch {
             return fail(.state(error as! StateStoreError))
@@ -153,7 +154,6 @@ public final class Herald {
         if let skip { return skipCheck(skip) }
         if !force, delegate?.heraldShouldCheck(self) == false { return skipCheck(.delegateDeclined) }
 
-        let state = (try? store.load()) ?? HeraldState()
         let cachedCopy = state.cachedFeed?.url == configuration.feedURL ? store.cachedFeed() : nil
         let validators = cachedCopy == nil ? nil : state.cachedFeed.map { FeedValidators(etag: $0.etag, lastModified: $0.lastModified) }
         fetcher.fetch(configuration.feedURL, validators: validators) { [self] result in

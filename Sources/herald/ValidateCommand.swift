@@ -44,7 +44,7 @@ struct ValidateCommand: ParsableCommand {
             decoded = try FeedDecoder.decode(bytes)
         } catch {
             if json {
-                print(#"{"usable":false,"error":"\#(NotificationText.escape("\(error)"))"}"#)
+                print(try Self.json(["usable": .bool(false), "error": .string("\(error)")]))
             } else {
                 EventReporter.complain("\(feed): \(error)")
             }
@@ -60,9 +60,7 @@ struct ValidateCommand: ParsableCommand {
                 }),
                 "problems": .array(problems.map { .dictionary(["key": .string($0.key), "reason": .string($0.reason)]) }),
             ]
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(FeedValue.dictionary(report)), as: UTF8.self))
+            print(try Self.json(report))
         } else {
             print("\(feed): \(decoded.format.rawValue), \(ordered.count) messages, newest first:")
             for entry in ordered {
@@ -75,6 +73,12 @@ struct ValidateCommand: ParsableCommand {
             for problem in problems { print("  \(problem)") }
         }
         if strict, !problems.isEmpty { throw ExitCode(65) }
+    }
+
+    private static func json(_ object: [String: FeedValue]) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(FeedValue.dictionary(object)), as: UTF8.self)
     }
 
     private func load(rules: URLRules) -> Result<Data, FetchError> {

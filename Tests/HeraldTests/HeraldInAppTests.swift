@@ -113,6 +113,32 @@ final class HeraldInAppTests: XCTestCase {
         XCTAssertEqual(state.viewed, ["a"])
     }
 
+    func testASecondLaunchCallWhileCheckingStartsNoSecondCheck() throws {
+        let herald = try makeHerald("org.example.Twice", feed: Fixtures.xmlFeed([:]))
+        let recorder = EventRecorder(session: session, answer: nil)
+        herald.delegate = recorder
+        let requestsBefore = server.requests.count
+        herald.appLaunched()
+        herald.appLaunched()
+        runLoop(until: recorder)
+        XCTAssertEqual(recorder.events.filter { $0 == "fetched" }.count, 1)
+        XCTAssertEqual(server.requests.count, requestsBefore + 1)
+    }
+
+    func testCheckAtLaunchOffMakesAppLaunchedDoNothing() throws {
+        try server.publish("off.plist", Fixtures.xmlFeed([:]))
+        let herald = try Herald(configuration: .init(
+            feedURL: server.url("off.plist"), appID: "org.example.Off", appVersion: "1", checkAtLaunch: false,
+            environment: session.environment))
+        let recorder = EventRecorder(session: session, answer: nil)
+        herald.delegate = recorder
+        herald.appLaunched()
+        let loop = MainLoop()
+        MainContext.after(seconds: 0.3) { loop.quit() }
+        loop.run()
+        XCTAssertEqual(recorder.events, [])
+    }
+
     func testCheckNowSkipsTheGatesAndTheDelegatesShouldCheck() throws {
         let herald = try makeHerald("org.example.Manual", feed: Fixtures.xmlFeed([:]))
         try herald.store.update { $0 = CheckPolicy.recordSuccess($0, now: Date()) }

@@ -1,0 +1,71 @@
+import HeraldCore
+import HeraldTestSupport
+import XCTest
+
+final class NotificationContentTests: XCTestCase {
+    let withActions: Set<String> = ["actions", "body", "body-markup"]
+
+    func testMessageWithLinkOffersViewRemindIgnoreAndTheBodyClickIsView() {
+        let entry = FeedEntry(key: "a", title: "T", message: "M", actionURL: "https://e.com", actionButton: "Read")
+        let content = NotificationContent.make(for: entry, labels: .english, capabilities: withActions, fallbackSummary: "App")
+        XCTAssertEqual(content.actions.map(\.id), ["default", "view", "remind", "ignore"])
+        XCTAssertEqual(content.actions.map(\.label), ["Read", "Read", "Remind Me Later", "Ignore"])
+        XCTAssertEqual(NotificationContent.answer(forActionID: "default", entry: entry), .view)
+    }
+
+    func testMessageWithoutLinkOffersOnlyOKAndTheBodyClickIsOK() {
+        let entry = FeedEntry(key: "a", title: "T", actionButton: "Ignored without a link")
+        let content = NotificationContent.make(for: entry, labels: .english, capabilities: withActions, fallbackSummary: "App")
+        XCTAssertEqual(content.actions, [NotificationAction(id: "default", label: "OK"), NotificationAction(id: "ok", label: "OK")])
+        XCTAssertEqual(NotificationContent.answer(forActionID: "default", entry: entry), .ok)
+    }
+
+    func testViewLabelDefaultsToMoreInfo() {
+        let entry = FeedEntry(key: "a", actionURL: "https://e.com")
+        let content = NotificationContent.make(for: entry, labels: .english, capabilities: withActions, fallbackSummary: "App")
+        XCTAssertEqual(content.actions[1].label, "More Info")
+    }
+
+    func testEmptyRemindLabelHidesTheRemindButton() {
+        var labels = Labels.english
+        labels.remind = ""
+        let content = NotificationContent.make(for: FeedEntry(key: "a", actionURL: "https://e.com"), labels: labels,
+                                               capabilities: withActions, fallbackSummary: "App")
+        XCTAssertEqual(content.actions.map(\.id), ["default", "view", "ignore"])
+    }
+
+    func testActionIDsAreStableStringsNeverPositions() {
+        let entry = FeedEntry(key: "a", actionURL: "https://e.com")
+        for answer in Answer.allCases {
+            XCTAssertEqual(NotificationContent.answer(forActionID: answer.rawValue, entry: entry), answer)
+        }
+        XCTAssertNil(NotificationContent.answer(forActionID: "1", entry: entry))
+    }
+
+    func testServerWithoutActionsGetsTheLinkInTheText() {
+        let entry = FeedEntry(key: "a", title: "T", message: "M", actionURL: "https://e.com/?a&b")
+        let hyperlinks = NotificationContent.make(for: entry, labels: .english, capabilities: ["body", "body-markup", "body-hyperlinks"], fallbackSummary: "App")
+        XCTAssertFalse(hyperlinks.isInteractive)
+        XCTAssertEqual(hyperlinks.body, "M\n<a href=\"https://e.com/?a&amp;b\">https://e.com/?a&amp;b</a>")
+        let plain = NotificationContent.make(for: entry, labels: .english, capabilities: ["body"], fallbackSummary: "App")
+        XCTAssertEqual(plain.body, "M\nhttps://e.com/?a&b")
+    }
+
+    func testMissingTitleFallsBackToTheAppName() {
+        let content = NotificationContent.make(for: FeedEntry(key: "a", message: "M"), labels: .english, capabilities: withActions, fallbackSummary: "Example")
+        XCTAssertEqual(content.summary, "Example")
+    }
+}
+
+final class ConfigurationDefaultsTests: XCTestCase {
+    func testDefaultsMatchINotifyExceptTheCapOfThree() {
+        let configuration = CheckConfiguration()
+        XCTAssertEqual(configuration.checkPeriod, 0.5)
+        XCTAssertEqual(configuration.remindPeriod, 1)
+        XCTAssertFalse(configuration.showOldestFirst)
+        XCTAssertFalse(configuration.showOnFirstLaunch)
+        XCTAssertFalse(configuration.debug)
+        XCTAssertEqual(configuration.maxNotificationsPerCheck, 3)
+        XCTAssertNil(configuration.appVersion)
+    }
+}

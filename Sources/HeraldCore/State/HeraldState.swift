@@ -20,6 +20,8 @@ public struct HeraldState: Codable, Sendable, Equatable {
     public var cachedFeed: CachedFeed?
     /// Messages on screen right now, so that a second process does not show them too.
     public var presenting: [String: Presentation]
+    /// Each local prompt's uses, reminder and answers, by prompt name.
+    public var prompts: [String: PromptState]
 
     /// An empty state: first launch, nothing answered.
     public init() {
@@ -30,6 +32,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
         failure = nil
         cachedFeed = nil
         presenting = [:]
+        prompts = [:]
     }
 
     /// Failed checks in a row and when the last one happened.
@@ -81,7 +84,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case ignored, viewed, reminded, lastChecked, failure, cachedFeed, presenting
+        case ignored, viewed, reminded, lastChecked, failure, cachedFeed, presenting, prompts
     }
 
     /// Reads a state file; keys missing from older files take their empty values.
@@ -94,6 +97,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
         failure = try container.decodeIfPresent(FailureRecord.self, forKey: .failure)
         cachedFeed = try container.decodeIfPresent(CachedFeed.self, forKey: .cachedFeed)
         presenting = try container.decodeIfPresent([String: Presentation].self, forKey: .presenting) ?? [:]
+        prompts = try container.decodeIfPresent([String: PromptState].self, forKey: .prompts) ?? [:]
     }
 
     /// Writes the state with sorted lists, so that files and diffs are stable.
@@ -106,5 +110,6 @@ public struct HeraldState: Codable, Sendable, Equatable {
         try container.encodeIfPresent(failure, forKey: .failure)
         try container.encodeIfPresent(cachedFeed, forKey: .cachedFeed)
         try container.encode(presenting, forKey: .presenting)
+        try container.encode(prompts, forKey: .prompts)
     }
 }

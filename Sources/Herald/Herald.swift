@@ -18,8 +18,9 @@ import HeraldDesktop
 public final class Herald {
     /// Everything an app sets up front (ORIGINALS.md §1.2 plus Herald's own limits).
     public struct Configuration {
-        /// The feed: https, file, or http on this machine (others need `urlRules.allowPlainHTTPFeed`).
-        public var feedURL: String
+        /// The feed: https, file, or http on this machine (others need `urlRules.allowPlainHTTPFeed`);
+        /// `nil` for an app that only shows local prompts.
+        public var feedURL: String?
         /// The app's id, e.g. "org.example.App": names the state file and the `desktop-entry` hint.
         public var appID: String
         /// The name the notification server shows as the sender; also the summary of
@@ -47,7 +48,7 @@ public final class Herald {
 
         /// Creates a configuration with iNotify's defaults.
         public init(
-            feedURL: String, appID: String, appVersion: String?, appName: String? = nil,
+            feedURL: String?, appID: String, appVersion: String?, appName: String? = nil,
             check: CheckConfiguration? = nil, urlRules: URLRules = URLRules(), labels: Labels? = nil, icon: String? = nil,
             timeout: Double = 60, sizeLimit: Int = 1 << 20, waitLimit: Double? = nil, checkAtLaunch: Bool = true,
             environment: [String: String] = ProcessInfo.processInfo.environment
@@ -88,12 +89,20 @@ public final class Herald {
     private var checking = false
     private var shown: [String: (message: FeedEntry, handle: PresentedMessage)] = [:]
     private var waitTimer: UInt32 = 0
+    /// The registered prompts, by name: registering a name again replaces it.
+    var prompts: [String: Prompt] = [:]
+    /// Prompts on screen, by name.
+    var shownPrompts: [String: (prompt: Prompt, handle: PresentedMessage)] = [:]
+    /// Whether this launch still has to show its due prompts, after the feed step.
+    private var promptsDue = false
+    /// Failures already reported in this check, so the prompts do not repeat the feed's.
+    private var reportedFailures: Set<String> = []
 
     /// Creates Herald for an app.
     ///
     /// - Throws: `HeraldError.configuration` for an unusable app id or a refused feed URL.
     public init(configuration: Configuration) throws {
-        if let refusal = configuration.urlRules.feedURLRefusal(configuration.feedURL) {
+        if let feedURL = configuration.feedURL, let refusal = configuration.urlRules.feedURLRefusal(feedURL) {
             throw HeraldError.configuration("feed URL refused: \(refusal)")
         }
         do {
@@ -105,11 +114,11 @@ public final class Herald {
         presenter = DesktopPresenter(appName: configuration.appName, appID: configuration.appID, icon: configuration.icon)
     }
 
-    /// The one call an app adds at start-up. Returns at once; the check runs on the main
-    /// context when due, like iNotify's launch check.
+    /// The one call an app adds at start-up. Returns at once; on the main context it counts a
+    /// use of every registered prompt, runs the feed check when due (iNotify's launch check),
+    /// then shows the prompts that are due.
     public func appLaunched() {
-        guard configuration.checkAtLaunch else { return }
-        MainContext.idle { [self] in check(force: false) }
+        MainContext.idle { [self] in launch() }
     }
 
     /// Checks now, skipping the first-launch, period and backoff gates and the delegate's
@@ -131,13 +140,25 @@ public final class Herald {
             delegate?.herald(self, didClose: item.message, reason: .closedByHerald)
             item.handle.close()
         }
+        closeShownPrompts()
         if checking { finish() }
     }
 
     // MARK: - The check
 
-    private func check(force: Bool) {
+    private func launch() {
         guard !checking else { return }
+        promptsDue = countPromptUses()
+        if configuration.feedURL != nil, configuration.checkAtLaunch {
+            check(force: false)
+        } else if promptsDue {
+            checking = true
+            feedStepEnded()
+        }
+    }
+
+    private func check(force: Bool) {
+        guard !checking, let feedURL = configuration.feedURL else { return }
         checking = true
         let now = now()
         let skip: CheckSkipReason?
@@ -154,19 +175,19 @@ public final class Herald {
         if let skip { return skipCheck(skip) }
         if !force, delegate?.heraldShouldCheck(self) == false { return skipCheck(.delegateDeclined) }
 
-        let cachedCopy = state.cachedFeed?.url == configuration.feedURL ? store.cachedFeed() : nil
+        let cachedCopy = state.cachedFeed?.url == feedURL ? store.cachedFeed() : nil
         let validators = cachedCopy == nil ? nil : state.cachedFeed.map { FeedValidators(etag: $0.etag, lastModified: $0.lastModified) }
-        fetcher.fetch(configuration.feedURL, validators: validators) { [self] result in
-            feedArrived(result, cachedCopy: cachedCopy)
+        fetcher.fetch(feedURL, validators: validators) { [self] result in
+            feedArrived(result, feedURL: feedURL, cachedCopy: cachedCopy)
         }
     }
 
     private func skipCheck(_ reason: CheckSkipReason) {
         delegate?.herald(self, didSkipCheck: reason)
-        finish()
+        feedStepEnded()
     }
 
-    private func feedArrived(_ result: Result<FetchResult, FetchError>, cachedCopy: Data?) {
+    private func feedArrived(_ result: Result<FetchResult, FetchError>, feedURL: String, cachedCopy: Data?) {
         let bytes: Data
         var validators: FeedValidators?
         switch result {
@@ -194,7 +215,7 @@ public final class Herald {
             }
             selection = try store.update { state in
                 if let validators {
-                    state.cachedFeed = .init(url: configuration.feedURL, etag: validators.etag, lastModified: validators.lastModified)
+                    state.cachedFeed = .init(url: feedURL, etag: validators.etag, lastModified: validators.lastModified)
                 }
                 let selection = CheckPolicy.select(feed, configuration: configuration.check, state: state, now: now,
                                                    urlRules: configuration.urlRules, isShownElsewhere: Self.isHeldByAnotherProcess)
@@ -208,7 +229,7 @@ public final class Herald {
         if selection.candidates.isEmpty {
             recordSuccess()
             delegate?.heraldDidNotDetectMessages(self)
-            return finish()
+            return feedStepEnded()
         }
         delegate?.herald(self, didDetectMessages: selection.candidates)
         present(selection.candidates)
@@ -241,13 +262,26 @@ public final class Herald {
             if show(message, capabilities: capabilities ?? []) { count += 1 }
         }
         if capabilities == nil { recordSuccess() }
-        if shown.isEmpty { return finish() }
-        if let limit = configuration.waitLimit {
-            waitTimer = MainContext.after(seconds: limit) { [self] in
-                waitTimer = 0
-                closeShownMessages()
-            }
+        feedStepEnded()
+    }
+
+    /// After the feed step (shown, nothing to show, skipped or failed): the launch's prompts,
+    /// then wait for the answers or finish.
+    private func feedStepEnded() {
+        if promptsDue {
+            promptsDue = false
+            presentDuePrompts()
         }
+        guard shown.isEmpty, shownPrompts.isEmpty else {
+            if waitTimer == 0, let limit = configuration.waitLimit {
+                waitTimer = MainContext.after(seconds: limit) { [self] in
+                    waitTimer = 0
+                    closeShownMessages()
+                }
+            }
+            return
+        }
+        finish()
     }
 
     /// Shows one message; returns whether it reached the screen.
@@ -291,7 +325,7 @@ public final class Herald {
             if let answer = CheckPolicy.answer(forClose: reason) { record(answer, for: key) } else { release(key) }
             delegate?.herald(self, didClose: message, reason: reason)
         }
-        if shown.isEmpty { finish() }
+        finishIfAnswered()
     }
 
     private func answered(_ message: FeedEntry, _ answer: Answer) {
@@ -339,15 +373,27 @@ public final class Herald {
     }
 
     private func fail(_ error: HeraldError) {
+        reportOnce(error)
+        feedStepEnded()
+    }
+
+    /// Reports a failure unless this check already reported the same kind.
+    func reportOnce(_ error: HeraldError) {
+        guard reportedFailures.insert(error.kind).inserted else { return }
         delegate?.herald(self, didFailWithError: error)
-        finish()
+    }
+
+    /// Ends the check once nothing shown awaits an answer.
+    func finishIfAnswered() {
+        if shown.isEmpty, shownPrompts.isEmpty { finish() }
     }
 
     private func finish() {
         MainContext.cancel(waitTimer)
         waitTimer = 0
-        guard shown.isEmpty else { return }
+        guard shown.isEmpty, shownPrompts.isEmpty else { return }
         checking = false
+        reportedFailures = []
         delegate?.heraldDidFinishCheck(self)
     }
 

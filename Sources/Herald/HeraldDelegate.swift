@@ -37,8 +37,23 @@ public protocol HeraldDelegate: AnyObject {
     func herald(_ herald: Herald, didAcknowledge message: FeedEntry)
     /// The notification closed without an answer (DESIGN.md D7 says what that means).
     func herald(_ herald: Herald, didClose message: FeedEntry, reason: CloseReason)
-    /// Every shown message is answered or closed: the check is over.
+    /// Every shown message and prompt is answered or closed: the check is over.
     func heraldDidFinishCheck(_ herald: Herald)
+
+    /// A prompt's decision at this launch: due, or why it waits (for logs and `--verbose`).
+    func herald(_ herald: Herald, didDecide decision: PromptDecision, for prompt: Prompt)
+    /// Whether a due prompt may be shown (iPrompt's `iPromptShouldDisplayPrompt:`); not asked in
+    /// preview mode. Default: true.
+    func herald(_ herald: Herald, shouldDisplay prompt: Prompt) -> Bool
+    /// A prompt is on screen.
+    func herald(_ herald: Herald, didShow prompt: Prompt, notificationID: UInt32)
+    /// The user pressed a prompt's button (iPrompt's action / remind / cancel callbacks); the
+    /// state is already updated.
+    func herald(_ herald: Herald, prompt: Prompt, didPress button: PromptButton)
+    /// Whether the action button may open the prompt's link. Default: true.
+    func herald(_ herald: Herald, shouldOpenActionURLFor prompt: Prompt) -> Bool
+    /// A prompt closed without an answer (DESIGN.md D7).
+    func herald(_ herald: Herald, didClose prompt: Prompt, reason: CloseReason)
 }
 
 extension HeraldDelegate {
@@ -74,4 +89,16 @@ extension HeraldDelegate {
     public func herald(_ herald: Herald, didClose message: FeedEntry, reason: CloseReason) {}
     /// Default: nothing.
     public func heraldDidFinishCheck(_ herald: Herald) {}
+    /// Default: nothing.
+    public func herald(_ herald: Herald, didDecide decision: PromptDecision, for prompt: Prompt) {}
+    /// Default: yes.
+    public func herald(_ herald: Herald, shouldDisplay prompt: Prompt) -> Bool { true }
+    /// Default: nothing.
+    public func herald(_ herald: Herald, didShow prompt: Prompt, notificationID: UInt32) {}
+    /// Default: nothing.
+    public func herald(_ herald: Herald, prompt: Prompt, didPress button: PromptButton) {}
+    /// Default: yes.
+    public func herald(_ herald: Herald, shouldOpenActionURLFor prompt: Prompt) -> Bool { true }
+    /// Default: nothing.
+    public func herald(_ herald: Herald, didClose prompt: Prompt, reason: CloseReason) {}
 }

@@ -22,11 +22,15 @@ struct CheckCommand: ParsableCommand {
     @Option(help: "Wait a random 0...N seconds before the first request, so a fleet logging in together spreads out.")
     var startDelay: Double = 0
 
+    @Option(help: "A prompts file: its prompts are counted and shown after the feed's messages.")
+    var prompts: String?
+
     func run() throws {
         let configuration = try options.configuration(feed: feed, app: app)
         let delay = startDelay > 0 ? Double.random(in: 0...startDelay) : 0
-        throw ExitCode(CheckSession(configuration: configuration, json: options.json)
-            .run(force: options.force, startDelay: delay))
+        var session = CheckSession(configuration: configuration, json: options.json)
+        if let prompts { session.prompts = try PromptsCommand.load(prompts, rules: configuration.urlRules) }
+        throw ExitCode(session.run(force: options.force, startDelay: delay))
     }
 }
 

@@ -9,6 +9,10 @@ import HeraldDesktop
 struct CheckSession {
     let configuration: Herald.Configuration
     let json: Bool
+    /// Prompts counted and shown at this launch.
+    var prompts: [Prompt] = []
+    /// Explain every prompt decision, not only those of prompts with `verboseLogging`.
+    var verbose = false
 
     /// Runs the check and returns the exit code.
     func run(force: Bool, startDelay: Double = 0) -> Int32 {
@@ -23,7 +27,8 @@ struct CheckSession {
             return 64
         }
         let loop = MainLoop()
-        let reporter = EventReporter(json: json) { loop.quit() }
+        let reporter = EventReporter(json: json, verbose: verbose) { loop.quit() }
+        for prompt in prompts { herald.register(prompt) }
         herald.delegate = reporter
         herald.store.onCorruptFile = { path in EventReporter.complain("the state file was corrupt; moved aside to \(path)") }
         herald.presenter = FallbackPresenter(

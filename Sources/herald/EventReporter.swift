@@ -7,12 +7,14 @@ import HeraldCore
 /// event on stdout. Remembers the first failure for the exit code.
 final class EventReporter: HeraldDelegate {
     private let json: Bool
+    private let verbose: Bool
     private let onFinish: () -> Void
     /// The exit code the check earned: 0, or the first failure's.
     private(set) var exitCode: Int32 = 0
 
-    init(json: Bool, onFinish: @escaping () -> Void) {
+    init(json: Bool, verbose: Bool = false, onFinish: @escaping () -> Void) {
         self.json = json
+        self.verbose = verbose
         self.onFinish = onFinish
     }
 
@@ -88,6 +90,26 @@ final class EventReporter: HeraldDelegate {
 
     func herald(_ herald: Herald, didClose message: FeedEntry, reason: CloseReason) {
         emit("closed", ["key": .string(message.key), "reason": .string(reason.rawValue)], text: "\(message.key): closed (\(reason.rawValue))")
+    }
+
+    func herald(_ herald: Herald, didDecide decision: PromptDecision, for prompt: Prompt) {
+        guard json || verbose || prompt.verboseLogging else { return }
+        emit("prompt-decision", ["prompt": .string(prompt.name), "decision": .string(decision.name), "detail": .string(decision.description)],
+             text: "'\(prompt.name)' \(decision)")
+    }
+
+    func herald(_ herald: Herald, didShow prompt: Prompt, notificationID: UInt32) {
+        emit("prompt-shown", ["prompt": .string(prompt.name), "id": .integer(Int(notificationID)), "title": .string(prompt.title)],
+             text: "shown prompt '\(prompt.name)': \(prompt.title)")
+    }
+
+    func herald(_ herald: Herald, prompt: Prompt, didPress button: PromptButton) {
+        emit("prompt-answered", ["prompt": .string(prompt.name), "button": .string(button.rawValue)], text: "'\(prompt.name)': \(button.rawValue)")
+    }
+
+    func herald(_ herald: Herald, didClose prompt: Prompt, reason: CloseReason) {
+        emit("prompt-closed", ["prompt": .string(prompt.name), "reason": .string(reason.rawValue)],
+             text: "'\(prompt.name)': closed (\(reason.rawValue))")
     }
 
     func heraldDidFinishCheck(_ herald: Herald) {

@@ -56,6 +56,13 @@ struct StateCommand: ParsableCommand {
         lines.append("ignored: \(list(state.ignored ?? []))")
         lines.append("reminded: " + (state.reminded.isEmpty ? "none" : state.reminded.sorted { $0.key < $1.key }
             .map { "\($0.key) at \($0.value.formatted(.iso8601))" }.joined(separator: ", ")))
+        for (name, prompt) in state.prompts.sorted(by: { $0.key < $1.key }) {
+            var line = "prompt '\(name)': \(prompt.usesCount) uses since \(prompt.firstUsed?.formatted(.iso8601) ?? "never")"
+            if let reminded = prompt.lastReminded { line += ", reminded at \(reminded.formatted(.iso8601))" }
+            if prompt.viewed { line += ", done" }
+            if prompt.cancelled { line += ", cancelled" }
+            lines.append(line)
+        }
         if let failure = state.failure {
             lines.append("failing: \(failure.count) in a row, last at \(failure.lastAttempt.formatted(.iso8601)): \(failure.reason)")
         }

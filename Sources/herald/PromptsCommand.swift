@@ -1,0 +1,65 @@
+import ArgumentParser
+import FoundationEssentials
+import Herald
+import HeraldCore
+
+/// `herald prompts`: one launch's worth of local prompts (iPrompt's job) from a shell.
+struct PromptsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prompts",
+        abstract: "Count one use of each prompt in a prompts file and show those that are due.",
+        discussion: """
+            The prompts file is a plist or JSON dictionary keyed by prompt name, with an optional \
+            'defaults' entry. Exit codes as for 'herald check'; 65 when the file cannot be read.
+            """
+    )
+
+    @OptionGroup var app: AppOptions
+
+    @Option(help: "The prompts file.")
+    var prompts: String
+
+    @Option(help: "Seconds to wait for answers before closing what is still shown.")
+    var wait: Double = 600
+
+    @Option(name: .customLong("allow-scheme"), help: "A custom link scheme the app opens (repeatable).")
+    var allowedSchemes: [String] = []
+
+    @Option(help: "An icon name or file URI shown with the prompts.")
+    var icon: String?
+
+    @Flag(help: "Explain the decision about every prompt in one line.")
+    var verbose = false
+
+    @Flag(help: "Print one JSON object per event on stdout.")
+    var json = false
+
+    func run() throws {
+        let rules = URLRules(allowedCustomSchemes: Set(allowedSchemes))
+        let configuration = Herald.Configuration(
+            feedURL: nil, appID: app.appID, appVersion: app.appVersion, appName: app.appName, urlRules: rules, icon: icon, waitLimit: wait)
+        var session = CheckSession(configuration: configuration, json: json)
+        session.prompts = try Self.load(prompts, rules: rules)
+        session.verbose = verbose
+        throw ExitCode(session.run(force: false))
+    }
+
+    /// Reads a prompts file, reporting each problem on stderr; exits 65 when it is unusable.
+    static func load(_ path: String, rules: URLRules) throws -> [Prompt] {
+        let bytes: Data
+        do {
+            bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            EventReporter.complain("cannot read the prompts file \(path)")
+            throw ExitCode(65)
+        }
+        do {
+            let file = try PromptsFile.decode(bytes, rules: rules)
+            for problem in file.problems { EventReporter.complain("\(path): \(problem)") }
+            return file.prompts
+        } catch {
+            EventReporter.complain("\(path): \(error)")
+            throw ExitCode(65)
+        }
+    }
+}

@@ -139,6 +139,26 @@ final class HeraldInAppTests: XCTestCase {
         XCTAssertEqual(recorder.events, [])
     }
 
+    func testPromptsAreCountedShownAfterTheFeedAndAnsweredThroughTheDelegate() throws {
+        let herald = try makeHerald("org.example.Prompts", feed: Fixtures.xmlFeed(["m": ["Title": "Message"]]))
+        herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", actionURL: "https://example.com/pro", usesUntilPrompt: 1, daysUntilPrompt: 0)))
+        herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", actionURL: "https://example.com/pro", usesUntilPrompt: 1, daysUntilPrompt: 0)))
+        let recorder = EventRecorder(session: session, answer: "ok")
+        recorder.promptAnswer = "action"
+        recorder.openLinks = false
+        herald.delegate = recorder
+        herald.appLaunched()
+        runLoop(until: recorder)
+        XCTAssertEqual(recorder.events.filter { $0.contains("pro") || $0 == "finished" }, [
+            "decided pro due", "shouldDisplay pro", "shown pro", "pressed pro action", "shouldOpen pro", "finished",
+        ])
+        XCTAssertLessThan(recorder.events.firstIndex(of: "shown m")!, recorder.events.firstIndex(of: "shown pro")!)
+        let state = try herald.store.load().prompts["pro"]
+        XCTAssertEqual(state?.usesCount, 1, "registered twice, counted once")
+        XCTAssertEqual(state?.viewed, true)
+        XCTAssertFalse(session.openedLinks.contains("https://example.com/pro"), "the delegate declined the link")
+    }
+
     func testCheckNowSkipsTheGatesAndTheDelegatesShouldCheck() throws {
         let herald = try makeHerald("org.example.Manual", feed: Fixtures.xmlFeed([:]))
         try herald.store.update { $0 = CheckPolicy.recordSuccess($0, now: Date()) }
@@ -159,6 +179,8 @@ final class EventRecorder: HeraldDelegate {
     var declinedKeys: Set<String> = []
     var details: [String: FeedValue] = [:]
     var onFinish: () -> Void = {}
+    var openLinks = true
+    var promptAnswer: String?
     let session: DesktopSession
     let answer: String?
 
@@ -195,6 +217,14 @@ final class EventRecorder: HeraldDelegate {
     func herald(_ herald: Herald, didIgnore message: FeedEntry) { record("ignore \(message.key)") }
     func herald(_ herald: Herald, didAcknowledge message: FeedEntry) { record("ok \(message.key)") }
     func herald(_ herald: Herald, didClose message: FeedEntry, reason: CloseReason) { record("closed \(message.key) \(reason.rawValue)") }
+    func herald(_ herald: Herald, didDecide decision: PromptDecision, for prompt: Prompt) { record("decided \(prompt.name) \(decision.name)") }
+    func herald(_ herald: Herald, shouldDisplay prompt: Prompt) -> Bool { record("shouldDisplay \(prompt.name)"); return true }
+    func herald(_ herald: Herald, didShow prompt: Prompt, notificationID: UInt32) {
+        record("shown \(prompt.name)")
+        if let promptAnswer { try? session.invoke(promptAnswer, on: Int(notificationID)) }
+    }
+    func herald(_ herald: Herald, prompt: Prompt, didPress button: PromptButton) { record("pressed \(prompt.name) \(button.rawValue)") }
+    func herald(_ herald: Herald, shouldOpenActionURLFor prompt: Prompt) -> Bool { record("shouldOpen \(prompt.name)"); return openLinks }
     func heraldDidFinishCheck(_ herald: Herald) {
         record("finished")
         onFinish()

@@ -238,3 +238,42 @@ final class AnswerTests: XCTestCase {
         XCTAssertEqual(CheckPolicy.apply(.remind, to: "a", state: state, now: clock.now).presenting, [:])
     }
 }
+
+final class ShowAnsweredTests: XCTestCase {
+    func testShowAnsweredShowsEveryMessageWithoutForgettingAnswers() {
+        var state = HeraldState()
+        state.ignored = ["i"]
+        state.viewed = ["v"]
+        state.reminded = ["r": TestClock().now]
+        let feed = Feed(entries: ["i", "v", "r", "n"].map { Fixtures.entry($0) })
+        let selection = CheckPolicy.select(feed, configuration: CheckConfiguration(showAnswered: true), state: state, now: TestClock().now)
+        XCTAssertEqual(selection.candidates.map(\.key), ["v", "r", "n", "i"])
+        XCTAssertEqual(selection.state, state)
+    }
+}
+
+final class DesktopEntryTests: XCTestCase {
+    func testExecQuotesWhatNeedsQuotingAndRoundTrips() {
+        let arguments = ["/opt/my apps/herald", "check", "--feed", "https://e.com/f.plist?a=1&b=%20", "--app-id", "org.e.App", "say \"hi\" $HOME \\ `x`", ""]
+        let exec = DesktopEntry.exec(arguments)
+        XCTAssertEqual(exec, #""/opt/my apps/herald" check --feed "https://e.com/f.plist?a=1&b=%%20" --app-id org.e.App "say \"hi\" \$HOME \\ \`x\`" """#)
+        XCTAssertEqual(DesktopEntry.arguments(ofExec: exec), arguments)
+    }
+
+    func testFieldCodesAreDroppedWhenRead() {
+        XCTAssertEqual(DesktopEntry.arguments(ofExec: "app %u --x %%y"), ["app", "--x", "%y"])
+    }
+
+    func testEntryTextRoundTripsThroughTheParser() {
+        let entry = Autostart.entry(appID: "org.e.App", appName: "Example", command: ["/usr/bin/herald", "check", "--app-id", "org.e.App"])
+        let parsed = DesktopEntry.parse(entry.text + "\n[Desktop Action x]\nName=ignored\n")
+        XCTAssertEqual(parsed, entry)
+        XCTAssertEqual(parsed["X-Herald-AppID"], "org.e.App")
+        XCTAssertEqual(parsed["Exec"].map(DesktopEntry.arguments(ofExec:)), ["/usr/bin/herald", "check", "--app-id", "org.e.App"])
+    }
+
+    func testAutostartPathFollowsXDGConfigHome() {
+        XCTAssertEqual(Autostart.path(appID: "a.b", environment: ["XDG_CONFIG_HOME": "/c", "HOME": "/h"]), "/c/autostart/a.b.herald.desktop")
+        XCTAssertEqual(Autostart.path(appID: "a.b", environment: ["HOME": "/h"]), "/h/.config/autostart/a.b.herald.desktop")
+    }
+}

@@ -15,12 +15,15 @@ public struct CheckConfiguration: Sendable, Equatable {
     public var debug: Bool
     /// How many messages one check may show (DESIGN.md D3). Default 3; 1 is iNotify's behaviour.
     public var maxNotificationsPerCheck: Int
+    /// Show answered messages too (viewed, ignored, put off), without forgetting the answers:
+    /// a launcher's "Show all messages". Default false.
+    public var showAnswered: Bool
 
     /// Creates a configuration with iNotify's defaults.
     public init(
         appVersion: String? = nil, checkPeriod: Double = 0.5, remindPeriod: Double = 1,
         showOldestFirst: Bool = false, showOnFirstLaunch: Bool = false, debug: Bool = false,
-        maxNotificationsPerCheck: Int = 3
+        maxNotificationsPerCheck: Int = 3, showAnswered: Bool = false
     ) {
         self.appVersion = appVersion
         self.checkPeriod = checkPeriod
@@ -29,6 +32,7 @@ public struct CheckConfiguration: Sendable, Equatable {
         self.showOnFirstLaunch = showOnFirstLaunch
         self.debug = debug
         self.maxNotificationsPerCheck = maxNotificationsPerCheck
+        self.showAnswered = showAnswered
     }
 }
 

@@ -196,6 +196,7 @@ public enum CheckPolicy {
         let ignored = state.ignored ?? []
         var answered: [(String, MessageSkipReason)] = []
         var pending = feed.entries.values.filter { entry in
+            if configuration.showAnswered { return true }
             if ignored.contains(entry.key) { answered.append((entry.key, .ignored)); return false }
             if state.viewed.contains(entry.key) { answered.append((entry.key, .viewed)); return false }
             return true
@@ -224,7 +225,7 @@ public enum CheckPolicy {
         of entry: FeedEntry, configuration: CheckConfiguration, state: HeraldState, now: Date,
         urlRules: URLRules, isShownElsewhere: (String, HeraldState.Presentation) -> Bool
     ) -> MessageSkipReason? {
-        if !configuration.debug, let reminded = state.reminded[entry.key] {
+        if !configuration.debug, !configuration.showAnswered, let reminded = state.reminded[entry.key] {
             let due = reminded.addingTimeInterval(configuration.remindPeriod * secondsPerDay)
             if now < due { return .remindLater(until: due) }
         }

@@ -1,0 +1,127 @@
+/// A freedesktop desktop entry (the `.desktop` format): written for autostart, read back by
+/// `herald autostart status` and by tests, as a session manager would read it.
+public struct DesktopEntry: Sendable, Equatable {
+    /// The `[Desktop Entry]` group's keys, in the order written.
+    public var fields: [(key: String, value: String)]
+
+    /// Creates an entry from its keys, in order.
+    public init(fields: [(key: String, value: String)]) {
+        self.fields = fields
+    }
+
+    /// The value of a key in the `[Desktop Entry]` group, unescaped.
+    public subscript(key: String) -> String? {
+        fields.first { $0.key == key }?.value
+    }
+
+    /// Compares the keys and values in order.
+    public static func == (lhs: DesktopEntry, rhs: DesktopEntry) -> Bool {
+        lhs.fields.map(\.key) == rhs.fields.map(\.key) && lhs.fields.map(\.value) == rhs.fields.map(\.value)
+    }
+
+    /// The file's text: one `[Desktop Entry]` group, values escaped as the spec asks.
+    public var text: String {
+        "[Desktop Entry]\n" + fields.map { "\($0.key)=\(Self.escapeValue($0.value))\n" }.joined()
+    }
+
+    /// Reads the `[Desktop Entry]` group of a file; other groups and comments are skipped.
+    public static func parse(_ text: String) -> DesktopEntry {
+        var fields: [(key: String, value: String)] = []
+        var inMainGroup = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("[") {
+                inMainGroup = line == "[Desktop Entry]"
+                continue
+            }
+            guard inMainGroup, !line.hasPrefix("#"), let equals = line.firstIndex(of: "=") else { continue }
+            let key = String(line[..<equals]).trimmingSpaces()
+            fields.append((key, unescapeValue(String(line[line.index(after: equals)...]).trimmingSpaces())))
+        }
+        return DesktopEntry(fields: fields)
+    }
+
+    /// An `Exec` value that runs exactly `arguments`: each argument is quoted when it needs it
+    /// and `%` is doubled, so no field code is expanded (Desktop Entry spec, "The Exec key").
+    public static func exec(_ arguments: [String]) -> String {
+        arguments.map { argument in
+            let doubled = argument.replacing("%", with: "%%")
+            let reserved = " \t\n\"'\\><~|&;$*?#()`="
+            guard doubled.isEmpty || doubled.contains(where: { reserved.contains($0) }) else { return doubled }
+            var quoted = "\""
+            for character in doubled {
+                if "\"`$\\".contains(character) { quoted.append("\\") }
+                quoted.append(character)
+            }
+            return quoted + "\""
+        }.joined(separator: " ")
+    }
+
+    /// Splits an `Exec` value into arguments, undoing `exec(_:)`; field codes such as `%u` are
+    /// dropped, `%%` becomes `%`.
+    public static func arguments(ofExec exec: String) -> [String] {
+        var arguments: [String] = []
+        var current = ""
+        var inQuotes = false
+        var started = false
+        var characters = Array(exec)[...]
+        while let character = characters.popFirst() {
+            if inQuotes {
+                if character == "\\", let next = characters.first, "\"`$\\".contains(next) {
+                    current.append(characters.removeFirst())
+                } else if character == "\"" {
+                    inQuotes = false
+                } else {
+                    current.append(character)
+                }
+            } else if character == " " {
+                if started { arguments.append(current) }
+                current = ""
+                started = false
+                continue
+            } else if character == "\"" {
+                inQuotes = true
+            } else {
+                current.append(character)
+            }
+            started = true
+        }
+        if started { arguments.append(current) }
+        return arguments.compactMap { argument in
+            if argument.count == 2, argument.first == "%", argument != "%%" { return nil }
+            return argument.replacing("%%", with: "%")
+        }
+    }
+
+    static func escapeValue(_ value: String) -> String {
+        var out = ""
+        for character in value {
+            switch character {
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    static func unescapeValue(_ value: String) -> String {
+        var out = ""
+        var characters = Array(value)[...]
+        while let character = characters.popFirst() {
+            guard character == "\\", let next = characters.popFirst() else {
+                out.append(character)
+                continue
+            }
+            switch next {
+            case "n": out.append("\n")
+            case "t": out.append("\t")
+            case "r": out.append("\r")
+            case "s": out.append(" ")
+            default: out.append(next)
+            }
+        }
+        return out
+    }
+}

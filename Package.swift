@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Herald", targets: ["Herald"]),
         .library(name: "HeraldCore", targets: ["HeraldCore"]),
         .executable(name: "herald", targets: ["herald"]),
+        .executable(name: "herald-gtk-demo", targets: ["herald-gtk-demo"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -23,6 +24,11 @@ let package = Package(
             pkgConfig: "libsoup-3.0",
             providers: [.apt(["libsoup-3.0-dev", "glib-networking"])]
         ),
+        .systemLibrary(
+            name: "CGtk",
+            pkgConfig: "gtk4",
+            providers: [.apt(["libgtk-4-dev"])]
+        ),
         .target(name: "HeraldCore"),
         .target(name: "HeraldDesktop", dependencies: ["CLibNotify", "CLibSoup", "HeraldCore"]),
         .target(name: "Herald", dependencies: ["HeraldCore", "HeraldDesktop"]),
@@ -33,6 +39,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "herald-gtk-demo", dependencies: ["Herald", "CGtk"]),
         .target(name: "HeraldTestSupport", dependencies: ["HeraldCore"], path: "Tests/HeraldTestSupport"),
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldTestSupport"]),
         .testTarget(name: "HeraldTests", dependencies: ["Herald", "HeraldTestSupport", "CLibNotify"]),

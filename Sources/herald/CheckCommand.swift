@@ -69,6 +69,9 @@ struct CheckOptions: ParsableArguments {
     @Option(help: "Most messages shown by one check.")
     var max: Int = 3
 
+    @Flag(help: "Show answered messages too (viewed, ignored, put off), keeping the answers.")
+    var all = false
+
     @Option(help: "Seconds to wait for answers before closing what is still shown.")
     var wait: Double = 600
 
@@ -93,13 +96,37 @@ struct CheckOptions: ParsableArguments {
         guard wait > 0, timeout > 0 else { throw ValidationError("--wait and --timeout must be positive") }
     }
 
+    /// These options as `herald check` arguments, leaving out defaults (for the autostart entry).
+    var arguments: [String] {
+        var out: [String] = []
+        if checkPeriod != 0.5 { out += ["--check-period", Self.number(checkPeriod)] }
+        if remindPeriod != 1 { out += ["--remind-period", Self.number(remindPeriod)] }
+        if showOldestFirst { out.append("--show-oldest-first") }
+        if showOnFirstLaunch { out.append("--show-on-first-launch") }
+        if debug { out.append("--debug") }
+        if force { out.append("--force") }
+        if max != 3 { out += ["--max", String(max)] }
+        if all { out.append("--all") }
+        if wait != 600 { out += ["--wait", Self.number(wait)] }
+        if timeout != 60 { out += ["--timeout", Self.number(timeout)] }
+        if allowHttp { out.append("--allow-http") }
+        for scheme in allowedSchemes { out += ["--allow-scheme", scheme] }
+        if let icon { out += ["--icon", icon] }
+        if json { out.append("--json") }
+        return out
+    }
+
+    private static func number(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
     func configuration(feed: String, app: AppOptions) throws -> Herald.Configuration {
         Herald.Configuration(
             feedURL: feed, appID: app.appID, appVersion: app.appVersion, appName: app.appName,
             check: CheckConfiguration(
                 appVersion: app.appVersion, checkPeriod: checkPeriod, remindPeriod: remindPeriod,
                 showOldestFirst: showOldestFirst, showOnFirstLaunch: showOnFirstLaunch, debug: debug,
-                maxNotificationsPerCheck: max),
+                maxNotificationsPerCheck: max, showAnswered: all),
             urlRules: URLRules(allowedCustomSchemes: Set(allowedSchemes), allowPlainHTTPFeed: allowHttp),
             icon: icon, timeout: timeout, waitLimit: wait)
     }

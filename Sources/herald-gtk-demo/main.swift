@@ -1,0 +1,121 @@
+import CGtk
+import FoundationEssentials
+import Glibc
+import Herald
+import HeraldCore
+
+// A small GTK 4 app that calls Herald's launch hook from its `activate` handler, so Herald's
+// callbacks run on GTK's own main loop. Each answer changes the line in the window.
+//
+//   herald-gtk-demo [--feed URL] [--app-id ID]
+//
+// Without --feed it shows the sample feed of `herald demo`.
+
+/// Writes a line straight to a file descriptor, unbuffered, so a pipe sees it at once.
+func writeLine(_ line: String, to descriptor: Int32) {
+    let bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+}
+
+/// The window's state line, kept in step with Herald's events.
+final class DemoWindow: HeraldDelegate {
+    let label: OpaquePointer
+
+    init(label: OpaquePointer) { self.label = label }
+
+    /// Shows a line in the window and prints it, so a script can follow along.
+    func say(_ line: String) {
+        gtk_label_set_text(label, line)
+        writeLine(line, to: 1)
+    }
+
+    func heraldDidNotDetectMessages(_ herald: Herald) { say("No news right now.") }
+    func herald(_ herald: Herald, didSkipCheck reason: CheckSkipReason) { say("No check: \(reason)") }
+    func herald(_ herald: Herald, didFailWithError error: HeraldError) { say("Could not check: \(error)") }
+    func herald(_ herald: Herald, didShow message: FeedEntry, notificationID: UInt32) {
+        say("Showing: \(message.title ?? message.key)")
+    }
+    func herald(_ herald: Herald, didView message: FeedEntry) { say("You chose view: \(message.title ?? message.key)") }
+    func herald(_ herald: Herald, didRequestReminder message: FeedEntry) { say("You chose remind me later: \(message.title ?? message.key)") }
+    func herald(_ herald: Herald, didIgnore message: FeedEntry) { say("You chose ignore: \(message.title ?? message.key)") }
+    func herald(_ herald: Herald, didAcknowledge message: FeedEntry) { say("You chose OK: \(message.title ?? message.key)") }
+    func herald(_ herald: Herald, didClose message: FeedEntry, reason: CloseReason) {
+        say("Closed (\(reason.rawValue)): \(message.title ?? message.key)")
+    }
+}
+
+/// What the `activate` handler needs; kept alive by the signal connection.
+final class DemoApp {
+    let appID: String
+    let feedURL: String?
+    var herald: Herald?
+    var window: DemoWindow?
+
+    init(appID: String, feedURL: String?) {
+        self.appID = appID
+        self.feedURL = feedURL
+    }
+
+    func activate(_ application: UnsafeMutablePointer<GtkApplication>) {
+        if window != nil { return }
+        let widget = gtk_application_window_new(application)!
+        let gtkWindow = UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkWindow.self)
+        gtk_window_set_title(gtkWindow, "Herald GTK demo")
+        gtk_window_set_default_size(gtkWindow, 460, 140)
+        gtk_window_set_icon_name(gtkWindow, SampleFeed.icon)
+        let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
+        let boxPointer = UnsafeMutableRawPointer(box).assumingMemoryBound(to: GtkBox.self)
+        for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
+            side(box, 24)
+        }
+        let heading = gtk_label_new(nil)!
+        gtk_label_set_markup(OpaquePointer(heading), "<b>Herald GTK demo</b>")
+        let status = gtk_label_new("Checking for news…")!
+        gtk_label_set_wrap(OpaquePointer(status), 1)
+        gtk_box_append(boxPointer, heading)
+        gtk_box_append(boxPointer, status)
+        gtk_window_set_child(gtkWindow, box)
+        let delegate = DemoWindow(label: OpaquePointer(status))
+        window = delegate
+        gtk_window_present(gtkWindow)
+
+        let environment = ProcessInfo.processInfo.environment
+        do {
+            let feed = try feedURL ?? SampleFeed.install(appID: appID, environment: environment)
+            let herald = try Herald(configuration: .init(
+                feedURL: feed, appID: appID, appVersion: HeraldVersion.current, appName: "Herald GTK demo",
+                check: CheckConfiguration(debug: feedURL == nil), icon: SampleFeed.icon, environment: environment))
+            herald.delegate = delegate
+            self.herald = herald
+            herald.appLaunched()
+        } catch {
+            delegate.say("Herald is not set up: \(error)")
+        }
+    }
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())[...]
+var appID = "org.herald.GtkDemo"
+var feedURL: String?
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--feed": feedURL = arguments.popFirst()
+    case "--app-id": appID = arguments.popFirst() ?? appID
+    default:
+        writeLine("usage: herald-gtk-demo [--feed URL] [--app-id ID]", to: 2)
+        exit(64)
+    }
+}
+
+let demo = DemoApp(appID: appID, feedURL: feedURL)
+let application = gtk_application_new(appID, G_APPLICATION_NON_UNIQUE)!
+let onActivate: @convention(c) (UnsafeMutablePointer<GtkApplication>?, gpointer?) -> Void = { application, pointer in
+    Unmanaged<DemoApp>.fromOpaque(pointer!).takeUnretainedValue().activate(application!)
+}
+g_signal_connect_data(application, "activate", unsafeBitCast(onActivate, to: GCallback.self),
+                      Unmanaged.passRetained(demo).toOpaque(), { pointer, _ in Unmanaged<DemoApp>.fromOpaque(pointer!).release() },
+                      GConnectFlags(rawValue: 0))
+let status = g_application_run(UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self), 1, CommandLine.unsafeArgv)
+demo.herald?.closeShownMessages()
+g_object_unref(application)
+exit(status)

@@ -84,7 +84,7 @@ final class DemoApp {
             let feed = try feedURL ?? SampleFeed.install(appID: appID, environment: environment)
             let herald = try Herald(configuration: .init(
                 feedURL: feed, appID: appID, appVersion: HeraldVersion.current, appName: "Herald GTK demo",
-                check: CheckConfiguration(debug: feedURL == nil), icon: SampleFeed.icon, environment: environment))
+                check: CheckConfiguration(showOnFirstLaunch: true, debug: feedURL == nil), icon: SampleFeed.icon, environment: environment))
             herald.delegate = delegate
             self.herald = herald
             herald.appLaunched()

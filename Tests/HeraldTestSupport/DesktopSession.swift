@@ -10,6 +10,7 @@ public final class DesktopSession {
     public private(set) var environment: [String: String]
     private var bus: ChildProcess?
     private var server: ChildProcess?
+    private var xvfb: ChildProcess?
     private var children: [ChildProcess] = []
 
     /// Starts the session.
@@ -17,7 +18,12 @@ public final class DesktopSession {
     /// - Parameters:
     ///   - capabilities: the notification server's capabilities; `nil` starts no server.
     ///   - bus: whether to start a session bus at all.
-    public init(capabilities: String? = "actions body body-markup", bus startBus: Bool = true) throws {
+    public convenience init(capabilities: String? = "actions body body-markup", bus startBus: Bool = true) throws {
+        try self.init(server: capabilities.map(NotificationServerKind.mock) ?? NotificationServerKind.none, bus: startBus, display: false)
+    }
+
+    /// Starts the session with a chosen notification server, and an X display (Xvfb) when asked.
+    public init(server kind: NotificationServerKind, bus startBus: Bool = true, display: Bool) throws {
         directory = try Fixtures.temporaryDirectory("herald-e2e")
         var environment = ProcessInfo.processInfo.environment
         for (name, folder) in [("XDG_STATE_HOME", "state"), ("XDG_CACHE_HOME", "cache"), ("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data"), ("HOME", "home")] {
@@ -36,6 +42,16 @@ public final class DesktopSession {
         environment["NOTIFY_IGNORE_PORTAL"] = "1"
         self.environment = environment
         try installLinkRecorder()
+        try FileManager.default.createDirectory(atPath: environment["XDG_DATA_HOME"]! + "/icons", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: environment["XDG_DATA_HOME"]! + "/icons/hicolor",
+                                                   withDestinationPath: TestPaths.packageRoot.appendingPathComponent("icons/hicolor").path)
+        if display {
+            let xvfb = try ChildProcess("/usr/bin/Xvfb", ["-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+                                        environment: environment, directory: directory, name: "xvfb")
+            self.xvfb = xvfb
+            guard eventually({ xvfb.output.hasSuffix("\n") }) else { throw TestSetupError("Xvfb did not start: \(xvfb.errorOutput)") }
+            self.environment["DISPLAY"] = ":" + xvfb.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
         if startBus {
             let daemon = try ChildProcess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--print-address=1"],
                                           environment: environment, directory: directory, name: "dbus-daemon")
@@ -43,10 +59,16 @@ public final class DesktopSession {
             guard eventually({ daemon.output.contains("\n") }) else { throw TestSetupError("dbus-daemon did not start: \(daemon.errorOutput)") }
             self.environment["DBUS_SESSION_BUS_ADDRESS"] = daemon.output.trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        if let capabilities {
-            let parameters = "{\"capabilities\": \"\(capabilities)\"}"
-            server = try ChildProcess("/usr/bin/python3", ["-m", "dbusmock", "--template", "notification_daemon", "-p", parameters],
-                                      environment: self.environment, directory: directory, name: "notification-server")
+        let command: [String]
+        switch kind {
+        case .none: return
+        case .mock(let capabilities):
+            command = ["/usr/bin/python3", "-m", "dbusmock", "--template", "notification_daemon", "-p", "{\"capabilities\": \"\(capabilities)\"}"]
+        case .notificationDaemon: command = ["/usr/lib/notification-daemon/notification-daemon"]
+        case .dunst: command = ["/usr/bin/dunst"]
+        }
+        do {
+            server = try ChildProcess(command[0], Array(command.dropFirst()), environment: self.environment, directory: directory, name: "notification-server")
             let ready = try runToCompletion("/usr/bin/python3", [TestPaths.support("notification_server.py"), "wait"], environment: self.environment)
             guard ready.status == 0 else { throw TestSetupError("the notification server did not start: \(server!.errorOutput)") }
         }
@@ -56,6 +78,7 @@ public final class DesktopSession {
         for child in children { child.stop() }
         server?.stop()
         bus?.stop()
+        xvfb?.stop()
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -100,6 +123,34 @@ public final class DesktopSession {
         _ = try runToCompletion("/usr/bin/python3", [TestPaths.support("notification_server.py"), "close", String(id), String(reason)], environment: environment)
     }
 
+    /// Takes a screenshot of the whole X display.
+    public func screenshot(to path: String) throws {
+        let result = try runToCompletion("/usr/bin/import", ["-window", "root", path], environment: environment)
+        guard result.status == 0 else { throw TestSetupError("import failed") }
+    }
+
+    /// The buttons of the newest notification bubble, left to right, and a point on its body,
+    /// found in a screenshot (`Tests/support/notification_buttons.py`).
+    public func notificationBubble() throws -> (buttons: [(x: Int, y: Int)], body: (x: Int, y: Int)) {
+        let shot = directory.appendingPathComponent("bubble.png").path
+        try screenshot(to: shot)
+        let result = try runToCompletion("/usr/bin/python3", [TestPaths.support("notification_buttons.py"), shot], environment: environment)
+        guard let object = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any],
+              let buttons = object["buttons"] as? [[String: Int]], let body = object["body"] as? [String: Int]
+        else { throw TestSetupError("no notification bubble found: \(result.output)") }
+        return (buttons.map { ($0["x"]!, $0["y"]!) }, (body["x"]!, body["y"]!))
+    }
+
+    /// Clicks with the first mouse button at a point of the screen.
+    public func click(x: Int, y: Int) throws {
+        _ = try runToCompletion("/usr/bin/xdotool", ["mousemove", String(x), String(y), "click", "1"], environment: environment)
+    }
+
+    /// Windows whose name matches a pattern, by id.
+    public func windows(named pattern: String) throws -> [String] {
+        try runToCompletion("/usr/bin/xdotool", ["search", "--name", pattern], environment: environment).output.split(separator: "\n").map(String.init)
+    }
+
     /// The links the https handler was asked to open.
     public var openedLinks: [String] {
         ((try? String(contentsOf: directory.appendingPathComponent("opened-links"), encoding: .utf8)) ?? "")
@@ -127,6 +178,18 @@ public final class DesktopSession {
             x-scheme-handler/http=link-recorder.desktop
             """.write(to: URL(fileURLWithPath: environment["XDG_CONFIG_HOME"]!).appendingPathComponent("mimeapps.list"), atomically: true, encoding: .utf8)
     }
+}
+
+/// Which notification server a session runs.
+public enum NotificationServerKind {
+    /// None: nothing owns org.freedesktop.Notifications.
+    case none
+    /// python3-dbusmock's template with these capabilities; records calls, emits signals.
+    case mock(String)
+    /// Debian's notification-daemon: a real GTK server that draws buttons (needs a display).
+    case notificationDaemon
+    /// dunst: a real server that offers actions through a context menu (needs a display).
+    case dunst
 }
 
 /// One `Notify` call as the server received it.

@@ -61,13 +61,16 @@ public enum TestPaths {
     public static func support(_ name: String) -> String { packageRoot.appendingPathComponent("Tests/support/\(name)").path }
 
     /// The built `herald` tool, next to the test bundle.
-    public static var herald: String {
-        let beside = Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent("herald").path
+    public static var herald: String { product("herald") }
+
+    /// A built executable of the package, next to the test bundle.
+    public static func product(_ name: String) -> String {
+        let beside = Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent(name).path
         if let beside, FileManager.default.isExecutableFile(atPath: beside) { return beside }
         for bundle in Bundle.allBundles {
-            let candidate = bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("herald").path
+            let candidate = bundle.bundleURL.deletingLastPathComponent().appendingPathComponent(name).path
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
-        return packageRoot.appendingPathComponent(".build/debug/herald").path
+        return packageRoot.appendingPathComponent(".build/debug/\(name)").path
     }
 }

@@ -1,0 +1,164 @@
+import Foundation
+import HeraldCore
+import HeraldTestSupport
+import XCTest
+
+/// Herald in real notification servers on an X display (Xvfb): notification-daemon draws the
+/// buttons and xdotool clicks them; dunst shows the notification; a GTK app runs the hook on its
+/// own loop. With HERALD_SCREENSHOTS=DIR set, the screenshots are kept there.
+final class DesktopIntegrationTests: XCTestCase {
+    let appID = "org.example.Desktop"
+    let feed = Fixtures.xmlFeed(["2026/11/01": [
+        "Title": "Version 2 is out", "Message": "Faster sync and a dark theme.",
+        "ActionURL": "https://example.com/v2", "ActionButton": "What's new",
+    ]])
+
+    func keepScreenshot(_ session: DesktopSession, _ name: String) throws {
+        guard let folder = ProcessInfo.processInfo.environment["HERALD_SCREENSHOTS"] else { return }
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try session.screenshot(to: folder + "/" + name)
+    }
+
+    func shown(_ run: ChildProcess) -> Bool {
+        eventually { run.output.contains("\"event\":\"shown\"") }
+    }
+
+    func testIgnoreClickedInARealNotificationServerIsRememberedAndNeverReturns() throws {
+        let session = try DesktopSession(server: .notificationDaemon, display: true)
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.plist", feed)
+        let run = try session.herald(["check", "--json", "--feed", server.url("feed.plist"), "--app-id", appID, "--show-on-first-launch", "--wait", "20"])
+        XCTAssertTrue(shown(run), run.output + run.errorOutput)
+        var bubble = try session.notificationBubble()
+        XCTAssertTrue(eventually { (try? session.notificationBubble().buttons.count) == 3 }, "view, remind, ignore drawn as buttons")
+        bubble = try session.notificationBubble()
+        try keepScreenshot(session, "notification.png")
+        try session.click(x: bubble.buttons[2].x, y: bubble.buttons[2].y)
+        XCTAssertEqual(run.wait(), 0)
+        XCTAssertTrue(run.output.contains(#""action":"ignore""#), run.output)
+        XCTAssertEqual(try session.state(appID: appID)["ignored"] as? [String], ["2026/11/01"])
+        let again = try session.herald(["check", "--json", "--feed", server.url("feed.plist"), "--app-id", appID, "--force", "--wait", "2"])
+        XCTAssertEqual(again.wait(), 0)
+        XCTAssertTrue(again.output.contains(#""reason":"ignored""#), again.output)
+        XCTAssertFalse(again.output.contains(#""event":"shown""#))
+    }
+
+    func testClickOnTheNotificationBodyIsViewAndOpensTheLink() throws {
+        let session = try DesktopSession(server: .notificationDaemon, display: true)
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.plist", feed)
+        let run = try session.herald(["check", "--json", "--feed", server.url("feed.plist"), "--app-id", appID, "--show-on-first-launch", "--wait", "20"])
+        XCTAssertTrue(shown(run), run.output + run.errorOutput)
+        XCTAssertTrue(eventually { (try? session.notificationBubble().buttons.count) == 3 })
+        let bubble = try session.notificationBubble()
+        try session.click(x: bubble.body.x, y: bubble.body.y)
+        XCTAssertEqual(run.wait(), 0)
+        XCTAssertTrue(run.output.contains(#""action":"view""#), run.output)
+        XCTAssertTrue(eventually { session.openedLinks == ["https://example.com/v2"] })
+        XCTAssertEqual(try session.state(appID: appID)["viewed"] as? [String], ["2026/11/01"])
+    }
+
+    func testDunstShowsTheMessageAndHeraldClosesItOnExit() throws {
+        let session = try DesktopSession(server: .dunst, display: true)
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.plist", feed)
+        func displayed() throws -> Int {
+            Int(try runToCompletion("/usr/bin/dunstctl", ["count", "displayed"], environment: session.environment).output
+                .trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        }
+        let run = try session.herald(["check", "--json", "--feed", server.url("feed.plist"), "--app-id", appID, "--show-on-first-launch", "--wait", "3"])
+        XCTAssertTrue(shown(run), run.output + run.errorOutput)
+        XCTAssertTrue(eventually { (try? displayed()) == 1 }, "dunst shows it")
+        try keepScreenshot(session, "dunst.png")
+        XCTAssertEqual(run.wait(), 0)
+        XCTAssertTrue(run.output.contains(#""reason":"closed-by-herald""#), run.output)
+        XCTAssertTrue(eventually { (try? displayed()) == 0 }, "no dead notification is left behind")
+        XCTAssertEqual(try session.state(appID: appID)["viewed"] as? [String], [])
+    }
+
+    func testGtkAppRunsTheHookOnItsOwnLoopAndAClickChangesItsWindow() throws {
+        let session = try DesktopSession(server: .notificationDaemon, display: true)
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.plist", feed)
+        let app = try ChildProcess(TestPaths.product("herald-gtk-demo"), ["--feed", server.url("feed.plist"), "--app-id", appID],
+                                   environment: session.environment, directory: session.directory, name: "gtk-demo")
+        defer { app.stop() }
+        XCTAssertTrue(eventually { (try? session.windows(named: "^Herald GTK demo$").isEmpty) == false }, "the window appears")
+        XCTAssertTrue(eventually { app.output.contains("Showing: Version 2 is out") }, app.output + app.errorOutput)
+        XCTAssertTrue(eventually { (try? session.notificationBubble().buttons.count) == 3 })
+        try keepScreenshot(session, "gtk-demo-before.png")
+        let bubble = try session.notificationBubble()
+        try session.click(x: bubble.buttons[2].x, y: bubble.buttons[2].y)
+        XCTAssertTrue(eventually { app.output.contains("You chose ignore: Version 2 is out") }, app.output)
+        Thread.sleep(forTimeInterval: 0.3)
+        try keepScreenshot(session, "gtk-demo-after.png")
+        XCTAssertEqual(try session.state(appID: appID)["ignored"] as? [String], ["2026/11/01"])
+    }
+}
+
+/// The autostart entry and the launcher entry, as a session manager and a shell use them.
+final class DesktopEntryEndToEndTests: XCTestCase {
+    let appID = "org.example.Login"
+
+    func testAutostartEntryIsValidAndItsExecRunsTheCheck() throws {
+        let session = try DesktopSession()
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.plist", Fixtures.xmlFeed(["a": ["Title": "At login"]]))
+        let enable = try session.heraldToCompletion(["autostart", "enable", "--app-id", appID, "--feed", server.url("feed.plist"),
+                                                     "--app-name", "Login test", "--show-on-first-launch", "--wait", "1", "--start-delay", "1", "--json"])
+        XCTAssertEqual(enable.status, 0)
+        let path = session.environment["XDG_CONFIG_HOME"]! + "/autostart/\(appID).herald.desktop"
+        XCTAssertEqual(try runToCompletion("/usr/bin/desktop-file-validate", [path], environment: session.environment).status, 0)
+        let entry = DesktopEntry.parse(try String(contentsOfFile: path, encoding: .utf8))
+        let command = DesktopEntry.arguments(ofExec: try XCTUnwrap(entry["Exec"]))
+        XCTAssertEqual(command.first, TestPaths.herald, "the tool by absolute path")
+        XCTAssertTrue(command.contains("--start-delay"))
+        let status = try session.heraldToCompletion(["autostart", "status", "--app-id", appID])
+        XCTAssertTrue(status.output.hasPrefix("on: \(path)"), status.output)
+
+        let login = try ChildProcess(command[0], Array(command.dropFirst()), environment: session.environment, directory: session.directory, name: "login")
+        XCTAssertEqual(login.wait(seconds: 30), 0, login.errorOutput)
+        XCTAssertTrue(login.output.contains(#""event":"shown""#), login.output)
+        XCTAssertEqual(try session.notifyCalls().map(\.summary), ["At login"])
+
+        XCTAssertEqual(try session.heraldToCompletion(["autostart", "disable", "--app-id", appID]).status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+        XCTAssertTrue(try session.heraldToCompletion(["autostart", "status", "--app-id", appID]).output.hasPrefix("off"))
+    }
+
+    func testShippedAutostartTemplateIsWhatEnableWrites() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        _ = try session.heraldToCompletion(["autostart", "enable", "--app-id", "org.herald.GtkDemo", "--app-name", "Herald GTK demo",
+                                            "--feed", "https://example.org/herald/feed.plist"])
+        let written = DesktopEntry.parse(try String(contentsOfFile: session.environment["XDG_CONFIG_HOME"]! + "/autostart/org.herald.GtkDemo.herald.desktop", encoding: .utf8))
+        let shipped = DesktopEntry.parse(try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("desktop/org.herald.GtkDemo.herald.desktop"), encoding: .utf8))
+        var expected = shipped
+        let shippedCommand = DesktopEntry.arguments(ofExec: shipped["Exec"]!)
+        expected.fields = shipped.fields.map { $0.key == "Exec" ? ("Exec", DesktopEntry.exec([TestPaths.herald] + shippedCommand.dropFirst())) : $0 }
+        XCTAssertEqual(written, expected)
+    }
+
+    func testDesktopEntriesPassValidation() throws {
+        let folder = TestPaths.packageRoot.appendingPathComponent("desktop")
+        let entries = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".desktop") }.map { folder.appendingPathComponent($0).path }
+        XCTAssertEqual(entries.count, 2)
+        let result = try runToCompletion("/usr/bin/desktop-file-validate", entries, environment: ProcessInfo.processInfo.environment)
+        XCTAssertEqual(result.status, 0, result.output)
+    }
+
+    func testLauncherActionsRunTheMatchingHeraldCommands() throws {
+        let session = try DesktopSession()
+        let text = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("desktop/org.herald.GtkDemo.desktop"), encoding: .utf8)
+        let actions = text.components(separatedBy: "[Desktop Action ").dropFirst().map { DesktopEntry.parse("[Desktop Entry]\n" + $0.drop { $0 != "\n" }) }
+        XCTAssertEqual(actions.compactMap { $0["Name"] }, ["Check for messages now", "Show all messages"])
+        var shownCounts: [Int] = []
+        for action in actions {
+            let command = DesktopEntry.arguments(ofExec: try XCTUnwrap(action["Exec"]))
+            XCTAssertEqual(command.first, "herald")
+            let run = try session.herald(Array(command.dropFirst()) + ["--json", "--wait", "0.5"])
+            XCTAssertEqual(run.wait(), 0, run.errorOutput)
+            shownCounts.append(run.events.filter { $0["event"] as? String == "shown" }.count)
+        }
+        XCTAssertEqual(shownCounts, [3, 3])
+    }
+}

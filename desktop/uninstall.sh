@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Removes what desktop/install.sh installed into the same prefix, and nothing else.
+#
+#   desktop/uninstall.sh [--prefix DIR]    (default ~/.local)
+set -euo pipefail
+prefix="$HOME/.local"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --prefix) prefix="$2"; shift 2 ;;
+    *) echo "usage: $0 [--prefix DIR]" >&2; exit 64 ;;
+  esac
+done
+case "$prefix" in /*) ;; *) prefix="$PWD/$prefix" ;; esac
+manifest="$prefix/share/herald/installed-files"
+if [ ! -f "$manifest" ]; then
+  echo "nothing to remove: no $manifest" >&2
+  exit 0
+fi
+count=0
+while IFS= read -r file; do
+  case "$file" in "$prefix"/*) ;; *) echo "skipping $file: outside $prefix" >&2; continue ;; esac
+  if [ -e "$file" ]; then rm -f "$file"; count=$((count + 1)); fi
+  dir="$(dirname "$file")"
+  while [ "$dir" != "$prefix" ] && rmdir "$dir" 2>/dev/null; do dir="$(dirname "$dir")"; done
+done < "$manifest"
+rm -f "$manifest"
+rmdir "$prefix/share/herald" 2>/dev/null || true
+echo "removed $count files from $prefix"

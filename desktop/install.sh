@@ -51,6 +51,4 @@ done < <(cd "$root/icons" && find hicolor -type f \( -name '*.png' -o -name '*.s
 
 mkdir -p "$(dirname "$manifest")"
 printf '%s\n' "${installed[@]}" > "$manifest"
-command -v gtk-update-icon-cache >/dev/null && gtk-update-icon-cache -q -t -f "$prefix/share/icons/hicolor" 2>/dev/null || true
-command -v update-desktop-database >/dev/null && update-desktop-database -q "$prefix/share/applications" 2>/dev/null || true
 echo "installed ${#installed[@]} files under $prefix (list: $manifest)"

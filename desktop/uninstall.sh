@@ -24,5 +24,5 @@ while IFS= read -r file; do
   while [ "$dir" != "$prefix" ] && rmdir "$dir" 2>/dev/null; do dir="$(dirname "$dir")"; done
 done < "$manifest"
 rm -f "$manifest"
-rmdir "$prefix/share/herald" 2>/dev/null || true
+rmdir "$prefix/share/herald" "$prefix/share" 2>/dev/null || true
 echo "removed $count files from $prefix"

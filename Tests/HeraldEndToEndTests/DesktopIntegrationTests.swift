@@ -13,10 +13,14 @@ final class DesktopIntegrationTests: XCTestCase {
         "ActionURL": "https://example.com/v2", "ActionButton": "What's new",
     ]])
 
+    /// Keeps the top of the screen (where the window and the bubbles are) as a README picture.
     func keepScreenshot(_ session: DesktopSession, _ name: String) throws {
         guard let folder = ProcessInfo.processInfo.environment["HERALD_SCREENSHOTS"] else { return }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try session.screenshot(to: folder + "/" + name)
+        let whole = session.directory.appendingPathComponent("whole-\(name)").path
+        try session.screenshot(to: whole)
+        let crop = try runToCompletion("/usr/bin/convert", [whole, "-crop", "1024x180+0+0", "+repage", folder + "/" + name], environment: session.environment)
+        XCTAssertEqual(crop.status, 0)
     }
 
     func shown(_ run: ChildProcess) -> Bool {
@@ -160,5 +164,36 @@ final class DesktopEntryEndToEndTests: XCTestCase {
             shownCounts.append(run.events.filter { $0["event"] as? String == "shown" }.count)
         }
         XCTAssertEqual(shownCounts, [3, 3])
+    }
+}
+
+/// `desktop/install.sh` and `desktop/uninstall.sh`, into a temporary prefix.
+final class InstallTests: XCTestCase {
+    func testInstallPutsSelfContainedProgramsEntriesAndIconsInThePrefixAndUninstallRemovesThem() throws {
+        let prefix = try Fixtures.temporaryDirectory("herald-prefix")
+        defer { try? FileManager.default.removeItem(at: prefix) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["HERALD_BUILD_DIR"] = TestPaths.packageRoot.appendingPathComponent(".build-release").path
+        let install = try runToCompletion("/bin/bash", [TestPaths.packageRoot.appendingPathComponent("desktop/install.sh").path, "--prefix", prefix.path],
+                                          environment: environment)
+        XCTAssertEqual(install.status, 0, install.output)
+        let manifest = try String(contentsOfFile: prefix.path + "/share/herald/installed-files", encoding: .utf8).split(separator: "\n").map(String.init)
+        for relative in ["bin/herald", "bin/herald-gtk-demo", "share/applications/org.herald.GtkDemo.desktop",
+                         "share/icons/hicolor/scalable/apps/org.herald.Herald.svg", "share/icons/hicolor/48x48/apps/org.herald.Herald.png"] {
+            XCTAssertTrue(manifest.contains(prefix.path + "/" + relative), relative)
+            XCTAssertTrue(FileManager.default.fileExists(atPath: prefix.path + "/" + relative), relative)
+        }
+        let libraries = try runToCompletion("/usr/bin/ldd", [prefix.path + "/bin/herald"], environment: environment).output
+        XCTAssertFalse(libraries.contains("libswift"), "runs without a Swift toolchain:\n\(libraries)")
+        XCTAssertFalse(libraries.contains("libFoundation"), libraries)
+        XCTAssertEqual(try runToCompletion(prefix.path + "/bin/herald", ["--help"], environment: ["PATH": "/usr/bin:/bin"]).status, 0)
+        let entry = prefix.path + "/share/applications/org.herald.GtkDemo.desktop"
+        XCTAssertEqual(try runToCompletion("/usr/bin/desktop-file-validate", [entry], environment: environment).status, 0)
+        XCTAssertTrue(try String(contentsOfFile: entry, encoding: .utf8).contains("Exec=\(prefix.path)/bin/herald demo --app-id org.herald.GtkDemo\n"))
+
+        let uninstall = try runToCompletion("/bin/bash", [TestPaths.packageRoot.appendingPathComponent("desktop/uninstall.sh").path, "--prefix", prefix.path],
+                                            environment: environment)
+        XCTAssertEqual(uninstall.status, 0)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: prefix.path), [], "nothing is left behind")
     }
 }

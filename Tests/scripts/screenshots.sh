@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Regenerates the README's screenshots: runs the tests that drive real notification servers
+# under Xvfb and keeps their screenshots in desktop/screenshots.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+Tests/scripts/setup.sh
+swift build --build-tests
+HERALD_SCREENSHOTS="$PWD/desktop/screenshots" swift test --skip-build --disable-swift-testing --filter DesktopIntegrationTests
+ls -l desktop/screenshots

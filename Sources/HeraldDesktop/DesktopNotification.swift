@@ -118,9 +118,6 @@ public final class NotificationHandle {
         return UInt32(bitPattern: g_value_get_int(&value))
     }
 
-    /// Whether a response has arrived.
-    public var isAnswered: Bool { onResponse == nil }
-
     /// Asks the server to close it; a close that comes back is reported as `.closedByHerald`.
     public func close() {
         var error: UnsafeMutablePointer<GError>?

@@ -27,7 +27,7 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let configuration = try options.configuration(feed: feed, app: app)
-        let delay = startDelay > 0 ? Double.random(in: 0...startDelay) : 0
+        let delay = StartDelay.seconds(upTo: startDelay)
         var session = CheckSession(configuration: configuration, json: options.json)
         if let prompts { session.prompts = try PromptsCommand.load(prompts, rules: configuration.urlRules) }
         throw ExitCode(session.run(force: options.force, startDelay: delay))

@@ -23,7 +23,7 @@ final class TerminalPresenter: MessagePresenter {
         FileHandleOutput.standardOutput.write(text + menu + "\n> ")
         var response = NotificationResponse.closed(.dismissed)
         while let line = readLine() {
-            if let number = Int(line.trimmingCharacters()), choices.indices.contains(number - 1) {
+            if let number = Int(NotificationText.trimmed(line)), choices.indices.contains(number - 1) {
                 response = .action(choices[number - 1].id)
                 break
             }
@@ -36,11 +36,5 @@ final class TerminalPresenter: MessagePresenter {
     private final class AnsweredAtTerminal: PresentedMessage {
         var id: UInt32 { 0 }
         func close() {}
-    }
-}
-
-extension String {
-    func trimmingCharacters() -> String {
-        String(drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
     }
 }

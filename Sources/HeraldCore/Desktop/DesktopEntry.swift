@@ -34,8 +34,8 @@ public struct DesktopEntry: Sendable, Equatable {
                 continue
             }
             guard inMainGroup, !line.hasPrefix("#"), let equals = line.firstIndex(of: "=") else { continue }
-            let key = String(line[..<equals]).trimmingSpaces()
-            fields.append((key, unescapeValue(String(line[line.index(after: equals)...]).trimmingSpaces())))
+            let key = NotificationText.trimmed(String(line[..<equals]))
+            fields.append((key, unescapeValue(NotificationText.trimmed(String(line[line.index(after: equals)...])))))
         }
         return DesktopEntry(fields: fields)
     }

@@ -55,7 +55,8 @@ public enum NotificationText {
     }
 
     /// Control characters and the bidirectional overrides that can disguise a link's text.
-    static func trimmed(_ text: String) -> String {
+    /// The text without leading and trailing white space.
+    public static func trimmed(_ text: String) -> String {
         let start = text.firstIndex { !$0.isWhitespace } ?? text.endIndex
         let end = text.lastIndex { !$0.isWhitespace }.map(text.index(after:)) ?? start
         return start < end ? String(text[start..<end]) : ""

@@ -87,7 +87,7 @@ public struct PromptsFile: Sendable, Equatable {
                 switch value {
                 case .integer(let number): return Double(number)
                 case .real(let number): return number
-                case .string(let string): if let number = Double(string.trimmingSpaces()) { return number }
+                case .string(let string): if let number = Double(NotificationText.trimmed(string)) { return number }
                 default: break
                 }
                 fail("is a \(value.kindName) \"\(value.textValue ?? "")\", expected a number")
@@ -140,10 +140,4 @@ public struct PromptsFile: Sendable, Equatable {
 
     /// iPrompt matched keys by setter name, so "title" and "Title" both work.
     private static func canonical(_ key: String) -> String { key.lowercased() }
-}
-
-extension String {
-    func trimmingSpaces() -> String {
-        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
-    }
 }

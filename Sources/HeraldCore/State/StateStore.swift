@@ -100,12 +100,7 @@ public final class StateStore: @unchecked Sendable {
 
     /// Replaces the cached feed atomically.
     public func storeCachedFeed(_ bytes: Data) throws {
-        try Self.writeAtomically(bytes, to: paths.cachedFeedFile)
-    }
-
-    /// Writes a file atomically, creating its directory; for feeds and caches beside the state.
-    public static func writeFeedFile(_ bytes: Data, to path: String) throws {
-        try writeAtomically(bytes, to: path)
+        try Self.writeFileAtomically(bytes, to: paths.cachedFeedFile)
     }
 
     // MARK: - Files
@@ -137,10 +132,11 @@ public final class StateStore: @unchecked Sendable {
     }
 
     private func write(_ state: HeraldState) throws {
-        try Self.writeAtomically(try Self.encoder.encode(state), to: paths.stateFile)
+        try Self.writeFileAtomically(try Self.encoder.encode(state), to: paths.stateFile)
     }
 
-    static func writeAtomically(_ bytes: Data, to path: String) throws {
+    /// Writes a file atomically (temporary file, fsync, rename), creating its directory.
+    public static func writeFileAtomically(_ bytes: Data, to path: String) throws {
         try makeDirectory(for: path)
         let temporary = path + ".tmp-\(getpid())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)

@@ -1,0 +1,14 @@
+/// The random wait before a login check (DESIGN.md D19): a fleet whose sessions all start at
+/// 9:00 spreads its requests over the window instead of hitting the feed server at once.
+public enum StartDelay {
+    /// Seconds to wait, uniformly in 0...limit; no wait when the limit is 0 or less.
+    public static func seconds<Generator: RandomNumberGenerator>(upTo limit: Double, using generator: inout Generator) -> Double {
+        limit > 0 ? Double.random(in: 0...limit, using: &generator) : 0
+    }
+
+    /// Seconds to wait, from the system's random source.
+    public static func seconds(upTo limit: Double) -> Double {
+        var generator = SystemRandomNumberGenerator()
+        return seconds(upTo: limit, using: &generator)
+    }
+}

@@ -3,7 +3,7 @@
 # under Xvfb and keeps their screenshots in desktop/screenshots.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-Tests/scripts/setup.sh
+Tests/scripts/setup.sh --tests
 swift build --build-tests
 HERALD_SCREENSHOTS="$PWD/desktop/screenshots" swift test --skip-build --disable-swift-testing --filter DesktopIntegrationTests
 ls -l desktop/screenshots

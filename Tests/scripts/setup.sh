@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
-# Installs what Herald needs on Debian 12: the C libraries it builds against (GTK 4 for the
-# demo app), the TLS module libsoup uses, and what its tests run against: a session bus, a mock
-# and two real notification servers, an X server, xdotool, imagemagick, desktop-file-utils.
+# Installs what Herald needs on Debian 12, with apt-get, only what is missing.
+#
+#   Tests/scripts/setup.sh           to build and run: the C libraries Herald builds against
+#                                    (GTK 4 for the demo app) and the TLS module libsoup uses
+#   Tests/scripts/setup.sh --tests   also what the tests run against: a session bus, a mock and
+#                                    two real notification servers, an X server, xdotool,
+#                                    imagemagick and desktop-file-utils
 set -euo pipefail
 packages=(pkg-config libnotify-dev libglib2.0-dev libglib2.0-bin libsoup-3.0-dev glib-networking
-          gsettings-desktop-schemas libgtk-4-dev dbus python3-dbus python3-dbusmock
-          xvfb xauth notification-daemon dunst xdotool imagemagick desktop-file-utils)
+          gsettings-desktop-schemas libgtk-4-dev)
+if [ "${1:-}" = "--tests" ]; then
+  packages+=(dbus python3-dbus python3-dbusmock xvfb xauth notification-daemon dunst xdotool
+             imagemagick desktop-file-utils)
+fi
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -4,7 +4,7 @@
 # python3-dbusmock and a loopback feed server.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-Tests/scripts/setup.sh
+Tests/scripts/setup.sh --tests
 swift build --build-tests
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -210,9 +210,7 @@ public final class Herald {
         let now = now()
         let selection: Selection
         do {
-            if let validators {
-                try store.storeCachedFeed(bytes)
-            }
+            if validators != nil { try store.storeCachedFeed(bytes) }
             selection = try store.update { state in
                 if let validators {
                     state.cachedFeed = .init(url: feedURL, etag: validators.etag, lastModified: validators.lastModified)

@@ -24,8 +24,8 @@ public final class ChildProcess {
     public init(_ executable: String, _ arguments: [String], environment: [String: String], directory: URL, name: String) throws {
         outputPath = directory.appendingPathComponent("\(name).out").path
         errorPath = directory.appendingPathComponent("\(name).err").path
-        FileManager.default.createFile(atPath: outputPath, contents: nil)
-        FileManager.default.createFile(atPath: errorPath, contents: nil)
+        guard FileManager.default.createFile(atPath: outputPath, contents: nil),
+              FileManager.default.createFile(atPath: errorPath, contents: nil) else { throw TestSetupError("cannot create \(outputPath)") }
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         process.environment = environment

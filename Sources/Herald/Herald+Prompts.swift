@@ -56,10 +56,9 @@ extension Herald {
     }
 
     private func show(_ prompt: Prompt, content: NotificationContent) {
-        let asMessage = FeedEntry(key: prompt.name, title: prompt.title, message: prompt.message, actionURL: prompt.actionURL)
         let handle: PresentedMessage
         do {
-            handle = try presenter.present(content, of: asMessage) { [weak self] response in
+            handle = try presenter.present(content, link: prompt.actionURL) { [weak self] response in
                 self?.promptResponded(prompt.name, with: response)
             }
         } catch {

@@ -290,7 +290,7 @@ public final class Herald {
         let handle: PresentedMessage
         do {
             try store.update { $0.presenting[message.key] = claim }
-            handle = try presenter.present(content, of: message) { [weak self] response in
+            handle = try presenter.present(content, link: message.actionURL) { [weak self] response in
                 self?.responded(to: message.key, with: response)
             }
         } catch {

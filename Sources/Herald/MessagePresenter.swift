@@ -8,8 +8,9 @@ public protocol MessagePresenter: AnyObject {
     ///
     /// - Throws: `HeraldError.noNotificationServer` when nothing can show messages.
     func capabilities() throws -> Set<String>
-    /// Shows one message; `respond` runs once, on the main context, with the answer or close.
-    func present(_ content: NotificationContent, of message: FeedEntry, respond: @escaping (NotificationResponse) -> Void) throws -> PresentedMessage
+    /// Shows one message (with the link its view button opens, if any); `respond` runs once,
+    /// on the main context, with the answer or close.
+    func present(_ content: NotificationContent, link: String?, respond: @escaping (NotificationResponse) -> Void) throws -> PresentedMessage
 }
 
 /// A message on screen.
@@ -48,7 +49,7 @@ public final class DesktopPresenter: MessagePresenter {
     }
 
     /// Shows a libnotify notification that never expires on its own: Herald's wait limit decides.
-    public func present(_ content: NotificationContent, of message: FeedEntry, respond: @escaping (NotificationResponse) -> Void) throws -> PresentedMessage {
+    public func present(_ content: NotificationContent, link: String?, respond: @escaping (NotificationResponse) -> Void) throws -> PresentedMessage {
         let notification = DesktopNotification(
             summary: content.summary, body: content.body, icon: icon, appName: appName, desktopEntry: appID,
             actions: content.actions.map { (id: $0.id, label: $0.label) }, timeout: content.isInteractive ? 0 : -1)

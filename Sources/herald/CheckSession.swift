@@ -70,7 +70,7 @@ final class FallbackPresenter: MessagePresenter {
         }
     }
 
-    func present(_ content: NotificationContent, of message: FeedEntry, respond: @escaping (NotificationResponse) -> Void) throws -> PresentedMessage {
-        try active.present(content, of: message, respond: respond)
+    func present(_ content: NotificationContent, link: String?, respond: @escaping (NotificationResponse) -> Void) throws -> PresentedMessage {
+        try active.present(content, link: link, respond: respond)
     }
 }

@@ -14,11 +14,11 @@ final class TerminalPresenter: MessagePresenter {
 
     func capabilities() throws -> Set<String> { ["actions", "body"] }
 
-    func present(_ content: NotificationContent, of message: FeedEntry, respond: @escaping (NotificationResponse) -> Void) throws -> PresentedMessage {
+    func present(_ content: NotificationContent, link: String?, respond: @escaping (NotificationResponse) -> Void) throws -> PresentedMessage {
         let choices = content.actions.filter { $0.id != NotificationAction.defaultID }
         var text = "\n\(content.summary)\n"
         if !content.body.isEmpty { text += "\(content.body)\n" }
-        if let url = message.actionURL { text += "\(url)\n" }
+        if let link { text += "\(link)\n" }
         let menu = choices.enumerated().map { "[\($0.offset + 1)] \($0.element.label)" }.joined(separator: "  ")
         FileHandleOutput.standardOutput.write(text + menu + "\n> ")
         var response = NotificationResponse.closed(.dismissed)

@@ -33,7 +33,7 @@ public enum SampleFeed {
         </plist>
         """
 
-    /// Herald's icon name in the hicolor theme.
+    /// Herald's icon name in the hicolor theme (`icons/`), the default icon of `herald`'s notifications.
     public static let icon = "org.herald.Herald"
 
     /// Writes the sample feed beside the app's cached feed and returns its `file://` URL.

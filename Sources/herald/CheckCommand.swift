@@ -84,7 +84,7 @@ struct CheckOptions: ParsableArguments {
     @Option(name: .customLong("allow-scheme"), help: "A custom link scheme the app opens (repeatable).")
     var allowedSchemes: [String] = []
 
-    @Option(help: "An icon name or file URI shown with the messages.")
+    @Option(help: "An icon name or file URI shown with the messages (default: Herald's, org.herald.Herald).")
     var icon: String?
 
     @Flag(help: "Print one JSON object per event on stdout.")
@@ -128,6 +128,6 @@ struct CheckOptions: ParsableArguments {
                 showOldestFirst: showOldestFirst, showOnFirstLaunch: showOnFirstLaunch, debug: debug,
                 maxNotificationsPerCheck: max, showAnswered: all),
             urlRules: URLRules(allowedCustomSchemes: Set(allowedSchemes), allowPlainHTTPFeed: allowHttp),
-            icon: icon, timeout: timeout, waitLimit: wait)
+            icon: icon ?? SampleFeed.icon, timeout: timeout, waitLimit: wait)
     }
 }

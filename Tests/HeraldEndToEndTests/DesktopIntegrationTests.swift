@@ -13,13 +13,14 @@ final class DesktopIntegrationTests: XCTestCase {
         "ActionURL": "https://example.com/v2", "ActionButton": "What's new",
     ]])
 
-    /// Keeps the top of the screen (where the window and the bubbles are) as a README picture.
-    func keepScreenshot(_ session: DesktopSession, _ name: String) throws {
+    /// Keeps part of the screen (by default the top, where the window and the bubbles are) as a
+    /// README picture.
+    func keepScreenshot(_ session: DesktopSession, _ name: String, region: String = "1024x180+0+0") throws {
         guard let folder = ProcessInfo.processInfo.environment["HERALD_SCREENSHOTS"] else { return }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let whole = session.directory.appendingPathComponent("whole-\(name)").path
         try session.screenshot(to: whole)
-        let crop = try runToCompletion("/usr/bin/convert", [whole, "-crop", "1024x180+0+0", "+repage", folder + "/" + name], environment: session.environment)
+        let crop = try runToCompletion("/usr/bin/convert", [whole, "-crop", region, "+repage", folder + "/" + name], environment: session.environment)
         XCTAssertEqual(crop.status, 0)
     }
 
@@ -36,7 +37,7 @@ final class DesktopIntegrationTests: XCTestCase {
         var bubble = try session.notificationBubble()
         XCTAssertTrue(eventually { (try? session.notificationBubble().buttons.count) == 3 }, "view, remind, ignore drawn as buttons")
         bubble = try session.notificationBubble()
-        try keepScreenshot(session, "notification.png")
+        try keepScreenshot(session, "notification.png", region: "416x140+610+0")
         try session.click(x: bubble.buttons[2].x, y: bubble.buttons[2].y)
         XCTAssertEqual(run.wait(), 0)
         XCTAssertTrue(run.output.contains(#""action":"ignore""#), run.output)

@@ -196,6 +196,8 @@ public enum NotificationServerKind {
 public struct NotifyCall {
     /// The app name.
     public var appName: String
+    /// The app icon (name or URI), or "" for none.
+    public var appIcon: String
     /// The summary.
     public var summary: String
     /// The body.
@@ -210,6 +212,7 @@ public struct NotifyCall {
     init(_ call: (method: String, args: [Any])) {
         let args = call.args
         appName = args.count > 0 ? args[0] as? String ?? "" : ""
+        appIcon = args.count > 2 ? args[2] as? String ?? "" : ""
         summary = args.count > 3 ? args[3] as? String ?? "" : ""
         body = args.count > 4 ? args[4] as? String ?? "" : ""
         let flat = args.count > 5 ? args[5] as? [String] ?? [] : []

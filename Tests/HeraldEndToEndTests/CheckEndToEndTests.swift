@@ -326,6 +326,21 @@ final class CheckEndToEndTests: XCTestCase {
         XCTAssertEqual(try session.notifyCalls().count, 0)
     }
 
+    func testCorruptStateFileIsMovedAsideReportedAndTheCheckGoesOn() throws {
+        let session = try DesktopSession()
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.plist", twoMessages)
+        let folder = session.environment["XDG_STATE_HOME"]! + "/herald"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data("{\"viewed\": [tru".utf8).write(to: URL(fileURLWithPath: folder + "/\(appID).json"))
+        let run = try check(session, server.url("feed.plist"), ["--wait", "0.5"])
+        XCTAssertEqual(run.wait(), 0)
+        XCTAssertTrue(run.errorOutput.contains("the state file was corrupt; moved aside to \(folder)/\(appID).json.corrupt-"), run.errorOutput)
+        XCTAssertEqual(events(run, "shown").count, 2)
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.contains(".corrupt-") }
+        XCTAssertEqual(kept.count, 1, "the damaged file is kept for a person to look at")
+    }
+
     func testPlainHTTPFeedFromAnotherMachineIsRefusedAsUsage() throws {
         let session = try DesktopSession()
         let result = try session.heraldToCompletion(["check", "--feed", "http://example.com/feed.plist", "--app-id", appID])

@@ -5,22 +5,9 @@
 #
 #   desktop/install.sh [--prefix DIR]      (default ~/.local)
 set -euo pipefail
-prefix="$HOME/.local"
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --prefix) prefix="$2"; shift 2 ;;
-    *) echo "usage: $0 [--prefix DIR]" >&2; exit 64 ;;
-  esac
-done
-case "$prefix" in /*) ;; *) prefix="$PWD/$prefix" ;; esac
-if [[ ! "$prefix" =~ ^[A-Za-z0-9/._+-]+$ ]]; then
-  # The desktop entries name the installed programs in Exec lines; keep those plain.
-  echo "choose a prefix of letters, digits and / . _ + - only: $prefix" >&2
-  exit 64
-fi
+source "$(dirname "$0")/prefix.sh"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 scratch="${HERALD_BUILD_DIR:-$root/.build-release}"
-manifest="$prefix/share/herald/installed-files"
 
 products=(herald)
 if pkg-config --exists gtk4; then products+=(herald-gtk-demo); fi

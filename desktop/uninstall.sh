@@ -3,15 +3,7 @@
 #
 #   desktop/uninstall.sh [--prefix DIR]    (default ~/.local)
 set -euo pipefail
-prefix="$HOME/.local"
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --prefix) prefix="$2"; shift 2 ;;
-    *) echo "usage: $0 [--prefix DIR]" >&2; exit 64 ;;
-  esac
-done
-case "$prefix" in /*) ;; *) prefix="$PWD/$prefix" ;; esac
-manifest="$prefix/share/herald/installed-files"
+source "$(dirname "$0")/prefix.sh"
 if [ ! -f "$manifest" ]; then
   echo "nothing to remove: no $manifest" >&2
   exit 0

@@ -23,23 +23,15 @@ extension Herald {
         guard !prompts.isEmpty else { return false }
         let now = now()
         let registered = Array(prompts.values)
-        do {
-            try store.update { $0.prompts = PromptPolicy.countLaunch(of: registered, in: $0.prompts, now: now) }
-        } catch {
-            delegate?.herald(self, didFailWithError: .state(error as! StateStoreError))
-        }
+        updateState { $0.prompts = PromptPolicy.countLaunch(of: registered, in: $0.prompts, now: now) }
         return true
     }
 
     /// Shows every due prompt, in name order.
     func presentDuePrompts() {
         let now = now()
-        let states: [String: PromptState]
-        do {
-            states = try store.load().prompts
-        } catch {
-            return delegate?.herald(self, didFailWithError: .state(error as! StateStoreError)) ?? ()
-        }
+        // Read under the lock, like every other access to the state.
+        guard let states = updateState({ $0.prompts }) else { return }
         for prompt in registeredPrompts {
             let decision = PromptPolicy.decide(prompt, state: states[prompt.name] ?? PromptState(), now: now)
             delegate?.herald(self, didDecide: decision, for: prompt)
@@ -105,12 +97,8 @@ extension Herald {
 
     private func record(_ button: PromptButton, for prompt: Prompt) {
         let now = now()
-        do {
-            try store.update { state in
-                state.prompts[prompt.name] = PromptPolicy.apply(button, to: prompt, state: state.prompts[prompt.name] ?? PromptState(), now: now)
-            }
-        } catch {
-            delegate?.herald(self, didFailWithError: .state(error as! StateStoreError))
+        updateState { state in
+            state.prompts[prompt.name] = PromptPolicy.apply(button, to: prompt, state: state.prompts[prompt.name] ?? PromptState(), now: now)
         }
     }
 }

@@ -141,7 +141,7 @@ public final class Herald {
             item.handle.close()
         }
         closeShownPrompts()
-        if checking { finish() }
+        if checking { finishIfAnswered() }
     }
 
     // MARK: - The check
@@ -161,24 +161,20 @@ public final class Herald {
         guard !checking, let feedURL = configuration.feedURL else { return }
         checking = true
         let now = now()
-        let skip: CheckSkipReason?
-        let state: HeraldState
-        do {
-            (skip, state) = try store.update { state in
-                let gate = CheckPolicy.gate(configuration.check, state: state, now: now, force: force)
-                state = gate.state
-                return gate
-            }
-        } catch {
-            return fail(.state(error as! StateStoreError))
+        let gate = updateState { state in
+            let gate = CheckPolicy.gate(configuration.check, state: state, now: now, force: force)
+            state = gate.state
+            return gate
         }
+        guard let (skip, state) = gate else { return feedStepEnded() }
         if let skip { return skipCheck(skip) }
         if !force, delegate?.heraldShouldCheck(self) == false { return skipCheck(.delegateDeclined) }
 
-        let cachedCopy = state.cachedFeed?.url == feedURL ? store.cachedFeed() : nil
-        let validators = cachedCopy == nil ? nil : state.cachedFeed.map { FeedValidators(etag: $0.etag, lastModified: $0.lastModified) }
+        // Conditional only when the cached copy is there to reuse; it is read on a 304 alone.
+        let cached = state.cachedFeed.flatMap { $0.url == feedURL && store.hasCachedFeed ? $0 : nil }
+        let validators = cached.map { FeedValidators(etag: $0.etag, lastModified: $0.lastModified) }
         fetcher.fetch(feedURL, validators: validators) { [self] result in
-            feedArrived(result, feedURL: feedURL, cachedCopy: cachedCopy)
+            feedArrived(result, feedURL: feedURL)
         }
     }
 
@@ -187,14 +183,14 @@ public final class Herald {
         feedStepEnded()
     }
 
-    private func feedArrived(_ result: Result<FetchResult, FetchError>, feedURL: String, cachedCopy: Data?) {
+    private func feedArrived(_ result: Result<FetchResult, FetchError>, feedURL: String) {
         let bytes: Data
         var validators: FeedValidators?
         switch result {
         case .failure(let error):
             return failCheck(.fetch(error))
         case .success(.notModified):
-            guard let cachedCopy else { return failCheck(.fetch(.transport("HTTP 304 without a cached copy"))) }
+            guard let cachedCopy = store.cachedFeed() else { return failCheck(.fetch(.transport("HTTP 304 without a cached copy"))) }
             bytes = cachedCopy
         case .success(.fetched(let data, let received)):
             bytes = data
@@ -208,21 +204,19 @@ public final class Herald {
         }
         delegate?.herald(self, didFetchFeed: feed, notModified: validators == nil)
         let now = now()
-        let selection: Selection
-        do {
-            if validators != nil { try store.storeCachedFeed(bytes) }
-            selection = try store.update { state in
-                if let validators {
-                    state.cachedFeed = .init(url: feedURL, etag: validators.etag, lastModified: validators.lastModified)
-                }
-                let selection = CheckPolicy.select(feed, configuration: configuration.check, state: state, now: now,
-                                                   urlRules: configuration.urlRules, isShownElsewhere: Self.isHeldByAnotherProcess)
-                state = selection.state
-                return selection
-            }
-        } catch {
-            return fail(.state(error as! StateStoreError))
+        if validators != nil {
+            do { try store.storeCachedFeed(bytes) } catch { return fail(.state(error as! StateStoreError)) }
         }
+        let selected = updateState { state in
+            if let validators {
+                state.cachedFeed = .init(url: feedURL, etag: validators.etag, lastModified: validators.lastModified)
+            }
+            let selection = CheckPolicy.select(feed, configuration: configuration.check, state: state, now: now,
+                                               urlRules: configuration.urlRules, isShownElsewhere: Self.isHeldByAnotherProcess)
+            state = selection.state
+            return selection
+        }
+        guard let selection = selected else { return feedStepEnded() }
         for skipped in selection.skipped { delegate?.herald(self, didSkipMessage: skipped.key, reason: skipped.reason) }
         if selection.candidates.isEmpty {
             recordSuccess()
@@ -279,7 +273,7 @@ public final class Herald {
             }
             return
         }
-        finish()
+        finishIfAnswered()
     }
 
     /// Shows one message; returns whether it reached the screen.
@@ -287,9 +281,9 @@ public final class Herald {
         let content = NotificationContent.make(for: message, labels: configuration.labels, capabilities: capabilities,
                                                fallbackSummary: configuration.appName)
         let claim = HeraldState.Presentation(processID: getpid(), until: now().addingTimeInterval(configuration.waitLimit ?? 86_400))
+        guard updateState({ $0.presenting[message.key] = claim }) != nil else { return false }
         let handle: PresentedMessage
         do {
-            try store.update { $0.presenting[message.key] = claim }
             handle = try presenter.present(content, link: message.actionURL) { [weak self] response in
                 self?.responded(to: message.key, with: response)
             }
@@ -342,31 +336,35 @@ public final class Herald {
 
     // MARK: - State
 
-    private func record(_ answer: Answer, for key: String) {
-        let now = now()
+    /// Changes the state under its lock. A state that cannot be written is reported (once per
+    /// check) rather than thrown: that change is lost, nothing else is.
+    @discardableResult
+    func updateState<Result>(_ change: (inout HeraldState) -> Result) -> Result? {
         do {
-            try store.update { $0 = CheckPolicy.apply(answer, to: key, state: $0, now: now) }
+            return try store.update(change)
         } catch {
-            delegate?.herald(self, didFailWithError: .state(error as! StateStoreError))
+            reportOnce(.state(error as! StateStoreError))
+            return nil
         }
     }
 
+    private func record(_ answer: Answer, for key: String) {
+        let now = now()
+        updateState { $0 = CheckPolicy.apply(answer, to: key, state: $0, now: now) }
+    }
+
     private func release(_ key: String) {
-        try? store.update { $0.presenting[key] = nil }
+        updateState { $0.presenting[key] = nil }
     }
 
     private func recordSuccess() {
         let now = now()
-        do {
-            try store.update { $0 = CheckPolicy.recordSuccess($0, now: now) }
-        } catch {
-            delegate?.herald(self, didFailWithError: .state(error as! StateStoreError))
-        }
+        updateState { $0 = CheckPolicy.recordSuccess($0, now: now) }
     }
 
     private func failCheck(_ error: HeraldError) {
         let now = now()
-        try? store.update { $0 = CheckPolicy.recordFailure($0, reason: error.description, now: now) }
+        updateState { $0 = CheckPolicy.recordFailure($0, reason: error.description, now: now) }
         fail(error)
     }
 
@@ -383,13 +381,9 @@ public final class Herald {
 
     /// Ends the check once nothing shown awaits an answer.
     func finishIfAnswered() {
-        if shown.isEmpty, shownPrompts.isEmpty { finish() }
-    }
-
-    private func finish() {
+        guard shown.isEmpty, shownPrompts.isEmpty else { return }
         MainContext.cancel(waitTimer)
         waitTimer = 0
-        guard shown.isEmpty, shownPrompts.isEmpty else { return }
         checking = false
         reportedFailures = []
         delegate?.heraldDidFinishCheck(self)

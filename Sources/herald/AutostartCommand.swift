@@ -15,27 +15,15 @@ struct AutostartCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write $XDG_CONFIG_HOME/autostart/<app-id>.herald.desktop.")
 
-        @Option(help: "The feed URL.")
-        var feed: String
-
-        @OptionGroup var app: AppOptions
-        @OptionGroup var options: CheckOptions
+        @OptionGroup var target: FeedCheckArguments
 
         @Option(help: "Start after a random 0...N seconds, so a fleet logging in at once spreads out.")
         var startDelay: Double = 120
 
-        @Option(help: "A prompts file, counted and shown at each login.")
-        var prompts: String?
-
         func run() throws {
-            _ = try options.configuration(feed: feed, app: app)
+            let app = target.app
             guard HeraldPaths.isValid(appID: app.appID) else { throw ValidationError("app id '\(app.appID)' is not usable as a file name") }
-            var command = [Self.heraldExecutable, "check", "--feed", feed, "--app-id", app.appID]
-            if let version = app.appVersion { command += ["--app-version", version] }
-            if let name = app.appName { command += ["--app-name", name] }
-            command += ["--start-delay", startDelay.rounded() == startDelay ? String(Int(startDelay)) : String(startDelay)]
-            if let prompts { command += ["--prompts", Self.absolute(prompts)] }
-            command += options.arguments
+            let command = [Self.heraldExecutable, "check"] + target.checkArguments(startDelay: startDelay)
             let entry = Autostart.entry(appID: app.appID, appName: app.appName ?? app.appID, command: command)
             let path = Autostart.path(appID: app.appID, environment: ProcessInfo.processInfo.environment)
             do {
@@ -54,20 +42,15 @@ struct AutostartCommand: ParsableCommand {
             let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
             return count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "herald"
         }
-
-        static func absolute(_ path: String) -> String {
-            path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        }
     }
 
     struct Disable: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove the app's autostart entry.")
 
-        @Option(help: "The app's id.")
-        var appID: String
+        @OptionGroup var location: AutostartEntryOptions
 
         func run() throws {
-            let path = Autostart.path(appID: appID, environment: ProcessInfo.processInfo.environment)
+            let path = location.path
             if unlink(path) == 0 {
                 print("disabled: removed \(path)")
             } else if errno == ENOENT {
@@ -82,11 +65,10 @@ struct AutostartCommand: ParsableCommand {
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Say whether the app's autostart entry is on and what it runs.")
 
-        @Option(help: "The app's id.")
-        var appID: String
+        @OptionGroup var location: AutostartEntryOptions
 
         func run() throws {
-            let path = Autostart.path(appID: appID, environment: ProcessInfo.processInfo.environment)
+            let path = location.path
             guard let data = FileManager.default.contents(atPath: path) else {
                 print("off: no \(path)")
                 return
@@ -97,4 +79,13 @@ struct AutostartCommand: ParsableCommand {
             print("runs: \(entry["Exec"] ?? "(no Exec)")")
         }
     }
+}
+
+/// Which app's autostart entry a command is about.
+struct AutostartEntryOptions: ParsableArguments {
+    @Option(help: "The app's id.")
+    var appID: String
+
+    /// The entry's path under `$XDG_CONFIG_HOME/autostart`.
+    var path: String { Autostart.path(appID: appID, environment: ProcessInfo.processInfo.environment) }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FoundationEssentials
 import Herald
 import HeraldCore
 
@@ -13,24 +14,69 @@ struct CheckCommand: ParsableCommand {
             """
     )
 
+    @OptionGroup var target: FeedCheckArguments
+
+    @Option(help: "Wait a random 0...N seconds before the first request, so a fleet logging in together spreads out.")
+    var startDelay: Double = 0
+
+    func run() throws {
+        var session = CheckSession(configuration: target.configuration, json: target.options.json)
+        session.prompts = try target.loadPrompts()
+        throw ExitCode(session.run(force: target.options.force, startDelay: StartDelay.seconds(upTo: startDelay)))
+    }
+}
+
+/// What a check is about: the feed, the app, the check options and an optional prompts file.
+/// Shared by `herald check` and the autostart entry that runs it.
+struct FeedCheckArguments: ParsableArguments {
     @Option(help: "The feed URL: https, file, or http on this machine.")
     var feed: String
 
     @OptionGroup var app: AppOptions
     @OptionGroup var options: CheckOptions
 
-    @Option(help: "Wait a random 0...N seconds before the first request, so a fleet logging in together spreads out.")
-    var startDelay: Double = 0
-
     @Option(help: "A prompts file: its prompts are counted and shown after the feed's messages.")
     var prompts: String?
 
-    func run() throws {
-        let configuration = try options.configuration(feed: feed, app: app)
-        let delay = StartDelay.seconds(upTo: startDelay)
-        var session = CheckSession(configuration: configuration, json: options.json)
-        if let prompts { session.prompts = try PromptsCommand.load(prompts, rules: configuration.urlRules) }
-        throw ExitCode(session.run(force: options.force, startDelay: delay))
+    func validate() throws {
+        if let refusal = options.links.rules.feedURLRefusal(feed) { throw ValidationError("feed URL refused: \(refusal)") }
+    }
+
+    /// The library's configuration for these arguments.
+    var configuration: Herald.Configuration { options.configuration(feed: feed, app: app) }
+
+    /// The prompts of the prompts file, if one is given.
+    func loadPrompts() throws -> [Prompt] {
+        guard let prompts else { return [] }
+        return try PromptsCommand.load(prompts, rules: options.links.rules)
+    }
+
+    /// The same check as `herald check` arguments after "check", with a start delay, the
+    /// prompts file by absolute path and only options that differ from their defaults.
+    func checkArguments(startDelay: Double) -> [String] {
+        var out = ["--feed", feed, "--app-id", app.appID]
+        if let version = app.appVersion { out += ["--app-version", version] }
+        if let name = app.appName { out += ["--app-name", name] }
+        out += ["--start-delay", CheckOptions.number(startDelay)]
+        if let prompts { out += ["--prompts", prompts.hasPrefix("/") ? prompts : FileManager.default.currentDirectoryPath + "/" + prompts] }
+        return out + options.arguments
+    }
+}
+
+/// Which links and feeds are allowed, for the commands that fetch or open them.
+struct URLRuleOptions: ParsableArguments {
+    @Flag(help: "Allow feeds over plain http from other machines.")
+    var allowHttp = false
+
+    @Option(name: .customLong("allow-scheme"), help: "A custom link scheme the app opens (repeatable).")
+    var allowedSchemes: [String] = []
+
+    /// The rules these options ask for.
+    var rules: URLRules { URLRules(allowedCustomSchemes: Set(allowedSchemes), allowPlainHTTPFeed: allowHttp) }
+
+    /// These options as arguments, leaving out defaults.
+    var arguments: [String] {
+        (allowHttp ? ["--allow-http"] : []) + allowedSchemes.flatMap { ["--allow-scheme", $0] }
     }
 }
 
@@ -78,11 +124,7 @@ struct CheckOptions: ParsableArguments {
     @Option(help: "Seconds the fetch may take.")
     var timeout: Double = 60
 
-    @Flag(help: "Allow feeds over plain http from other machines.")
-    var allowHttp = false
-
-    @Option(name: .customLong("allow-scheme"), help: "A custom link scheme the app opens (repeatable).")
-    var allowedSchemes: [String] = []
+    @OptionGroup var links: URLRuleOptions
 
     @Option(help: "An icon name or file URI shown with the messages (default: Herald's, org.herald.Herald).")
     var icon: String?
@@ -109,25 +151,25 @@ struct CheckOptions: ParsableArguments {
         if all { out.append("--all") }
         if wait != 600 { out += ["--wait", Self.number(wait)] }
         if timeout != 60 { out += ["--timeout", Self.number(timeout)] }
-        if allowHttp { out.append("--allow-http") }
-        for scheme in allowedSchemes { out += ["--allow-scheme", scheme] }
+        out += links.arguments
         if let icon { out += ["--icon", icon] }
         if json { out.append("--json") }
         return out
     }
 
-    private static func number(_ value: Double) -> String {
+    /// A number as an argument: whole numbers without ".0".
+    static func number(_ value: Double) -> String {
         value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
-    func configuration(feed: String, app: AppOptions) throws -> Herald.Configuration {
+    func configuration(feed: String, app: AppOptions) -> Herald.Configuration {
         Herald.Configuration(
             feedURL: feed, appID: app.appID, appVersion: app.appVersion, appName: app.appName,
             check: CheckConfiguration(
                 appVersion: app.appVersion, checkPeriod: checkPeriod, remindPeriod: remindPeriod,
                 showOldestFirst: showOldestFirst, showOnFirstLaunch: showOnFirstLaunch, debug: debug,
                 maxNotificationsPerCheck: max, showAnswered: all),
-            urlRules: URLRules(allowedCustomSchemes: Set(allowedSchemes), allowPlainHTTPFeed: allowHttp),
+            urlRules: links.rules,
             icon: icon ?? SampleFeed.icon, timeout: timeout, waitLimit: wait)
     }
 }

@@ -18,11 +18,7 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: "Also report messages this app version would not see.")
     var appVersion: String?
 
-    @Option(name: .customLong("allow-scheme"), help: "A custom link scheme the app opens (repeatable).")
-    var allowedSchemes: [String] = []
-
-    @Flag(help: "Allow fetching over plain http from other machines.")
-    var allowHttp = false
+    @OptionGroup var links: URLRuleOptions
 
     @Flag(help: "Exit 65 on any problem, not only an unusable feed.")
     var strict = false
@@ -31,7 +27,7 @@ struct ValidateCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let rules = URLRules(allowedCustomSchemes: Set(allowedSchemes), allowPlainHTTPFeed: allowHttp)
+        let rules = links.rules
         let bytes: Data
         switch load(rules: rules) {
         case .success(let data): bytes = data

@@ -26,8 +26,7 @@ final class CheckEndToEndTests: XCTestCase {
 
     func testEachPendingMessageIsShownNewestFirstWithStableActionIDs() throws {
         let session = try DesktopSession()
-        let server = try FeedServer(directory: session.directory)
-        try server.publish("feed.plist", twoMessages)
+        let server = try session.serveFeed(twoMessages)
         let run = try check(session, server.url("feed.plist"))
         _ = try shownIDs(run, count: 2)
         let calls = try session.notifyCalls()
@@ -44,8 +43,7 @@ final class CheckEndToEndTests: XCTestCase {
 
     func testViewMarksViewedOpensTheLinkAndTheMessageNeverReturns() throws {
         let session = try DesktopSession()
-        let server = try FeedServer(directory: session.directory)
-        try server.publish("feed.plist", twoMessages)
+        let server = try session.serveFeed(twoMessages)
         let run = try check(session, server.url("feed.plist"), ["--max", "1"])
         let ids = try shownIDs(run, count: 1)
         try session.invoke("view", on: try XCTUnwrap(ids["2024/02/20"]))
@@ -62,10 +60,21 @@ final class CheckEndToEndTests: XCTestCase {
         XCTAssertEqual(again.wait(), 0)
     }
 
+    func testAnswerGoesToTheMessageShownNotToWhateverTheFeedHoldsNow() throws {
+        // ORIGINALS §1.9: iNotify worked the key out again when the alert was dismissed.
+        let session = try DesktopSession()
+        let server = try session.serveFeed(Fixtures.xmlFeed(["2024/01/01": ["Title": "Shown"]]))
+        let run = try check(session, server.url("feed.plist"))
+        let ids = try shownIDs(run, count: 1)
+        try server.publish("feed.plist", Fixtures.xmlFeed(["2024/01/01": ["Title": "Shown"], "2099/01/01": ["Title": "Newer"]]))
+        try session.invoke("ok", on: try XCTUnwrap(ids["2024/01/01"]))
+        XCTAssertEqual(run.wait(), 0)
+        XCTAssertEqual(try session.state(appID: appID)["viewed"] as? [String], ["2024/01/01"])
+    }
+
     func testClickOnTheBodyIsTheDefaultActionView() throws {
         let session = try DesktopSession()
-        let server = try FeedServer(directory: session.directory)
-        try server.publish("feed.plist", twoMessages)
+        let server = try session.serveFeed(twoMessages)
         let run = try check(session, server.url("feed.plist"))
         let ids = try shownIDs(run, count: 2)
         try session.invoke("default", on: try XCTUnwrap(ids["2024/02/20"]))
@@ -100,8 +109,7 @@ final class CheckEndToEndTests: XCTestCase {
 
     func testDismissedCountsAsRemindLaterExpiredChangesNothing() throws {
         let session = try DesktopSession()
-        let server = try FeedServer(directory: session.directory)
-        try server.publish("feed.plist", twoMessages)
+        let server = try session.serveFeed(twoMessages)
         let run = try check(session, server.url("feed.plist"))
         let ids = try shownIDs(run, count: 2)
         try session.close(try XCTUnwrap(ids["2024/02/20"]), reason: 2)
@@ -115,8 +123,7 @@ final class CheckEndToEndTests: XCTestCase {
 
     func testWaitLimitClosesWhatIsStillShownAndMarksNothing() throws {
         let session = try DesktopSession()
-        let server = try FeedServer(directory: session.directory)
-        try server.publish("feed.plist", twoMessages)
+        let server = try session.serveFeed(twoMessages)
         let run = try session.herald(["check", "--json", "--feed", server.url("feed.plist"), "--app-id", appID, "--show-on-first-launch", "--wait", "1"])
         XCTAssertEqual(run.wait(), 0)
         XCTAssertEqual(events(run, "closed").compactMap { $0["reason"] as? String }, ["closed-by-herald", "closed-by-herald"])
@@ -128,8 +135,7 @@ final class CheckEndToEndTests: XCTestCase {
 
     func testSigtermGoesThroughTheLoopAndClosesTheNotifications() throws {
         let session = try DesktopSession()
-        let server = try FeedServer(directory: session.directory)
-        try server.publish("feed.plist", twoMessages)
+        let server = try session.serveFeed(twoMessages)
         let run = try check(session, server.url("feed.plist"))
         _ = try shownIDs(run, count: 2)
         run.signal(SIGTERM)
@@ -139,8 +145,7 @@ final class CheckEndToEndTests: XCTestCase {
 
     func testFirstLaunchFetchesNothingSecondLaunchShows() throws {
         let session = try DesktopSession()
-        let server = try FeedServer(directory: session.directory)
-        try server.publish("feed.plist", twoMessages)
+        let server = try session.serveFeed(twoMessages)
         let first = try session.herald(["check", "--json", "--feed", server.url("feed.plist"), "--app-id", appID, "--wait", "1"])
         XCTAssertEqual(first.wait(), 0)
         XCTAssertEqual(events(first, "check-skipped").first?["reason"] as? String, "first-launch")
@@ -155,8 +160,7 @@ final class CheckEndToEndTests: XCTestCase {
 
     func testUnchangedFeedCostsA304AndReusesTheCachedCopy() throws {
         let session = try DesktopSession()
-        let server = try FeedServer(directory: session.directory)
-        try server.publish("feed.plist", twoMessages)
+        let server = try session.serveFeed(twoMessages)
         XCTAssertEqual(try check(session, server.url("feed.plist"), ["--wait", "0.5"]).wait(), 0)
         let second = try check(session, server.url("feed.plist"), ["--force", "--wait", "0.5"])
         XCTAssertEqual(second.wait(), 0)
@@ -189,8 +193,7 @@ final class CheckEndToEndTests: XCTestCase {
 
     func testSlowServerTimesOut() throws {
         let session = try DesktopSession()
-        let server = try FeedServer(directory: session.directory)
-        try server.publish("feed.plist", twoMessages)
+        let server = try session.serveFeed(twoMessages)
         let run = try check(session, server.url("slow/5/feed.plist"), ["--timeout", "1"])
         XCTAssertEqual(run.wait(), 75)
         XCTAssertTrue((events(run, "failed").first?["message"] as? String ?? "").contains("within 1 s"), run.output)
@@ -198,8 +201,7 @@ final class CheckEndToEndTests: XCTestCase {
 
     func testRedirectsAreFollowedUpToFive() throws {
         let session = try DesktopSession()
-        let server = try FeedServer(directory: session.directory)
-        try server.publish("feed.plist", twoMessages)
+        let server = try session.serveFeed(twoMessages)
         let fine = try check(session, server.url("redirect/5/feed.plist"), ["--wait", "0.5"])
         XCTAssertEqual(fine.wait(), 0)
         XCTAssertEqual(events(fine, "shown").count, 2)
@@ -241,8 +243,7 @@ final class CheckEndToEndTests: XCTestCase {
 
     func testNoSessionBusIsAClearErrorExit69() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
-        let server = try FeedServer(directory: session.directory)
-        try server.publish("feed.plist", twoMessages)
+        let server = try session.serveFeed(twoMessages)
         let run = try session.herald(["check", "--feed", server.url("feed.plist"), "--app-id", appID, "--show-on-first-launch"])
         XCTAssertEqual(run.wait(), 69)
         XCTAssertTrue(run.errorOutput.contains("no notification server"), run.errorOutput)
@@ -251,8 +252,7 @@ final class CheckEndToEndTests: XCTestCase {
 
     func testNoNotificationServerIsAClearErrorExit69AndMarksNothing() throws {
         let session = try DesktopSession(capabilities: nil)
-        let server = try FeedServer(directory: session.directory)
-        try server.publish("feed.plist", twoMessages)
+        let server = try session.serveFeed(twoMessages)
         let run = try check(session, server.url("feed.plist"))
         XCTAssertEqual(run.wait(), 69)
         XCTAssertEqual(events(run, "failed").first?["kind"] as? String, "no-notification-server")
@@ -263,8 +263,7 @@ final class CheckEndToEndTests: XCTestCase {
 
     func testServerWithoutActionsShowsTextWithLinkAndRecordsViewed() throws {
         let session = try DesktopSession(capabilities: "body body-markup body-hyperlinks")
-        let server = try FeedServer(directory: session.directory)
-        try server.publish("feed.plist", twoMessages)
+        let server = try session.serveFeed(twoMessages)
         let run = try check(session, server.url("feed.plist"))
         XCTAssertEqual(run.wait(), 0)
         let calls = try session.notifyCalls()
@@ -291,8 +290,7 @@ final class CheckEndToEndTests: XCTestCase {
 
     func testLabelsFollowTheUsersLanguage() throws {
         let session = try DesktopSession()
-        let server = try FeedServer(directory: session.directory)
-        try server.publish("feed.plist", Fixtures.xmlFeed(["a": ["Title": "A", "ActionURL": "https://example.com/a"]]))
+        let server = try session.serveFeed(Fixtures.xmlFeed(["a": ["Title": "A", "ActionURL": "https://example.com/a"]]))
         let run = try session.herald(["check", "--json", "--feed", server.url("feed.plist"), "--app-id", appID, "--show-on-first-launch", "--wait", "0.5"],
                                      environment: ["LANG": "de_DE.UTF-8"])
         XCTAssertEqual(run.wait(), 0)
@@ -315,8 +313,7 @@ final class CheckEndToEndTests: XCTestCase {
 
     func testUnwritableStateDirectoryIsAClearErrorExit73() throws {
         let session = try DesktopSession()
-        let server = try FeedServer(directory: session.directory)
-        try server.publish("feed.plist", twoMessages)
+        let server = try session.serveFeed(twoMessages)
         let blocker = session.directory.appendingPathComponent("not-a-directory")
         try Data("x".utf8).write(to: blocker)
         let run = try session.herald(["check", "--feed", server.url("feed.plist"), "--app-id", appID, "--show-on-first-launch"],
@@ -328,8 +325,7 @@ final class CheckEndToEndTests: XCTestCase {
 
     func testCorruptStateFileIsMovedAsideReportedAndTheCheckGoesOn() throws {
         let session = try DesktopSession()
-        let server = try FeedServer(directory: session.directory)
-        try server.publish("feed.plist", twoMessages)
+        let server = try session.serveFeed(twoMessages)
         let folder = session.environment["XDG_STATE_HOME"]! + "/herald"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Data("{\"viewed\": [tru".utf8).write(to: URL(fileURLWithPath: folder + "/\(appID).json"))
@@ -354,8 +350,7 @@ final class FallbackEndToEndTests: XCTestCase {
 
     func testWithoutAServerAnInteractiveTerminalAsksInstead() throws {
         let session = try DesktopSession(capabilities: nil)
-        let server = try FeedServer(directory: session.directory)
-        try server.publish("feed.plist", Fixtures.xmlFeed(["a": ["Title": "Asked here", "ActionURL": "https://example.com/a"]]))
+        let server = try session.serveFeed(Fixtures.xmlFeed(["a": ["Title": "Asked here", "ActionURL": "https://example.com/a"]]))
         let result = try runToCompletion("/usr/bin/python3", [
             TestPaths.support("in_terminal.py"), "3", "--",
             TestPaths.herald, "check", "--feed", server.url("feed.plist"), "--app-id", appID, "--show-on-first-launch",
@@ -368,8 +363,7 @@ final class FallbackEndToEndTests: XCTestCase {
 
     func testTwoProcessesNeverShowTheSameMessageAtOnce() throws {
         let session = try DesktopSession()
-        let server = try FeedServer(directory: session.directory)
-        try server.publish("feed.plist", Fixtures.xmlFeed(["a": ["Title": "Once"]]))
+        let server = try session.serveFeed(Fixtures.xmlFeed(["a": ["Title": "Once"]]))
         let arguments = ["check", "--json", "--feed", server.url("feed.plist"), "--app-id", appID, "--show-on-first-launch", "--force", "--wait", "20"]
         let first = try session.herald(arguments)
         XCTAssertTrue(eventually { first.output.contains("\"shown\"") }, first.output + first.errorOutput)

@@ -30,8 +30,7 @@ final class DesktopIntegrationTests: XCTestCase {
 
     func testIgnoreClickedInARealNotificationServerIsRememberedAndNeverReturns() throws {
         let session = try DesktopSession(server: .notificationDaemon, display: true)
-        let server = try FeedServer(directory: session.directory)
-        try server.publish("feed.plist", feed)
+        let server = try session.serveFeed(feed)
         let run = try session.herald(["check", "--json", "--feed", server.url("feed.plist"), "--app-id", appID, "--show-on-first-launch", "--wait", "20"])
         XCTAssertTrue(shown(run), run.output + run.errorOutput)
         var bubble = try session.notificationBubble()
@@ -50,8 +49,7 @@ final class DesktopIntegrationTests: XCTestCase {
 
     func testClickOnTheNotificationBodyIsViewAndOpensTheLink() throws {
         let session = try DesktopSession(server: .notificationDaemon, display: true)
-        let server = try FeedServer(directory: session.directory)
-        try server.publish("feed.plist", feed)
+        let server = try session.serveFeed(feed)
         let run = try session.herald(["check", "--json", "--feed", server.url("feed.plist"), "--app-id", appID, "--show-on-first-launch", "--wait", "20"])
         XCTAssertTrue(shown(run), run.output + run.errorOutput)
         XCTAssertTrue(eventually { (try? session.notificationBubble().buttons.count) == 3 })
@@ -65,8 +63,7 @@ final class DesktopIntegrationTests: XCTestCase {
 
     func testDunstShowsTheMessageAndHeraldClosesItOnExit() throws {
         let session = try DesktopSession(server: .dunst, display: true)
-        let server = try FeedServer(directory: session.directory)
-        try server.publish("feed.plist", feed)
+        let server = try session.serveFeed(feed)
         func displayed() throws -> Int {
             Int(try runToCompletion("/usr/bin/dunstctl", ["count", "displayed"], environment: session.environment).output
                 .trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
@@ -83,8 +80,7 @@ final class DesktopIntegrationTests: XCTestCase {
 
     func testGtkAppRunsTheHookOnItsOwnLoopAndAClickChangesItsWindow() throws {
         let session = try DesktopSession(server: .notificationDaemon, display: true)
-        let server = try FeedServer(directory: session.directory)
-        try server.publish("feed.plist", feed)
+        let server = try session.serveFeed(feed)
         let app = try ChildProcess(TestPaths.product("herald-gtk-demo"), ["--feed", server.url("feed.plist"), "--app-id", appID],
                                    environment: session.environment, directory: session.directory, name: "gtk-demo")
         defer { app.stop() }
@@ -107,8 +103,7 @@ final class DesktopEntryEndToEndTests: XCTestCase {
 
     func testAutostartEntryIsValidAndItsExecRunsTheCheck() throws {
         let session = try DesktopSession()
-        let server = try FeedServer(directory: session.directory)
-        try server.publish("feed.plist", Fixtures.xmlFeed(["a": ["Title": "At login"]]))
+        let server = try session.serveFeed(Fixtures.xmlFeed(["a": ["Title": "At login"]]))
         let enable = try session.heraldToCompletion(["autostart", "enable", "--app-id", appID, "--feed", server.url("feed.plist"),
                                                      "--app-name", "Login test", "--show-on-first-launch", "--wait", "1", "--start-delay", "1", "--json"])
         XCTAssertEqual(enable.status, 0)

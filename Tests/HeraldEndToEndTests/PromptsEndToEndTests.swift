@@ -140,8 +140,7 @@ final class PromptsEndToEndTests: XCTestCase {
 
     func testPromptsShowAfterTheFeedsMessages() throws {
         let session = try DesktopSession()
-        let server = try FeedServer(directory: session.directory)
-        try server.publish("feed.plist", Fixtures.xmlFeed(["a": ["Title": "Feed message"]]))
+        let server = try session.serveFeed(Fixtures.xmlFeed(["a": ["Title": "Feed message"]]))
         let file = try writePrompts(session, #"{"p": {"title": "Prompt", "usesUntilPrompt": 1, "daysUntilPrompt": 0}}"#)
         let run = try session.herald(["check", "--feed", server.url("feed.plist"), "--app-id", appID, "--show-on-first-launch",
                                       "--prompts", file, "--wait", "0.5", "--json"])

@@ -43,8 +43,7 @@ final class ToolEndToEndTests: XCTestCase {
 
     func testValidateFetchesAURL() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
-        let server = try FeedServer(directory: session.directory)
-        try server.publish("feed.plist", Fixtures.xmlFeed(["a": ["Title": "Served"]]))
+        let server = try session.serveFeed(Fixtures.xmlFeed(["a": ["Title": "Served"]]))
         let result = try session.heraldToCompletion(["validate", server.url("feed.plist")])
         XCTAssertEqual(result.status, 0)
         XCTAssertTrue(result.output.contains("a  Served"), result.output)
@@ -53,8 +52,7 @@ final class ToolEndToEndTests: XCTestCase {
 
     func testStateShowsAnswersAndResetMakesTheNextRunAFirstLaunch() throws {
         let session = try DesktopSession()
-        let server = try FeedServer(directory: session.directory)
-        try server.publish("feed.plist", Fixtures.xmlFeed(["a": ["Title": "A"]]))
+        let server = try session.serveFeed(Fixtures.xmlFeed(["a": ["Title": "A"]]))
         let run = try session.herald(["check", "--feed", server.url("feed.plist"), "--app-id", "org.example.S", "--show-on-first-launch", "--wait", "20", "--json"])
         XCTAssertTrue(eventually { run.output.contains("\"shown\"") })
         try session.invoke("ok", on: 1)

@@ -82,6 +82,13 @@ public final class DesktopSession {
         try? FileManager.default.removeItem(at: directory)
     }
 
+    /// Starts a loopback feed server for this session, serving `contents` as "feed.plist".
+    public func serveFeed(_ contents: String) throws -> FeedServer {
+        let server = try FeedServer(directory: directory)
+        try server.publish("feed.plist", contents)
+        return server
+    }
+
     /// Starts `herald` with arguments; `--json` output is read with `events`.
     public func herald(_ arguments: [String], environment extra: [String: String] = [:]) throws -> ChildProcess {
         let child = try ChildProcess(TestPaths.herald, arguments, environment: environment.merging(extra) { _, new in new },

@@ -93,6 +93,9 @@ public final class StateStore: @unchecked Sendable {
         }
     }
 
+    /// Whether a cached copy of the feed is on disk.
+    public var hasCachedFeed: Bool { access(paths.cachedFeedFile, R_OK) == 0 }
+
     /// The cached feed bytes, if any.
     public func cachedFeed() -> Data? {
         try? Data(contentsOf: URL(fileURLWithPath: paths.cachedFeedFile))

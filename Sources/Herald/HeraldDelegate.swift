@@ -1,4 +1,5 @@
 import HeraldCore
+import HeraldDesktop
 
 /// Receives Herald's events, on the GLib main context (ORIGINALS.md §1.10, Swift-named).
 ///
@@ -6,6 +7,7 @@ import HeraldCore
 /// it needs. The order of one check: `shouldCheck` → fetched/failed → `didDetect` or
 /// `didNotDetect` → per message `shouldDisplay` → `didShow` → one of `didView`,
 /// `didRequestReminder`, `didIgnore`, `didAcknowledge`, or `didClose`.
+@MainContext
 public protocol HeraldDelegate: AnyObject {
     /// Whether a due check may run. Not asked for forced checks. Default: true.
     func heraldShouldCheck(_ herald: Herald) -> Bool
@@ -56,6 +58,7 @@ public protocol HeraldDelegate: AnyObject {
     func herald(_ herald: Herald, didClose prompt: Prompt, reason: CloseReason)
 }
 
+@MainContext
 extension HeraldDelegate {
     /// Default: yes.
     public func heraldShouldCheck(_ herald: Herald) -> Bool { true }

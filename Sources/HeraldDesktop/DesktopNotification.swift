@@ -38,26 +38,34 @@ public struct DesktopNotification {
         self.timeout = timeout
     }
 
-    /// Shows it; the response arrives once, on the default main context.
+    /// Shows it; the response arrives once, on the main context.
+    ///
+    /// The returned handle owns the libnotify object. The callbacks registered with libnotify
+    /// hold only a `ResponseSink`, never the handle, so dropping the handle frees the object,
+    /// its callbacks and `onResponse`, whether it was answered, closed or never shown.
     ///
     /// - Throws: `NotificationError.showFailed` when the server refuses it.
-    public func show(onResponse: @escaping (NotificationResponse) -> Void) throws -> NotificationHandle {
+    @MainContext
+    public func show(onResponse: @escaping @MainContext (NotificationResponse) -> Void) throws -> NotificationHandle {
         guard let notification = notify_notification_new(summary, body, icon) else {
             throw NotificationError.showFailed("libnotify could not create the notification")
         }
-        let handle = NotificationHandle(notification, onResponse: onResponse)
+        // Owns the reference notify_notification_new returned, from here on.
+        let handle = NotificationHandle(notification)
+        let sink = ResponseSink(onResponse)
         notify_notification_set_timeout(notification, timeout)
         if let appName { notify_notification_set_app_name(notification, appName) }
         if let desktopEntry {
             notify_notification_set_hint(notification, "desktop-entry", g_variant_new_string(desktopEntry))
         }
         for action in actions {
-            let box = CallbackBox<NotificationResponse>(handle.deliver)
+            let box = CallbackBox<NotificationResponse>(sink.deliver)
             notify_notification_add_action(notification, action.id, action.label, { _, action, pointer in
-                CallbackBox<NotificationResponse>.from(pointer).body(.action(action.map { String(cString: $0) } ?? ""))
+                let response = NotificationResponse.action(action.map { String(cString: $0) } ?? "")
+                CallbackBox<NotificationResponse>.invoke(pointer, response)
             }, box.retainedPointer(), CallbackBox<NotificationResponse>.release)
         }
-        let closedBox = CallbackBox<NotificationResponse>(handle.deliver)
+        let closedBox = CallbackBox<NotificationResponse>(sink.deliver)
         let onClosed: @convention(c) (UnsafeMutablePointer<NotifyNotification>?, gpointer?) -> Void = { notification, pointer in
             let reason: CloseReason
             switch notify_notification_get_closed_reason(notification) {
@@ -66,17 +74,31 @@ public struct DesktopNotification {
             case 3: reason = .closedByHerald
             default: reason = .undefined
             }
-            CallbackBox<NotificationResponse>.from(pointer).body(.closed(reason))
+            CallbackBox<NotificationResponse>.invoke(pointer, .closed(reason))
         }
         g_signal_connect_data(notification, "closed", unsafeBitCast(onClosed, to: GCallback.self),
                               closedBox.retainedPointer(), { pointer, _ in CallbackBox<NotificationResponse>.release(pointer) },
                               GConnectFlags(rawValue: 0))
         var error: UnsafeMutablePointer<GError>?
         if notify_notification_show(notification, &error) == 0 {
-            handle.deliverNothing()
             throw NotificationError.showFailed(consume(error) ?? "the notification server refused it")
         }
         return handle
+    }
+}
+
+/// Passes a notification's first response on and drops the rest (an action is followed by a
+/// close); then lets go of the closure, so whatever it captured is freed with the answer.
+@MainContext
+private final class ResponseSink {
+    private var onResponse: (@MainContext (NotificationResponse) -> Void)?
+
+    init(_ onResponse: @escaping @MainContext (NotificationResponse) -> Void) { self.onResponse = onResponse }
+
+    func deliver(_ response: NotificationResponse) {
+        guard let onResponse else { return }
+        self.onResponse = nil
+        onResponse(response)
     }
 }
 
@@ -96,24 +118,29 @@ public enum NotificationError: Error, Equatable, CustomStringConvertible {
     }
 }
 
-/// A shown notification. It owns the libnotify object, and with it the action callbacks;
-/// keep it while an answer may still arrive.
+/// A shown notification: the one owner of its libnotify object.
+///
+/// Keep it while an answer may still arrive; dropping it unrefs the object, which frees the
+/// callbacks registered for it (DESIGN.md: every C object released exactly once).
 public final class NotificationHandle {
     private let notification: UnsafeMutablePointer<NotifyNotification>
-    private var onResponse: ((NotificationResponse) -> Void)?
 
-    init(_ notification: UnsafeMutablePointer<NotifyNotification>, onResponse: @escaping (NotificationResponse) -> Void) {
+    init(_ notification: UnsafeMutablePointer<NotifyNotification>) {
         self.notification = notification
-        self.onResponse = onResponse
     }
 
     deinit { g_object_unref(notification) }
+
+    /// The libnotify object, for code that must watch its lifetime (tests count finalizations).
+    public var object: UnsafeMutablePointer<GObject> {
+        UnsafeMutableRawPointer(notification).assumingMemoryBound(to: GObject.self)
+    }
 
     /// The server's id for it (0 once closed).
     public var id: UInt32 {
         var value = GValue()
         g_value_init(&value, GType(6 << 2)) // G_TYPE_INT
-        g_object_get_property(UnsafeMutableRawPointer(notification).assumingMemoryBound(to: GObject.self), "id", &value)
+        g_object_get_property(object, "id", &value)
         defer { g_value_unset(&value) }
         return UInt32(bitPattern: g_value_get_int(&value))
     }
@@ -123,13 +150,4 @@ public final class NotificationHandle {
         var error: UnsafeMutablePointer<GError>?
         if notify_notification_close(notification, &error) == 0 { _ = consume(error) }
     }
-
-    /// Passes the first response on and drops the rest: an action is followed by a close.
-    func deliver(_ response: NotificationResponse) {
-        guard let onResponse else { return }
-        self.onResponse = nil
-        onResponse(response)
-    }
-
-    func deliverNothing() { onResponse = nil }
 }

@@ -62,6 +62,7 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
 /// followed by hand (at most `maxRedirects`, never from https to http), the whole fetch has a
 /// deadline, and bodies over the size cap are cut off. libsoup follows the desktop's proxy
 /// settings and the system's CA store through GIO.
+@MainContext
 public final class FeedFetcher {
     /// Seconds the whole fetch may take.
     public var timeout: Double
@@ -84,10 +85,10 @@ public final class FeedFetcher {
         soup_session_set_timeout(session, UInt32(max(1, timeout.rounded(.up))))
     }
 
-    deinit { g_object_unref(UnsafeMutableRawPointer(session)) }
+    isolated deinit { g_object_unref(UnsafeMutableRawPointer(session)) }
 
     /// Starts a fetch; `completion` runs once on the default main context.
-    public func fetch(_ url: String, validators: FeedValidators?, completion: @escaping (Result<FetchResult, FetchError>) -> Void) {
+    public func fetch(_ url: String, validators: FeedValidators?, completion: @escaping @MainContext (Result<FetchResult, FetchError>) -> Void) {
         if let refusal = rules.feedURLRefusal(url) { return MainContext.idle { completion(.failure(.refused(refusal))) } }
         let operation = FetchOperation(fetcher: self, validators: validators, completion: completion)
         if URLRules.scheme(of: url) == "file" {
@@ -103,10 +104,11 @@ public final class FeedFetcher {
 /// One fetch in flight. Each asynchronous step retains it and the step's callback takes that
 /// reference back: GIO calls an async-ready callback exactly once, so there is one release per
 /// retain and no destroy notify to pair with.
+@MainContext
 private final class FetchOperation {
     let fetcher: FeedFetcher
     let validators: FeedValidators?
-    var completion: ((Result<FetchResult, FetchError>) -> Void)?
+    var completion: (@MainContext (Result<FetchResult, FetchError>) -> Void)?
     let cancellable = g_cancellable_new()!
     var deadline: UInt32 = 0
     var timedOut = false
@@ -117,7 +119,7 @@ private final class FetchOperation {
     var body = Data()
     var received: FeedValidators?
 
-    init(fetcher: FeedFetcher, validators: FeedValidators?, completion: @escaping (Result<FetchResult, FetchError>) -> Void) {
+    init(fetcher: FeedFetcher, validators: FeedValidators?, completion: @escaping @MainContext (Result<FetchResult, FetchError>) -> Void) {
         self.fetcher = fetcher
         self.validators = validators
         self.completion = completion
@@ -128,14 +130,19 @@ private final class FetchOperation {
         }
     }
 
-    deinit {
+    isolated deinit {
         if let message { g_object_unref(UnsafeMutableRawPointer(message)) }
         if let stream { g_object_unref(stream) }
         g_object_unref(UnsafeMutableRawPointer(cancellable))
     }
 
     func retained() -> gpointer { Unmanaged.passRetained(self).toOpaque() }
-    static func take(_ pointer: gpointer?) -> FetchOperation { Unmanaged<FetchOperation>.fromOpaque(pointer!).takeRetainedValue() }
+
+    /// Takes back the reference a step handed to GIO and continues on the main context.
+    nonisolated static func resume(_ pointer: gpointer?, _ step: @MainContext (FetchOperation) -> Void) {
+        let operation = Unmanaged<FetchOperation>.fromOpaque(pointer!).takeRetainedValue()
+        MainContext.assumeIsolated { step(operation) }
+    }
 
     func finish(_ result: Result<FetchResult, FetchError>) {
         MainContext.cancel(deadline)
@@ -158,17 +165,22 @@ private final class FetchOperation {
         let file = g_file_new_for_uri(url)!
         defer { g_object_unref(UnsafeMutableRawPointer(file)) }
         g_file_load_contents_async(file, cancellable, { source, result, pointer in
-            let operation = FetchOperation.take(pointer)
-            var contents: UnsafeMutablePointer<CChar>?
-            var length: gsize = 0
-            var error: UnsafeMutablePointer<GError>?
-            guard g_file_load_contents_finish(OpaquePointer(source), result, &contents, &length, nil, &error) != 0, let contents else {
-                return operation.fail(error)
+            // GIO's source and result are used once, here, on the loop that called back.
+            nonisolated(unsafe) let (source, result) = (source, result)
+            FetchOperation.resume(pointer) { operation in
+                var contents: UnsafeMutablePointer<CChar>?
+                var length: gsize = 0
+                var error: UnsafeMutablePointer<GError>?
+                guard g_file_load_contents_finish(OpaquePointer(source), result, &contents, &length, nil, &error) != 0, let contents else {
+                    return operation.fail(error)
+                }
+                defer { g_free(contents) }
+                guard Int(length) <= operation.fetcher.sizeLimit else {
+                    return operation.finish(.failure(.tooLarge(limit: operation.fetcher.sizeLimit)))
+                }
+                let bytes = Data(bytes: contents, count: Int(length))
+                operation.finish(.success(.fetched(bytes, FeedValidators(etag: nil, lastModified: nil))))
             }
-            defer { g_free(contents) }
-            guard Int(length) <= operation.fetcher.sizeLimit else { return operation.finish(.failure(.tooLarge(limit: operation.fetcher.sizeLimit))) }
-            let bytes = Data(bytes: contents, count: Int(length))
-            operation.finish(.success(.fetched(bytes, FeedValidators(etag: nil, lastModified: nil))))
         }, retained())
     }
 
@@ -187,11 +199,13 @@ private final class FetchOperation {
         if let etag = validators?.etag { soup_message_headers_replace(headers, "If-None-Match", etag) }
         if let lastModified = validators?.lastModified { soup_message_headers_replace(headers, "If-Modified-Since", lastModified) }
         soup_session_send_async(fetcher.soupSession, created, Int32(G_PRIORITY_DEFAULT), cancellable, { _, result, pointer in
-            let operation = FetchOperation.take(pointer)
-            var error: UnsafeMutablePointer<GError>?
-            let stream = soup_session_send_finish(operation.fetcher.soupSession, result, &error)
-            guard let stream else { return operation.fail(error) }
-            operation.responseArrived(stream)
+            nonisolated(unsafe) let result = result
+            FetchOperation.resume(pointer) { operation in
+                var error: UnsafeMutablePointer<GError>?
+                let stream = soup_session_send_finish(operation.fetcher.soupSession, result, &error)
+                guard let stream else { return operation.fail(error) }
+                operation.responseArrived(stream)
+            }
         }, retained())
     }
 
@@ -232,22 +246,24 @@ private final class FetchOperation {
     func readChunk() {
         guard let stream else { return }
         g_input_stream_read_bytes_async(stream, 64 * 1024, Int32(G_PRIORITY_DEFAULT), cancellable, { _, result, pointer in
-            let operation = FetchOperation.take(pointer)
-            var error: UnsafeMutablePointer<GError>?
-            guard let stream = operation.stream, let bytes = g_input_stream_read_bytes_finish(stream, result, &error) else {
-                return operation.fail(error)
+            nonisolated(unsafe) let result = result
+            FetchOperation.resume(pointer) { operation in
+                var error: UnsafeMutablePointer<GError>?
+                guard let stream = operation.stream, let bytes = g_input_stream_read_bytes_finish(stream, result, &error) else {
+                    return operation.fail(error)
+                }
+                defer { g_bytes_unref(bytes) }
+                var size: gsize = 0
+                let data = g_bytes_get_data(bytes, &size)
+                if size == 0 {
+                    return operation.finish(.success(.fetched(operation.body, operation.received ?? FeedValidators(etag: nil, lastModified: nil))))
+                }
+                operation.body.append(data!.assumingMemoryBound(to: UInt8.self), count: Int(size))
+                guard operation.body.count <= operation.fetcher.sizeLimit else {
+                    return operation.finish(.failure(.tooLarge(limit: operation.fetcher.sizeLimit)))
+                }
+                operation.readChunk()
             }
-            defer { g_bytes_unref(bytes) }
-            var size: gsize = 0
-            let data = g_bytes_get_data(bytes, &size)
-            if size == 0 {
-                return operation.finish(.success(.fetched(operation.body, operation.received ?? FeedValidators(etag: nil, lastModified: nil))))
-            }
-            operation.body.append(data!.assumingMemoryBound(to: UInt8.self), count: Int(size))
-            guard operation.body.count <= operation.fetcher.sizeLimit else {
-                return operation.finish(.failure(.tooLarge(limit: operation.fetcher.sizeLimit)))
-            }
-            operation.readChunk()
         }, retained())
     }
 }

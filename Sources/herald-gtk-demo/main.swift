@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import Herald
 import HeraldCore
+import HeraldDesktop
 
 // A small GTK 4 app that calls Herald's launch hook from its `activate` handler, so Herald's
 // callbacks run on GTK's own main loop. Each answer changes the line in the window.
@@ -18,10 +19,19 @@ func writeLine(_ line: String, to descriptor: Int32) {
 }
 
 /// The window's state line, kept in step with Herald's events.
+///
+/// It holds its own reference to the label: Herald's events can arrive after GTK destroyed
+/// the window (a close at shutdown), and the label must still be a label then.
+@MainContext
 final class DemoWindow: HeraldDelegate {
     let label: OpaquePointer
 
-    init(label: OpaquePointer) { self.label = label }
+    init(label: OpaquePointer) {
+        self.label = label
+        g_object_ref(UnsafeMutableRawPointer(label))
+    }
+
+    isolated deinit { g_object_unref(UnsafeMutableRawPointer(label)) }
 
     /// Shows a line in the window and prints it, so a script can follow along.
     func say(_ line: String) {
@@ -44,7 +54,8 @@ final class DemoWindow: HeraldDelegate {
     }
 }
 
-/// What the `activate` handler needs; kept alive by the signal connection.
+/// What the `activate` and `shutdown` handlers need; kept alive by the signal connections.
+@MainContext
 final class DemoApp {
     let appID: String
     let feedURL: String?
@@ -92,30 +103,62 @@ final class DemoApp {
             delegate.say("Herald is not set up: \(error)")
         }
     }
-}
 
-var arguments = Array(CommandLine.arguments.dropFirst())[...]
-var appID = "org.herald.GtkDemo"
-var feedURL: String?
-while let argument = arguments.popFirst() {
-    switch argument {
-    case "--feed": feedURL = arguments.popFirst()
-    case "--app-id": appID = arguments.popFirst() ?? appID
-    default:
-        writeLine("usage: herald-gtk-demo [--feed URL] [--app-id ID]", to: 2)
-        exit(64)
+    /// The app is quitting (its last window closed, or a signal): take Herald's notifications
+    /// off the screen while the window's delegate can still hear about it.
+    func shutdown() {
+        herald?.closeShownMessages()
     }
 }
 
-let demo = DemoApp(appID: appID, feedURL: feedURL)
-let application = gtk_application_new(appID, G_APPLICATION_NON_UNIQUE)!
-let onActivate: @convention(c) (UnsafeMutablePointer<GtkApplication>?, gpointer?) -> Void = { application, pointer in
-    Unmanaged<DemoApp>.fromOpaque(pointer!).takeUnretainedValue().activate(application!)
+/// The app id and feed from the command line.
+func parseArguments() -> (appID: String, feedURL: String?) {
+    var arguments = Array(CommandLine.arguments.dropFirst())[...]
+    var appID = "org.herald.GtkDemo"
+    var feedURL: String?
+    while let argument = arguments.popFirst() {
+        switch argument {
+        case "--feed": feedURL = arguments.popFirst()
+        case "--app-id": appID = arguments.popFirst() ?? appID
+        default:
+            writeLine("usage: herald-gtk-demo [--feed URL] [--app-id ID]", to: 2)
+            exit(64)
+        }
+    }
+    return (appID, feedURL)
 }
-g_signal_connect_data(application, "activate", unsafeBitCast(onActivate, to: GCallback.self),
-                      Unmanaged.passRetained(demo).toOpaque(), { pointer, _ in Unmanaged<DemoApp>.fromOpaque(pointer!).release() },
-                      GConnectFlags(rawValue: 0))
-let status = g_application_run(UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self), 1, CommandLine.unsafeArgv)
-demo.herald?.closeShownMessages()
-g_object_unref(application)
+
+let options = parseArguments()
+
+/// Connects a handler for a `GApplication` signal that takes no arguments but the app; the
+/// connection holds the `DemoApp` until the application is finalized.
+@MainContext
+func connect(_ signal: String, of application: UnsafeMutablePointer<GtkApplication>, to demo: DemoApp,
+             _ handler: @convention(c) (UnsafeMutablePointer<GtkApplication>?, gpointer?) -> Void) {
+    g_signal_connect_data(application, signal, unsafeBitCast(handler, to: GCallback.self),
+                          Unmanaged.passRetained(demo).toOpaque(), { pointer, _ in Unmanaged<DemoApp>.fromOpaque(pointer!).release() },
+                          GConnectFlags(rawValue: 0))
+}
+
+let status = MainContext.assumeIsolated {
+    let demo = DemoApp(appID: options.appID, feedURL: options.feedURL)
+    let application = gtk_application_new(options.appID, G_APPLICATION_NON_UNIQUE)!
+    connect("activate", of: application, to: demo) { application, pointer in
+        nonisolated(unsafe) let application = application!
+        let demo = Unmanaged<DemoApp>.fromOpaque(pointer!).takeUnretainedValue()
+        MainContext.assumeIsolated { demo.activate(application) }
+    }
+    connect("shutdown", of: application, to: demo) { _, pointer in
+        let demo = Unmanaged<DemoApp>.fromOpaque(pointer!).takeUnretainedValue()
+        MainContext.assumeIsolated { demo.shutdown() }
+    }
+    // Ctrl+W closes the window, as in other GNOME apps.
+    "<Control>w".withCString { accelerator in
+        var accelerators: [UnsafePointer<CChar>?] = [accelerator, nil]
+        gtk_application_set_accels_for_action(application, "window.close", &accelerators)
+    }
+    let status = g_application_run(UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self), 1, CommandLine.unsafeArgv)
+    g_object_unref(application)
+    return status
+}
 exit(status)

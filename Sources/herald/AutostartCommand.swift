@@ -27,7 +27,7 @@ struct AutostartCommand: ParsableCommand {
             let entry = Autostart.entry(appID: app.appID, appName: app.appName ?? app.appID, command: command)
             let path = Autostart.path(appID: app.appID, environment: ProcessInfo.processInfo.environment)
             do {
-                try StateStore.writeFileAtomically(Data(entry.text.utf8), to: path)
+                try FileStateStore.writeFileAtomically(Data(entry.text.utf8), to: path)
                 chmod(path, 0o644)
             } catch {
                 EventReporter.complain("\(error)")

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Herald
 import HeraldCore
+import HeraldDesktop
 
 /// `herald check`: one check of a feed, waiting on the main loop for the answers.
 struct CheckCommand: ParsableCommand {
@@ -22,7 +23,8 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         var session = CheckSession(configuration: target.configuration, json: target.options.json)
         session.prompts = try target.loadPrompts()
-        throw ExitCode(session.run(force: target.options.force, startDelay: StartDelay.seconds(upTo: startDelay)))
+        let delay = StartDelay.seconds(upTo: startDelay)
+        throw ExitCode(MainContext.assumeIsolated { session.run(force: target.options.force, startDelay: delay) })
     }
 }
 

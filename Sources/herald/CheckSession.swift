@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Glibc
 import Herald
 import HeraldCore
@@ -14,23 +15,25 @@ struct CheckSession {
     /// Explain every prompt decision, not only those of prompts with `verboseLogging`.
     var verbose = false
 
-    /// Runs the check and returns the exit code.
+    /// Runs the check and returns the exit code. Call it from the main thread: it runs the
+    /// GLib main loop there until the check is over.
+    @MainContext
     func run(force: Bool, startDelay: Double = 0) -> Int32 {
         let herald: Herald
         do {
-            herald = try Herald(configuration: configuration)
+            let paths = try HeraldPaths(appID: configuration.appID, environment: configuration.environment)
+            herald = try Herald(configuration: configuration, store: FileStateStore(paths: paths, onCorruptFile: EventReporter.reportCorruptStateFile))
         } catch let error as HeraldError {
             EventReporter.complain(error.description)
             return error.exitCode
         } catch {
-            EventReporter.complain("\(error)")
+            EventReporter.complain(StateStoreError(error, writing: "the state").description)
             return 64
         }
         let loop = MainLoop()
         let reporter = EventReporter(json: json, verbose: verbose) { loop.quit() }
         for prompt in prompts { herald.register(prompt) }
         herald.delegate = reporter
-        herald.store.onCorruptFile = { path in EventReporter.complain("the state file was corrupt; moved aside to \(path)") }
         herald.presenter = FallbackPresenter(
             primary: herald.presenter,
             fallback: TerminalPresenter.isAvailable && !json ? TerminalPresenter(labels: configuration.labels) : nil)
@@ -70,7 +73,7 @@ final class FallbackPresenter: MessagePresenter {
         }
     }
 
-    func present(_ content: NotificationContent, link: String?, respond: @escaping (NotificationResponse) -> Void) throws -> PresentedMessage {
+    func present(_ content: NotificationContent, link: String?, respond: @escaping @MainContext (NotificationResponse) -> Void) throws -> PresentedMessage {
         try active.present(content, link: link, respond: respond)
     }
 }

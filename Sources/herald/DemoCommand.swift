@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Herald
 import HeraldCore
+import HeraldDesktop
 
 /// `herald demo`: shows the bundled sample feed on this desktop.
 struct DemoCommand: ParsableCommand {
@@ -35,6 +36,7 @@ struct DemoCommand: ParsableCommand {
         let configuration = Herald.Configuration(
             feedURL: feedURL, appID: appID, appVersion: HeraldVersion.current, appName: "Herald demo",
             check: CheckConfiguration(debug: true, showAnswered: all), icon: SampleFeed.icon, waitLimit: wait, environment: environment)
-        throw ExitCode(CheckSession(configuration: configuration, json: json).run(force: true))
+        let session = CheckSession(configuration: configuration, json: json)
+        throw ExitCode(MainContext.assumeIsolated { session.run(force: true) })
     }
 }

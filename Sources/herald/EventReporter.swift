@@ -2,9 +2,11 @@ import FoundationEssentials
 import Glibc
 import Herald
 import HeraldCore
+import HeraldDesktop
 
 /// Prints a check's events: a line per event for people, or with `--json` one JSON object per
 /// event on stdout. Remembers the first failure for the exit code.
+@MainContext
 final class EventReporter: HeraldDelegate {
     private let json: Bool
     private let verbose: Bool
@@ -19,8 +21,13 @@ final class EventReporter: HeraldDelegate {
     }
 
     /// Writes "herald: message" on stderr.
-    static func complain(_ message: String) {
+    nonisolated static func complain(_ message: String) {
         FileHandleOutput.standardError.write("herald: \(message)\n")
+    }
+
+    /// Says that a corrupt state file was moved aside, and where to.
+    nonisolated static func reportCorruptStateFile(_ path: String) {
+        complain("the state file was corrupt; moved aside to \(path)")
     }
 
     private func emit(_ event: String, _ fields: [String: FeedValue], text: @autoclosure () -> String) {
@@ -118,7 +125,7 @@ final class EventReporter: HeraldDelegate {
 }
 
 /// Unbuffered writes to the standard streams, so events reach a pipe as they happen.
-struct FileHandleOutput {
+struct FileHandleOutput: Sendable {
     let descriptor: Int32
     static let standardOutput = FileHandleOutput(descriptor: 1)
     static let standardError = FileHandleOutput(descriptor: 2)

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Herald
 import HeraldCore
+import HeraldDesktop
 
 /// `herald prompts`: one launch's worth of local prompts (iPrompt's job) from a shell.
 struct PromptsCommand: ParsableCommand {
@@ -41,7 +42,7 @@ struct PromptsCommand: ParsableCommand {
         var session = CheckSession(configuration: configuration, json: json)
         session.prompts = try Self.load(prompts, rules: rules)
         session.verbose = verbose
-        throw ExitCode(session.run(force: false))
+        throw ExitCode(MainContext.assumeIsolated { session.run(force: false) })
     }
 
     /// Reads a prompts file, reporting each problem on stderr; exits 65 when it is unusable.

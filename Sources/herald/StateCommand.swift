@@ -19,14 +19,14 @@ struct StateCommand: ParsableCommand {
     var reset = false
 
     func run() throws {
-        let store: StateStore
+        let store: FileStateStore
         do {
-            store = StateStore(paths: try HeraldPaths(appID: appID, environment: ProcessInfo.processInfo.environment))
+            store = FileStateStore(paths: try HeraldPaths(appID: appID, environment: ProcessInfo.processInfo.environment),
+                                   onCorruptFile: EventReporter.reportCorruptStateFile)
         } catch {
-            EventReporter.complain("\(error)")
+            EventReporter.complain(StateStoreError(error, writing: "the state").description)
             throw ExitCode(64)
         }
-        store.onCorruptFile = { path in EventReporter.complain("the state file was corrupt; moved aside to \(path)") }
         do {
             if reset {
                 try store.reset()

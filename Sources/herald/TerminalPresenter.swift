@@ -10,11 +10,11 @@ final class TerminalPresenter: MessagePresenter {
     init(labels: Labels) { self.labels = labels }
 
     /// Whether both standard input and output are a terminal.
-    static var isAvailable: Bool { isatty(0) == 1 && isatty(1) == 1 }
+    nonisolated static var isAvailable: Bool { isatty(0) == 1 && isatty(1) == 1 }
 
     func capabilities() throws -> Set<String> { ["actions", "body"] }
 
-    func present(_ content: NotificationContent, link: String?, respond: @escaping (NotificationResponse) -> Void) throws -> PresentedMessage {
+    func present(_ content: NotificationContent, link: String?, respond: @escaping @MainContext (NotificationResponse) -> Void) throws -> PresentedMessage {
         let choices = content.actions.filter { $0.id != NotificationAction.defaultID }
         var text = "\n\(content.summary)\n"
         if !content.body.isEmpty { text += "\(content.body)\n" }

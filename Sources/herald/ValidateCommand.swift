@@ -28,23 +28,21 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         let rules = links.rules
-        let bytes: Data
-        switch load(rules: rules) {
-        case .success(let data): bytes = data
-        case .failure(let error):
-            EventReporter.complain(error.description)
-            throw ExitCode(75)
-        }
+        let outcome = MainContext.assumeIsolated { load(rules: rules) }
         let decoded: Feed
-        do {
-            decoded = try FeedDecoder.decode(bytes)
-        } catch {
+        switch outcome {
+        case .success(let loaded):
+            decoded = loaded.feed
+        case .failure(.feed(let error)):
             if json {
-                print(try Self.json(["usable": .bool(false), "error": .string("\(error)")]))
+                print(try Self.json(["usable": .bool(false), "error": .string(error.description)]))
             } else {
                 EventReporter.complain("\(feed): \(error)")
             }
             throw ExitCode(65)
+        case .failure(let error):
+            EventReporter.complain(error.description)
+            throw ExitCode(75)
         }
         let problems = decoded.problems + FeedValidation.warnings(for: decoded, appVersion: appVersion, rules: rules)
         let ordered = CheckPolicy.order(Array(decoded.entries.values), oldestFirst: false)
@@ -77,32 +75,19 @@ struct ValidateCommand: ParsableCommand {
         return String(decoding: try encoder.encode(FeedValue.dictionary(object)), as: UTF8.self)
     }
 
-    private func load(rules: URLRules) -> Result<Data, FetchError> {
-        guard let scheme = URLRules.scheme(of: feed), scheme != "file" || feed.hasPrefix("file://") else {
-            return readFile(feed)
-        }
-        if scheme == "file" {
-            return readFile(URL(string: feed)?.path ?? feed)
-        }
+    /// Loads the feed through the same source a check uses, without a cache; a local file may
+    /// be larger than a check accepts, since publishers validate what they are about to trim.
+    @MainContext
+    private func load(rules: URLRules) -> Result<LoadedFeed, HeraldError> {
         let loop = MainLoop()
-        var outcome: Result<Data, FetchError> = .failure(.transport("no answer"))
-        let fetcher = FeedFetcher(userAgent: "Herald/\(HeraldVersion.current) (validate)", rules: rules)
-        fetcher.fetch(feed, validators: nil) { result in
-            outcome = result.map { fetched in
-                if case .fetched(let data, _) = fetched { return data }
-                return Data()
-            }
+        var outcome: Result<LoadedFeed, HeraldError> = .failure(.fetch(.transport("no answer")))
+        let source = FeedSource(url: FeedSource.url(forArgument: feed), userAgent: "Herald/\(HeraldVersion.current) (validate)",
+                                timeout: 60, sizeLimit: 64 << 20, rules: rules, cache: nil)
+        source.load(cached: nil) { result in
+            outcome = result
             loop.quit()
         }
         loop.run()
         return outcome
-    }
-
-    private func readFile(_ path: String) -> Result<Data, FetchError> {
-        do {
-            return .success(try Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch {
-            return .failure(.transport("cannot read \(path)"))
-        }
     }
 }

@@ -178,14 +178,88 @@ final class SelectionTests: XCTestCase {
 
     func testMessageShownByAnotherLiveProcessIsNotShownTwice() {
         var state = HeraldState()
-        state.presenting["a"] = .init(processID: 4242, until: clock.after(days: 0.01))
+        state.presenting["a"] = .init(processID: 4242, check: "x.1", until: clock.after(days: 0.01))
         let feed = Feed(entries: ["a", "b"].map { Fixtures.entry($0) })
         let selection = CheckPolicy.select(feed, configuration: CheckConfiguration(), state: state, now: clock.now,
-                                           isShownElsewhere: { _, claim in claim.processID == 4242 })
+                                           isLive: { claim in claim.processID == 4242 })
         XCTAssertEqual(keys(selection), ["b"])
+        XCTAssertEqual(selection.skipped.map(\.reason), [.shownElsewhere])
         let lapsed = CheckPolicy.select(feed, configuration: CheckConfiguration(), state: state, now: clock.after(days: 1),
-                                        isShownElsewhere: { _, _ in true })
+                                        isLive: { _ in true })
         XCTAssertEqual(keys(lapsed), ["b", "a"])
+    }
+}
+
+/// DESIGN.md D16: choosing and claiming are one step of the state, and a claim keeps every
+/// other check from showing the message or prompt until it is answered, released or lapses.
+final class CheckPlanTests: XCTestCase {
+    let clock = TestClock()
+    let me = Claimant(processID: 100, check: "me.1")
+    let other = Claimant(processID: 200, check: "other.1")
+    let feed = Feed(entries: ["a", "b"].map { Fixtures.entry($0) })
+    let due = Prompt(name: "pro", settings: PromptSettings(title: "Go pro", usesUntilPrompt: 0, daysUntilPrompt: 0))
+
+    func plan(_ state: HeraldState, by claimant: Claimant, live: Set<Claimant> = [], at now: Date? = nil, prompts: [Prompt] = []) -> CheckPlan {
+        CheckPolicy.plan(feed: feed, prompts: prompts, configuration: CheckConfiguration(), state: state, now: now ?? clock.now,
+                         urlRules: URLRules(), claimant: claimant, claimUntil: clock.after(days: 0.5),
+                         isLive: { claim in live.contains { claim.isHeld(by: $0) } })
+    }
+
+    func testThePlanClaimsEveryMessageItChoosesInTheStateItReturns() {
+        let planned = plan(HeraldState(), by: me)
+        XCTAssertEqual(planned.messages.map(\.key), ["b", "a"])
+        XCTAssertEqual(planned.state.presenting, ["a": me.claim(until: clock.after(days: 0.5)), "b": me.claim(until: clock.after(days: 0.5))])
+    }
+
+    func testASecondPlanOnTheClaimedStateChoosesNothing() {
+        let first = plan(HeraldState(), by: me)
+        let second = plan(first.state, by: other, live: [me])
+        XCTAssertEqual(second.messages.map(\.key), [])
+        XCTAssertEqual(second.skipped.map(\.reason), [.shownElsewhere, .shownElsewhere])
+        XCTAssertEqual(second.state.presenting, first.state.presenting, "another check's claims are left as they are")
+    }
+
+    func testAClaimLapsesWhenItsCheckIsGoneOrItsTimeHasPassed() {
+        let claimed = plan(HeraldState(), by: me).state
+        XCTAssertEqual(plan(claimed, by: other, live: []).messages.map(\.key), ["b", "a"], "the claiming check is gone")
+        XCTAssertEqual(plan(claimed, by: other, live: [me], at: clock.after(days: 1)).messages.map(\.key), ["b", "a"], "past its time")
+    }
+
+    func testACheckIsNotKeptFromWhatItClaimedItself() {
+        let claimed = plan(HeraldState(), by: me).state
+        XCTAssertEqual(plan(claimed, by: me, live: [me]).messages.map(\.key), ["b", "a"])
+    }
+
+    func testReleaseDropsOnlyTheReleasingChecksClaims() {
+        var state = plan(HeraldState(), by: me).state
+        state.presenting["b"] = other.claim(until: clock.after(days: 1))
+        let released = CheckPolicy.release(messages: ["a", "b"], heldBy: me, in: state)
+        XCTAssertEqual(released.presenting, ["b": other.claim(until: clock.after(days: 1))])
+    }
+
+    func testADuePromptIsClaimedAndAnotherCheckWaitsForIt() {
+        let first = plan(HeraldState(), by: me, prompts: [due])
+        XCTAssertEqual(first.prompts.map(\.decision), [.show(preview: false)])
+        XCTAssertEqual(first.duePrompts.map(\.name), ["pro"])
+        XCTAssertEqual(first.state.presentingPrompts, ["pro": me.claim(until: clock.after(days: 0.5))])
+        let second = plan(first.state, by: other, live: [me], prompts: [due])
+        XCTAssertEqual(second.prompts.map(\.decision), [.shownElsewhere])
+        XCTAssertFalse(second.showsAnything)
+    }
+
+    func testAnsweringAPromptRecordsTheButtonAndDropsItsClaim() {
+        let claimed = plan(HeraldState(), by: me, prompts: [due]).state
+        let answered = PromptPolicy.apply(.cancel, to: due, in: claimed, now: clock.now)
+        XCTAssertEqual(answered.presentingPrompts, [:])
+        XCTAssertEqual(answered.prompts["pro"]?.cancelled, true)
+    }
+
+    func testAStateFileWrittenBeforeChecksWereNamedStillReadsItsClaims() throws {
+        let old = #"{"viewed":[],"reminded":{},"presenting":{"a":{"processID":7,"until":"2030-01-01T00:00:00Z"}},"prompts":{}}"#
+        let state = try JSONDecoder.heraldState.decode(HeraldState.self, from: Data(old.utf8))
+        XCTAssertEqual(state.presenting["a"]?.processID, 7)
+        XCTAssertNil(state.presenting["a"]?.check)
+        XCTAssertEqual(state.presentingPrompts, [:])
     }
 }
 
@@ -234,7 +308,7 @@ final class AnswerTests: XCTestCase {
 
     func testAnswerReleasesTheOnScreenClaim() {
         var state = HeraldState()
-        state.presenting["a"] = .init(processID: 1, until: clock.after(days: 1))
+        state.presenting["a"] = .init(processID: 1, check: "x.1", until: clock.after(days: 1))
         XCTAssertEqual(CheckPolicy.apply(.remind, to: "a", state: state, now: clock.now).presenting, [:])
     }
 }
@@ -304,5 +378,14 @@ final class StartDelayTests: XCTestCase {
     func testNoDelayAsksForNoWait() {
         var generator = SeededGenerator(state: 1)
         XCTAssertEqual(StartDelay.seconds(upTo: 0, using: &generator), 0)
+    }
+}
+
+extension JSONDecoder {
+    /// Reads state files as `FileStateStore` writes them (ISO 8601 dates).
+    static var heraldState: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
     }
 }

@@ -10,7 +10,7 @@ final class StateStoreTests: XCTestCase {
     override func setUpWithError() throws { directory = try Fixtures.temporaryDirectory() }
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: directory) }
 
-    func store() throws -> StateStore { StateStore(paths: try HeraldPaths(appID: "org.example.App", environment: environment)) }
+    func store() throws -> FileStateStore { FileStateStore(paths: try HeraldPaths(appID: "org.example.App", environment: environment)) }
 
     func testPathsFollowXDGVariables() throws {
         let paths = try HeraldPaths(appID: "org.example.App", environment: environment)
@@ -42,11 +42,10 @@ final class StateStoreTests: XCTestCase {
     }
 
     func testCorruptStateFileIsMovedAsideAndReported() throws {
-        let store = try store()
+        let reported = LockedBox<String?>(nil)
+        let store = FileStateStore(paths: try HeraldPaths(appID: "org.example.App", environment: environment), onCorruptFile: { reported.value = $0 })
         try FileManager.default.createDirectory(atPath: directory.path + "/state/herald", withIntermediateDirectories: true)
         try Data("{ not json".utf8).write(to: URL(fileURLWithPath: store.paths.stateFile))
-        let reported = LockedBox<String?>(nil)
-        store.onCorruptFile = { reported.value = $0 }
         XCTAssertEqual(try store.load(), HeraldState())
         let aside = try XCTUnwrap(reported.value)
         XCTAssertTrue(aside.contains(".corrupt-"))
@@ -60,7 +59,7 @@ final class StateStoreTests: XCTestCase {
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory.path + "/state/herald") }
         guard getuid() != 0 else {
             // root ignores directory modes; use a path under a regular file instead.
-            let blocked = StateStore(paths: try HeraldPaths(appID: "x", environment: ["XDG_STATE_HOME": store.paths.stateFile, "HOME": "/"]))
+            let blocked = FileStateStore(paths: try HeraldPaths(appID: "x", environment: ["XDG_STATE_HOME": store.paths.stateFile, "HOME": "/"]))
             XCTAssertThrowsError(try blocked.update { $0.viewed = ["x"] }) { error in
                 guard case .unwritable = error as? StateStoreError else { return XCTFail("\(error)") }
             }
@@ -74,10 +73,10 @@ final class StateStoreTests: XCTestCase {
     func testConcurrentWritersNeverLoseEachOthersAnswers() throws {
         let paths = try HeraldPaths(appID: "org.example.App", environment: environment)
         DispatchQueue.concurrentPerform(iterations: 40) { index in
-            let store = StateStore(paths: paths)
+            let store = FileStateStore(paths: paths)
             try! store.update { $0.viewed.insert("m\(index)") }
         }
-        XCTAssertEqual(try StateStore(paths: paths).load().viewed.count, 40)
+        XCTAssertEqual(try FileStateStore(paths: paths).load().viewed.count, 40)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path + "/state/herald").filter { $0.contains(".tmp") }
         XCTAssertEqual(leftovers, [], "no half-written temporary files remain")
     }

@@ -6,172 +6,169 @@ import HeraldDesktop
 import HeraldTestSupport
 import XCTest
 
+private var session: DesktopSession { InProcessDesktop.session }
+private var server: FeedServer { InProcessDesktop.feedServer }
+
+/// A Herald for `appID` whose feed is `feed` on the loopback server, first launch shown.
+@MainContext
+func makeHerald(_ appID: String, feed: String) throws -> Herald {
+    try server.publish("\(appID).plist", feed)
+    return try Herald(configuration: .init(
+        feedURL: server.url("\(appID).plist"), appID: appID, appVersion: "2.0", appName: "In-app test",
+        check: CheckConfiguration(showOnFirstLaunch: true), environment: InProcessDesktop.environment(forApp: appID)))
+}
+
+/// Runs the default main context until the delegate hears the check finish (at most 15 s).
+@MainContext
+func runLoop(until recorder: EventRecorder) {
+    let loop = MainLoop()
+    recorder.onFinish = { loop.quit() }
+    let guardTimer = MainContext.after(seconds: 15) { loop.quit() }
+    loop.run()
+    MainContext.cancel(guardTimer)
+}
+
 /// The library as an app uses it: `appLaunched()` in the app's own process, the delegate's
 /// events on the GLib main context, against a private session bus and a loopback feed.
 ///
-/// libnotify keeps one connection per process, so the whole class shares one session.
+/// Every test body runs isolated to the main context, as an app's GLib callbacks do.
 final class HeraldInAppTests: XCTestCase {
-    nonisolated(unsafe) static var session: DesktopSession!
-    nonisolated(unsafe) static var server: FeedServer!
-    nonisolated(unsafe) static var sessionBus: OpaquePointer?
-
-    override class func setUp() {
-        super.setUp()
-        session = try! DesktopSession()
-        server = try! FeedServer(directory: session.directory)
-        setenv("DBUS_SESSION_BUS_ADDRESS", session.environment["DBUS_SESSION_BUS_ADDRESS"]!, 1)
-        for name in ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_DATA_DIRS"] { setenv(name, session.environment[name]!, 1) }
-        // GLib ends a process whose session bus goes away; this one outlives its private bus.
-        // The connection is a weakly held singleton, so the reference is kept until exit.
-        sessionBus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, nil)
-        if let sessionBus { g_dbus_connection_set_exit_on_close(sessionBus, 0) }
-    }
-
-    override class func tearDown() {
-        NotificationServer.shutDown()
-        server = nil
-        session = nil
-        super.tearDown()
-    }
-
-    var session: DesktopSession { Self.session }
-    var server: FeedServer { Self.server }
-
-    func makeHerald(_ appID: String, feed: String, decline: Bool = false) throws -> Herald {
-        try server.publish("\(appID).plist", feed)
-        var environment = session.environment
-        environment["XDG_STATE_HOME"] = session.directory.appendingPathComponent("state-\(appID)").path
-        return try Herald(configuration: .init(
-            feedURL: server.url("\(appID).plist"), appID: appID, appVersion: "2.0", appName: "In-app test",
-            check: CheckConfiguration(showOnFirstLaunch: true), environment: environment))
-    }
-
-    /// Runs the default main context until the delegate hears the check finish (at most 15 s).
-    func runLoop(until recorder: EventRecorder) {
-        let loop = MainLoop()
-        recorder.onFinish = { loop.quit() }
-        let guardTimer = MainContext.after(seconds: 15) { loop.quit() }
-        loop.run()
-        MainContext.cancel(guardTimer)
-    }
-
     func testAppLaunchedReturnsAtOnceAndEventsArriveInOrderOnTheMainThread() throws {
-        let herald = try makeHerald("org.example.InApp", feed: Fixtures.xmlFeed([
-            "2024/05/01": ["Title": "Hello", "ActionURL": "https://example.com/hello", "Campaign": "spring"],
-            "2024/04/01": ["Title": "Too new for you", "MinVersion": "3.0"],
-        ]))
-        let recorder = EventRecorder(session: session, answer: "view")
-        herald.delegate = recorder
-        let requestsBefore = server.requests.count
-        herald.appLaunched()
-        XCTAssertEqual(server.requests.count, requestsBefore, "appLaunched only schedules; the loop does the work")
-        XCTAssertEqual(recorder.events, [])
-        runLoop(until: recorder)
-        XCTAssertEqual(recorder.events, [
-            "shouldCheck", "fetched", "skipped 2024/04/01 below-min-version", "detected 2024/05/01",
-            "shouldDisplay 2024/05/01", "shown 2024/05/01", "view 2024/05/01", "finished",
-        ])
-        XCTAssertTrue(recorder.allOnMainThread)
-        XCTAssertEqual(recorder.details["Campaign"], .string("spring"), "unknown keys reach the delegate")
-        XCTAssertTrue(eventually { self.session.openedLinks.contains("https://example.com/hello") })
-        XCTAssertEqual(try herald.store.load().viewed, ["2024/05/01"])
+        try MainContext.assumeIsolated {
+            let herald = try makeHerald("org.example.InApp", feed: Fixtures.xmlFeed([
+                "2024/05/01": ["Title": "Hello", "ActionURL": "https://example.com/hello", "Campaign": "spring"],
+                "2024/04/01": ["Title": "Too new for you", "MinVersion": "3.0"],
+            ]))
+            let recorder = EventRecorder(session: session, answer: "view")
+            herald.delegate = recorder
+            let requestsBefore = server.requests.count
+            herald.appLaunched()
+            XCTAssertEqual(server.requests.count, requestsBefore, "appLaunched only schedules; the loop does the work")
+            XCTAssertEqual(recorder.events, [])
+            runLoop(until: recorder)
+            XCTAssertEqual(recorder.events, [
+                "shouldCheck", "fetched", "skipped 2024/04/01 below-min-version", "detected 2024/05/01",
+                "shouldDisplay 2024/05/01", "shown 2024/05/01", "view 2024/05/01", "finished",
+            ])
+            XCTAssertTrue(recorder.allOnMainThread)
+            XCTAssertEqual(recorder.details["Campaign"], .string("spring"), "unknown keys reach the delegate")
+            XCTAssertTrue(eventually { session.openedLinks.contains("https://example.com/hello") })
+            XCTAssertEqual(try herald.store.load().viewed, ["2024/05/01"])
+        }
     }
 
     func testNothingPendingSendsDidNotDetect() throws {
-        let herald = try makeHerald("org.example.Empty", feed: Fixtures.xmlFeed([:]))
-        let recorder = EventRecorder(session: session, answer: nil)
-        herald.delegate = recorder
-        herald.appLaunched()
-        runLoop(until: recorder)
-        XCTAssertEqual(recorder.events, ["shouldCheck", "fetched", "notDetected", "finished"])
+        try MainContext.assumeIsolated {
+            let herald = try makeHerald("org.example.Empty", feed: Fixtures.xmlFeed([:]))
+            let recorder = EventRecorder(session: session, answer: nil)
+            herald.delegate = recorder
+            herald.appLaunched()
+            runLoop(until: recorder)
+            XCTAssertEqual(recorder.events, ["shouldCheck", "fetched", "notDetected", "finished"])
+        }
     }
 
     func testDelegateDecliningTheCheckFetchesNothing() throws {
-        let herald = try makeHerald("org.example.Declined", feed: Fixtures.xmlFeed(["a": ["Title": "A"]]))
-        let recorder = EventRecorder(session: session, answer: nil)
-        recorder.allowCheck = false
-        herald.delegate = recorder
-        let requestsBefore = server.requests.count
-        herald.appLaunched()
-        runLoop(until: recorder)
-        XCTAssertEqual(recorder.events, ["shouldCheck", "check-skipped delegate-declined", "finished"])
-        XCTAssertEqual(server.requests.count, requestsBefore)
+        try MainContext.assumeIsolated {
+            let herald = try makeHerald("org.example.Declined", feed: Fixtures.xmlFeed(["a": ["Title": "A"]]))
+            let recorder = EventRecorder(session: session, answer: nil)
+            recorder.allowCheck = false
+            herald.delegate = recorder
+            let requestsBefore = server.requests.count
+            herald.appLaunched()
+            runLoop(until: recorder)
+            XCTAssertEqual(recorder.events, ["shouldCheck", "check-skipped delegate-declined", "finished"])
+            XCTAssertEqual(server.requests.count, requestsBefore)
+        }
     }
 
     func testDelegateDecliningOneMessageLeavesItUnmarkedAndShowsTheNext() throws {
-        let herald = try makeHerald("org.example.Choosy", feed: Fixtures.xmlFeed(["b": ["Title": "B"], "a": ["Title": "A"]]))
-        let recorder = EventRecorder(session: session, answer: "ok")
-        recorder.declinedKeys = ["b"]
-        herald.delegate = recorder
-        herald.appLaunched()
-        runLoop(until: recorder)
-        XCTAssertEqual(recorder.events, [
-            "shouldCheck", "fetched", "detected b a", "shouldDisplay b", "skipped b delegate-declined",
-            "shouldDisplay a", "shown a", "ok a", "finished",
-        ])
-        let state = try herald.store.load()
-        XCTAssertEqual(state.viewed, ["a"])
+        try MainContext.assumeIsolated {
+            let herald = try makeHerald("org.example.Choosy", feed: Fixtures.xmlFeed(["b": ["Title": "B"], "a": ["Title": "A"]]))
+            let recorder = EventRecorder(session: session, answer: "ok")
+            recorder.declinedKeys = ["b"]
+            herald.delegate = recorder
+            herald.appLaunched()
+            runLoop(until: recorder)
+            XCTAssertEqual(recorder.events, [
+                "shouldCheck", "fetched", "detected b a", "shouldDisplay b", "skipped b delegate-declined",
+                "shouldDisplay a", "shown a", "ok a", "finished",
+            ])
+            let state = try herald.store.load()
+            XCTAssertEqual(state.viewed, ["a"])
+            XCTAssertEqual(state.presenting, [:], "the declined message's claim is dropped")
+        }
     }
 
     func testASecondLaunchCallWhileCheckingStartsNoSecondCheck() throws {
-        let herald = try makeHerald("org.example.Twice", feed: Fixtures.xmlFeed([:]))
-        let recorder = EventRecorder(session: session, answer: nil)
-        herald.delegate = recorder
-        let requestsBefore = server.requests.count
-        herald.appLaunched()
-        herald.appLaunched()
-        runLoop(until: recorder)
-        XCTAssertEqual(recorder.events.filter { $0 == "fetched" }.count, 1)
-        XCTAssertEqual(server.requests.count, requestsBefore + 1)
+        try MainContext.assumeIsolated {
+            let herald = try makeHerald("org.example.Twice", feed: Fixtures.xmlFeed([:]))
+            let recorder = EventRecorder(session: session, answer: nil)
+            herald.delegate = recorder
+            let requestsBefore = server.requests.count
+            herald.appLaunched()
+            herald.appLaunched()
+            runLoop(until: recorder)
+            XCTAssertEqual(recorder.events.filter { $0 == "fetched" }.count, 1)
+            XCTAssertEqual(server.requests.count, requestsBefore + 1)
+        }
     }
 
     func testCheckAtLaunchOffMakesAppLaunchedDoNothing() throws {
-        try server.publish("off.plist", Fixtures.xmlFeed([:]))
-        let herald = try Herald(configuration: .init(
-            feedURL: server.url("off.plist"), appID: "org.example.Off", appVersion: "1", checkAtLaunch: false,
-            environment: session.environment))
-        let recorder = EventRecorder(session: session, answer: nil)
-        herald.delegate = recorder
-        herald.appLaunched()
-        let loop = MainLoop()
-        MainContext.after(seconds: 0.3) { loop.quit() }
-        loop.run()
-        XCTAssertEqual(recorder.events, [])
+        try MainContext.assumeIsolated {
+            try server.publish("off.plist", Fixtures.xmlFeed([:]))
+            let herald = try Herald(configuration: .init(
+                feedURL: server.url("off.plist"), appID: "org.example.Off", appVersion: "1", checkAtLaunch: false,
+                environment: InProcessDesktop.environment(forApp: "org.example.Off")))
+            let recorder = EventRecorder(session: session, answer: nil)
+            herald.delegate = recorder
+            herald.appLaunched()
+            let loop = MainLoop()
+            MainContext.after(seconds: 0.3) { loop.quit() }
+            loop.run()
+            XCTAssertEqual(recorder.events, ["finished"], "no feed step and no prompts: the launch ends at once")
+        }
     }
 
     func testPromptsAreCountedShownAfterTheFeedAndAnsweredThroughTheDelegate() throws {
-        let herald = try makeHerald("org.example.Prompts", feed: Fixtures.xmlFeed(["m": ["Title": "Message"]]))
-        herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", actionURL: "https://example.com/pro", usesUntilPrompt: 1, daysUntilPrompt: 0)))
-        herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", actionURL: "https://example.com/pro", usesUntilPrompt: 1, daysUntilPrompt: 0)))
-        let recorder = EventRecorder(session: session, answer: "ok")
-        recorder.promptAnswer = "action"
-        recorder.openLinks = false
-        herald.delegate = recorder
-        herald.appLaunched()
-        runLoop(until: recorder)
-        XCTAssertEqual(recorder.events.filter { $0.contains("pro") || $0 == "finished" }, [
-            "decided pro due", "shouldDisplay pro", "shown pro", "pressed pro action", "shouldOpen pro", "finished",
-        ])
-        XCTAssertLessThan(recorder.events.firstIndex(of: "shown m")!, recorder.events.firstIndex(of: "shown pro")!)
-        let state = try herald.store.load().prompts["pro"]
-        XCTAssertEqual(state?.usesCount, 1, "registered twice, counted once")
-        XCTAssertEqual(state?.viewed, true)
-        XCTAssertFalse(session.openedLinks.contains("https://example.com/pro"), "the delegate declined the link")
+        try MainContext.assumeIsolated {
+            let herald = try makeHerald("org.example.Prompts", feed: Fixtures.xmlFeed(["m": ["Title": "Message"]]))
+            herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", actionURL: "https://example.com/pro", usesUntilPrompt: 1, daysUntilPrompt: 0)))
+            herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", actionURL: "https://example.com/pro", usesUntilPrompt: 1, daysUntilPrompt: 0)))
+            let recorder = EventRecorder(session: session, answer: "ok")
+            recorder.promptAnswer = "action"
+            recorder.openLinks = false
+            herald.delegate = recorder
+            herald.appLaunched()
+            runLoop(until: recorder)
+            XCTAssertEqual(recorder.events.filter { $0.contains("pro") || $0 == "finished" }, [
+                "decided pro due", "shouldDisplay pro", "shown pro", "pressed pro action", "shouldOpen pro", "finished",
+            ])
+            XCTAssertLessThan(recorder.events.firstIndex(of: "shown m")!, recorder.events.firstIndex(of: "shown pro")!)
+            let state = try herald.store.load()
+            XCTAssertEqual(state.prompts["pro"]?.usesCount, 1, "registered twice, counted once")
+            XCTAssertEqual(state.prompts["pro"]?.viewed, true)
+            XCTAssertEqual(state.presentingPrompts, [:], "the answered prompt's claim is dropped")
+            XCTAssertFalse(session.openedLinks.contains("https://example.com/pro"), "the delegate declined the link")
+        }
     }
 
     func testCheckNowSkipsTheGatesAndTheDelegatesShouldCheck() throws {
-        let herald = try makeHerald("org.example.Manual", feed: Fixtures.xmlFeed([:]))
-        try herald.store.update { $0 = CheckPolicy.recordSuccess($0, now: Date()) }
-        let recorder = EventRecorder(session: session, answer: nil)
-        recorder.allowCheck = false
-        herald.delegate = recorder
-        herald.checkNow()
-        runLoop(until: recorder)
-        XCTAssertEqual(recorder.events, ["fetched", "notDetected", "finished"])
+        try MainContext.assumeIsolated {
+            let herald = try makeHerald("org.example.Manual", feed: Fixtures.xmlFeed([:]))
+            try herald.store.update { $0 = CheckPolicy.recordSuccess($0, now: Date()) }
+            let recorder = EventRecorder(session: session, answer: nil)
+            recorder.allowCheck = false
+            herald.delegate = recorder
+            herald.checkNow()
+            runLoop(until: recorder)
+            XCTAssertEqual(recorder.events, ["fetched", "notDetected", "finished"])
+        }
     }
 }
 
 /// Records delegate events as short strings, answering shown messages like a user would.
+@MainContext
 final class EventRecorder: HeraldDelegate {
     var events: [String] = []
     var allOnMainThread = true

@@ -187,10 +187,11 @@ public enum CheckPolicy {
     ///
     /// - Parameters:
     ///   - urlRules: which ActionURLs may be offered.
-    ///   - isShownElsewhere: whether another live process holds a message on screen.
+    ///   - claimant: the check selecting; its own claims never exclude a message.
+    ///   - isLive: whether the check holding a claim still runs (see `HeraldState.Claim`).
     public static func select(
         _ feed: Feed, configuration: CheckConfiguration, state: HeraldState, now: Date,
-        urlRules: URLRules = URLRules(), isShownElsewhere: (String, HeraldState.Presentation) -> Bool = { _, _ in false }
+        urlRules: URLRules = URLRules(), claimant: Claimant? = nil, isLive: (HeraldState.Claim) -> Bool = { _ in false }
     ) -> Selection {
         var state = state
         let ignored = state.ignored ?? []
@@ -210,7 +211,7 @@ public enum CheckPolicy {
         var skipped: [String: MessageSkipReason] = Dictionary(answered, uniquingKeysWith: { first, _ in first })
         let candidates = order(pending, oldestFirst: configuration.showOldestFirst).filter { entry in
             if let reason = exclusion(of: entry, configuration: configuration, state: state, now: now,
-                                      urlRules: urlRules, isShownElsewhere: isShownElsewhere) {
+                                      urlRules: urlRules, claimant: claimant, isLive: isLive) {
                 skipped[entry.key] = reason
                 return false
             }
@@ -223,7 +224,7 @@ public enum CheckPolicy {
 
     private static func exclusion(
         of entry: FeedEntry, configuration: CheckConfiguration, state: HeraldState, now: Date,
-        urlRules: URLRules, isShownElsewhere: (String, HeraldState.Presentation) -> Bool
+        urlRules: URLRules, claimant: Claimant?, isLive: (HeraldState.Claim) -> Bool
     ) -> MessageSkipReason? {
         if !configuration.debug, !configuration.showAnswered, let reminded = state.reminded[entry.key] {
             let due = reminded.addingTimeInterval(configuration.remindPeriod * secondsPerDay)
@@ -240,10 +241,18 @@ public enum CheckPolicy {
         if let url = entry.actionURL, let refusal = urlRules.actionURLRefusal(url) {
             return .refusedURL(refusal)
         }
-        if let claim = state.presenting[entry.key], claim.until > now, isShownElsewhere(entry.key, claim) {
+        if let claim = state.presenting[entry.key], isHeldElsewhere(claim, claimant: claimant, now: now, isLive: isLive) {
             return .shownElsewhere
         }
         return nil
+    }
+
+    /// Whether a claim keeps a message or prompt from `claimant`: it is another check's, it has
+    /// not lapsed, and that check still runs.
+    static func isHeldElsewhere(_ claim: HeraldState.Claim, claimant: Claimant?, now: Date, isLive: (HeraldState.Claim) -> Bool) -> Bool {
+        guard claim.until > now else { return false }
+        if let claimant, claim.isHeld(by: claimant) { return false }
+        return isLive(claim)
     }
 
     /// Sorts by key with `caseInsensitiveCompare:`, newest (last) first unless `oldestFirst`.

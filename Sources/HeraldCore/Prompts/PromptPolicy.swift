@@ -37,6 +37,8 @@ public enum PromptDecision: Sendable, Equatable, CustomStringConvertible {
     case waitingForUses(count: Int, needed: Int)
     /// Reminded too recently.
     case reminded(hoursAgo: Double, remindPeriod: Double)
+    /// Due, but another running check is showing it (DESIGN.md D16).
+    case shownElsewhere
 
     /// A short machine-readable name.
     public var name: String {
@@ -47,6 +49,7 @@ public enum PromptDecision: Sendable, Equatable, CustomStringConvertible {
         case .waitingForDays: return "days"
         case .waitingForUses: return "uses"
         case .reminded: return "reminded"
+        case .shownElsewhere: return "shown-elsewhere"
         }
     }
 
@@ -60,6 +63,7 @@ public enum PromptDecision: Sendable, Equatable, CustomStringConvertible {
         case .waitingForUses(let count, let needed): return "waits: \(count) of \(needed) uses"
         case .reminded(let hours, let period):
             return "waits: reminded \(Self.format(hours)) h ago, remind period \(Self.days(period))"
+        case .shownElsewhere: return "waits: another process is showing it"
         }
     }
 
@@ -110,6 +114,14 @@ public enum PromptPolicy {
         case .action:
             if prompt.recurring { state.lastReminded = now } else { state.viewed = true }
         }
+        return state
+    }
+
+    /// Records a button in the app's state and drops the prompt's claim.
+    public static func apply(_ button: PromptButton, to prompt: Prompt, in state: HeraldState, now: Date) -> HeraldState {
+        var state = state
+        state.prompts[prompt.name] = apply(button, to: prompt, state: state.prompts[prompt.name] ?? PromptState(), now: now)
+        state.presentingPrompts[prompt.name] = nil
         return state
     }
 

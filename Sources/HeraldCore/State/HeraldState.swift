@@ -18,8 +18,11 @@ public struct HeraldState: Codable, Sendable, Equatable {
     public var failure: FailureRecord?
     /// The validators of the cached feed, for conditional requests.
     public var cachedFeed: CachedFeed?
-    /// Messages on screen right now, so that a second process does not show them too.
-    public var presenting: [String: Presentation]
+    /// Messages claimed by a running check, by key, so that no other check shows them too
+    /// (DESIGN.md D16).
+    public var presenting: [String: Claim]
+    /// Prompts claimed by a running check, by name.
+    public var presentingPrompts: [String: Claim]
     /// Each local prompt's uses, reminder and answers, by prompt name.
     public var prompts: [String: PromptState]
 
@@ -32,6 +35,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
         failure = nil
         cachedFeed = nil
         presenting = [:]
+        presentingPrompts = [:]
         prompts = [:]
     }
 
@@ -69,22 +73,33 @@ public struct HeraldState: Codable, Sendable, Equatable {
         }
     }
 
-    /// A message shown by a running process, and until when that process may hold it.
-    public struct Presentation: Codable, Sendable, Equatable {
-        /// The process showing it.
+    /// A message or prompt held by one running check, and until when it may hold it.
+    ///
+    /// A claim lapses at `until`, or earlier when its check is gone (the process ended, or the
+    /// check in it finished): `isLive` tells the policy which.
+    public struct Claim: Codable, Sendable, Equatable {
+        /// The process whose check holds it.
         public var processID: Int32
+        /// The check within that process; `nil` in files written before checks were named.
+        public var check: String?
         /// After this time the claim lapses, whatever happened to the process.
         public var until: Date
 
         /// Creates a claim.
-        public init(processID: Int32, until: Date) {
+        public init(processID: Int32, check: String?, until: Date) {
             self.processID = processID
+            self.check = check
             self.until = until
+        }
+
+        /// Whether `claimant` made this claim.
+        public func isHeld(by claimant: Claimant) -> Bool {
+            processID == claimant.processID && check == claimant.check
         }
     }
 
     private enum CodingKeys: String, CodingKey {
-        case ignored, viewed, reminded, lastChecked, failure, cachedFeed, presenting, prompts
+        case ignored, viewed, reminded, lastChecked, failure, cachedFeed, presenting, presentingPrompts, prompts
     }
 
     /// Reads a state file; keys missing from older files take their empty values.
@@ -96,7 +111,8 @@ public struct HeraldState: Codable, Sendable, Equatable {
         lastChecked = try container.decodeIfPresent(Date.self, forKey: .lastChecked)
         failure = try container.decodeIfPresent(FailureRecord.self, forKey: .failure)
         cachedFeed = try container.decodeIfPresent(CachedFeed.self, forKey: .cachedFeed)
-        presenting = try container.decodeIfPresent([String: Presentation].self, forKey: .presenting) ?? [:]
+        presenting = try container.decodeIfPresent([String: Claim].self, forKey: .presenting) ?? [:]
+        presentingPrompts = try container.decodeIfPresent([String: Claim].self, forKey: .presentingPrompts) ?? [:]
         prompts = try container.decodeIfPresent([String: PromptState].self, forKey: .prompts) ?? [:]
     }
 
@@ -110,6 +126,26 @@ public struct HeraldState: Codable, Sendable, Equatable {
         try container.encodeIfPresent(failure, forKey: .failure)
         try container.encodeIfPresent(cachedFeed, forKey: .cachedFeed)
         try container.encode(presenting, forKey: .presenting)
+        try container.encode(presentingPrompts, forKey: .presentingPrompts)
         try container.encode(prompts, forKey: .prompts)
+    }
+}
+
+/// One check of one process: who makes and releases claims.
+public struct Claimant: Sendable, Hashable {
+    /// The process running the check.
+    public var processID: Int32
+    /// A name for the check, unique within the process.
+    public var check: String
+
+    /// Creates a claimant.
+    public init(processID: Int32, check: String) {
+        self.processID = processID
+        self.check = check
+    }
+
+    /// A claim by this check, held until `until`.
+    public func claim(until: Date) -> HeraldState.Claim {
+        HeraldState.Claim(processID: processID, check: check, until: until)
     }
 }

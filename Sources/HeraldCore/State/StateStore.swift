@@ -16,6 +16,11 @@ public enum StateStoreError: Error, Sendable, Equatable, CustomStringConvertible
         case .unwritable(let path, let reason): return "cannot write \(path): \(reason)"
         }
     }
+
+    /// A store's error as a `StateStoreError`; another store's own errors keep their text.
+    public init(_ error: any Error, writing what: String) {
+        self = error as? StateStoreError ?? .unwritable(path: what, reason: String(describing: error))
+    }
 }
 
 /// Where Herald keeps an app's files (DESIGN.md D16), following the XDG base directories.
@@ -49,21 +54,47 @@ public struct HeraldPaths: Sendable, Equatable {
     }
 }
 
-/// Reads and writes one app's `HeraldState` safely between processes.
+/// Where Herald keeps an app's state and the cached copy of its feed.
+///
+/// Herald reads and changes the state only through `update`, one locked read-modify-write
+/// per step of a check; `FileStateStore` is the real one, and an in-memory store stands in
+/// for it in tests.
+public protocol StateStore: AnyObject {
+    /// Reads the state without changing it; nothing stored yet is the empty state.
+    func load() throws -> HeraldState
+    /// Reads, changes and writes the state as one step that no other process or check can
+    /// interleave with; writes nothing when `change` leaves the state as it was.
+    ///
+    /// - Parameter change: edits the state; its return value is passed back.
+    func update<Result>(_ change: (inout HeraldState) throws -> Result) throws -> Result
+    /// Forgets the state and the cached feed.
+    func reset() throws
+    /// Whether a cached copy of the feed is kept.
+    var hasCachedFeed: Bool { get }
+    /// The cached feed bytes, if any.
+    func cachedFeed() -> Data?
+    /// Replaces the cached feed.
+    func storeCachedFeed(_ bytes: Data) throws
+}
+
+/// Reads and writes one app's `HeraldState` in files, safely between processes.
 ///
 /// Every change is a read-modify-write under an advisory `flock`, written to a temporary file,
 /// flushed with `fsync` and renamed over the old one, so the in-app hook and the autostart job
 /// never lose each other's answers and a crash never leaves half a file. A file that cannot be
 /// read is moved aside (`.corrupt-<time>`) and reported, and Herald starts from an empty state.
-public final class StateStore: @unchecked Sendable {
+public final class FileStateStore: StateStore, Sendable {
     /// The files this store uses.
     public let paths: HeraldPaths
     /// Called when a corrupt state file was moved aside, with its new path.
-    public var onCorruptFile: (@Sendable (String) -> Void)?
+    public let onCorruptFile: (@Sendable (String) -> Void)?
 
     /// Creates a store for the given paths.
-    public init(paths: HeraldPaths) {
+    ///
+    /// - Parameter onCorruptFile: told the new path of a corrupt state file moved aside.
+    public init(paths: HeraldPaths, onCorruptFile: (@Sendable (String) -> Void)? = nil) {
         self.paths = paths
+        self.onCorruptFile = onCorruptFile
     }
 
     /// Reads the state without changing it; a missing file is the empty state.

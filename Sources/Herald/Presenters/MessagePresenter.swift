@@ -2,18 +2,22 @@ import HeraldCore
 import HeraldDesktop
 
 /// Shows messages to the user and reports the answers: the seam between Herald's flow and
-/// the desktop, so a terminal or a test can stand in for the notification server.
+/// the desktop, so a terminal, an app's own window or a test can stand in for the
+/// notification server.
+@MainContext
 public protocol MessagePresenter: AnyObject {
     /// Connects on first use and returns the capabilities the content should be built for.
     ///
     /// - Throws: `HeraldError.noNotificationServer` when nothing can show messages.
     func capabilities() throws -> Set<String>
     /// Shows one message (with the link its view button opens, if any); `respond` runs once,
-    /// on the main context, with the answer or close.
-    func present(_ content: NotificationContent, link: String?, respond: @escaping (NotificationResponse) -> Void) throws -> PresentedMessage
+    /// on the main context, with the answer or close. The check keeps the returned handle
+    /// until then, and drops it after.
+    func present(_ content: NotificationContent, link: String?, respond: @escaping @MainContext (NotificationResponse) -> Void) throws -> PresentedMessage
 }
 
 /// A message on screen.
+@MainContext
 public protocol PresentedMessage: AnyObject {
     /// The server's id for it.
     var id: UInt32 { get }
@@ -49,14 +53,14 @@ public final class DesktopPresenter: MessagePresenter {
     }
 
     /// Shows a libnotify notification that never expires on its own: Herald's wait limit decides.
-    public func present(_ content: NotificationContent, link: String?, respond: @escaping (NotificationResponse) -> Void) throws -> PresentedMessage {
+    public func present(_ content: NotificationContent, link: String?, respond: @escaping @MainContext (NotificationResponse) -> Void) throws -> PresentedMessage {
         let notification = DesktopNotification(
             summary: content.summary, body: content.body, icon: icon, appName: appName, desktopEntry: appID,
             actions: content.actions.map { (id: $0.id, label: $0.label) }, timeout: content.isInteractive ? 0 : -1)
         do {
             return try notification.show(onResponse: respond)
         } catch {
-            throw HeraldError.presentation("\(error)")
+            throw HeraldError.presentation((error as? NotificationError)?.description ?? String(describing: error))
         }
     }
 }

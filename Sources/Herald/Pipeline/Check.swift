@@ -1,0 +1,362 @@
+import FoundationEssentials
+import Glibc
+import HeraldCore
+import HeraldDesktop
+
+/// One check, from the gate to the last answer: the pipeline of DESIGN.md, "How a check flows".
+///
+/// It owns what the check has on screen, its wait timer and what it has reported, and it is
+/// the one place that decides whether the check succeeded. The state is touched in few,
+/// whole steps: the gate (with the launch's prompt uses), the plan with its claims and the
+/// check's outcome, what the presentation did not show, then one update per answer.
+///
+/// While anything is on screen, the notification callbacks hold the check and the check holds
+/// its `Herald`, so neither goes away before the answers are in; the last answer or close
+/// ends that.
+@MainContext
+final class Check {
+    /// Whose claims this check makes.
+    let claimant: Claimant
+    private let herald: Herald
+    private let launch: Bool
+    private let force: Bool
+    private var onScreen: [Showable.Subject: Shown] = [:]
+    /// What the presentation step has yet to do before the check can end.
+    private var presenting = true
+    private var waitTimer: UInt32 = 0
+    private var reported: Set<String> = []
+    private var capabilities: Set<String>?
+    private var serverMissing = false
+    private var shownSoFar = 0
+    private var ended = false
+
+    private struct Shown {
+        let item: Showable
+        let handle: PresentedMessage
+        /// Shown as the check's n-th item: closing goes in the order of showing.
+        let sequence: Int
+    }
+
+    /// What the feed step brought: nothing (not due, declined, no feed), a failure, or a feed.
+    private enum FeedStep {
+        case notRun
+        case failed(HeraldError)
+        case fetched(LoadedFeed)
+
+        var feed: Feed? {
+            if case .fetched(let loaded) = self { return loaded.feed }
+            return nil
+        }
+    }
+
+    init(for herald: Herald, launch: Bool, force: Bool) {
+        self.herald = herald
+        self.launch = launch
+        self.force = force
+        claimant = Self.nextClaimant()
+        Self.running.insert(claimant.check)
+    }
+
+    private var configuration: Herald.Configuration { herald.configuration }
+    private var delegate: HeraldDelegate? { herald.delegate }
+    private var store: any StateStore { herald.store }
+
+    // MARK: - Gate and feed
+
+    /// Runs the check: counts the launch's prompt uses, asks the gate, fetches when due.
+    func start() {
+        let feedRuns = configuration.feedURL != nil && (force || configuration.checkAtLaunch)
+        let countUses = launch && !herald.prompts.isEmpty
+        let prompts = Array(herald.prompts.values)
+        let now = herald.now()
+        let gate = updateState { state -> (skip: CheckSkipReason?, state: HeraldState) in
+            if countUses { state.prompts = PromptPolicy.countLaunch(of: prompts, in: state.prompts, now: now) }
+            guard feedRuns else { return (nil, state) }
+            let gate = CheckPolicy.gate(configuration.check, state: state, now: now, force: force)
+            state = gate.state
+            return gate
+        }
+        guard feedRuns, let gate else { return plan(after: .notRun, snapshot: gate?.state) }
+        if let skip = gate.skip { return skipCheck(skip, snapshot: gate.state) }
+        if !force, delegate?.heraldShouldCheck(herald) == false { return skipCheck(.delegateDeclined, snapshot: gate.state) }
+        herald.feedSource!.load(cached: gate.state.cachedFeed) { [self] result in
+            switch result {
+            case .success(let loaded):
+                delegate?.herald(herald, didFetchFeed: loaded.feed, notModified: loaded.notModified)
+                plan(after: .fetched(loaded), snapshot: gate.state)
+            case .failure(let error):
+                plan(after: .failed(error), snapshot: gate.state)
+            }
+        }
+    }
+
+    private func skipCheck(_ reason: CheckSkipReason, snapshot: HeraldState) {
+        delegate?.herald(herald, didSkipCheck: reason)
+        plan(after: .notRun, snapshot: snapshot)
+    }
+
+    // MARK: - Plan, claims and the outcome: one locked update
+
+    /// Plans what to show, claims it and records how the feed step went, in one update.
+    ///
+    /// The server's capabilities are asked (a synchronous D-Bus call) before the update, and
+    /// only when the plan will show something, so the lock is never held across D-Bus and a
+    /// check with nothing to show never touches the bus.
+    private func plan(after step: FeedStep, snapshot: HeraldState?) {
+        var step = step
+        if case .failed(let error) = step { report(error) }
+        let prompts = Array(herald.prompts.values)
+        if let snapshot, makePlan(step.feed, prompts, state: snapshot).showsAnything { askCapabilities(&step) }
+        var claimed = claim(step, prompts)
+        if case .needsCapabilities = claimed {
+            // The state changed since the snapshot: there is something to show after all.
+            askCapabilities(&step)
+            claimed = claim(step, prompts)
+        }
+        guard case .planned(let plan) = claimed else { return presentationEnded() }
+        report(plan, feedFetched: step.feed != nil)
+        present(plan)
+    }
+
+    private enum Claimed {
+        case planned(CheckPlan)
+        case needsCapabilities
+        case nothing
+    }
+
+    /// The one locked update that plans, claims and records the feed step's outcome.
+    private func claim(_ step: FeedStep, _ prompts: [Prompt]) -> Claimed {
+        let now = herald.now()
+        return updateState { state -> Claimed in
+            if serverMissing {
+                state = record(step, in: state, now: now)
+                return .nothing
+            }
+            let plan = makePlan(step.feed, prompts, state: state)
+            if plan.showsAnything, capabilities == nil { return .needsCapabilities }
+            state = record(step, in: plan.state, now: now)
+            return .planned(plan)
+        } ?? .nothing
+    }
+
+    /// Asks the presenter for its capabilities, once. Without a server nothing is planned, and a
+    /// fetched feed's check fails (DESIGN.md D12) so that it is tried again after the backoff.
+    private func askCapabilities(_ step: inout FeedStep) {
+        guard capabilities == nil, !serverMissing else { return }
+        do {
+            capabilities = try herald.presenter.capabilities()
+        } catch {
+            let failure = error as? HeraldError ?? .noNotificationServer
+            serverMissing = true
+            report(failure)
+            if case .fetched = step { step = .failed(failure) }
+        }
+    }
+
+    private func makePlan(_ feed: Feed?, _ prompts: [Prompt], state: HeraldState) -> CheckPlan {
+        CheckPolicy.plan(
+            feed: feed, prompts: prompts, configuration: configuration.check, state: state, now: herald.now(),
+            urlRules: configuration.urlRules, claimant: claimant,
+            claimUntil: herald.now().addingTimeInterval(configuration.waitLimit ?? 86_400), isLive: Self.isLive)
+    }
+
+    /// How the feed step counts (DESIGN.md D4, D12): the one place that decides success.
+    /// A fetched and decoded feed is a successful check; a fetch, feed or server failure is a
+    /// failed one; a state or presentation problem, or no feed step, is neither.
+    private func record(_ step: FeedStep, in state: HeraldState, now: Date) -> HeraldState {
+        switch step {
+        case .notRun:
+            return state
+        case .fetched(let loaded):
+            var state = CheckPolicy.recordSuccess(state, now: now)
+            if let validators = loaded.validators, let url = configuration.feedURL {
+                state.cachedFeed = .init(url: url, etag: validators.etag, lastModified: validators.lastModified)
+            }
+            return state
+        case .failed(let error):
+            switch error {
+            case .fetch, .feed, .noNotificationServer: return CheckPolicy.recordFailure(state, reason: error.description, now: now)
+            case .configuration, .presentation, .state: return state
+            }
+        }
+    }
+
+    private func report(_ plan: CheckPlan, feedFetched: Bool) {
+        for skipped in plan.skipped { delegate?.herald(herald, didSkipMessage: skipped.key, reason: skipped.reason) }
+        guard feedFetched else { return }
+        if plan.messages.isEmpty {
+            delegate?.heraldDidNotDetectMessages(herald)
+        } else {
+            delegate?.herald(herald, didDetectMessages: plan.messages)
+        }
+    }
+
+    // MARK: - Presentation
+
+    /// Shows what the plan claimed, messages first, then prompts; releases in one update what
+    /// it did not show and records what was shown without buttons (DESIGN.md D11).
+    private func present(_ plan: CheckPlan) {
+        var unshownMessages: [String] = []
+        var unshownPrompts: [String] = []
+        var shownWithoutButtons: [Showable] = []
+        var count = 0
+        for message in plan.messages {
+            if count >= configuration.check.maxNotificationsPerCheck {
+                skip(message, .overCap, &unshownMessages)
+            } else if let url = message.actionURL, !herald.linkOpener.canOpen(url) {
+                skip(message, .noHandler(URLRules.scheme(of: url) ?? url), &unshownMessages)
+            } else if delegate?.herald(herald, shouldDisplay: message) == false {
+                skip(message, .delegateDeclined, &unshownMessages)
+            } else if let interactive = show(.message(message)) {
+                count += 1
+                if !interactive { shownWithoutButtons.append(.message(message)) }
+            } else {
+                unshownMessages.append(message.key)
+            }
+        }
+        for (prompt, decision) in plan.prompts {
+            delegate?.herald(herald, didDecide: decision, for: prompt)
+            guard case .show(let preview) = decision else { continue }
+            if !preview, delegate?.herald(herald, shouldDisplay: prompt) == false {
+                unshownPrompts.append(prompt.name)
+            } else if let interactive = show(.prompt(prompt)) {
+                if !interactive { shownWithoutButtons.append(.prompt(prompt)) }
+            } else {
+                unshownPrompts.append(prompt.name)
+            }
+        }
+        if !unshownMessages.isEmpty || !unshownPrompts.isEmpty || !shownWithoutButtons.isEmpty {
+            let now = herald.now()
+            updateState { state in
+                state = CheckPolicy.release(messages: unshownMessages, prompts: unshownPrompts, heldBy: claimant, in: state)
+                for item in shownWithoutButtons { state = item.recordShownWithoutButtons(in: state, now: now) }
+            }
+        }
+        presentationEnded()
+    }
+
+    private func skip(_ message: FeedEntry, _ reason: MessageSkipReason, _ unshown: inout [String]) {
+        delegate?.herald(herald, didSkipMessage: message.key, reason: reason)
+        unshown.append(message.key)
+    }
+
+    /// Shows one message or prompt; returns whether it awaits an answer, or `nil` when it
+    /// could not be shown.
+    private func show(_ item: Showable) -> Bool? {
+        let content = item.content(labels: configuration.labels, capabilities: capabilities ?? [], appName: configuration.appName)
+        let handle: PresentedMessage
+        do {
+            handle = try herald.presenter.present(content, link: item.link) { [self] response in
+                responded(to: item.subject, with: response)
+            }
+        } catch {
+            delegate?.herald(herald, didFailWithError: error as? HeraldError ?? .presentation(String(describing: error)))
+            return nil
+        }
+        shownSoFar += 1
+        if content.isInteractive { onScreen[item.subject] = Shown(item: item, handle: handle, sequence: shownSoFar) }
+        item.reportShown(notificationID: handle.id, herald: herald)
+        return content.isInteractive
+    }
+
+    private func presentationEnded() {
+        presenting = false
+        if onScreen.isEmpty { return end() }
+        if waitTimer == 0, let limit = configuration.waitLimit {
+            waitTimer = MainContext.after(seconds: limit) { [self] in
+                waitTimer = 0
+                closeAll()
+            }
+        }
+    }
+
+    // MARK: - Answers
+
+    private func responded(to subject: Showable.Subject, with response: NotificationResponse) {
+        guard let shown = onScreen.removeValue(forKey: subject) else { return }
+        Self.retire(shown.handle)
+        let now = herald.now()
+        let answer = shown.item.answer(for: response)
+        updateState { state in
+            state = answer.map { shown.item.record($0, in: state, now: now) }
+                ?? CheckPolicy.release(messages: shown.item.messageKeys, prompts: shown.item.promptNames, heldBy: claimant, in: state)
+        }
+        shown.item.act(on: answer, response: response, herald: herald)
+        if !presenting, onScreen.isEmpty { end() }
+    }
+
+    /// Takes everything still shown off the screen, unanswered (DESIGN.md D7, D18): its claims
+    /// go in one update, and it comes back at the next due check.
+    func closeAll() {
+        let open = onScreen.values.sorted { $0.sequence < $1.sequence }
+        onScreen = [:]
+        if !open.isEmpty {
+            updateState { state in
+                state = CheckPolicy.release(messages: open.flatMap(\.item.messageKeys), prompts: open.flatMap(\.item.promptNames),
+                                            heldBy: claimant, in: state)
+            }
+        }
+        for shown in open {
+            shown.item.reportClosed(.closedByHerald, herald: herald)
+            shown.handle.close()
+            Self.retire(shown.handle)
+        }
+        if !presenting { end() }
+    }
+
+    private func end() {
+        guard !ended else { return }
+        ended = true
+        MainContext.cancel(waitTimer)
+        waitTimer = 0
+        Self.running.remove(claimant.check)
+        herald.checkEnded(self)
+        delegate?.heraldDidFinishCheck(herald)
+    }
+
+    // MARK: - State and reports
+
+    /// Changes the state in one locked update. A state that cannot be written is reported
+    /// (once per check) rather than thrown: that change is lost, nothing else is.
+    @discardableResult
+    private func updateState<Result>(_ change: (inout HeraldState) -> Result) -> Result? {
+        do {
+            return try store.update(change)
+        } catch {
+            report(.state(StateStoreError(error, writing: "the state")))
+            return nil
+        }
+    }
+
+    /// Reports a failure unless this check already reported one of the same kind.
+    private func report(_ error: HeraldError) {
+        guard reported.insert(error.kind).inserted else { return }
+        delegate?.herald(herald, didFailWithError: error)
+    }
+
+    // MARK: - Claims across checks and processes
+
+    /// The checks of this process that are still running, by name.
+    private static var running: Set<String> = []
+    private static var made = 0
+    /// Names checks apart from those of an earlier process that had the same id.
+    private static let processToken = String(UInt64.random(in: 1...UInt64.max), radix: 36)
+
+    private static func nextClaimant() -> Claimant {
+        made += 1
+        return Claimant(processID: getpid(), check: "\(processToken).\(made)")
+    }
+
+    /// Whether the check holding a claim still runs: one of this process's running checks, or
+    /// any check of another live process.
+    static func isLive(_ claim: HeraldState.Claim) -> Bool {
+        if claim.processID == getpid() { return claim.check.map(running.contains) ?? false }
+        return kill(claim.processID, 0) == 0 || errno == EPERM
+    }
+
+    /// Lets go of a handle once the current callback has returned: the object it owns may be
+    /// the one emitting the signal being handled.
+    private static func retire(_ handle: PresentedMessage) {
+        MainContext.idle { withExtendedLifetime(handle) {} }
+    }
+}

@@ -1,0 +1,79 @@
+import FoundationEssentials
+
+/// What one check will show, and the claims that keep every other check from showing it too.
+///
+/// Made by `CheckPolicy.plan` inside one locked update of the state, so choosing and claiming
+/// are one step: two checks, in one process or in two, can never both claim a message
+/// (DESIGN.md D16).
+public struct CheckPlan: Sendable {
+    /// Messages claimed for this check, in display order; the presentation step applies the
+    /// per-check cap and drops the claims of what it does not show.
+    public var messages: [FeedEntry]
+    /// Messages left out, with the reason, in display order.
+    public var skipped: [(key: String, reason: MessageSkipReason)]
+    /// Every registered prompt with its decision, in name order; the due ones are claimed.
+    public var prompts: [(prompt: Prompt, decision: PromptDecision)]
+    /// The state with the claims applied (and debug mode's reset of the answered lists).
+    public var state: HeraldState
+
+    /// Whether the plan shows anything at all, and so needs a notification server.
+    public var showsAnything: Bool { !messages.isEmpty || !duePrompts.isEmpty }
+
+    /// The prompts claimed for this check, in name order.
+    public var duePrompts: [Prompt] {
+        prompts.compactMap { item in
+            if case .show = item.decision { return item.prompt }
+            return nil
+        }
+    }
+}
+
+extension CheckPolicy {
+    /// Chooses what a check shows and claims it (ORIGINALS.md §1.7–1.8 for messages, §2.4 for
+    /// prompts, DESIGN.md D16 for the claims).
+    ///
+    /// - Parameters:
+    ///   - feed: the decoded feed, or `nil` when this check shows prompts only.
+    ///   - prompts: the registered prompts, decided and, when due, claimed.
+    ///   - claimant: the check that will hold the claims.
+    ///   - claimUntil: when the claims lapse if nobody releases them.
+    ///   - isLive: whether the check holding an existing claim still runs.
+    public static func plan(
+        feed: Feed?, prompts: [Prompt], configuration: CheckConfiguration, state: HeraldState, now: Date,
+        urlRules: URLRules, claimant: Claimant, claimUntil: Date, isLive: (HeraldState.Claim) -> Bool
+    ) -> CheckPlan {
+        var state = state
+        var messages: [FeedEntry] = []
+        var skipped: [(key: String, reason: MessageSkipReason)] = []
+        if let feed {
+            let selection = select(feed, configuration: configuration, state: state, now: now, urlRules: urlRules,
+                                   claimant: claimant, isLive: isLive)
+            state = selection.state
+            messages = selection.candidates
+            skipped = selection.skipped
+            for message in messages { state.presenting[message.key] = claimant.claim(until: claimUntil) }
+        }
+        let decided = prompts.sorted { $0.name < $1.name }.map { prompt -> (prompt: Prompt, decision: PromptDecision) in
+            var decision = PromptPolicy.decide(prompt, state: state.prompts[prompt.name] ?? PromptState(), now: now)
+            if case .show = decision {
+                if let claim = state.presentingPrompts[prompt.name], isHeldElsewhere(claim, claimant: claimant, now: now, isLive: isLive) {
+                    decision = .shownElsewhere
+                } else {
+                    state.presentingPrompts[prompt.name] = claimant.claim(until: claimUntil)
+                }
+            }
+            return (prompt, decision)
+        }
+        return CheckPlan(messages: messages, skipped: skipped, prompts: decided, state: state)
+    }
+
+    /// Drops the claims `claimant` holds on these messages and prompts; claims another check
+    /// made after this one's lapsed are left alone.
+    public static func release(messages: some Sequence<String>, prompts: some Sequence<String> = [String](),
+                               heldBy claimant: Claimant, in state: HeraldState) -> HeraldState {
+        var state = state
+        for key in messages where state.presenting[key]?.isHeld(by: claimant) == true { state.presenting[key] = nil }
+        for name in prompts where state.presentingPrompts[name]?.isHeld(by: claimant) == true { state.presentingPrompts[name] = nil }
+        return state
+    }
+}

@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Herald", targets: ["Herald"]),
         .library(name: "HeraldCore", targets: ["HeraldCore"]),
+        .library(name: "HeraldTesting", targets: ["HeraldTesting"]),
         .executable(name: "herald", targets: ["herald"]),
         .executable(name: "herald-gtk-demo", targets: ["herald-gtk-demo"]),
     ],
@@ -32,6 +33,7 @@ let package = Package(
         .target(name: "HeraldCore"),
         .target(name: "HeraldDesktop", dependencies: ["CLibNotify", "CLibSoup", "HeraldCore"]),
         .target(name: "Herald", dependencies: ["HeraldCore", "HeraldDesktop"]),
+        .target(name: "HeraldTesting", dependencies: ["Herald", "HeraldCore", "HeraldDesktop"]),
         .executableTarget(
             name: "herald",
             dependencies: [
@@ -42,7 +44,8 @@ let package = Package(
         .executableTarget(name: "herald-gtk-demo", dependencies: ["Herald", "CGtk"]),
         .target(name: "HeraldTestSupport", dependencies: ["HeraldCore", "CLibNotify"], path: "Tests/HeraldTestSupport"),
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldTestSupport"]),
-        .testTarget(name: "HeraldTests", dependencies: ["Herald", "HeraldTestSupport", "CLibNotify"]),
+        .testTarget(name: "HeraldDesktopTests", dependencies: ["HeraldDesktop", "HeraldTestSupport", "CLibNotify"]),
+        .testTarget(name: "HeraldTests", dependencies: ["Herald", "HeraldTesting", "HeraldTestSupport", "CLibNotify"]),
         .testTarget(name: "HeraldEndToEndTests", dependencies: ["HeraldCore", "HeraldTestSupport"]),
     ]
 )

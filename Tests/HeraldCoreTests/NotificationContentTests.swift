@@ -34,12 +34,22 @@ final class NotificationContentTests: XCTestCase {
         XCTAssertEqual(content.actions.map(\.id), ["default", "view", "ignore"])
     }
 
-    func testActionIDsAreStableStringsNeverPositions() {
-        let entry = FeedEntry(key: "a", actionURL: "https://e.com")
-        for answer in Answer.allCases {
-            XCTAssertEqual(NotificationContent.answer(forActionID: answer.rawValue, entry: entry), answer)
-        }
-        XCTAssertNil(NotificationContent.answer(forActionID: "1", entry: entry))
+    /// The ids go over D-Bus and come back in ActionInvoked; a server, a script reading
+    /// `--json` and earlier state all see these exact strings (DESIGN.md D9).
+    func testActionIDsOnTheWireAreViewRemindIgnoreOkAndDefault() {
+        let linked = FeedEntry(key: "a", actionURL: "https://e.com")
+        let plain = FeedEntry(key: "b")
+        let withLink = NotificationContent.make(for: linked, labels: .english, capabilities: withActions, fallbackSummary: "App")
+        let withoutLink = NotificationContent.make(for: plain, labels: .english, capabilities: withActions, fallbackSummary: "App")
+        XCTAssertEqual(withLink.actions.map(\.id), ["default", "view", "remind", "ignore"])
+        XCTAssertEqual(withoutLink.actions.map(\.id), ["default", "ok"])
+        XCTAssertEqual(NotificationContent.answer(forActionID: "view", entry: linked), .view)
+        XCTAssertEqual(NotificationContent.answer(forActionID: "remind", entry: linked), .remind)
+        XCTAssertEqual(NotificationContent.answer(forActionID: "ignore", entry: linked), .ignore)
+        XCTAssertEqual(NotificationContent.answer(forActionID: "ok", entry: plain), .ok)
+        XCTAssertEqual(NotificationContent.answer(forActionID: "default", entry: linked), .view)
+        XCTAssertEqual(NotificationContent.answer(forActionID: "default", entry: plain), .ok)
+        XCTAssertNil(NotificationContent.answer(forActionID: "1", entry: linked), "never a position")
     }
 
     func testServerWithoutActionsGetsTheLinkInTheText() {

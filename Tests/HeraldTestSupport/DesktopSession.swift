@@ -130,6 +130,12 @@ public final class DesktopSession {
         _ = try runToCompletion("/usr/bin/python3", [TestPaths.support("notification_server.py"), "close", String(id), String(reason)], environment: environment)
     }
 
+    /// Makes the mock server refuse (`true`) or accept again (`false`) every `Notify` call.
+    public func refuseNotifications(_ refuse: Bool) throws {
+        let result = try runToCompletion("/usr/bin/python3", [TestPaths.support("notification_server.py"), refuse ? "refuse" : "accept"], environment: environment)
+        guard result.status == 0 else { throw TestSetupError("the mock server did not take the new Notify") }
+    }
+
     /// Takes a screenshot of the whole X display.
     public func screenshot(to path: String) throws {
         let result = try runToCompletion("/usr/bin/import", ["-window", "root", path], environment: environment)

@@ -178,12 +178,15 @@ final class EventRecorder: HeraldDelegate {
     var onFinish: () -> Void = {}
     var openLinks = true
     var promptAnswer: String?
+    /// Closes each shown message with this `NotificationClosed` reason instead of answering.
+    var closeReason: Int?
     let session: DesktopSession
-    let answer: String?
+    /// The action each shown message is answered with, if any.
+    var answerAll: String?
 
     init(session: DesktopSession, answer: String?) {
         self.session = session
-        self.answer = answer
+        self.answerAll = answer
     }
 
     func record(_ event: String) {
@@ -207,7 +210,8 @@ final class EventRecorder: HeraldDelegate {
     }
     func herald(_ herald: Herald, didShow message: FeedEntry, notificationID: UInt32) {
         record("shown \(message.key)")
-        if let answer { try? session.invoke(answer, on: Int(notificationID)) }
+        if let closeReason { try? session.close(Int(notificationID), reason: closeReason) }
+        if let answerAll { try? session.invoke(answerAll, on: Int(notificationID)) }
     }
     func herald(_ herald: Herald, didView message: FeedEntry) { record("view \(message.key)") }
     func herald(_ herald: Herald, didRequestReminder message: FeedEntry) { record("remind \(message.key)") }

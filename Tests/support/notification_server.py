@@ -6,6 +6,8 @@ desktop shell would: reads the recorded calls and emits ActionInvoked / Notifica
   notification_server.py calls              the recorded calls, as a JSON list
   notification_server.py action ID ACTION   emit ActionInvoked(ID, ACTION)
   notification_server.py close ID REASON    emit NotificationClosed(ID, REASON)
+  notification_server.py refuse             make Notify fail, as a server that refuses does
+  notification_server.py accept             make Notify work again (the template's own code)
 """
 import json
 import sys
@@ -15,6 +17,8 @@ import dbus
 
 NAME = "org.freedesktop.Notifications"
 PATH = "/org/freedesktop/Notifications"
+# The notification_daemon template's Notify: a new id per call unless one is replaced.
+TEMPLATE_NOTIFY = "if args[1]:\n    ret = args[1]\nelse:\n    ret = self.next_id\n    self.next_id += 1\n"
 
 
 def plain(value):
@@ -52,6 +56,11 @@ def main():
     elif command == "close":
         mock.EmitSignal("org.freedesktop.Notifications", "NotificationClosed", "uu",
                         [dbus.UInt32(int(sys.argv[2])), dbus.UInt32(int(sys.argv[3]))])
+    elif command == "refuse":
+        mock.AddMethod(NAME, "Notify", "susssasa{sv}i", "u",
+                       "raise dbus.exceptions.DBusException('refused', name='org.freedesktop.DBus.Error.Failed')")
+    elif command == "accept":
+        mock.AddMethod(NAME, "Notify", "susssasa{sv}i", "u", TEMPLATE_NOTIFY)
     else:
         sys.exit("unknown command " + command)
 

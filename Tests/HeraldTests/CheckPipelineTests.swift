@@ -1,0 +1,265 @@
+import Foundation
+import Herald
+import HeraldCore
+import HeraldDesktop
+import HeraldTestSupport
+import HeraldTesting
+import XCTest
+
+/// Records a check's events and answers what is shown through a `RecordingPresenter`.
+@MainContext
+final class PipelineRecorder: HeraldDelegate {
+    var events: [String] = []
+    var declined: Set<String> = []
+    /// The action each shown message is answered with, if any.
+    var answer: String?
+    let presenter: RecordingPresenter
+    private var loop: MainLoop?
+
+    init(_ presenter: RecordingPresenter) { self.presenter = presenter }
+
+    /// Runs the main context until the check is over (at most 10 s); `start` runs on the loop,
+    /// so a check that ends at once still ends a running loop.
+    func run(_ start: @escaping @MainContext () -> Void) {
+        let loop = MainLoop()
+        self.loop = loop
+        let guardTimer = MainContext.after(seconds: 10) { loop.quit() }
+        MainContext.idle(start)
+        loop.run()
+        MainContext.cancel(guardTimer)
+    }
+
+    func herald(_ herald: Herald, didSkipCheck reason: CheckSkipReason) { events.append("check-skipped \(reason.name)") }
+    func herald(_ herald: Herald, didFetchFeed feed: Feed, notModified: Bool) { events.append("fetched") }
+    func herald(_ herald: Herald, didFailWithError error: HeraldError) { events.append("failed \(error.kind)") }
+    func herald(_ herald: Herald, didSkipMessage key: String, reason: MessageSkipReason) { events.append("skipped \(key) \(reason.name)") }
+    func herald(_ herald: Herald, shouldDisplay message: FeedEntry) -> Bool { !declined.contains(message.key) }
+    func herald(_ herald: Herald, didShow message: FeedEntry, notificationID: UInt32) {
+        events.append("shown \(message.key)")
+        if let answer, let shown = presenter.shown.last { presenter.answer(shown, with: answer) }
+    }
+    func herald(_ herald: Herald, didShow prompt: Prompt, notificationID: UInt32) {
+        events.append("shown prompt \(prompt.name)")
+        if let answer, let shown = presenter.shown.last { presenter.answer(shown, with: answer) }
+    }
+    func herald(_ herald: Herald, didIgnore message: FeedEntry) { events.append("ignore \(message.key)") }
+    func herald(_ herald: Herald, didAcknowledge message: FeedEntry) { events.append("ok \(message.key)") }
+    func herald(_ herald: Herald, prompt: Prompt, didPress button: PromptButton) { events.append("pressed \(prompt.name) \(button.rawValue)") }
+    func herald(_ herald: Herald, didClose message: FeedEntry, reason: CloseReason) { events.append("closed \(message.key) \(reason.rawValue)") }
+    func heraldDidFinishCheck(_ herald: Herald) {
+        events.append("finished")
+        loop?.quit()
+    }
+}
+
+/// The flow of one check through its stages (DESIGN.md, "How a check flows"), with the test
+/// seams of `HeraldTesting`: a recording presenter, an in-memory store and a manual clock.
+final class CheckPipelineTests: XCTestCase {
+    /// A state past its first launch, so checks run.
+    static var launched: HeraldState {
+        var state = HeraldState()
+        state.ignored = []
+        return state
+    }
+
+    /// A feed file with one message per key (titled "Title KEY"), as a `file://` URL.
+    static func feedURL(_ keys: [String], name: String = #function) throws -> String {
+        let directory = try Fixtures.temporaryDirectory("herald-pipeline")
+        let file = directory.appendingPathComponent("feed.plist")
+        try Fixtures.xmlFeed(Dictionary(uniqueKeysWithValues: keys.map { ($0, ["Title": "Title \($0)"]) })).write(to: file, atomically: true, encoding: .utf8)
+        return file.absoluteString
+    }
+
+    @MainContext
+    static func herald(_ feed: String?, store: InMemoryStateStore, presenter: RecordingPresenter, clock: ManualClock = ManualClock(),
+                       check: CheckConfiguration = CheckConfiguration(), waitLimit: Double? = nil) throws -> Herald {
+        try Herald(configuration: .init(feedURL: feed, appID: "org.example.Pipeline", appVersion: "1", check: check, waitLimit: waitLimit),
+                   store: store, presenter: presenter, now: clock.read)
+    }
+
+    func testAOneMessageCheckWritesTheStateTwicePlanWithClaimsThenTheAnswer() throws {
+        let feed = try Self.feedURL(["a"])
+        try MainContext.assumeIsolated {
+            let store = InMemoryStateStore(Self.launched)
+            let presenter = RecordingPresenter()
+            let herald = try Self.herald(feed, store: store, presenter: presenter)
+            let recorder = PipelineRecorder(presenter)
+            recorder.answer = "ok"
+            herald.delegate = recorder
+            recorder.run { herald.appLaunched() }
+            XCTAssertEqual(recorder.events, ["fetched", "shown a", "ok a", "finished"])
+            XCTAssertEqual(store.writes, 2)
+            XCTAssertEqual(store.updates, 3, "the gate reads, the plan claims, the answer records")
+            XCTAssertEqual(store.state.viewed, ["a"])
+            XCTAssertEqual(store.state.presenting, [:])
+            XCTAssertNotNil(store.state.lastChecked)
+        }
+    }
+
+    func testACheckWithNothingToShowNeverAsksForTheNotificationServer() throws {
+        let feed = try Self.feedURL(["a"])
+        try MainContext.assumeIsolated {
+            var state = Self.launched
+            state.viewed = ["a"]
+            let store = InMemoryStateStore(state)
+            let presenter = RecordingPresenter()
+            let herald = try Self.herald(feed, store: store, presenter: presenter)
+            let recorder = PipelineRecorder(presenter)
+            herald.delegate = recorder
+            recorder.run { herald.appLaunched() }
+            XCTAssertEqual(recorder.events, ["fetched", "skipped a viewed", "finished"])
+            XCTAssertEqual(presenter.capabilityRequests, 0)
+            XCTAssertEqual(store.writes, 1, "the successful check")
+        }
+    }
+
+    func testWithoutAServerTheCheckFailsClaimsNothingAndBacksOff() throws {
+        let feed = try Self.feedURL(["a"])
+        try MainContext.assumeIsolated {
+            let store = InMemoryStateStore(Self.launched)
+            let presenter = RecordingPresenter()
+            presenter.isAvailable = false
+            let herald = try Self.herald(feed, store: store, presenter: presenter)
+            let recorder = PipelineRecorder(presenter)
+            herald.delegate = recorder
+            recorder.run { herald.appLaunched() }
+            XCTAssertEqual(recorder.events, ["fetched", "failed no-notification-server", "finished"])
+            XCTAssertNil(store.state.lastChecked, "DESIGN.md D12: nothing could be shown, so it does not count")
+            XCTAssertEqual(store.state.failure?.count, 1)
+            XCTAssertEqual(store.state.presenting, [:])
+            XCTAssertEqual(store.writes, 1)
+        }
+    }
+
+    func testWhatThePresentationDoesNotShowIsReleasedInOneUpdate() throws {
+        let feed = try Self.feedURL(["a", "b", "c"])
+        try MainContext.assumeIsolated {
+            let store = InMemoryStateStore(Self.launched)
+            let presenter = RecordingPresenter()
+            let herald = try Self.herald(feed, store: store, presenter: presenter, check: CheckConfiguration(maxNotificationsPerCheck: 1), waitLimit: 30)
+            let recorder = PipelineRecorder(presenter)
+            recorder.declined = ["c"]
+            herald.delegate = recorder
+            recorder.run {
+                herald.appLaunched()
+                MainContext.after(seconds: 0.5) {
+                    XCTAssertEqual(Array(store.state.presenting.keys), ["b"], "only the shown message stays claimed")
+                    XCTAssertEqual(store.writes, 2, "plan with claims, then one release of a and c")
+                    presenter.answer(presenter.shown[0], with: "ignore")
+                }
+            }
+            XCTAssertEqual(recorder.events, ["fetched", "skipped c delegate-declined", "shown b", "skipped a over-cap", "ignore b", "finished"])
+            XCTAssertEqual(store.state.presenting, [:])
+            XCTAssertEqual(store.state.ignored, ["b"])
+        }
+    }
+
+    func testAClaimKeepsASecondHeraldInTheSameProcessFromShowingTheMessage() throws {
+        let feed = try Self.feedURL(["a"])
+        try MainContext.assumeIsolated {
+            let store = InMemoryStateStore(Self.launched)
+            let presenter = RecordingPresenter()
+            let first = try Self.herald(feed, store: store, presenter: presenter, waitLimit: 30)
+            let second = try Self.herald(feed, store: store, presenter: presenter, check: CheckConfiguration(), waitLimit: 30)
+            let firstEvents = PipelineRecorder(presenter)
+            let secondEvents = PipelineRecorder(presenter)
+            first.delegate = firstEvents
+            second.delegate = secondEvents
+            secondEvents.run {
+                first.checkNow()
+                second.checkNow()
+            }
+            XCTAssertEqual(presenter.shown.map(\.content.summary), ["Title a"])
+            XCTAssertEqual(secondEvents.events, ["fetched", "skipped a shown-elsewhere", "finished"])
+            firstEvents.run { presenter.answer(presenter.shown[0], with: "ok") }
+            XCTAssertEqual(firstEvents.events, ["fetched", "shown a", "ok a", "finished"])
+            XCTAssertEqual(store.state.presenting, [:])
+        }
+    }
+
+    func testTheWaitLimitClosesWhatIsShownAndReleasesItsClaimsInOneUpdate() throws {
+        let feed = try Self.feedURL(["a", "b"])
+        try MainContext.assumeIsolated {
+            let store = InMemoryStateStore(Self.launched)
+            let presenter = RecordingPresenter()
+            let herald = try Self.herald(feed, store: store, presenter: presenter, waitLimit: 0.2)
+            let recorder = PipelineRecorder(presenter)
+            herald.delegate = recorder
+            recorder.run { herald.appLaunched() }
+            XCTAssertEqual(recorder.events, ["fetched", "shown b", "shown a", "closed b closed-by-herald", "closed a closed-by-herald", "finished"])
+            XCTAssertTrue(presenter.shown.allSatisfy(\.isClosed))
+            XCTAssertEqual(store.state.presenting, [:])
+            XCTAssertEqual(store.state.viewed, [], "DESIGN.md D7: closed by Herald changes nothing")
+            XCTAssertEqual(store.writes, 2, "plan with claims, then one release of both")
+        }
+    }
+
+    func testOnAServerWithoutButtonsShowingIsViewingRecordedInOneUpdate() throws {
+        let feed = try Self.feedURL(["a", "b"])
+        try MainContext.assumeIsolated {
+            let store = InMemoryStateStore(Self.launched)
+            let presenter = RecordingPresenter(capabilities: ["body"])
+            let herald = try Self.herald(feed, store: store, presenter: presenter)
+            let recorder = PipelineRecorder(presenter)
+            herald.delegate = recorder
+            recorder.run { herald.appLaunched() }
+            XCTAssertEqual(recorder.events, ["fetched", "shown b", "shown a", "finished"])
+            XCTAssertEqual(store.state.viewed, ["a", "b"])
+            XCTAssertEqual(store.state.presenting, [:])
+            XCTAssertEqual(store.writes, 2)
+        }
+    }
+
+    func testARefusedNotificationDropsItsClaimAndTheFetchStillCounts() throws {
+        let feed = try Self.feedURL(["a"])
+        try MainContext.assumeIsolated {
+            let store = InMemoryStateStore(Self.launched)
+            let presenter = RecordingPresenter()
+            presenter.refusesMessages = true
+            let herald = try Self.herald(feed, store: store, presenter: presenter)
+            let recorder = PipelineRecorder(presenter)
+            herald.delegate = recorder
+            recorder.run { herald.appLaunched() }
+            XCTAssertEqual(recorder.events, ["fetched", "failed presentation", "finished"])
+            XCTAssertEqual(store.state.presenting, [:])
+            XCTAssertEqual(store.state.viewed, [])
+            XCTAssertNotNil(store.state.lastChecked)
+        }
+    }
+
+    func testADuePromptIsClaimedShownAfterTheMessagesAndItsAnswerDropsTheClaim() throws {
+        let feed = try Self.feedURL(["a"])
+        try MainContext.assumeIsolated {
+            let store = InMemoryStateStore(Self.launched)
+            let presenter = RecordingPresenter()
+            let herald = try Self.herald(feed, store: store, presenter: presenter)
+            herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", usesUntilPrompt: 1, daysUntilPrompt: 0)))
+            let recorder = PipelineRecorder(presenter)
+            recorder.answer = "ok"
+            herald.delegate = recorder
+            recorder.run { herald.appLaunched() }
+            XCTAssertEqual(recorder.events, ["fetched", "shown a", "ok a", "shown prompt pro", "finished"],
+                           "the prompt's answer comes as 'ok', which is no prompt button: it closes unanswered")
+            XCTAssertEqual(store.state.presentingPrompts, [:])
+            XCTAssertEqual(store.state.prompts["pro"]?.usesCount, 1)
+        }
+    }
+
+    func testAManualClockDecidesWhenTheNextCheckIsDue() throws {
+        let feed = try Self.feedURL([])
+        try MainContext.assumeIsolated {
+            let store = InMemoryStateStore(Self.launched)
+            let presenter = RecordingPresenter()
+            let clock = ManualClock()
+            let herald = try Self.herald(feed, store: store, presenter: presenter, clock: clock)
+            let recorder = PipelineRecorder(presenter)
+            herald.delegate = recorder
+            recorder.run { herald.appLaunched() }
+            clock.advance(days: 0.25)
+            recorder.run { herald.appLaunched() }
+            clock.advance(days: 0.25)
+            recorder.run { herald.appLaunched() }
+            XCTAssertEqual(recorder.events, ["fetched", "finished", "check-skipped check-period", "finished", "fetched", "finished"])
+        }
+    }
+}

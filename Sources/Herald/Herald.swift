@@ -161,7 +161,7 @@ public final class Herald {
 
     /// Opens a link, telling the delegate when no application could be started for it.
     func open(_ url: String) {
-        do { try linkOpener.open(url) } catch { delegate?.herald(self, didFailToOpen: url, reason: (error as? LinkOpenerError)?.reason ?? String(describing: error)) }
+        do { try linkOpener.open(url) } catch { delegate?.herald(self, didFailToOpen: url, reason: error.reason) }
     }
 }
 

@@ -46,7 +46,7 @@ public struct DesktopNotification {
     ///
     /// - Throws: `NotificationError.showFailed` when the server refuses it.
     @MainContext
-    public func show(onResponse: @escaping @MainContext (NotificationResponse) -> Void) throws -> NotificationHandle {
+    public func show(onResponse: @escaping @MainContext (NotificationResponse) -> Void) throws(NotificationError) -> NotificationHandle {
         guard let notification = notify_notification_new(summary, body, icon) else {
             throw NotificationError.showFailed("libnotify could not create the notification")
         }

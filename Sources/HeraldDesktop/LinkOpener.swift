@@ -16,7 +16,7 @@ public struct LinkOpener: Sendable {
     /// Opens the URL in its default application.
     ///
     /// - Throws: `LinkOpenerError` with GIO's message when no application could be started.
-    public func open(_ url: String) throws {
+    public func open(_ url: String) throws(LinkOpenerError) {
         var error: UnsafeMutablePointer<GError>?
         if g_app_info_launch_default_for_uri(url, nil, &error) == 0 {
             throw LinkOpenerError(url: url, reason: consume(error) ?? "unknown error")

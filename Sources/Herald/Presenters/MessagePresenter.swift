@@ -60,7 +60,7 @@ public final class DesktopPresenter: MessagePresenter {
         do {
             return try notification.show(onResponse: respond)
         } catch {
-            throw HeraldError.presentation((error as? NotificationError)?.description ?? String(describing: error))
+            throw HeraldError.presentation(error.description)
         }
     }
 }

@@ -14,6 +14,8 @@ final class PipelineRecorder: HeraldDelegate {
     /// The action each shown message is answered with, if any.
     var answer: String?
     let presenter: RecordingPresenter
+    /// Called when the check is over, besides ending `run`.
+    var onFinish: () -> Void = {}
     private var loop: MainLoop?
 
     init(_ presenter: RecordingPresenter) { self.presenter = presenter }
@@ -48,6 +50,7 @@ final class PipelineRecorder: HeraldDelegate {
     func herald(_ herald: Herald, didClose message: FeedEntry, reason: CloseReason) { events.append("closed \(message.key) \(reason.rawValue)") }
     func heraldDidFinishCheck(_ herald: Herald) {
         events.append("finished")
+        onFinish()
         loop?.quit()
     }
 }
@@ -159,21 +162,28 @@ final class CheckPipelineTests: XCTestCase {
         try MainContext.assumeIsolated {
             let store = InMemoryStateStore(Self.launched)
             let presenter = RecordingPresenter()
-            let first = try Self.herald(feed, store: store, presenter: presenter, waitLimit: 30)
-            let second = try Self.herald(feed, store: store, presenter: presenter, check: CheckConfiguration(), waitLimit: 30)
-            let firstEvents = PipelineRecorder(presenter)
-            let secondEvents = PipelineRecorder(presenter)
-            first.delegate = firstEvents
-            second.delegate = secondEvents
-            secondEvents.run {
-                first.checkNow()
-                second.checkNow()
+            let heralds = try (0..<2).map { _ in try Self.herald(feed, store: store, presenter: presenter, waitLimit: 30) }
+            let recorders = heralds.map { _ in PipelineRecorder(presenter) }
+            let loop = MainLoop()
+            var finished = 0
+            for (herald, recorder) in zip(heralds, recorders) {
+                herald.delegate = recorder
+                // Whichever check plans second finds the message claimed and ends; then the
+                // first one's message is answered.
+                recorder.onFinish = {
+                    finished += 1
+                    if finished == 1 { presenter.answer(presenter.shown[0], with: "ok") } else { loop.quit() }
+                }
             }
+            MainContext.after(seconds: 10) { loop.quit() }
+            MainContext.idle { heralds.forEach { $0.checkNow() } }
+            loop.run()
             XCTAssertEqual(presenter.shown.map(\.content.summary), ["Title a"])
-            XCTAssertEqual(secondEvents.events, ["fetched", "skipped a shown-elsewhere", "finished"])
-            firstEvents.run { presenter.answer(presenter.shown[0], with: "ok") }
-            XCTAssertEqual(firstEvents.events, ["fetched", "shown a", "ok a", "finished"])
+            XCTAssertEqual(Set(recorders.map(\.events)), [
+                ["fetched", "skipped a shown-elsewhere", "finished"], ["fetched", "shown a", "ok a", "finished"],
+            ])
             XCTAssertEqual(store.state.presenting, [:])
+            XCTAssertEqual(store.state.viewed, ["a"])
         }
     }
 
@@ -242,6 +252,40 @@ final class CheckPipelineTests: XCTestCase {
                            "the prompt's answer comes as 'ok', which is no prompt button: it closes unanswered")
             XCTAssertEqual(store.state.presentingPrompts, [:])
             XCTAssertEqual(store.state.prompts["pro"]?.usesCount, 1)
+        }
+    }
+
+    func testClosingWhileTheFeedIsOnItsWayShowsNothingAndClaimsNothing() throws {
+        let feed = try Self.feedURL(["a"])
+        try MainContext.assumeIsolated {
+            let store = InMemoryStateStore(Self.launched)
+            let presenter = RecordingPresenter()
+            let herald = try Self.herald(feed, store: store, presenter: presenter)
+            let recorder = PipelineRecorder(presenter)
+            herald.delegate = recorder
+            recorder.run {
+                herald.appLaunched()
+                MainContext.idle { herald.closeShownMessages() }
+            }
+            XCTAssertEqual(recorder.events, ["fetched", "finished"])
+            XCTAssertEqual(presenter.shown.count, 0)
+            XCTAssertEqual(store.state.presenting, [:])
+        }
+    }
+
+    func testAManualCheckShowsTheFeedAndLeavesPromptsToTheLaunch() throws {
+        let feed = try Self.feedURL(["a"])
+        try MainContext.assumeIsolated {
+            let store = InMemoryStateStore(Self.launched)
+            let presenter = RecordingPresenter()
+            let herald = try Self.herald(feed, store: store, presenter: presenter)
+            herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", usesUntilPrompt: 0, daysUntilPrompt: 0)))
+            let recorder = PipelineRecorder(presenter)
+            recorder.answer = "ok"
+            herald.delegate = recorder
+            recorder.run { herald.checkNow() }
+            XCTAssertEqual(recorder.events, ["fetched", "shown a", "ok a", "finished"])
+            XCTAssertNil(store.state.prompts["pro"], "not counted either")
         }
     }
 

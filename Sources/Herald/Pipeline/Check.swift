@@ -29,6 +29,8 @@ final class Check {
     private var serverMissing = false
     private var shownSoFar = 0
     private var ended = false
+    /// Told to stop (`closeAll`) before the presentation: nothing more is planned or shown.
+    private var stopped = false
 
     private struct Shown {
         let item: Showable
@@ -105,7 +107,9 @@ final class Check {
     private func plan(after step: FeedStep, snapshot: HeraldState?) {
         var step = step
         if case .failed(let error) = step { report(error) }
-        let prompts = Array(herald.prompts.values)
+        if stopped { return presentationEnded() }
+        // Prompts are counted and shown at a launch; a manual check is about the feed alone.
+        let prompts = launch ? Array(herald.prompts.values) : []
         if let snapshot, makePlan(step.feed, prompts, state: snapshot).showsAnything { askCapabilities(&step) }
         var claimed = claim(step, prompts)
         if case .needsCapabilities = claimed {
@@ -288,6 +292,7 @@ final class Check {
     /// Takes everything still shown off the screen, unanswered (DESIGN.md D7, D18): its claims
     /// go in one update, and it comes back at the next due check.
     func closeAll() {
+        if presenting { stopped = true }
         let open = onScreen.values.sorted { $0.sequence < $1.sequence }
         onScreen = [:]
         if !open.isEmpty {

@@ -42,7 +42,7 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "herald-gtk-demo", dependencies: ["Herald", "CGtk"]),
-        .target(name: "HeraldTestSupport", dependencies: ["HeraldCore", "CLibNotify"], path: "Tests/HeraldTestSupport"),
+        .target(name: "HeraldTestSupport", dependencies: ["HeraldCore", "HeraldDesktop", "CLibNotify"], path: "Tests/HeraldTestSupport"),
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldTestSupport"]),
         .testTarget(name: "HeraldDesktopTests", dependencies: ["HeraldDesktop", "HeraldTestSupport", "CLibNotify"]),
         .testTarget(name: "HeraldTests", dependencies: ["Herald", "HeraldTesting", "HeraldTestSupport", "CLibNotify"]),

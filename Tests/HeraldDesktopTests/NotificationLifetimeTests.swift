@@ -6,19 +6,6 @@ import XCTest
 
 private var session: DesktopSession { InProcessDesktop.session }
 
-/// Runs the default main context for up to `seconds`, until `condition` holds.
-@MainContext
-func spin(_ seconds: Double, until condition: @escaping @MainContext () -> Bool = { false }) {
-    let loop = MainLoop()
-    let deadline = Date().addingTimeInterval(seconds)
-    func poll() {
-        if condition() || Date() >= deadline { return loop.quit() }
-        MainContext.after(seconds: 0.02) { poll() }
-    }
-    MainContext.idle { poll() }
-    loop.run()
-}
-
 /// The responses a notification delivered.
 @MainContext
 final class Responses {

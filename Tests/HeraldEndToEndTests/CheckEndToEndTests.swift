@@ -360,18 +360,4 @@ final class FallbackEndToEndTests: XCTestCase {
         XCTAssertTrue(result.output.contains("[1] More Info  [2] Remind Me Later  [3] Ignore"), result.output)
         XCTAssertEqual(try session.state(appID: appID)["ignored"] as? [String], ["a"])
     }
-
-    func testTwoProcessesNeverShowTheSameMessageAtOnce() throws {
-        let session = try DesktopSession()
-        let server = try session.serveFeed(Fixtures.xmlFeed(["a": ["Title": "Once"]]))
-        let arguments = ["check", "--json", "--feed", server.url("feed.plist"), "--app-id", appID, "--show-on-first-launch", "--force", "--wait", "20"]
-        let first = try session.herald(arguments)
-        XCTAssertTrue(eventually { first.output.contains("\"shown\"") }, first.output + first.errorOutput)
-        let second = try session.herald(arguments)
-        XCTAssertEqual(second.wait(), 0)
-        XCTAssertTrue(second.output.contains("\"reason\":\"shown-elsewhere\""), second.output)
-        XCTAssertEqual(try session.notifyCalls().count, 1)
-        first.signal(SIGTERM)
-        XCTAssertEqual(first.wait(), 0)
-    }
 }

@@ -95,6 +95,47 @@ final class DesktopIntegrationTests: XCTestCase {
         try keepScreenshot(session, "gtk-demo-after.png")
         XCTAssertEqual(try session.state(appID: appID)["ignored"] as? [String], ["2026/11/01"])
     }
+
+    /// Closing the window while the bubble is up quits the app: its `shutdown` handler closes
+    /// Herald's notification, and the delegate's line goes to a label that must still be alive
+    /// (it once went to a freed GtkLabel: `gtk_label_set_text: assertion 'GTK_IS_LABEL (self)'`).
+    /// The window is closed as a window manager closes it (WM_DELETE_WINDOW, see
+    /// `Tests/support/close_window.py`); `xdotool windowclose` would destroy it instead.
+    func testClosingTheGtkDemoWindowWhileAMessageIsShownTouchesNoFreedWidget() throws {
+        let session = try DesktopSession(server: .notificationDaemon, display: true)
+        let server = try session.serveFeed(feed)
+        // notification-daemon leaves a closed bubble painted on the screen (it does not withdraw
+        // bubbles on CloseNotification), so what it says on the bus is the proof it let go.
+        let bus = try ChildProcess("/usr/bin/dbus-monitor", ["--session", "interface='org.freedesktop.Notifications'"],
+                                   environment: session.environment, directory: session.directory, name: "dbus-monitor")
+        defer { bus.stop() }
+        XCTAssertTrue(eventually { bus.output.contains("member=NameLost") }, "dbus-monitor is monitoring: \(bus.errorOutput)")
+        let app = try ChildProcess(TestPaths.product("herald-gtk-demo"), ["--feed", server.url("feed.plist"), "--app-id", appID],
+                                   environment: session.environment, directory: session.directory, name: "gtk-demo")
+        defer { app.stop() }
+        var windows: [String] = []
+        XCTAssertTrue(eventually { windows = (try? session.windows(named: "^Herald GTK demo$")) ?? []; return !windows.isEmpty }, "the window appears")
+        XCTAssertTrue(eventually { app.output.contains("Showing: Version 2 is out") }, app.output + app.errorOutput)
+        let window = try XCTUnwrap(windows.first)
+
+        let close = try runToCompletion("/usr/bin/python3", [TestPaths.support("close_window.py"), window], environment: session.environment)
+        XCTAssertEqual(close.status, 0, close.output)
+        XCTAssertEqual(app.wait(seconds: 10), 0, "the app quits by itself once its window is closed\n" + app.errorOutput)
+
+        let lines = app.output.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.last, "Closed (closed-by-herald): Version 2 is out", app.output)
+        XCTAssertFalse(app.errorOutput.contains("CRITICAL"), app.errorOutput)
+        XCTAssertFalse(app.errorOutput.contains("WARNING"), app.errorOutput)
+
+        let closed = #/member=CloseNotification\n\s+uint32 (\d+)/#
+        let dropped = #/member=NotificationClosed\n\s+uint32 (\d+)\n\s+uint32 3\n/#
+        var traffic = bus.output
+        XCTAssertTrue(eventually { traffic = bus.output; return traffic.contains(dropped) }, "notification-daemon reports it closed (reason 3, by a call):\n\(traffic)")
+        let requested = traffic.matches(of: closed).map { String($0.output.1) }
+        let reported = traffic.matches(of: dropped).map { String($0.output.1) }
+        XCTAssertFalse(requested.isEmpty, traffic)
+        XCTAssertEqual(Set(reported), Set(requested), "the notification the demo closed is the one the daemon dropped")
+    }
 }
 
 /// The autostart entry and the launcher entry, as a session manager and a shell use them.

@@ -74,7 +74,10 @@ public final class DesktopSession {
         }
     }
 
-    deinit {
+    deinit { stop() }
+
+    /// Stops every process of the session and removes its folder.
+    public func stop() {
         for child in children { child.stop() }
         server?.stop()
         bus?.stop()
@@ -123,6 +126,14 @@ public final class DesktopSession {
     /// Emits `ActionInvoked(id, action)`, as a click does.
     public func invoke(_ action: String, on id: Int) throws {
         _ = try runToCompletion("/usr/bin/python3", [TestPaths.support("notification_server.py"), "action", String(id), action], environment: environment)
+    }
+
+    /// Emits `ActionInvoked(id, action)` for each click, in order, from one run of the helper:
+    /// many answers without paying a Python start-up for each.
+    public func invoke(_ clicks: [(action: String, id: Int)]) throws {
+        guard !clicks.isEmpty else { return }
+        let pairs = clicks.flatMap { [String($0.id), $0.action] }
+        _ = try runToCompletion("/usr/bin/python3", [TestPaths.support("notification_server.py"), "action"] + pairs, environment: environment)
     }
 
     /// Emits `NotificationClosed(id, reason)`: 1 expired, 2 dismissed, 3 closed by call.

@@ -11,8 +11,11 @@ public enum InProcessDesktop {
     /// The session; its environment is also this process's (bus address, XDG folders).
     nonisolated(unsafe) public static let session: DesktopSession = start()
     /// The loopback feed server.
-    nonisolated(unsafe) public static let feedServer: FeedServer = try! FeedServer(directory: session.directory)
-    nonisolated(unsafe) private static var stopped: DesktopSession?
+    nonisolated(unsafe) public static let feedServer: FeedServer = {
+        let server = try! FeedServer(directory: session.directory)
+        atexit { InProcessDesktop.feedServer.stop() }
+        return server
+    }()
 
     private static func start() -> DesktopSession {
         let session = try! DesktopSession()
@@ -21,8 +24,8 @@ public enum InProcessDesktop {
         // GLib ends a process whose session bus goes away; this one outlives its private bus.
         // The connection is a weakly held singleton, so the reference is kept until exit.
         if let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, nil) { g_dbus_connection_set_exit_on_close(bus, 0) }
-        stopped = session
-        atexit { InProcessDesktop.stopped = nil }
+        // A static is never deinitialized: the bus and the servers are stopped at exit.
+        atexit { InProcessDesktop.session.stop() }
         return session
     }
 

@@ -21,7 +21,10 @@ public final class ChildProcess {
     public let errorPath: String
 
     /// Starts `executable` with `arguments` in `environment`, output in `directory`.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String], directory: URL, name: String) throws {
+    ///
+    /// - Parameter standardInput: what it reads; nothing (`/dev/null`) unless given.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String], directory: URL, name: String,
+                standardInput: FileHandle = FileHandle.nullDevice) throws {
         outputPath = directory.appendingPathComponent("\(name).out").path
         errorPath = directory.appendingPathComponent("\(name).err").path
         guard FileManager.default.createFile(atPath: outputPath, contents: nil),
@@ -31,7 +34,7 @@ public final class ChildProcess {
         process.environment = environment
         process.standardOutput = FileHandle(forWritingAtPath: outputPath)
         process.standardError = FileHandle(forWritingAtPath: errorPath)
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = standardInput
         try process.run()
     }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up the machine and runs every test: unit tests of the policy, in-process tests of the
 # library on a GLib main loop, and end-to-end tests of `herald` against a private session bus,
-# python3-dbusmock and a loopback feed server.
+# python3-dbusmock and a loopback feed server; then the in-process tests again under valgrind
+# memcheck (Tests/scripts/memcheck.sh; HERALD_SKIP_MEMCHECK=1 leaves it out).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 Tests/scripts/setup.sh --tests
@@ -10,6 +11,10 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
 swift test --skip-build --disable-swift-testing 2>&1 | tee "$log" || status=$?
+memcheck=0
+if [ "${HERALD_SKIP_MEMCHECK:-0}" != 1 ]; then
+  Tests/scripts/memcheck.sh --skip-build || memcheck=$?
+fi
 summary=$(grep -E "^[[:space:]]*Executed [0-9]+ tests?, with [0-9]+ failures?" "$log" | tail -1 || true)
 total=$(sed -E 's/.*Executed ([0-9]+) tests?.*/\1/' <<<"$summary")
 failed=$(sed -E 's/.*with ([0-9]+) failures?.*/\1/' <<<"$summary")
@@ -17,5 +22,6 @@ if [ -z "$summary" ] || [ "$total" -eq 0 ]; then
   echo "tests: no test ran"
   exit 1
 fi
+if [ "$memcheck" -ne 0 ] && [ "$status" -eq 0 ]; then status=$memcheck; fi
 echo "tests: $((total - failed)) passed, $failed failed"
 exit "$status"

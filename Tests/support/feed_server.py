@@ -6,9 +6,14 @@ with 304. Special paths make the failures tests need:
   /status/N              answers HTTP N with an HTML body
   /slow/SECONDS/NAME     waits, then serves NAME
   /redirect/N/NAME       redirects N times, then serves NAME
+  /to/TARGET             redirects to TARGET, a percent-encoded absolute URL (to another server)
+  /loop                  redirects to itself, forever
   /big                   a 2 MiB body
-Every request is appended as one JSON line to the log file. The server stops by itself after
---lifetime seconds, so a test that dies never leaves it running.
+With --tls CERT KEY it serves https with that certificate (PEM files) instead of plain http.
+Every request is appended as one JSON line to the log file ({"path", "headers"}); a TLS
+handshake that fails (say, because the client refused the certificate) is logged as
+{"tls-error": reason}. Connections time out after 30 s of silence, and the server stops by
+itself after --lifetime seconds, so a test that dies never leaves it running.
 """
 import argparse
 import email.utils
@@ -16,21 +21,38 @@ import hashlib
 import http.server
 import json
 import os
+import ssl
 import sys
 import threading
 import time
+import urllib.parse
+
+CONNECTION_TIMEOUT = 30
+LOG_LOCK = threading.Lock()
+
+
+def append_log(log_path, entry):
+    with LOG_LOCK, open(log_path, "a") as log:
+        log.write(json.dumps(entry) + "\n")
 
 
 def make_handler(root, log_path):
     class Handler(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        timeout = CONNECTION_TIMEOUT
+
+        def setup(self):
+            super().setup()
+            if isinstance(self.request, ssl.SSLSocket):
+                # In this connection's thread, so a client that stalls or refuses the
+                # certificate holds up no one else.
+                self.request.do_handshake()
 
         def log_message(self, *args):
             pass
 
         def record(self):
-            with open(log_path, "a") as log:
-                log.write(json.dumps({"path": self.path, "headers": dict(self.headers.items())}) + "\n")
+            append_log(log_path, {"path": self.path, "headers": dict(self.headers.items())})
 
         def send_body(self, status, body, headers=()):
             self.send_response(status)
@@ -65,6 +87,11 @@ def make_handler(root, log_path):
                 target = "/".join(parts[2:])
                 location = "/redirect/%d/%s" % (count - 1, target) if count > 1 else "/" + target
                 return self.send_body(302, b"", [("Location", location)])
+            if parts[0] == "to" and len(parts) > 1:
+                target = urllib.parse.unquote("/".join(parts[1:]))
+                return self.send_body(302, b"", [("Location", target)])
+            if parts[0] == "loop":
+                return self.send_body(302, b"", [("Location", "/loop")])
             if parts[0] == "big":
                 return self.send_body(200, b" " * (2 << 20), [("Content-Type", "application/x-plist")])
             self.serve_file("/".join(parts))
@@ -72,14 +99,43 @@ def make_handler(root, log_path):
     return Handler
 
 
+class Server(http.server.ThreadingHTTPServer):
+    """Serves each connection on its own thread; with a TLS context, over TLS."""
+    daemon_threads = True
+
+    def __init__(self, handler, log_path, context=None):
+        super().__init__(("127.0.0.1", 0), handler)
+        self.log_path = log_path
+        self.context = context
+
+    def get_request(self):
+        sock, address = super().get_request()
+        if self.context is None:
+            return sock, address
+        # The handshake happens in the connection's thread (Handler.setup), never here.
+        sock.settimeout(CONNECTION_TIMEOUT)
+        return self.context.wrap_socket(sock, server_side=True, do_handshake_on_connect=False), address
+
+    def handle_error(self, request, client_address):
+        error = sys.exc_info()[1]
+        if isinstance(error, (ssl.SSLError, ssl.SSLEOFError)):
+            append_log(self.log_path, {"tls-error": getattr(error, "reason", None) or str(error)})
+        elif not isinstance(error, (ConnectionError, TimeoutError)):
+            super().handle_error(request, client_address)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--root", required=True)
     parser.add_argument("--log", required=True)
     parser.add_argument("--lifetime", type=float, default=600)
+    parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"), help="serve https with this certificate and key (PEM)")
     args = parser.parse_args()
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), make_handler(args.root, args.log))
-    server.daemon_threads = True
+    context = None
+    if args.tls:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(args.tls[0], args.tls[1])
+    server = Server(make_handler(args.root, args.log), args.log, context)
     threading.Timer(args.lifetime, server.shutdown).start()
     print(server.server_address[1], flush=True)
     server.serve_forever()

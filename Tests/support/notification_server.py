@@ -4,7 +4,8 @@ desktop shell would: reads the recorded calls and emits ActionInvoked / Notifica
 
   notification_server.py wait               until org.freedesktop.Notifications is owned
   notification_server.py calls              the recorded calls, as a JSON list
-  notification_server.py action ID ACTION   emit ActionInvoked(ID, ACTION)
+  notification_server.py action ID ACTION [ID ACTION...]
+                                            emit ActionInvoked(ID, ACTION) for each pair, in order
   notification_server.py close ID REASON    emit NotificationClosed(ID, REASON)
   notification_server.py refuse             make Notify fail, as a server that refuses does
   notification_server.py accept             make Notify work again (the template's own code)
@@ -51,8 +52,10 @@ def main():
         calls = [{"time": float(t), "method": str(m), "args": plain(a)} for t, m, a in mock.GetCalls()]
         print(json.dumps(calls))
     elif command == "action":
-        mock.EmitSignal("org.freedesktop.Notifications", "ActionInvoked", "us",
-                        [dbus.UInt32(int(sys.argv[2])), sys.argv[3]])
+        pairs = sys.argv[2:]
+        for number, action in zip(pairs[0::2], pairs[1::2]):
+            mock.EmitSignal("org.freedesktop.Notifications", "ActionInvoked", "us",
+                            [dbus.UInt32(int(number)), action])
     elif command == "close":
         mock.EmitSignal("org.freedesktop.Notifications", "NotificationClosed", "uu",
                         [dbus.UInt32(int(sys.argv[2])), dbus.UInt32(int(sys.argv[3]))])

@@ -249,9 +249,15 @@ final class Check {
     private func show(_ item: Showable) -> Bool? {
         let content = item.content(labels: configuration.labels, capabilities: capabilities ?? [], appName: configuration.appName)
         let handle: PresentedMessage
+        // Only what can be answered holds the check: content without buttons is recorded as
+        // shown at once (D11), and a presenter that keeps its closure must not keep the check.
         do {
-            handle = try herald.presenter.present(content, link: item.link) { [self] response in
-                responded(to: item.subject, with: response)
+            if content.isInteractive {
+                handle = try herald.presenter.present(content, link: item.link) { [self] response in
+                    responded(to: item.subject, with: response)
+                }
+            } else {
+                handle = try herald.presenter.present(content, link: item.link) { _ in }
             }
         } catch {
             delegate?.herald(herald, didFailWithError: error as? HeraldError ?? .presentation(String(describing: error)))

@@ -40,6 +40,9 @@ public final class Herald {
         public var timeout: Double
         /// Largest feed accepted, in bytes. Default 1 MiB.
         public var sizeLimit: Int
+        /// A PEM file of the certificate authorities trusted for an https feed, in place of the
+        /// system's store (a company's private CA); `nil` trusts the system's.
+        public var caFile: String?
         /// Seconds to wait for answers before closing what is still shown; `nil` waits as long
         /// as the app runs.
         public var waitLimit: Double?
@@ -52,7 +55,7 @@ public final class Herald {
         public init(
             feedURL: String?, appID: String, appVersion: String?, appName: String? = nil,
             check: CheckConfiguration? = nil, urlRules: URLRules = URLRules(), labels: Labels? = nil, icon: String? = nil,
-            timeout: Double = 60, sizeLimit: Int = 1 << 20, waitLimit: Double? = nil, checkAtLaunch: Bool = true,
+            timeout: Double = 60, sizeLimit: Int = 1 << 20, caFile: String? = nil, waitLimit: Double? = nil, checkAtLaunch: Bool = true,
             environment: [String: String] = ProcessInfo.processInfo.environment
         ) {
             self.feedURL = feedURL
@@ -66,6 +69,7 @@ public final class Herald {
             self.icon = icon
             self.timeout = timeout
             self.sizeLimit = sizeLimit
+            self.caFile = caFile
             self.waitLimit = waitLimit
             self.checkAtLaunch = checkAtLaunch
             self.environment = environment
@@ -88,7 +92,8 @@ public final class Herald {
     /// The feed's source (fetch, cache, decode); `nil` for an app with prompts only.
     private(set) lazy var feedSource: FeedSource? = configuration.feedURL.map { url in
         FeedSource(url: url, userAgent: "Herald/\(HeraldVersion.current) (\(configuration.appID)/\(configuration.check.appVersion ?? "unknown"))",
-                   timeout: configuration.timeout, sizeLimit: configuration.sizeLimit, rules: configuration.urlRules, cache: store)
+                   timeout: configuration.timeout, sizeLimit: configuration.sizeLimit, rules: configuration.urlRules,
+                   caFile: configuration.caFile, cache: store)
     }
     /// The check running now, if any: it holds this `Herald` until its last answer.
     private var check: Check?

@@ -38,6 +38,8 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooManyRedirects(Int)
     /// Network or file errors.
     case transport(String)
+    /// The https server's certificate was not accepted, and why.
+    case untrustedCertificate([CertificateProblem])
 
     /// One sentence for people.
     public var description: String {
@@ -48,6 +50,8 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooLarge(let limit): return "the feed is larger than \(limit) bytes"
         case .tooManyRedirects(let count): return "more than \(count) redirects"
         case .transport(let reason): return "could not fetch the feed: \(reason)"
+        case .untrustedCertificate(let problems):
+            return "the feed server's certificate was refused: " + problems.map(\.description).joined(separator: "; ")
         }
     }
 
@@ -56,12 +60,49 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+/// Why TLS refused a server's certificate (GIO's `GTlsCertificateFlags`, in words).
+public enum CertificateProblem: UInt32, Sendable, Equatable, CaseIterable, CustomStringConvertible {
+    /// Not signed by an authority Herald trusts (the system's, or those of the CA file).
+    case unknownAuthority = 1
+    /// Issued for another host name.
+    case otherHost = 2
+    /// Its validity starts in the future.
+    case notYetValid = 4
+    /// Its validity has ended.
+    case expired = 8
+    /// Its authority revoked it.
+    case revoked = 16
+    /// It is signed with an algorithm considered insecure.
+    case insecure = 32
+    /// Anything else that made the check fail.
+    case unverifiable = 64
+
+    /// The problems GIO reported in `flags`; never empty for a refused certificate.
+    public static func problems(in flags: UInt32) -> [CertificateProblem] {
+        let found = allCases.filter { flags & $0.rawValue != 0 }
+        return found.isEmpty ? [.unverifiable] : found
+    }
+
+    /// The reason, as the end of "the feed server's certificate was refused: …".
+    public var description: String {
+        switch self {
+        case .unknownAuthority: return "it is signed by an unknown certificate authority"
+        case .otherHost: return "it is for another host name"
+        case .notYetValid: return "it is not valid yet"
+        case .expired: return "it has expired"
+        case .revoked: return "it has been revoked"
+        case .insecure: return "it uses an insecure algorithm"
+        case .unverifiable: return "it could not be checked"
+        }
+    }
+}
+
 /// Fetches feeds asynchronously on the default GLib main context with libsoup (DESIGN.md D15).
 ///
 /// Requests bypass caches but are conditional on the cached copy's validators, redirects are
 /// followed by hand (at most `maxRedirects`, never from https to http), the whole fetch has a
 /// deadline, and bodies over the size cap are cut off. libsoup follows the desktop's proxy
-/// settings and the system's CA store through GIO.
+/// settings and, unless a CA file is given, the system's CA store through GIO.
 @MainContext
 public final class FeedFetcher {
     /// Seconds the whole fetch may take.
@@ -73,9 +114,16 @@ public final class FeedFetcher {
     /// Which URLs may be fetched.
     public var rules: URLRules
     private let session: UnsafeMutablePointer<SoupSession>
+    /// Why the CA file could not be used, if one was given and it could not: every https
+    /// fetch then fails with this reason rather than falling back to the system's store.
+    private var unusableAuthorities: String?
 
     /// Creates a fetcher with its own libsoup session.
-    public init(userAgent: String, timeout: Double = 60, sizeLimit: Int = 1 << 20, maxRedirects: Int = 5, rules: URLRules = URLRules()) {
+    ///
+    /// - Parameter caFile: a PEM file of the certificate authorities trusted for https, in
+    ///   place of the system's store (a company's own CA, or a test's); `nil` for the system's.
+    public init(userAgent: String, timeout: Double = 60, sizeLimit: Int = 1 << 20, maxRedirects: Int = 5, rules: URLRules = URLRules(),
+                caFile: String? = nil) {
         self.timeout = timeout
         self.sizeLimit = sizeLimit
         self.maxRedirects = maxRedirects
@@ -83,6 +131,20 @@ public final class FeedFetcher {
         session = soup_session_new()!
         soup_session_set_user_agent(session, userAgent)
         soup_session_set_timeout(session, UInt32(max(1, timeout.rounded(.up))))
+        if let caFile {
+            var error: UnsafeMutablePointer<GError>?
+            // GIO takes only an absolute path; a relative one quietly trusts nothing.
+            let absolute = g_canonicalize_filename(caFile, nil).map { path in
+                defer { g_free(path) }
+                return String(cString: path)
+            } ?? caFile
+            if let database = g_tls_file_database_new(absolute, &error) {
+                soup_session_set_tls_database(session, database)
+                g_object_unref(UnsafeMutableRawPointer(database))
+            } else {
+                unusableAuthorities = "cannot use the CA file \(caFile): " + (consume(error) ?? "unknown error")
+            }
+        }
     }
 
     isolated deinit { g_object_unref(UnsafeMutableRawPointer(session)) }
@@ -90,6 +152,9 @@ public final class FeedFetcher {
     /// Starts a fetch; `completion` runs once on the default main context.
     public func fetch(_ url: String, validators: FeedValidators?, completion: @escaping @MainContext (Result<FetchResult, FetchError>) -> Void) {
         if let refusal = rules.feedURLRefusal(url) { return MainContext.idle { completion(.failure(.refused(refusal))) } }
+        if let unusableAuthorities, URLRules.scheme(of: url) == "https" {
+            return MainContext.idle { completion(.failure(.transport(unusableAuthorities))) }
+        }
         let operation = FetchOperation(fetcher: self, validators: validators, completion: completion)
         if URLRules.scheme(of: url) == "file" {
             operation.readFile(url)
@@ -118,6 +183,8 @@ private final class FetchOperation {
     var stream: UnsafeMutablePointer<GInputStream>?
     var body = Data()
     var received: FeedValidators?
+    /// What TLS found wrong with the server's certificate, if it refused it.
+    var certificateFlags: UInt32 = 0
 
     init(fetcher: FeedFetcher, validators: FeedValidators?, completion: @escaping @MainContext (Result<FetchResult, FetchError>) -> Void) {
         self.fetcher = fetcher
@@ -154,8 +221,10 @@ private final class FetchOperation {
 
     func fail(_ error: UnsafeMutablePointer<GError>?) {
         let timeout = error.map { g_error_matches($0, g_io_error_quark(), Int32(G_IO_ERROR_TIMED_OUT.rawValue)) != 0 } ?? false
+        let badCertificate = error.map { g_error_matches($0, g_tls_error_quark(), Int32(G_TLS_ERROR_BAD_CERTIFICATE.rawValue)) != 0 } ?? false
         let text = consume(error) ?? "unknown error"
         if timedOut || timeout { return finish(.failure(.timedOut(seconds: fetcher.timeout))) }
+        if badCertificate || certificateFlags != 0 { return finish(.failure(.untrustedCertificate(CertificateProblem.problems(in: certificateFlags)))) }
         finish(.failure(.transport(text)))
     }
 
@@ -192,6 +261,7 @@ private final class FetchOperation {
         guard let created = soup_message_new("GET", url) else { return finish(.failure(.refused("not a valid URL"))) }
         message = created
         soup_message_add_flags(created, SOUP_MESSAGE_NO_REDIRECT)
+        watchCertificate(of: created)
         let headers = soup_message_get_request_headers(created)
         soup_message_headers_replace(headers, "Cache-Control", "no-cache")
         soup_message_headers_replace(headers, "Pragma", "no-cache")
@@ -209,10 +279,26 @@ private final class FetchOperation {
         }, retained())
     }
 
+    /// Keeps the reasons TLS gives for refusing the server's certificate, so the failure can
+    /// say which they are; the certificate stays refused.
+    private func watchCertificate(of message: OpaquePointer) {
+        let box = CallbackBox<UInt32> { [weak self] flags in self?.certificateFlags |= flags }
+        let onRefused: @convention(c) (OpaquePointer?, OpaquePointer?, UInt32, gpointer?) -> gboolean = { _, _, flags, pointer in
+            CallbackBox<UInt32>.invoke(pointer, flags)
+            return 0
+        }
+        g_signal_connect_data(UnsafeMutableRawPointer(message), "accept-certificate", unsafeBitCast(onRefused, to: GCallback.self),
+                              box.retainedPointer(), { pointer, _ in CallbackBox<UInt32>.release(pointer) }, GConnectFlags(rawValue: 0))
+    }
+
     func responseArrived(_ newStream: UnsafeMutablePointer<GInputStream>) {
         if let stream { g_object_unref(stream) }
         stream = newStream
         guard let message else { return }
+        // A resumed TLS session can skip the certificate check that raises accept-certificate;
+        // what GIO found wrong with the peer still counts.
+        let peerErrors = UInt32(soup_message_get_tls_peer_certificate_errors(message).rawValue)
+        if peerErrors != 0 { return finish(.failure(.untrustedCertificate(CertificateProblem.problems(in: peerErrors)))) }
         let status = Int(soup_message_get_status(message).rawValue)
         let headers = soup_message_get_response_headers(message)
         func header(_ name: String) -> String? { soup_message_headers_get_one(headers, name).map { String(cString: $0) } }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import Glibc
 import Herald
 import HeraldCore
 import HeraldDesktop
@@ -73,12 +74,27 @@ struct URLRuleOptions: ParsableArguments {
     @Option(name: .customLong("allow-scheme"), help: "A custom link scheme the app opens (repeatable).")
     var allowedSchemes: [String] = []
 
+    @Option(help: "A PEM file of the certificate authorities to trust for https feeds, instead of the system's.")
+    var caFile: String?
+
     /// The rules these options ask for.
     var rules: URLRules { URLRules(allowedCustomSchemes: Set(allowedSchemes), allowPlainHTTPFeed: allowHttp) }
+
+    func validate() throws {
+        if let caFile, access(caFile, R_OK) != 0 {
+            throw ValidationError("cannot read the CA file \(caFile): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// The CA file by absolute path, for an entry that runs elsewhere (the autostart entry).
+    var absoluteCAFile: String? {
+        caFile.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
+    }
 
     /// These options as arguments, leaving out defaults.
     var arguments: [String] {
         (allowHttp ? ["--allow-http"] : []) + allowedSchemes.flatMap { ["--allow-scheme", $0] }
+            + (absoluteCAFile.map { ["--ca-file", $0] } ?? [])
     }
 }
 
@@ -172,6 +188,6 @@ struct CheckOptions: ParsableArguments {
                 showOldestFirst: showOldestFirst, showOnFirstLaunch: showOnFirstLaunch, debug: debug,
                 maxNotificationsPerCheck: max, showAnswered: all),
             urlRules: links.rules,
-            icon: icon ?? SampleFeed.icon, timeout: timeout, waitLimit: wait)
+            icon: icon ?? SampleFeed.icon, timeout: timeout, caFile: links.caFile, waitLimit: wait)
     }
 }

@@ -82,7 +82,7 @@ struct ValidateCommand: ParsableCommand {
         let loop = MainLoop()
         var outcome: Result<LoadedFeed, HeraldError> = .failure(.fetch(.transport("no answer")))
         let source = FeedSource(url: FeedSource.url(forArgument: feed), userAgent: "Herald/\(HeraldVersion.current) (validate)",
-                                timeout: 60, sizeLimit: 64 << 20, rules: rules, cache: nil)
+                                timeout: 60, sizeLimit: 64 << 20, rules: rules, caFile: links.caFile, cache: nil)
         source.load(cached: nil) { result in
             outcome = result
             loop.quit()

@@ -30,6 +30,8 @@ public final class TestCertificateAuthority: Sendable {
         case otherhost
         /// As `good`, but signed by an unrelated CA (``otherCAFile``) that Herald is never given.
         case untrusted
+        /// As `good`, but signed with SHA-1, an algorithm TLS clients no longer accept.
+        case insecure
     }
 
     /// The folder holding every file.

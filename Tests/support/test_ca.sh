@@ -12,8 +12,9 @@
 #   future.pem, future.key         as good, but valid only from a year from now
 #   otherhost.pem, otherhost.key   valid now, but for DNS:example.org only
 #   untrusted.pem, untrusted.key   as good, but signed by other-ca
+#   insecure.pem, insecure.key     as good, but signed with SHA-1, which TLS clients refuse
 #
-# Keys are ECDSA P-256, signatures SHA-256. Every file is made afresh in a scratch folder and
+# Keys are ECDSA P-256, signatures SHA-256 (but insecure's). Every file is made afresh in a scratch folder and
 # then moved into DIR, so running it again leaves DIR complete and consistent. Prints nothing
 # on success; on failure, says what failed (with openssl's output) on stderr and exits 1.
 set -euo pipefail
@@ -103,9 +104,9 @@ root() {
     -startdate 20190101000000Z -enddate "$in_ten_years" -in "$work/$name.csr" -out "$work/$name.pem"
 }
 
-# leaf NAME CA SUBJECT_ALT_NAME START END: a server certificate signed by CA.
+# leaf NAME CA SUBJECT_ALT_NAME START END [DIGEST]: a server certificate signed by CA.
 leaf() {
-  local name=$1 ca=$2 san=$3 start=$4 end=$5
+  local name=$1 ca=$2 san=$3 start=$4 end=$5 digest=${6:-sha256}
   key "$work/$name.key"
   cat >"$work/$name.ext" <<EOF
 [ server ]
@@ -118,7 +119,7 @@ authorityKeyIdentifier = keyid, issuer
 EOF
   run "the request of $name" req -new -config "$work/$ca/openssl.cnf" -key "$work/$name.key" -subj "/O=Herald tests/CN=$name" -out "$work/$name.csr"
   run "$name.pem" ca -batch -notext -config "$work/$ca/openssl.cnf" -cert "$work/$ca.pem" -keyfile "$work/$ca.key" \
-    -extfile "$work/$name.ext" -extensions server -startdate "$start" -enddate "$end" -in "$work/$name.csr" -out "$work/$name.pem"
+    -extfile "$work/$name.ext" -extensions server -md "$digest" -startdate "$start" -enddate "$end" -in "$work/$name.csr" -out "$work/$name.pem"
 }
 
 root ca "Herald test CA"
@@ -128,6 +129,7 @@ leaf expired ca "IP:127.0.0.1, DNS:localhost" 20200101000000Z 20210101000000Z
 leaf future ca "IP:127.0.0.1, DNS:localhost" "$in_one_year" "$in_two_years"
 leaf otherhost ca "DNS:example.org" "$now_minus_day" "$in_ten_years"
 leaf untrusted other-ca "IP:127.0.0.1, DNS:localhost" "$now_minus_day" "$in_ten_years"
+leaf insecure ca "IP:127.0.0.1, DNS:localhost" "$now_minus_day" "$in_ten_years" sha1
 
 # Each leaf must chain to its CA (at a moment inside its dates); a check here makes a broken
 # set-up fail here, not in a test.
@@ -137,9 +139,10 @@ done
 run "a verifiable expired.pem" verify -attime "$(date -u -d 2020-07-01 +%s)" -CAfile "$work/ca.pem" "$work/expired.pem"
 run "a verifiable future.pem" verify -attime "$(date -u -d '+18 months' +%s)" -CAfile "$work/ca.pem" "$work/future.pem"
 run "a verifiable untrusted.pem" verify -CAfile "$work/other-ca.pem" "$work/untrusted.pem"
+run "a verifiable insecure.pem" verify -auth_level 0 -CAfile "$work/ca.pem" "$work/insecure.pem"
 
 chmod 600 "$work"/*.key
-for name in ca other-ca good expired future otherhost untrusted; do
+for name in ca other-ca good expired future otherhost untrusted insecure; do
   mv -f "$work/$name.key" "$out/$name.key"
   mv -f "$work/$name.pem" "$out/$name.pem"
 done

@@ -35,11 +35,12 @@ public final class FeedSource {
     ///   - timeout: seconds the whole fetch may take.
     ///   - sizeLimit: largest feed accepted, in bytes.
     ///   - rules: which URLs and redirects may be followed.
+    ///   - caFile: the certificate authorities trusted for https instead of the system's.
     ///   - cache: where the cached copy is kept; `nil` for none.
-    public init(url: String, userAgent: String, timeout: Double, sizeLimit: Int, rules: URLRules, cache: (any StateStore)?) {
+    public init(url: String, userAgent: String, timeout: Double, sizeLimit: Int, rules: URLRules, caFile: String? = nil, cache: (any StateStore)?) {
         self.url = url
         self.cache = cache
-        fetcher = FeedFetcher(userAgent: userAgent, timeout: timeout, sizeLimit: sizeLimit, rules: rules)
+        fetcher = FeedFetcher(userAgent: userAgent, timeout: timeout, sizeLimit: sizeLimit, rules: rules, caFile: caFile)
     }
 
     /// Fetches and decodes the feed; `completion` runs once, on the main context.

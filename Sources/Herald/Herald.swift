@@ -43,6 +43,9 @@ public final class Herald {
         /// A PEM file of the certificate authorities trusted for an https feed, in place of the
         /// system's store (a company's private CA); `nil` trusts the system's.
         public var caFile: String?
+        /// The Ed25519 public key (32 bytes, base64, as Sparkle's `SUPublicEDKey`) the feed must
+        /// be signed with; `nil` accepts unsigned feeds (DESIGN.md D20).
+        public var publicKey: String?
         /// Seconds to wait for answers before closing what is still shown; `nil` waits as long
         /// as the app runs.
         public var waitLimit: Double?
@@ -55,7 +58,8 @@ public final class Herald {
         public init(
             feedURL: String?, appID: String, appVersion: String?, appName: String? = nil,
             check: CheckConfiguration? = nil, urlRules: URLRules = URLRules(), labels: Labels? = nil, icon: String? = nil,
-            timeout: Double = 60, sizeLimit: Int = 1 << 20, caFile: String? = nil, waitLimit: Double? = nil, checkAtLaunch: Bool = true,
+            timeout: Double = 60, sizeLimit: Int = 1 << 20, caFile: String? = nil, publicKey: String? = nil,
+            waitLimit: Double? = nil, checkAtLaunch: Bool = true,
             environment: [String: String] = ProcessInfo.processInfo.environment
         ) {
             self.feedURL = feedURL
@@ -70,6 +74,7 @@ public final class Herald {
             self.timeout = timeout
             self.sizeLimit = sizeLimit
             self.caFile = caFile
+            self.publicKey = publicKey
             self.waitLimit = waitLimit
             self.checkAtLaunch = checkAtLaunch
             self.environment = environment
@@ -93,8 +98,10 @@ public final class Herald {
     private(set) lazy var feedSource: FeedSource? = configuration.feedURL.map { url in
         FeedSource(url: url, userAgent: "Herald/\(HeraldVersion.current) (\(configuration.appID)/\(configuration.check.appVersion ?? "unknown"))",
                    timeout: configuration.timeout, sizeLimit: configuration.sizeLimit, rules: configuration.urlRules,
-                   caFile: configuration.caFile, cache: store)
+                   caFile: configuration.caFile, publicKey: signingKey, cache: store)
     }
+    /// The configured public key, read once at creation.
+    private let signingKey: Data?
     /// The check running now, if any: it holds this `Herald` until its last answer.
     private var check: Check?
     /// The registered prompts, by name: registering a name again replaces it.
@@ -107,11 +114,17 @@ public final class Herald {
     ///   - store: where answers are kept; by default the state file of `configuration.appID`.
     ///   - presenter: what shows messages; by default the desktop's notification server.
     ///   - now: the clock.
-    /// - Throws: `HeraldError.configuration` for an unusable app id or a refused feed URL.
+    /// - Throws: `HeraldError.configuration` for an unusable app id, a refused feed URL or a
+    ///   public key that is not 32 bytes of base64.
     public init(configuration: Configuration, store: (any StateStore)? = nil, presenter: MessagePresenter? = nil,
                 now: @escaping () -> Date = { Date() }) throws {
         if let feedURL = configuration.feedURL, let refusal = configuration.urlRules.feedURLRefusal(feedURL) {
             throw HeraldError.configuration("feed URL refused: \(refusal)")
+        }
+        do {
+            signingKey = try configuration.publicKey.map { key throws(FeedSignatureProblem) in try FeedSignature.publicKey(base64: key) }
+        } catch {
+            throw HeraldError.configuration(error.description)
         }
         if let store {
             self.store = store

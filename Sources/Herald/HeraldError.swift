@@ -15,6 +15,8 @@ public enum HeraldError: Error, Equatable, CustomStringConvertible {
     case presentation(String)
     /// The state or cache could not be written.
     case state(StateStoreError)
+    /// A public key is configured and the feed's signature is missing or wrong (DESIGN.md D20).
+    case signature(FeedSignatureProblem)
 
     /// One sentence for people.
     public var description: String {
@@ -25,15 +27,16 @@ public enum HeraldError: Error, Equatable, CustomStringConvertible {
         case .noNotificationServer: return "no notification server is running on the session bus, so nothing can be shown"
         case .presentation(let reason): return reason
         case .state(let error): return error.description
+        case .signature(let problem): return problem.description
         }
     }
 
-    /// The exit code of `herald check`: 64 usage, 65 bad feed, 69 no server, 73 state not
-    /// writable, 75 fetch failed.
+    /// The exit code of `herald check`: 64 usage, 65 bad feed (or signature), 69 no server,
+    /// 73 state not writable, 75 fetch failed.
     public var exitCode: Int32 {
         switch self {
         case .configuration: return 64
-        case .feed: return 65
+        case .feed, .signature: return 65
         case .noNotificationServer, .presentation: return 69
         case .state: return 73
         case .fetch: return 75
@@ -49,6 +52,7 @@ public enum HeraldError: Error, Equatable, CustomStringConvertible {
         case .noNotificationServer: return "no-notification-server"
         case .presentation: return "presentation"
         case .state: return "state"
+        case .signature: return "signature"
         }
     }
 }

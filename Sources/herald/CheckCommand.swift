@@ -77,12 +77,18 @@ struct URLRuleOptions: ParsableArguments {
     @Option(help: "A PEM file of the certificate authorities to trust for https feeds, instead of the system's.")
     var caFile: String?
 
+    @Option(help: "The Ed25519 public key (base64) the feed must be signed with; unsigned or wrongly signed feeds then fail.")
+    var publicKey: String?
+
     /// The rules these options ask for.
     var rules: URLRules { URLRules(allowedCustomSchemes: Set(allowedSchemes), allowPlainHTTPFeed: allowHttp) }
 
     func validate() throws {
         if let caFile, access(caFile, R_OK) != 0 {
             throw ValidationError("cannot read the CA file \(caFile): \(String(cString: strerror(errno)))")
+        }
+        if let publicKey {
+            do { _ = try FeedSignature.publicKey(base64: publicKey) } catch { throw ValidationError(error.description) }
         }
     }
 
@@ -94,7 +100,7 @@ struct URLRuleOptions: ParsableArguments {
     /// These options as arguments, leaving out defaults.
     var arguments: [String] {
         (allowHttp ? ["--allow-http"] : []) + allowedSchemes.flatMap { ["--allow-scheme", $0] }
-            + (absoluteCAFile.map { ["--ca-file", $0] } ?? [])
+            + (absoluteCAFile.map { ["--ca-file", $0] } ?? []) + (publicKey.map { ["--public-key", $0] } ?? [])
     }
 }
 
@@ -188,6 +194,6 @@ struct CheckOptions: ParsableArguments {
                 showOldestFirst: showOldestFirst, showOnFirstLaunch: showOnFirstLaunch, debug: debug,
                 maxNotificationsPerCheck: max, showAnswered: all),
             urlRules: links.rules,
-            icon: icon ?? SampleFeed.icon, timeout: timeout, caFile: links.caFile, waitLimit: wait)
+            icon: icon ?? SampleFeed.icon, timeout: timeout, caFile: links.caFile, publicKey: links.publicKey, waitLimit: wait)
     }
 }

@@ -33,6 +33,9 @@ struct ValidateCommand: ParsableCommand {
         switch outcome {
         case .success(let loaded):
             decoded = loaded.feed
+        case .failure(.signature(let problem)):
+            EventReporter.complain("\(feed): \(problem)")
+            throw ExitCode(65)
         case .failure(.feed(let error)):
             if json {
                 print(try Self.json(["usable": .bool(false), "error": .string(error.description)]))
@@ -82,7 +85,8 @@ struct ValidateCommand: ParsableCommand {
         let loop = MainLoop()
         var outcome: Result<LoadedFeed, HeraldError> = .failure(.fetch(.transport("no answer")))
         let source = FeedSource(url: FeedSource.url(forArgument: feed), userAgent: "Herald/\(HeraldVersion.current) (validate)",
-                                timeout: 60, sizeLimit: 64 << 20, rules: rules, caFile: links.caFile, cache: nil)
+                                timeout: 60, sizeLimit: 64 << 20, rules: rules, caFile: links.caFile,
+                                publicKey: links.publicKey.flatMap { try? FeedSignature.publicKey(base64: $0) }, cache: nil)
         source.load(cached: nil) { result in
             outcome = result
             loop.quit()

@@ -5,7 +5,8 @@ struct HeraldCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "herald",
         abstract: "Show an app's messages from an iNotify-style feed as desktop notifications.",
-        subcommands: [CheckCommand.self, PromptsCommand.self, AutostartCommand.self, DemoCommand.self, ValidateCommand.self, StateCommand.self]
+        subcommands: [CheckCommand.self, PromptsCommand.self, AutostartCommand.self, DemoCommand.self, ValidateCommand.self, FeedCommand.self,
+                      StateCommand.self]
     )
 }
 

@@ -179,7 +179,7 @@ final class Check {
             return state
         case .failed(let error):
             switch error {
-            case .fetch, .feed, .noNotificationServer: return CheckPolicy.recordFailure(state, reason: error.description, now: now)
+            case .fetch, .feed, .signature, .noNotificationServer: return CheckPolicy.recordFailure(state, reason: error.description, now: now)
             case .configuration, .presentation, .state: return state
             }
         }

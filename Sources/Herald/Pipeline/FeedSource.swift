@@ -15,10 +15,11 @@ public struct LoadedFeed: Sendable {
 }
 
 /// Turns a feed URL into decoded entries: the second stage of a check (DESIGN.md, "How a
-/// check flows"), and the only place that fetches, caches and decodes a feed.
+/// check flows"), and the only place that fetches, caches, verifies and decodes a feed.
 ///
-/// A conditional GET on the GLib main context (libsoup), the cached copy on a 304, decoding
-/// by content. With a store it keeps the cached copy; without one (`herald validate`) every
+/// A conditional GET on the GLib main context (libsoup); with a public key, the signature
+/// checked over the exact bytes before anything is decoded (D20); decoding by content. With a
+/// store it keeps the cached copy, which a 304 re-uses; without one (`herald validate`) every
 /// load is a plain GET.
 @MainContext
 public final class FeedSource {
@@ -26,6 +27,7 @@ public final class FeedSource {
     public let url: String
     private let fetcher: FeedFetcher
     private let cache: (any StateStore)?
+    private let publicKey: Data?
 
     /// Creates the source of one feed.
     ///
@@ -36,50 +38,109 @@ public final class FeedSource {
     ///   - sizeLimit: largest feed accepted, in bytes.
     ///   - rules: which URLs and redirects may be followed.
     ///   - caFile: the certificate authorities trusted for https instead of the system's.
+    ///   - publicKey: the Ed25519 key the feed must be signed with; `nil` accepts unsigned feeds.
     ///   - cache: where the cached copy is kept; `nil` for none.
-    public init(url: String, userAgent: String, timeout: Double, sizeLimit: Int, rules: URLRules, caFile: String? = nil, cache: (any StateStore)?) {
+    public init(url: String, userAgent: String, timeout: Double, sizeLimit: Int, rules: URLRules, caFile: String? = nil,
+                publicKey: Data? = nil, cache: (any StateStore)?) {
         self.url = url
         self.cache = cache
+        self.publicKey = publicKey
         fetcher = FeedFetcher(userAgent: userAgent, timeout: timeout, sizeLimit: sizeLimit, rules: rules, caFile: caFile)
     }
 
-    /// Fetches and decodes the feed; `completion` runs once, on the main context.
+    /// Where a signature that is not at the feed's end is looked for.
+    public var detachedSignatureURL: String { url + ".sig" }
+
+    /// Fetches, verifies and decodes the feed; `completion` runs once, on the main context.
     ///
     /// - Parameter cached: the state's record of the cached copy. The request is conditional
-    ///   only when that copy is of this URL and still on disk; it is read only on a 304.
+    ///   only when that copy is of this URL and still there; it is read only on a 304, and a
+    ///   copy that no longer verifies or decodes is fetched anew once.
     public func load(cached: HeraldState.CachedFeed?, completion: @escaping @MainContext (Result<LoadedFeed, HeraldError>) -> Void) {
         let reusable = cached.flatMap { $0.url == url && cache?.hasCachedFeed == true ? $0 : nil }
         let validators = reusable.map { FeedValidators(etag: $0.etag, lastModified: $0.lastModified) }
-        fetcher.fetch(url, validators: validators) { [cache] result in
-            completion(Self.decode(result, cache: cache))
+        fetcher.fetch(url, validators: validators) { [self] result in
+            switch result {
+            case .failure(let error):
+                completion(.failure(.fetch(error)))
+            case .success(.fetched(let bytes, let received)):
+                accept(bytes, validators: received, completion: completion)
+            case .success(.notModified):
+                if case .success(let loaded) = reuseCachedCopy() { return completion(.success(loaded)) }
+                // Damaged or gone: a plain request replaces it, instead of failing every check
+                // until the feed changes.
+                load(cached: nil, completion: completion)
+            }
         }
     }
 
-    private static func decode(_ result: Result<FetchResult, FetchError>, cache: (any StateStore)?) -> Result<LoadedFeed, HeraldError> {
-        let bytes: Data
-        var validators: FeedValidators?
-        switch result {
-        case .failure(let error):
-            return .failure(.fetch(error))
-        case .success(.notModified):
-            guard let cachedCopy = cache?.cachedFeed() else { return .failure(.fetch(.transport("HTTP 304 without a cached copy"))) }
-            bytes = cachedCopy
-        case .success(.fetched(let data, let received)):
-            bytes = data
-            validators = received
+    /// New bytes: verified when a key is configured, decoded, then cached with their signature.
+    private func accept(_ bytes: Data, validators: FeedValidators, completion: @escaping @MainContext (Result<LoadedFeed, HeraldError>) -> Void) {
+        guard let publicKey else { return completion(decode(bytes, cacheAs: bytes, validators: validators)) }
+        let split: FeedSignature.Split
+        do { split = try FeedSignature.split(bytes) } catch { return completion(.failure(.signature(error))) }
+        if let signature = split.signature {
+            return completion(verified(split.content, signature: signature, key: publicKey, validators: validators))
         }
+        fetcher.fetch(detachedSignatureURL, validators: nil) { [self] result in
+            switch result {
+            case .success(.fetched(let text, _)):
+                do throws(FeedSignatureProblem) {
+                    let signature = try FeedSignature.detached(text)
+                    completion(verified(bytes, signature: signature, key: publicKey, validators: validators))
+                } catch {
+                    completion(.failure(.signature(error)))
+                }
+            case .success(.notModified):
+                completion(.failure(.signature(.missing(detachedURL: detachedSignatureURL, reason: "HTTP 304 without a copy"))))
+            case .failure(let error):
+                completion(.failure(.signature(.missing(detachedURL: detachedSignatureURL, reason: error.description))))
+            }
+        }
+    }
+
+    private func verified(_ content: Data, signature: Data, key: Data, validators: FeedValidators) -> Result<LoadedFeed, HeraldError> {
+        do throws(FeedSignatureProblem) {
+            guard try Ed25519.isValid(signature: signature, of: content, publicKey: key) else { return .failure(.signature(.doesNotMatch)) }
+        } catch {
+            return .failure(.signature(error))
+        }
+        // The cached copy keeps its signature, so a 304 can check it again.
+        return decode(content, cacheAs: content + Data(FeedSignature.block(for: signature).utf8), validators: validators)
+    }
+
+    /// The cached copy, verified again when a key is configured, and decoded.
+    private func reuseCachedCopy() -> Result<LoadedFeed, HeraldError> {
+        guard let bytes = cache?.cachedFeed() else { return .failure(.fetch(.transport("HTTP 304 without a cached copy"))) }
+        var content = bytes
+        if let publicKey {
+            do throws(FeedSignatureProblem) {
+                let split = try FeedSignature.split(bytes)
+                guard let signature = split.signature, try Ed25519.isValid(signature: signature, of: split.content, publicKey: publicKey) else {
+                    return .failure(.signature(.doesNotMatch))
+                }
+                content = split.content
+            } catch {
+                return .failure(.signature(error))
+            }
+        }
+        return decode(content, cacheAs: nil, validators: nil)
+    }
+
+    /// Decodes verified (or unsigned) bytes and, for new bytes, keeps them as the cached copy.
+    /// A cache that cannot be written costs the next check a full download, never this one.
+    private func decode(_ content: Data, cacheAs cachedBytes: Data?, validators: FeedValidators?) -> Result<LoadedFeed, HeraldError> {
         let feed: Feed
         do {
-            feed = try FeedDecoder.decode(bytes)
+            feed = try FeedDecoder.decode(content)
         } catch {
             return .failure(.feed(error as? FeedError ?? .unreadable(String(describing: error))))
         }
-        if let validators, let cache {
-            // The bytes go to disk before their validators reach the state, so a conditional
-            // request never names a copy that is not there.
-            do { try cache.storeCachedFeed(bytes) } catch { return .failure(.state(StateStoreError(error, writing: "the feed cache"))) }
-        }
-        return .success(LoadedFeed(feed: feed, validators: cache == nil ? nil : validators, notModified: validators == nil))
+        guard let cachedBytes, let cache else { return .success(LoadedFeed(feed: feed, validators: nil, notModified: validators == nil)) }
+        // The bytes go to disk before their validators reach the state, so a conditional
+        // request never names a copy that is not there.
+        let kept = (try? cache.storeCachedFeed(cachedBytes)) != nil
+        return .success(LoadedFeed(feed: feed, validators: kept ? validators : nil, notModified: false))
     }
 
     /// A feed argument as a URL: URLs pass unchanged, a path becomes a `file://` URL.

@@ -1,0 +1,198 @@
+import ArgumentParser
+import FoundationEssentials
+import Glibc
+import Herald
+import HeraldCore
+import HeraldDesktop
+
+/// `herald feed`: a publisher's keys and signatures (DESIGN.md D20).
+struct FeedCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "feed",
+        abstract: "Make a signing key, sign a feed, and check a feed's signature.",
+        discussion: """
+            An app that configures the public key (herald check --public-key, or \
+            Herald.Configuration.publicKey) shows a feed only when its signature matches. Keep the \
+            private key off the web server: whoever has it can speak to every user.
+            """,
+        subcommands: [FeedKeygenCommand.self, FeedSignCommand.self, FeedVerifyCommand.self]
+    )
+}
+
+/// `herald feed keygen`: a new Ed25519 key pair.
+struct FeedKeygenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keygen",
+        abstract: "Make a signing key: the private key goes to a file only you can read, the public key to standard output.",
+        discussion: "Example: herald feed keygen --private-key ~/.config/herald/feed.key"
+    )
+
+    @Option(help: "The file to write the private key to (created with mode 0600; it must not exist).")
+    var privateKey: String
+
+    func run() throws {
+        do {
+            let seed = try Ed25519.newSeed()
+            let publicKey = try Ed25519.publicKey(seed: seed)
+            try PrivateKeyFile.create(privateKey, seed: seed)
+            print(publicKey.base64EncodedString())
+        } catch let problem as FeedSignatureProblem {
+            EventReporter.complain(problem.description)
+            throw ExitCode(70)
+        }
+    }
+}
+
+/// `herald feed sign`: signs a feed's exact bytes.
+struct FeedSignCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sign",
+        abstract: "Sign a feed: an XML property list at its end, other formats in FEED.sig beside it.",
+        discussion: """
+            Signing again replaces the old signature. Sign after every edit: any change to the \
+            bytes, even a space, breaks the signature.
+            Example: herald feed sign messages.plist --private-key ~/.config/herald/feed.key
+            """
+    )
+
+    @Argument(help: "The feed file.")
+    var feed: String
+
+    @Option(help: "The private key file, or - to read it from standard input (never the key itself).")
+    var privateKey: String
+
+    @Flag(help: "Write the signature to FEED.sig even for an XML property list.")
+    var detached = false
+
+    func run() throws {
+        let bytes = try readFile(feed, what: "the feed")
+        do {
+            let seed = try PrivateKeyFile.read(privateKey)
+            let content = try FeedSignature.split(bytes).content
+            do {
+                _ = try FeedDecoder.decode(content)
+            } catch {
+                EventReporter.complain("\(feed): not signed, because the feed cannot be used: \(error)")
+                throw ExitCode(65)
+            }
+            let signature = try Ed25519.sign(content, seed: seed)
+            if !detached, content.first(where: { !" \t\r\n".utf8.contains($0) }) == UInt8(ascii: "<") {
+                try FileStateStore.writeFileAtomically(content + Data(FeedSignature.block(for: signature).utf8), to: absolute(feed))
+                chmod(feed, 0o644)
+                print("signed \(feed): the signature is at its end")
+            } else {
+                try FileStateStore.writeFileAtomically(Data(FeedSignature.detachedText(for: signature).utf8), to: absolute(feed) + ".sig")
+                chmod(feed + ".sig", 0o644)
+                print("signed \(feed): the signature is in \(feed).sig; publish both")
+            }
+        } catch let problem as FeedSignatureProblem {
+            EventReporter.complain(problem.description)
+            throw ExitCode(65)
+        } catch let error as StateStoreError {
+            EventReporter.complain(error.description)
+            throw ExitCode(73)
+        }
+    }
+}
+
+/// `herald feed verify`: checks a feed's signature as an app with the key would.
+struct FeedVerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check that a feed (file or URL) is signed with the key whose public half is given.",
+        discussion: "Exit 0 when the signature matches, 65 when it is missing or wrong, 75 when the feed cannot be fetched."
+    )
+
+    @Argument(help: "The feed: a file, or its URL.")
+    var feed: String
+
+    @OptionGroup var links: URLRuleOptions
+
+    func validate() throws {
+        guard links.publicKey != nil else { throw ValidationError("give the key to check with: --public-key KEY") }
+    }
+
+    func run() throws {
+        let key: Data
+        do { key = try FeedSignature.publicKey(base64: links.publicKey ?? "") } catch {
+            EventReporter.complain(error.description)
+            throw ExitCode(64)
+        }
+        let outcome = MainContext.assumeIsolated { () -> Result<LoadedFeed, HeraldError> in
+            let loop = MainLoop()
+            var outcome: Result<LoadedFeed, HeraldError> = .failure(.fetch(.transport("no answer")))
+            let source = FeedSource(url: FeedSource.url(forArgument: feed), userAgent: "Herald/\(HeraldVersion.current) (verify)",
+                                    timeout: 60, sizeLimit: 64 << 20, rules: links.rules, caFile: links.caFile, publicKey: key, cache: nil)
+            source.load(cached: nil) { result in
+                outcome = result
+                loop.quit()
+            }
+            loop.run()
+            return outcome
+        }
+        switch outcome {
+        case .success(let loaded):
+            print("\(feed): the signature matches (\(loaded.feed.entries.count) messages)")
+        case .failure(let error):
+            EventReporter.complain("\(feed): \(error)")
+            throw ExitCode(error.exitCode)
+        }
+    }
+}
+
+/// A private key file: the 32-byte Ed25519 seed in base64 on one line, readable by its owner only.
+enum PrivateKeyFile {
+    /// Writes a new key file; refuses to replace one, so a key in use is never lost.
+    static func create(_ path: String, seed: Data) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else {
+            EventReporter.complain("cannot create \(path): \(String(cString: strerror(errno)))")
+            throw ExitCode(73)
+        }
+        defer { close(descriptor) }
+        let text = Array((seed.base64EncodedString() + "\n").utf8)
+        guard text.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == text.count, fsync(descriptor) == 0 else {
+            EventReporter.complain("cannot write \(path): \(String(cString: strerror(errno)))")
+            throw ExitCode(73)
+        }
+    }
+
+    /// Reads a key from a file, or from standard input for "-".
+    static func read(_ path: String) throws -> Data {
+        let bytes = path == "-" ? FileDescriptorReader.readAll(0) : try readFile(path, what: "the private key")
+        guard let seed = Data(base64Encoded: NotificationText.trimmed(String(decoding: bytes, as: UTF8.self))), seed.count == Ed25519.seedLength else {
+            throw FeedSignatureProblem.malformed("the private key is not \(Ed25519.seedLength) bytes in base64")
+        }
+        return seed
+    }
+}
+
+/// Reads a whole file, or exits 66 with the system's reason.
+func readFile(_ path: String, what: String) throws -> Data {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+        EventReporter.complain("cannot read \(what) \(path): \(String(cString: strerror(errno)))")
+        throw ExitCode(66)
+    }
+    defer { close(descriptor) }
+    return FileDescriptorReader.readAll(descriptor)
+}
+
+/// Reads a descriptor to its end.
+enum FileDescriptorReader {
+    static func readAll(_ descriptor: Int32) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return data }
+            data.append(contentsOf: buffer[..<count])
+        }
+    }
+}
+
+/// A path made absolute against the working directory.
+func absolute(_ path: String) -> String {
+    path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+}

@@ -118,18 +118,7 @@ struct FeedVerifyCommand: ParsableCommand {
             EventReporter.complain(error.description)
             throw ExitCode(64)
         }
-        let outcome = MainContext.assumeIsolated { () -> Result<LoadedFeed, HeraldError> in
-            let loop = MainLoop()
-            var outcome: Result<LoadedFeed, HeraldError> = .failure(.fetch(.transport("no answer")))
-            let source = FeedSource(url: FeedSource.url(forArgument: feed), userAgent: "Herald/\(HeraldVersion.current) (verify)",
-                                    timeout: 60, sizeLimit: 64 << 20, rules: links.rules, caFile: links.caFile, publicKey: key, cache: nil)
-            source.load(cached: nil) { result in
-                outcome = result
-                loop.quit()
-            }
-            loop.run()
-            return outcome
-        }
+        let outcome = MainContext.assumeIsolated { links.loadOnce(feed, publicKey: key) }
         switch outcome {
         case .success(let loaded):
             print("\(feed): the signature matches (\(loaded.feed.entries.count) messages)")

@@ -28,7 +28,8 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         let rules = links.rules
-        let outcome = MainContext.assumeIsolated { load(rules: rules) }
+        let key = links.publicKey.flatMap { try? FeedSignature.publicKey(base64: $0) }
+        let outcome = MainContext.assumeIsolated { links.loadOnce(feed, publicKey: key) }
         let decoded: Feed
         switch outcome {
         case .success(let loaded):
@@ -77,16 +78,20 @@ struct ValidateCommand: ParsableCommand {
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(FeedValue.dictionary(object)), as: UTF8.self)
     }
+}
 
-    /// Loads the feed through the same source a check uses, without a cache; a local file may
-    /// be larger than a check accepts, since publishers validate what they are about to trim.
+extension URLRuleOptions {
+    /// Loads a feed argument (a path or a URL) once, through the same source a check uses,
+    /// without a cache. A local file may be larger than a check accepts, since publishers
+    /// validate what they are about to trim.
+    ///
+    /// - Parameter publicKey: when given, the signature is checked as a check would.
     @MainContext
-    private func load(rules: URLRules) -> Result<LoadedFeed, HeraldError> {
+    func loadOnce(_ feed: String, publicKey: Data?) -> Result<LoadedFeed, HeraldError> {
         let loop = MainLoop()
         var outcome: Result<LoadedFeed, HeraldError> = .failure(.fetch(.transport("no answer")))
-        let source = FeedSource(url: FeedSource.url(forArgument: feed), userAgent: "Herald/\(HeraldVersion.current) (validate)",
-                                timeout: 60, sizeLimit: 64 << 20, rules: rules, caFile: links.caFile,
-                                publicKey: links.publicKey.flatMap { try? FeedSignature.publicKey(base64: $0) }, cache: nil)
+        let source = FeedSource(url: FeedSource.url(forArgument: feed), userAgent: "Herald/\(HeraldVersion.current) (publisher)",
+                                timeout: 60, sizeLimit: 64 << 20, rules: rules, caFile: caFile, publicKey: publicKey, cache: nil)
         source.load(cached: nil) { result in
             outcome = result
             loop.quit()

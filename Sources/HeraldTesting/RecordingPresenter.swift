@@ -54,6 +54,8 @@ public final class RecordingPresenter: MessagePresenter {
     public var isAvailable = true
     /// Whether the server refuses every notification.
     public var refusesMessages = false
+    /// Whether every message gets id 1, as a server that hands out one id twice does.
+    public var reusesIDs = false
     /// Every message shown, in order.
     public private(set) var shown: [Message] = []
     /// How often Herald asked for the capabilities.
@@ -75,7 +77,7 @@ public final class RecordingPresenter: MessagePresenter {
     public func present(_ content: NotificationContent, link: String?,
                         respond: @escaping @MainContext (NotificationResponse) -> Void) throws -> PresentedMessage {
         guard !refusesMessages else { throw HeraldError.presentation("the notification server refused it") }
-        let message = Message(content: content, link: link, id: UInt32(shown.count + 1), respond: respond)
+        let message = Message(content: content, link: link, id: reusesIDs ? 1 : UInt32(shown.count + 1), respond: respond)
         shown.append(message)
         return message
     }

@@ -342,9 +342,24 @@ final class CheckEndToEndTests: XCTestCase {
         let result = try session.heraldToCompletion(["check", "--feed", "http://example.com/feed.plist", "--app-id", appID])
         XCTAssertEqual(result.status, 64)
     }
+
+    func testAServerThatGivesTwoNotificationsOneIdGetsOneAnswerPerClick() throws {
+        let session = try DesktopSession()
+        try session.giveEveryNotification(id: 7)
+        let server = try session.serveFeed(twoMessages)
+        let run = try check(session, server.url("feed.plist"))
+        XCTAssertTrue(eventually { events(run, "shown").count == 2 }, run.output + run.errorOutput)
+        XCTAssertEqual(events(run, "closed").map { $0["key"] as? String }, ["2024/02/20"], "the first is replaced by the second")
+        try session.invoke("ok", on: 7)
+        XCTAssertEqual(run.wait(), 0)
+        XCTAssertEqual(events(run, "answered").map { "\($0["key"] as? String ?? "") \($0["action"] as? String ?? "")" }, ["2024/01/10 ok"])
+        let state = try session.state(appID: appID)
+        XCTAssertEqual(state["viewed"] as? [String], ["2024/01/10"])
+        XCTAssertEqual((state["presenting"] as? [String: Any])?.count, 0)
+    }
 }
 
-/// What happens beside the notification server: a terminal instead of one, two processes at once.
+/// What happens beside the notification server: a terminal instead of one.
 final class FallbackEndToEndTests: XCTestCase {
     let appID = "org.example.Fallback"
 

@@ -147,6 +147,12 @@ public final class DesktopSession {
         guard result.status == 0 else { throw TestSetupError("the mock server did not take the new Notify") }
     }
 
+    /// Makes the mock server answer every `Notify` with the same id, as a faulty server does.
+    public func giveEveryNotification(id: Int) throws {
+        let result = try runToCompletion("/usr/bin/python3", [TestPaths.support("notification_server.py"), "fixed-id", String(id)], environment: environment)
+        guard result.status == 0 else { throw TestSetupError("the mock server did not take the new Notify") }
+    }
+
     /// Takes a screenshot of the whole X display.
     public func screenshot(to path: String) throws {
         let result = try runToCompletion("/usr/bin/import", ["-window", "root", path], environment: environment)

@@ -220,7 +220,7 @@ final class CheckPipelineTests: XCTestCase {
         }
     }
 
-    func testARefusedNotificationDropsItsClaimAndTheFetchStillCounts() throws {
+    func testACheckWhoseEveryNotificationWasRefusedDropsItsClaimsAndDoesNotCount() throws {
         let feed = try Self.feedURL(["a"])
         try MainContext.assumeIsolated {
             let store = InMemoryStateStore(Self.launched)
@@ -233,7 +233,8 @@ final class CheckPipelineTests: XCTestCase {
             XCTAssertEqual(recorder.events, ["fetched", "failed presentation", "finished"])
             XCTAssertEqual(store.state.presenting, [:])
             XCTAssertEqual(store.state.viewed, [])
-            XCTAssertNotNil(store.state.lastChecked)
+            XCTAssertNil(store.state.lastChecked, "nothing reached the screen: tried again after the backoff")
+            XCTAssertEqual(store.state.failure?.reason, "the notification server refused every message")
         }
     }
 
@@ -252,6 +253,25 @@ final class CheckPipelineTests: XCTestCase {
                            "the prompt's answer comes as 'ok', which is no prompt button: it closes unanswered")
             XCTAssertEqual(store.state.presentingPrompts, [:])
             XCTAssertEqual(store.state.prompts["pro"]?.usesCount, 1)
+        }
+    }
+
+    func testANotificationIdTheServerGivesTwiceReplacesTheFirstMessageSoOneClickAnswersOne() throws {
+        let feed = try Self.feedURL(["a", "b"])
+        try MainContext.assumeIsolated {
+            let store = InMemoryStateStore(Self.launched)
+            let presenter = RecordingPresenter()
+            presenter.reusesIDs = true
+            let herald = try Self.herald(feed, store: store, presenter: presenter, waitLimit: 30)
+            let recorder = PipelineRecorder(presenter)
+            herald.delegate = recorder
+            recorder.run {
+                herald.appLaunched()
+                MainContext.after(seconds: 0.3) { presenter.answer(presenter.shown[1], with: "ok") }
+            }
+            XCTAssertEqual(recorder.events, ["fetched", "shown b", "closed b undefined", "shown a", "ok a", "finished"])
+            XCTAssertEqual(store.state.viewed, ["a"])
+            XCTAssertEqual(store.state.presenting, [:])
         }
     }
 

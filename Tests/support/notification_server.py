@@ -9,6 +9,7 @@ desktop shell would: reads the recorded calls and emits ActionInvoked / Notifica
   notification_server.py close ID REASON    emit NotificationClosed(ID, REASON)
   notification_server.py refuse             make Notify fail, as a server that refuses does
   notification_server.py accept             make Notify work again (the template's own code)
+  notification_server.py fixed-id ID        answer every Notify with the same id, as a faulty server does
 """
 import json
 import sys
@@ -62,6 +63,8 @@ def main():
     elif command == "refuse":
         mock.AddMethod(NAME, "Notify", "susssasa{sv}i", "u",
                        "raise dbus.exceptions.DBusException('refused', name='org.freedesktop.DBus.Error.Failed')")
+    elif command == "fixed-id":
+        mock.AddMethod(NAME, "Notify", "susssasa{sv}i", "u", "ret = %d" % int(sys.argv[2]))
     elif command == "accept":
         mock.AddMethod(NAME, "Notify", "susssasa{sv}i", "u", TEMPLATE_NOTIFY)
     else:

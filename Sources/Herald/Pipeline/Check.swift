@@ -28,6 +28,11 @@ final class Check {
     private var capabilities: Set<String>?
     private var serverMissing = false
     private var shownSoFar = 0
+    /// Notifications the server refused in this check.
+    private var refused = 0
+    /// `lastChecked` before the plan's update recorded this check's success, so a check whose
+    /// every notification was refused can be counted as failed after all.
+    private var lastCheckedBefore: Date??
     private var ended = false
     /// Told to stop (`closeAll`) before the presentation: nothing more is planned or shown.
     private var stopped = false
@@ -138,6 +143,7 @@ final class Check {
             }
             let plan = makePlan(step.feed, prompts, state: state)
             if plan.showsAnything, capabilities == nil { return .needsCapabilities }
+            lastCheckedBefore = .some(state.lastChecked)
             state = record(step, in: plan.state, now: now)
             return .planned(plan)
         } ?? .nothing
@@ -229,11 +235,18 @@ final class Check {
                 unshownPrompts.append(prompt.name)
             }
         }
-        if !unshownMessages.isEmpty || !unshownPrompts.isEmpty || !shownWithoutButtons.isEmpty {
+        // A server that refused everything it was given showed nothing: like a missing server
+        // (D12), the check does not count, and is tried again after the backoff.
+        let allRefused = refused > 0 && shownSoFar == 0
+        if !unshownMessages.isEmpty || !unshownPrompts.isEmpty || !shownWithoutButtons.isEmpty || allRefused {
             let now = herald.now()
             updateState { state in
                 state = CheckPolicy.release(messages: unshownMessages, prompts: unshownPrompts, heldBy: claimant, in: state)
                 for item in shownWithoutButtons { state = item.recordShownWithoutButtons(in: state, now: now) }
+                if allRefused, case .some(let before) = lastCheckedBefore {
+                    state.lastChecked = before
+                    state = CheckPolicy.recordFailure(state, reason: "the notification server refused every message", now: now)
+                }
             }
         }
         presentationEnded()
@@ -260,10 +273,22 @@ final class Check {
                 handle = try herald.presenter.present(content, link: item.link) { _ in }
             }
         } catch {
+            refused += 1
             delegate?.herald(herald, didFailWithError: error as? HeraldError ?? .presentation(String(describing: error)))
             return nil
         }
         shownSoFar += 1
+        if handle.id != 0, let replaced = onScreen.first(where: { $0.value.handle.id == handle.id }) {
+            // The server gave this notification the id of one still shown: it replaced that
+            // one. Let go of the old handle, so one click cannot answer two messages.
+            onScreen[replaced.key] = nil
+            Self.retire(replaced.value.handle)
+            updateState { state in
+                state = CheckPolicy.release(messages: replaced.value.item.messageKeys, prompts: replaced.value.item.promptNames,
+                                            heldBy: claimant, in: state)
+            }
+            replaced.value.item.reportClosed(.undefined, herald: herald)
+        }
         if content.isInteractive { onScreen[item.subject] = Shown(item: item, handle: handle, sequence: shownSoFar) }
         item.reportShown(notificationID: handle.id, herald: herald)
         return content.isInteractive

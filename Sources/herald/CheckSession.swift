@@ -20,9 +20,11 @@ struct CheckSession {
     @MainContext
     func run(force: Bool, startDelay: Double = 0) -> Int32 {
         let herald: Herald
+        let store: FileStateStore
         do {
             let paths = try HeraldPaths(appID: configuration.appID, environment: configuration.environment)
-            herald = try Herald(configuration: configuration, store: FileStateStore(paths: paths, onCorruptFile: EventReporter.reportCorruptStateFile))
+            store = FileStateStore(paths: paths, onCorruptFile: EventReporter.reportCorruptStateFile)
+            herald = try Herald(configuration: configuration, store: store)
         } catch let error as HeraldError {
             EventReporter.complain(error.description)
             return error.exitCode
@@ -37,11 +39,9 @@ struct CheckSession {
         herald.presenter = FallbackPresenter(
             primary: herald.presenter,
             fallback: TerminalPresenter.isAvailable && !json ? TerminalPresenter(labels: configuration.labels) : nil)
-        for signal in [SIGINT, SIGTERM, SIGHUP] {
-            MainContext.onSignal(signal) {
-                herald.closeShownMessages()
-                loop.quit()
-            }
+        SignalWatcher.start(store: store) { _ in
+            herald.closeShownMessages()
+            loop.quit()
         }
         MainContext.after(seconds: startDelay) {
             if force { herald.checkNow() } else { herald.appLaunched() }

@@ -343,6 +343,23 @@ final class CheckEndToEndTests: XCTestCase {
         XCTAssertEqual(result.status, 64)
     }
 
+    func testAStopRequestIsHonouredWithinASecondWhileTheNotificationServerIsStuck() throws {
+        let session = try DesktopSession()
+        try session.answerNotificationsSlowly(after: 8)
+        let server = try session.serveFeed(twoMessages)
+        let run = try check(session, server.url("feed.plist"))
+        // The server has the first Notify, and sits on it.
+        XCTAssertTrue(eventually { session.notificationServerLog.contains(" Notify ") }, run.output + run.errorOutput)
+        let asked = Date()
+        run.signal(SIGTERM)
+        XCTAssertEqual(run.wait(seconds: 5), 0)
+        XCTAssertLessThan(Date().timeIntervalSince(asked), 1.6, "a stuck server never holds a stop request up past a second")
+        XCTAssertEqual(run.errorOutput, "herald: the main loop did not answer the stop request within a second; its claims were released\n")
+        let state = try session.state(appID: appID)
+        XCTAssertEqual((state["presenting"] as? [String: Any])?.count, 0, "its claims are released, so the messages show again")
+        XCTAssertEqual(state["viewed"] as? [String], [])
+    }
+
     func testAServerThatGivesTwoNotificationsOneIdGetsOneAnswerPerClick() throws {
         let session = try DesktopSession()
         try session.giveEveryNotification(id: 7)

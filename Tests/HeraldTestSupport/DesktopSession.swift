@@ -63,7 +63,8 @@ public final class DesktopSession {
         switch kind {
         case .none: return
         case .mock(let capabilities):
-            command = ["/usr/bin/python3", "-m", "dbusmock", "--template", "notification_daemon", "-p", "{\"capabilities\": \"\(capabilities)\"}"]
+            command = ["/usr/bin/python3", "-m", "dbusmock", "--template", "notification_daemon", "-p", "{\"capabilities\": \"\(capabilities)\"}",
+                       "--logfile", directory.appendingPathComponent("notification-server.log").path]
         case .notificationDaemon: command = ["/usr/lib/notification-daemon/notification-daemon"]
         case .dunst: command = ["/usr/bin/dunst"]
         }
@@ -150,6 +151,18 @@ public final class DesktopSession {
     /// Makes the mock server answer every `Notify` with the same id, as a faulty server does.
     public func giveEveryNotification(id: Int) throws {
         let result = try runToCompletion("/usr/bin/python3", [TestPaths.support("notification_server.py"), "fixed-id", String(id)], environment: environment)
+        guard result.status == 0 else { throw TestSetupError("the mock server did not take the new Notify") }
+    }
+
+    /// The mock server's log: a line per method call, written as the call arrives (before the
+    /// server answers it).
+    public var notificationServerLog: String {
+        (try? String(contentsOf: directory.appendingPathComponent("notification-server.log"), encoding: .utf8)) ?? ""
+    }
+
+    /// Makes the mock server answer every `Notify` only after `seconds`, as a stuck server does.
+    public func answerNotificationsSlowly(after seconds: Double) throws {
+        let result = try runToCompletion("/usr/bin/python3", [TestPaths.support("notification_server.py"), "slow", String(seconds)], environment: environment)
         guard result.status == 0 else { throw TestSetupError("the mock server did not take the new Notify") }
     }
 

@@ -10,6 +10,7 @@ desktop shell would: reads the recorded calls and emits ActionInvoked / Notifica
   notification_server.py refuse             make Notify fail, as a server that refuses does
   notification_server.py accept             make Notify work again (the template's own code)
   notification_server.py fixed-id ID        answer every Notify with the same id, as a faulty server does
+  notification_server.py slow SECONDS       answer every Notify only after SECONDS, as a stuck server does
 """
 import json
 import sys
@@ -65,6 +66,9 @@ def main():
                        "raise dbus.exceptions.DBusException('refused', name='org.freedesktop.DBus.Error.Failed')")
     elif command == "fixed-id":
         mock.AddMethod(NAME, "Notify", "susssasa{sv}i", "u", "ret = %d" % int(sys.argv[2]))
+    elif command == "slow":
+        mock.AddMethod(NAME, "Notify", "susssasa{sv}i", "u",
+                       "import time\ntime.sleep(%f)\n" % float(sys.argv[2]) + TEMPLATE_NOTIFY)
     elif command == "accept":
         mock.AddMethod(NAME, "Notify", "susssasa{sv}i", "u", TEMPLATE_NOTIFY)
     else:

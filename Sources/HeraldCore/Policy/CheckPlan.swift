@@ -77,3 +77,14 @@ extension CheckPolicy {
         return state
     }
 }
+
+extension CheckPolicy {
+    /// Drops every claim held by any check of one process: what a process that must exit at
+    /// once (a signal while its loop is stuck) leaves behind, so its messages show again.
+    public static func release(heldByProcess processID: Int32, in state: HeraldState) -> HeraldState {
+        var state = state
+        state.presenting = state.presenting.filter { $0.value.processID != processID }
+        state.presentingPrompts = state.presentingPrompts.filter { $0.value.processID != processID }
+        return state
+    }
+}

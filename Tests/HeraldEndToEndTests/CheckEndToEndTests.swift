@@ -143,6 +143,39 @@ final class CheckEndToEndTests: XCTestCase {
         XCTAssertEqual(try session.serverCalls().filter { $0.method == "CloseNotification" }.count >= 2, true)
     }
 
+    func testEveryStopSignalWhileWaitingClosesWhatIsShownAndDropsItsClaims() throws {
+        for signal in [SIGINT, SIGTERM, SIGHUP] {
+            let session = try DesktopSession()
+            let server = try session.serveFeed(twoMessages)
+            let run = try check(session, server.url("feed.plist"))
+            let shown = try shownIDs(run, count: 2)
+            run.signal(signal)
+            XCTAssertEqual(run.wait(), 0, "signal \(signal)")
+            let closed = try session.serverCalls().filter { $0.method == "CloseNotification" }.compactMap { $0.args.first as? Int }
+            XCTAssertEqual(Set(closed), Set(shown.values), "signal \(signal): no dead buttons left")
+            let state = try session.state(appID: appID)
+            XCTAssertEqual((state["presenting"] as? [String: Any])?.count, 0, "signal \(signal)")
+            XCTAssertEqual(state["viewed"] as? [String], [], "signal \(signal): closed by Herald marks nothing")
+        }
+    }
+
+    func testEveryStopSignalWhileFetchingEndsTheCheckShowingAndMarkingNothing() throws {
+        for signal in [SIGINT, SIGTERM, SIGHUP] {
+            let session = try DesktopSession()
+            let server = try session.serveFeed(twoMessages)
+            let run = try check(session, server.url("slow/10/feed.plist"))
+            XCTAssertTrue(eventually { server.requests.contains { $0.path == "/slow/10/feed.plist" } })
+            let asked = Date()
+            run.signal(signal)
+            XCTAssertEqual(run.wait(seconds: 5), 0, "signal \(signal)")
+            XCTAssertLessThan(Date().timeIntervalSince(asked), 1, "signal \(signal) is not held up by the fetch")
+            XCTAssertEqual(try session.notifyCalls().count, 0)
+            let state = try session.state(appID: appID)
+            XCTAssertNil(state["lastChecked"], "signal \(signal): the check did not happen")
+            XCTAssertEqual((state["presenting"] as? [String: Any])?.count, 0)
+        }
+    }
+
     func testFirstLaunchFetchesNothingSecondLaunchShows() throws {
         let session = try DesktopSession()
         let server = try session.serveFeed(twoMessages)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import Glibc
 import HeraldCore
 
 /// `herald state`: what Herald remembers for an app.
@@ -43,7 +44,22 @@ struct StateCommand: ParsableCommand {
             }
         } catch let error as StateStoreError {
             EventReporter.complain(error.description)
+            if !reset, let hint = Self.hint(for: error, appID: appID, stateFile: store.paths.stateFile) { EventReporter.complain(hint) }
             throw ExitCode(73)
+        }
+    }
+
+    /// What a user can do about a state file Herald refuses, when `--reset` would help: it
+    /// removes the file (never what a link points to) without reading it.
+    static func hint(for error: StateStoreError, appID: String, stateFile: String) -> String? {
+        switch error {
+        case .tooLarge(let path, _, _) where path == stateFile, .unreadable(let path, _) where path == stateFile:
+            // A directory is not removed by --reset: that is for people to look at.
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFDIR else { return nil }
+            return "'herald state --app-id \(appID) --reset' removes it; the next run is then a first launch"
+        default:
+            return nil
         }
     }
 
@@ -62,6 +78,10 @@ struct StateCommand: ParsableCommand {
             if prompt.viewed { line += ", done" }
             if prompt.cancelled { line += ", cancelled" }
             lines.append(line)
+        }
+        if !state.absentSince.isEmpty {
+            let days = Int(CheckPolicy.answerRetention / 86_400)
+            lines.append("gone from the feed: \(state.absentSince.count) answered, each forgotten \(days) days after it left")
         }
         if let failure = state.failure {
             lines.append("failing: \(failure.count) in a row, last at \(failure.lastAttempt.formatted(.iso8601)): \(failure.reason)")

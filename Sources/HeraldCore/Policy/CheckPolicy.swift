@@ -137,11 +137,14 @@ public enum CheckPolicy {
     ///   - force: a manual check, like iNotify's `checkForNotifications`: no gate applies.
     /// - Returns: `nil` when due, else the reason; and the state to store (the first launch
     ///   creates the ignore list, which marks it as passed).
+    ///
+    /// Dates in the future are not trusted (see `distrustingFutureDates`); the returned state
+    /// has them brought back to `now`, so one run with a wrong clock costs at most one period.
     public static func gate(
         _ configuration: CheckConfiguration, state: HeraldState, now: Date, force: Bool = false
     ) -> (skip: CheckSkipReason?, state: HeraldState) {
+        var state = distrustingFutureDates(in: state, now: now)
         if force || configuration.debug { return (nil, state) }
-        var state = state
         if state.ignored == nil {
             if !configuration.showOnFirstLaunch {
                 state.ignored = []
@@ -167,6 +170,55 @@ public enum CheckPolicy {
         return min(doubled, checkPeriod * secondsPerDay)
     }
 
+    /// The state with every date that lies after `now` set to `now`: `lastChecked`, the last
+    /// failed attempt, reminders and `absentSince`.
+    ///
+    /// One run with the clock years ahead would otherwise stall checks and reminders until the
+    /// clock caught up. Read as "now", such a date costs one check period, backoff or remind
+    /// period from the first run with a right clock, and that run stores the corrected date.
+    public static func distrustingFutureDates(in state: HeraldState, now: Date) -> HeraldState {
+        var state = state
+        if let last = state.lastChecked, last > now { state.lastChecked = now }
+        if let failure = state.failure, failure.lastAttempt > now { state.failure?.lastAttempt = now }
+        for (key, date) in state.reminded where date > now { state.reminded[key] = now }
+        for (key, date) in state.absentSince where date > now { state.absentSince[key] = now }
+        return state
+    }
+
+    /// How long the answer to a message that left the feed is kept: 180 days after the first
+    /// successful check that did not find it. A publisher who brings a message back within that
+    /// time finds it still answered; an id reused after it is a new message (README: never
+    /// reuse an id).
+    public static let answerRetention: TimeInterval = 180 * secondsPerDay
+
+    /// Forgets what no longer matters, so the state stays small (see `answerRetention`): the
+    /// answers (viewed, ignored, reminded) to messages missing from `feed` for longer than the
+    /// retention, and claims that have lapsed.
+    ///
+    /// An answered id missing from the feed gets an `absentSince` date once, at the first
+    /// check without it; the date does not move at later checks, so a steady feed costs no
+    /// writes. An entry the feed has but could not use (a problem) counts as present.
+    public static func prune(_ state: HeraldState, feed: Feed, now: Date) -> HeraldState {
+        var state = state
+        let present = Set(feed.entries.keys).union(feed.problems.map(\.key))
+        var answered = state.viewed.union(state.ignored ?? []).union(state.reminded.keys)
+        answered.subtract(present)
+        var absentSince: [String: Date] = [:]
+        var forgotten: Set<String> = []
+        for key in answered {
+            let since = min(state.absentSince[key] ?? now, now)
+            if now.timeIntervalSince(since) >= answerRetention { forgotten.insert(key) } else { absentSince[key] = since }
+        }
+        state.absentSince = absentSince
+        if !forgotten.isEmpty {
+            state.viewed.subtract(forgotten)
+            state.ignored?.subtract(forgotten)
+            for key in forgotten { state.reminded[key] = nil }
+        }
+        state.presenting = state.presenting.filter { $0.value.until > now }
+        return state
+    }
+
     /// Records a failed check: `lastChecked` stays, the failure run grows (DESIGN.md D4).
     public static func recordFailure(_ state: HeraldState, reason: String, now: Date) -> HeraldState {
         var state = state
@@ -185,6 +237,10 @@ public enum CheckPolicy {
 
     /// Filters and orders a feed's entries (ORIGINALS.md §1.7, §1.8, DESIGN.md D2, D6, D14).
     ///
+    /// The plan's locked update goes through here with the feed at hand, so this is where the
+    /// state is kept small (`prune`) and freed of future dates (`distrustingFutureDates`); the
+    /// returned state carries both.
+    ///
     /// - Parameters:
     ///   - urlRules: which ActionURLs may be offered.
     ///   - claimant: the check selecting; its own claims never exclude a message.
@@ -193,7 +249,7 @@ public enum CheckPolicy {
         _ feed: Feed, configuration: CheckConfiguration, state: HeraldState, now: Date,
         urlRules: URLRules = URLRules(), claimant: Claimant? = nil, isLive: (HeraldState.Claim) -> Bool = { _ in false }
     ) -> Selection {
-        var state = state
+        var state = prune(distrustingFutureDates(in: state, now: now), feed: feed, now: now)
         let ignored = state.ignored ?? []
         var answered: [(String, MessageSkipReason)] = []
         var pending = feed.entries.values.filter { entry in

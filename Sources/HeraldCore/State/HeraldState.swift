@@ -12,6 +12,10 @@ public struct HeraldState: Codable, Sendable, Equatable {
     public var viewed: Set<String>
     /// When each message was last put off with "remind me later" (DESIGN.md D6).
     public var reminded: [String: Date]
+    /// Since when each answered message has been missing from the feed: the first successful
+    /// check that did not find it. Its answer is forgotten `CheckPolicy.answerRetention` later,
+    /// so the state stays small; an id back in the feed loses its entry.
+    public var absentSince: [String: Date]
     /// When the last successful check finished. A failed check leaves it (DESIGN.md D4).
     public var lastChecked: Date?
     /// The run of failed checks since the last success, which sets the backoff.
@@ -31,6 +35,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
         ignored = nil
         viewed = []
         reminded = [:]
+        absentSince = [:]
         lastChecked = nil
         failure = nil
         cachedFeed = nil
@@ -99,7 +104,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case ignored, viewed, reminded, lastChecked, failure, cachedFeed, presenting, presentingPrompts, prompts
+        case ignored, viewed, reminded, absentSince, lastChecked, failure, cachedFeed, presenting, presentingPrompts, prompts
     }
 
     /// Reads a state file; keys missing from older files take their empty values.
@@ -108,6 +113,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
         ignored = try container.decodeIfPresent([String].self, forKey: .ignored).map(Set.init)
         viewed = Set(try container.decodeIfPresent([String].self, forKey: .viewed) ?? [])
         reminded = try container.decodeIfPresent([String: Date].self, forKey: .reminded) ?? [:]
+        absentSince = try container.decodeIfPresent([String: Date].self, forKey: .absentSince) ?? [:]
         lastChecked = try container.decodeIfPresent(Date.self, forKey: .lastChecked)
         failure = try container.decodeIfPresent(FailureRecord.self, forKey: .failure)
         cachedFeed = try container.decodeIfPresent(CachedFeed.self, forKey: .cachedFeed)
@@ -122,6 +128,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
         try container.encodeIfPresent(ignored.map { $0.sorted() }, forKey: .ignored)
         try container.encode(viewed.sorted(), forKey: .viewed)
         try container.encode(reminded, forKey: .reminded)
+        try container.encode(absentSince, forKey: .absentSince)
         try container.encodeIfPresent(lastChecked, forKey: .lastChecked)
         try container.encodeIfPresent(failure, forKey: .failure)
         try container.encodeIfPresent(cachedFeed, forKey: .cachedFeed)

@@ -7,6 +7,13 @@ public enum StateStoreError: Error, Sendable, Equatable, CustomStringConvertible
     case invalidAppID(String)
     /// A directory or file could not be created, locked or written.
     case unwritable(path: String, reason: String)
+    /// The state file is there but cannot be read: no permission, or not a regular file.
+    /// Herald never takes that for a first launch, which would replace the file.
+    case unreadable(path: String, reason: String)
+    /// The lock file cannot be opened or taken.
+    case unlockable(path: String, reason: String)
+    /// The state file is (or would become) larger than `FileStateStore.sizeLimit`.
+    case tooLarge(path: String, size: Int, limit: Int)
 
     /// One sentence for people.
     public var description: String {
@@ -14,12 +21,22 @@ public enum StateStoreError: Error, Sendable, Equatable, CustomStringConvertible
         case .invalidAppID(let id):
             return "app id '\(id)' is not usable: use letters, digits, '.', '-' and '_' (e.g. org.example.App)"
         case .unwritable(let path, let reason): return "cannot write \(path): \(reason)"
+        case .unreadable(let path, let reason): return "cannot read \(path): \(reason)"
+        case .unlockable(let path, let reason): return "cannot lock \(path): \(reason)"
+        case .tooLarge(let path, let size, let limit):
+            return "cannot use \(path): it is \(Self.mebibytes(size)), more than the \(Self.mebibytes(limit)) a state file may hold"
         }
     }
 
     /// A store's error as a `StateStoreError`; another store's own errors keep their text.
     public init(_ error: any Error, writing what: String) {
         self = error as? StateStoreError ?? .unwritable(path: what, reason: String(describing: error))
+    }
+
+    /// A size in MiB with one decimal ("4 MiB", "41.9 MiB"), for people.
+    static func mebibytes(_ bytes: Int) -> String {
+        let tenths = (bytes * 10 + 512 * 1024) / (1024 * 1024)
+        return tenths % 10 == 0 ? "\(tenths / 10) MiB" : "\(tenths / 10).\(tenths % 10) MiB"
     }
 }
 
@@ -81,9 +98,26 @@ public protocol StateStore: AnyObject {
 ///
 /// Every change is a read-modify-write under an advisory `flock`, written to a temporary file,
 /// flushed with `fsync` and renamed over the old one, so the in-app hook and the autostart job
-/// never lose each other's answers and a crash never leaves half a file. A file that cannot be
-/// read is moved aside (`.corrupt-<time>`) and reported, and Herald starts from an empty state.
+/// never lose each other's answers and a crash never leaves half a file. A file that does not
+/// decode is moved aside (`.corrupt-<time>`, with `-2`, `-3`… when that name is taken) and
+/// reported, and Herald starts from an empty state.
+///
+/// Anything else that is wrong with the files is an error that leaves them as they are: a
+/// state file this user may not read, a symbolic link, FIFO, directory or device where the
+/// state or lock file should be, or a state file over `sizeLimit`. Only a missing file is a
+/// first launch: taking an unreadable file for one would replace the user's answers.
 public final class FileStateStore: StateStore, Sendable {
+    /// The largest state file read or written, 4 MiB. Real use stays far below it: answers to
+    /// messages that left the feed are forgotten after `CheckPolicy.answerRetention`, so a
+    /// message a day, each answered, settles at about 12 KiB however many years go by. Anything
+    /// larger is damage or abuse, and reading it whole at every check would cost seconds and
+    /// hundreds of MB.
+    public static let sizeLimit = 4 * 1024 * 1024
+
+    /// The largest cached feed read back, 64 MiB: far above any feed size limit an app sets,
+    /// so it only stops a file that was never a feed from being read whole.
+    static let cachedFeedLimit = 64 * 1024 * 1024
+
     /// The files this store uses.
     public let paths: HeraldPaths
     /// Called when a corrupt state file was moved aside, with its new path.
@@ -117,19 +151,26 @@ public final class FileStateStore: StateStore, Sendable {
     }
 
     /// Deletes the state (and the cached feed), as `herald state --reset` does.
+    ///
+    /// A symbolic link or FIFO in the state file's place is removed like a file (never what a
+    /// link points to); a directory there is an error, for people to look at.
     public func reset() throws {
         try withLock {
-            unlink(paths.stateFile)
-            unlink(paths.cachedFeedFile)
+            for path in [paths.stateFile, paths.cachedFeedFile] {
+                guard unlink(path) == 0 || errno == ENOENT else { throw StateStoreError.unwritable(path: path, reason: Self.reason(errno)) }
+            }
         }
     }
 
-    /// Whether a cached copy of the feed is on disk.
-    public var hasCachedFeed: Bool { access(paths.cachedFeedFile, R_OK) == 0 }
+    /// Whether a cached copy of the feed is on disk, as a regular file.
+    public var hasCachedFeed: Bool {
+        var info = stat()
+        return lstat(paths.cachedFeedFile, &info) == 0 && Self.isRegularFile(info)
+    }
 
-    /// The cached feed bytes, if any.
+    /// The cached feed bytes, if any; a cache that is not a regular file counts as none.
     public func cachedFeed() -> Data? {
-        try? Data(contentsOf: URL(fileURLWithPath: paths.cachedFeedFile))
+        try? Self.readRegularFile(paths.cachedFeedFile, limit: Self.cachedFeedLimit)
     }
 
     /// Replaces the cached feed atomically.
@@ -141,40 +182,107 @@ public final class FileStateStore: StateStore, Sendable {
 
     private func withLock<Result>(_ body: () throws -> Result) throws -> Result {
         try Self.makeDirectory(for: paths.lockFile)
-        let descriptor = open(paths.lockFile, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw Self.failure(paths.lockFile) }
+        // O_NOFOLLOW: a link planted in the lock's place must not make Herald create or lock a
+        // file elsewhere; O_NONBLOCK: a FIFO there must not hang the open.
+        let descriptor = open(paths.lockFile, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw StateStoreError.unlockable(path: paths.lockFile, reason: Self.reason(errno)) }
         defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw StateStoreError.unlockable(path: paths.lockFile, reason: Self.reason(errno)) }
+        guard Self.isRegularFile(info) else {
+            throw StateStoreError.unlockable(path: paths.lockFile, reason: "it is \(Self.kind(of: info)), not a regular file")
+        }
         while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw Self.failure(paths.lockFile) }
+            guard errno == EINTR else { throw StateStoreError.unlockable(path: paths.lockFile, reason: Self.reason(errno)) }
         }
         defer { flock(descriptor, LOCK_UN) }
         return try body()
     }
 
     private func read() throws -> HeraldState {
-        guard let bytes = try? Data(contentsOf: URL(fileURLWithPath: paths.stateFile)) else {
-            return HeraldState()
-        }
+        guard let bytes = try Self.readRegularFile(paths.stateFile, limit: Self.sizeLimit) else { return HeraldState() }
         do {
             return try Self.decoder.decode(HeraldState.self, from: bytes)
         } catch {
-            let aside = paths.stateFile + ".corrupt-\(Int(Date().timeIntervalSince1970))"
-            guard rename(paths.stateFile, aside) == 0 else { throw Self.failure(paths.stateFile) }
+            let aside = try moveAside(paths.stateFile)
             onCorruptFile?(aside)
             return HeraldState()
         }
     }
 
+    /// Renames a corrupt file to a name no other copy has: two corrupt files moved aside in the
+    /// same second must not overwrite each other's copy. The name is reserved with `O_EXCL`
+    /// first, so this holds across processes too.
+    private func moveAside(_ path: String) throws -> String {
+        let stem = path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
+        for attempt in 1...1000 {
+            let candidate = attempt == 1 ? stem : stem + "-\(attempt)"
+            let placeholder = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            if placeholder < 0 {
+                if errno == EEXIST { continue }
+                throw StateStoreError.unwritable(path: candidate, reason: Self.reason(errno))
+            }
+            close(placeholder)
+            guard rename(path, candidate) == 0 else {
+                let failure = StateStoreError.unwritable(path: path, reason: Self.reason(errno))
+                unlink(candidate)
+                throw failure
+            }
+            return candidate
+        }
+        throw StateStoreError.unwritable(path: stem, reason: "a thousand corrupt copies from this second are already there")
+    }
+
     private func write(_ state: HeraldState) throws {
-        try Self.writeFileAtomically(try Self.encoder.encode(state), to: paths.stateFile)
+        let bytes = try Self.encoder.encode(state)
+        // A file that could not be read back would lock the user out: refuse it, keep the old one.
+        guard bytes.count <= Self.sizeLimit else {
+            throw StateStoreError.tooLarge(path: paths.stateFile, size: bytes.count, limit: Self.sizeLimit)
+        }
+        try Self.writeFileAtomically(bytes, to: paths.stateFile)
+    }
+
+    /// Reads a regular file whole, without following a symbolic link in its place or waiting
+    /// on a FIFO; `nil` when there is no file.
+    ///
+    /// - Parameter limit: larger files are refused before they are read.
+    static func readRegularFile(_ path: String, limit: Int) throws -> Data? {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        if descriptor < 0 {
+            if errno == ENOENT { return nil }
+            throw StateStoreError.unreadable(path: path, reason: reason(errno))
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw StateStoreError.unreadable(path: path, reason: reason(errno)) }
+        guard isRegularFile(info) else { throw StateStoreError.unreadable(path: path, reason: "it is \(kind(of: info)), not a regular file") }
+        guard Int(info.st_size) <= limit else { throw StateStoreError.tooLarge(path: path, size: Int(info.st_size), limit: limit) }
+        // Read to the end, not to st_size: a file that grew since fstat is caught at limit + 1.
+        var bytes = Data()
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while bytes.count <= limit {
+            let got = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, $0.count) }
+            if got < 0 { if errno == EINTR { continue }; throw StateStoreError.unreadable(path: path, reason: reason(errno)) }
+            if got == 0 { return bytes }
+            bytes.append(contentsOf: chunk[..<got])
+        }
+        throw StateStoreError.tooLarge(path: path, size: bytes.count, limit: limit)
     }
 
     /// Writes a file atomically (temporary file, fsync, rename), creating its directory.
+    ///
+    /// The temporary file is `<path>.tmp-<pid>`, created afresh (never through a link planted in
+    /// its place); those left by writers that were killed are removed after the rename.
     public static func writeFileAtomically(_ bytes: Data, to path: String) throws {
         try makeDirectory(for: path)
         let temporary = path + ".tmp-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw failure(temporary) }
+        var descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if descriptor < 0, errno == EEXIST {
+            // Named after this process: left by an earlier process that had the same id.
+            unlink(temporary)
+            descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        }
+        guard descriptor >= 0 else { throw StateStoreError.unwritable(path: path, reason: reason(errno)) }
         var written = 0
         let ok = bytes.withUnsafeBytes { buffer -> Bool in
             while written < buffer.count {
@@ -184,16 +292,39 @@ public final class FileStateStore: StateStore, Sendable {
             }
             return fsync(descriptor) == 0
         }
-        let writeError = ok ? nil : failure(temporary)
-        close(descriptor)
+        var writeError = ok ? nil : StateStoreError.unwritable(path: path, reason: reason(errno))
+        // close can report a delayed write error (NFS, a full disk): then there is no rename either.
+        if close(descriptor) != 0, writeError == nil { writeError = .unwritable(path: path, reason: reason(errno)) }
         if let writeError { unlink(temporary); throw writeError }
         guard rename(temporary, path) == 0 else {
-            let renameError = failure(path)
+            let renameError = StateStoreError.unwritable(path: path, reason: reason(errno))
             unlink(temporary)
             throw renameError
         }
-        let directory = open(String(path[..<path.lastIndex(of: "/")!]), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directory >= 0 { fsync(directory); close(directory) }
+        let directory = String(path[..<path.lastIndex(of: "/")!])
+        let handle = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if handle >= 0 { fsync(handle); close(handle) }
+        removeStaleTemporaries(of: path)
+    }
+
+    /// Removes `<path>.tmp-<pid>` files whose process is gone: what a writer killed between
+    /// creating its temporary file and renaming it leaves behind. A live process's file stays,
+    /// whoever it belongs to (`kill` answering EPERM is a live process too).
+    static func removeStaleTemporaries(of path: String) {
+        let slash = path.lastIndex(of: "/")!
+        let directory = String(path[..<slash])
+        let prefix = String(path[path.index(after: slash)...]) + ".tmp-"
+        guard let stream = opendir(directory.isEmpty ? "/" : directory) else { return }
+        defer { closedir(stream) }
+        var stale: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name.hasPrefix(prefix), let pid = Int32(name.dropFirst(prefix.count)), pid > 0, pid != getpid() else { continue }
+            if kill(pid, 0) != 0, errno == ESRCH { stale.append(name) }
+        }
+        for name in stale { unlinkat(dirfd(stream), name, 0) }
     }
 
     static func makeDirectory(for file: String) throws {
@@ -201,12 +332,32 @@ public final class FileStateStore: StateStore, Sendable {
         var path = ""
         for component in directory.split(separator: "/") {
             path += "/" + component
-            if mkdir(path, 0o700) != 0, errno != EEXIST { throw failure(path) }
+            if mkdir(path, 0o700) != 0, errno != EEXIST { throw StateStoreError.unwritable(path: path, reason: reason(errno)) }
         }
     }
 
-    static func failure(_ path: String) -> StateStoreError {
-        .unwritable(path: path, reason: String(cString: strerror(errno)))
+    /// An `errno` as the end of a sentence; the two that `O_NOFOLLOW` and a directory give are
+    /// said in words, since "Too many levels of symbolic links" would mislead.
+    static func reason(_ number: Int32) -> String {
+        switch number {
+        case ELOOP: return "it is a symbolic link, which Herald does not follow for its own files"
+        case EISDIR: return "it is a directory, not a regular file"
+        default: return String(cString: strerror(number))
+        }
+    }
+
+    static func isRegularFile(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFREG }
+
+    /// What a file that is not a regular file is, for an error message.
+    static func kind(of info: stat) -> String {
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: return "a directory"
+        case S_IFIFO: return "a FIFO"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR, S_IFBLK: return "a device"
+        case S_IFLNK: return "a symbolic link"
+        default: return "of an unknown kind"
+        }
     }
 
     static let encoder: JSONEncoder = {

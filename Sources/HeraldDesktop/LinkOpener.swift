@@ -6,17 +6,25 @@ public struct LinkOpener: Sendable {
     /// Creates an opener.
     public init() {}
 
-    /// Whether some application is registered for the URL's scheme (`x-scheme-handler/…`).
+    /// Whether some application is registered for the URL's scheme (`x-scheme-handler/…`);
+    /// never for a URL that `open` would refuse.
     public func canOpen(_ url: String) -> Bool {
-        guard let scheme = URLRules.scheme(of: url), let info = g_app_info_get_default_for_uri_scheme(scheme) else { return false }
+        guard URLRules.unsafeCharacter(in: url) == nil, let scheme = URLRules.scheme(of: url), let info = g_app_info_get_default_for_uri_scheme(scheme) else { return false }
         g_object_unref(UnsafeMutableRawPointer(info))
         return true
     }
 
-    /// Opens the URL in its default application.
+    /// Opens the URL in its default application, passing exactly this text on.
+    ///
+    /// A URL with white space, control or invisible characters or a backslash is refused here
+    /// too, whoever calls: the URL rules check the text as written, and an application that
+    /// repaired it (GIO, a browser) could open something other than what was checked.
     ///
     /// - Throws: `LinkOpenerError` with GIO's message when no application could be started.
     public func open(_ url: String) throws(LinkOpenerError) {
+        if let character = URLRules.unsafeCharacter(in: url) {
+            throw LinkOpenerError(url: url, reason: "the link contains \(character), so it is not opened")
+        }
         var error: UnsafeMutablePointer<GError>?
         if g_app_info_launch_default_for_uri(url, nil, &error) == 0 {
             throw LinkOpenerError(url: url, reason: consume(error) ?? "unknown error")
@@ -28,9 +36,21 @@ public struct LinkOpener: Sendable {
 public struct LinkOpenerError: Error, Equatable, CustomStringConvertible {
     /// The link.
     public var url: String
-    /// GIO's message.
+    /// GIO's message, or why Herald would not hand the link on.
     public var reason: String
 
     /// "could not open URL: reason".
-    public var description: String { "could not open \(url): \(reason)" }
+    public var description: String { "could not open \(Self.printable(url)): \(reason)" }
+
+    /// The URL on one line: control, format and separator characters as `\u{…}` escapes, so an
+    /// error message about a hostile link cannot break the log line it is on.
+    static func printable(_ url: String) -> String {
+        url.unicodeScalars.map { scalar in
+            let category = scalar.properties.generalCategory
+            guard category == .control || category == .format || category == .lineSeparator || category == .paragraphSeparator else {
+                return String(scalar)
+            }
+            return "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+        }.joined()
+    }
 }

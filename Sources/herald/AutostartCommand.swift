@@ -17,12 +17,18 @@ struct AutostartCommand: ParsableCommand {
 
         @OptionGroup var target: FeedCheckArguments
 
-        @Option(help: "Start after a random 0...N seconds, so a fleet logging in at once spreads out.")
+        @Option(help: "Start after a random 0...N seconds, so a fleet logging in at once spreads out (at most 86400).")
         var startDelay: Double = 120
+
+        /// The delay is written into the login entry, so a value `herald check` would refuse
+        /// is refused here, before the entry exists.
+        func validate() throws {
+            if let refusal = CheckOptionLimits.startDelayRefusal(startDelay) { throw ValidationError(refusal) }
+        }
 
         func run() throws {
             let app = target.app
-            guard HeraldPaths.isValid(appID: app.appID) else { throw ValidationError("app id '\(app.appID)' is not usable as a file name") }
+            try AutostartEntryOptions.requireUsable(appID: app.appID)
             let command = [Self.heraldExecutable, "check"] + target.checkArguments(startDelay: startDelay)
             let entry = Autostart.entry(appID: app.appID, appName: app.appName ?? app.appID, command: command)
             let path = Autostart.path(appID: app.appID, environment: ProcessInfo.processInfo.environment)
@@ -50,7 +56,7 @@ struct AutostartCommand: ParsableCommand {
         @OptionGroup var location: AutostartEntryOptions
 
         func run() throws {
-            let path = location.path
+            let path = try location.path()
             if unlink(path) == 0 {
                 print("disabled: removed \(path)")
             } else if errno == ENOENT {
@@ -68,7 +74,7 @@ struct AutostartCommand: ParsableCommand {
         @OptionGroup var location: AutostartEntryOptions
 
         func run() throws {
-            let path = location.path
+            let path = try location.path()
             guard let data = FileManager.default.contents(atPath: path) else {
                 print("off: no \(path)")
                 return
@@ -86,6 +92,19 @@ struct AutostartEntryOptions: ParsableArguments {
     @Option(help: "The app's id.")
     var appID: String
 
-    /// The entry's path under `$XDG_CONFIG_HOME/autostart`.
-    var path: String { Autostart.path(appID: appID, environment: ProcessInfo.processInfo.environment) }
+    /// The entry's path under `$XDG_CONFIG_HOME/autostart`, once the app id is known to be a
+    /// plain file name.
+    func path() throws -> String {
+        try Self.requireUsable(appID: appID)
+        return Autostart.path(appID: appID, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// Exits 64 with `herald state`'s message unless the app id is a plain file name: an id such
+    /// as `../../x` would put (or remove, or report) an entry outside the autostart folder.
+    static func requireUsable(appID: String) throws {
+        guard HeraldPaths.isValid(appID: appID) else {
+            EventReporter.complain(StateStoreError.invalidAppID(appID).description)
+            throw ExitCode(64)
+        }
+    }
 }

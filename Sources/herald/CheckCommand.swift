@@ -18,8 +18,12 @@ struct CheckCommand: ParsableCommand {
 
     @OptionGroup var target: FeedCheckArguments
 
-    @Option(help: "Wait a random 0...N seconds before the first request, so a fleet logging in together spreads out.")
+    @Option(help: "Wait a random 0...N seconds before the first request, so a fleet logging in together spreads out (at most 86400).")
     var startDelay: Double = 0
+
+    func validate() throws {
+        if let refusal = CheckOptionLimits.startDelayRefusal(startDelay) { throw ValidationError(refusal) }
+    }
 
     func run() throws {
         var session = CheckSession(configuration: target.configuration, json: target.options.json)
@@ -156,10 +160,15 @@ struct CheckOptions: ParsableArguments {
     @Flag(help: "Print one JSON object per event on stdout.")
     var json = false
 
+    /// Refuses numbers outside `CheckOptionLimits` (NaN and infinity included) before they reach
+    /// the fetcher, the timers or an autostart entry.
     func validate() throws {
-        guard checkPeriod >= 0, remindPeriod >= 0 else { throw ValidationError("periods cannot be negative") }
+        let refusals = [
+            CheckOptionLimits.periodRefusal("--check-period", checkPeriod), CheckOptionLimits.periodRefusal("--remind-period", remindPeriod),
+            CheckOptionLimits.waitRefusal(wait), CheckOptionLimits.timeoutRefusal(timeout),
+        ]
+        if let refusal = refusals.compactMap({ $0 }).first { throw ValidationError(refusal) }
         guard max >= 1 else { throw ValidationError("--max must be at least 1") }
-        guard wait > 0, timeout > 0 else { throw ValidationError("--wait and --timeout must be positive") }
     }
 
     /// These options as `herald check` arguments, leaving out defaults (for the autostart entry).

@@ -60,10 +60,10 @@ final class FeedDecodingTests: XCTestCase {
     func testEmptyAndGarbageFeedsFailWithAClearError() {
         XCTAssertThrowsError(try FeedDecoder.decode(Data())) { XCTAssertEqual($0 as? FeedError, .empty) }
         XCTAssertThrowsError(try FeedDecoder.decode(Data("<html><body>404</body></html>".utf8))) { error in
-            guard case .unreadable = error as? FeedError else { return XCTFail("\(error)") }
+            XCTAssertEqual((error as? FeedError)?.description, "the XML property list is not well-formed: encountered unknown tag html on line 1")
         }
         XCTAssertThrowsError(try FeedDecoder.decode(Data("{ a = ".utf8))) { error in
-            guard case .unreadable = error as? FeedError else { return XCTFail("\(error)") }
+            XCTAssertEqual(error as? FeedError, .malformed(.openStepPropertyList, reason: "ends early: a value is missing"))
         }
     }
 

@@ -23,6 +23,28 @@ public enum Fixtures {
         try PropertyListSerialization.data(fromPropertyList: entries, format: .binary, options: 0)
     }
 
+    /// A binary property list assembled object by object, for documents no writer produces
+    /// (objects that contain themselves, children shared across levels): `objects[i]` is
+    /// object i's bytes (see `BinaryPlistObject`), with one-byte references.
+    public static func binaryPlist(objects: [[UInt8]], root: Int = 0) -> Data {
+        var body: [UInt8] = Array("bplist00".utf8)
+        var offsets: [Int] = []
+        for object in objects {
+            offsets.append(body.count)
+            body += object
+        }
+        let tableOffset = body.count
+        let offsetSize = tableOffset < 1 << 8 ? 1 : tableOffset < 1 << 16 ? 2 : 4
+        for offset in offsets { body += bigEndian(offset, size: offsetSize) }
+        body += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), 1]
+        body += bigEndian(objects.count, size: 8) + bigEndian(root, size: 8) + bigEndian(tableOffset, size: 8)
+        return Data(body)
+    }
+
+    static func bigEndian(_ value: Int, size: Int) -> [UInt8] {
+        (0..<size).reversed().map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) }
+    }
+
     /// A feed entry with a title and message derived from the key.
     public static func entry(_ key: String, url: String? = nil, min: String? = nil, max: String? = nil) -> FeedEntry {
         FeedEntry(key: key, title: "Title \(key)", message: "Message \(key)", actionURL: url, minVersion: min, maxVersion: max)
@@ -50,4 +72,29 @@ public struct TestClock {
 
     /// `days` (fractional) later.
     public func after(days: Double) -> Date { now.addingTimeInterval(days * 86_400) }
+}
+
+/// The objects of a hand-made binary property list (`Fixtures.binaryPlist(objects:root:)`),
+/// references being object numbers of one byte.
+public enum BinaryPlistObject {
+    /// An ASCII string.
+    public static func ascii(_ text: String) -> [UInt8] { marker(0x5, count: text.utf8.count) + Array(text.utf8) }
+
+    /// A UTF-16 string of raw code units, lone surrogates included.
+    public static func utf16(_ units: [UInt16]) -> [UInt8] {
+        marker(0x6, count: units.count) + units.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+    }
+
+    /// An array of references.
+    public static func array(_ references: [Int]) -> [UInt8] { marker(0xA, count: references.count) + references.map(UInt8.init) }
+
+    /// A dictionary of key and value references.
+    public static func dictionary(_ pairs: [(key: Int, value: Int)]) -> [UInt8] {
+        marker(0xD, count: pairs.count) + pairs.map { UInt8($0.key) } + pairs.map { UInt8($0.value) }
+    }
+
+    /// A type nibble and a count: in the low nibble up to 14, else 0xF and an 8-byte integer.
+    static func marker(_ kind: UInt8, count: Int) -> [UInt8] {
+        count < 15 ? [kind << 4 | UInt8(count)] : [kind << 4 | 0xF, 0x13] + Fixtures.bigEndian(count, size: 8)
+    }
 }

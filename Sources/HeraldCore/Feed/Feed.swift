@@ -104,3 +104,15 @@ public enum FeedFormat: String, Sendable, Equatable {
     /// JSON with the same keys.
     case json
 }
+
+extension FeedFormat {
+    /// The format's name in sentences: "XML property list", "JSON document".
+    public var documentName: String {
+        switch self {
+        case .xmlPropertyList: return "XML property list"
+        case .binaryPropertyList: return "binary property list"
+        case .openStepPropertyList: return "OpenStep property list"
+        case .json: return "JSON document"
+        }
+    }
+}

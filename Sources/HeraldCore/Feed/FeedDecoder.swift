@@ -6,6 +6,9 @@ public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     case empty
     /// The bytes are not a property list or JSON document.
     case unreadable(String)
+    /// The bytes are in `format`, chosen by their first bytes, but cannot be read as such:
+    /// damaged, cut off, or beyond `FeedLimits`. `reason` follows the format's name.
+    case malformed(FeedFormat, reason: String)
     /// The document's root is not a dictionary keyed by message id.
     case rootNotDictionary(found: String)
 
@@ -14,6 +17,7 @@ public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .empty: return "the feed is empty"
         case .unreadable(let reason): return "the feed is not a property list or JSON: \(reason)"
+        case .malformed(let format, let reason): return "the \(format.documentName) \(reason)"
         case .rootNotDictionary(let found): return "the feed's root is a \(found), not a dictionary keyed by message id"
         }
     }
@@ -27,12 +31,12 @@ public enum FeedDecoder {
     /// - Returns: the usable entries and a problem per skipped entry.
     /// - Throws: `FeedError` when the document as a whole cannot be used.
     public static func decode(_ bytes: Data) throws -> Feed {
-        let (root, format) = try readRoot(bytes)
-        guard case .dictionary(let dictionary) = root else {
-            throw FeedError.rootNotDictionary(found: root.kindName)
+        let document = try read(bytes)
+        guard case .dictionary(let dictionary) = document.root else {
+            throw FeedError.rootNotDictionary(found: document.root.kindName)
         }
         var entries: [FeedEntry] = []
-        var problems: [FeedProblem] = []
+        var problems = document.unreadableEntries
         for (key, value) in dictionary {
             switch entry(key: key, value: value) {
             case .success(let entry): entries.append(entry)
@@ -40,38 +44,100 @@ public enum FeedDecoder {
             }
         }
         problems.sort { $0.key < $1.key }
-        return Feed(entries: entries, problems: problems, format: format)
+        return Feed(entries: entries, problems: problems, format: document.format)
     }
 
-    /// Detects the format and reads the document's root value.
-    static func readRoot(_ bytes: Data) throws -> (FeedValue, FeedFormat) {
-        let firstByte = bytes.first { !(($0 == 0x20) || ($0 == 0x09) || ($0 == 0x0A) || ($0 == 0x0D) || ($0 == 0xEF) || ($0 == 0xBB) || ($0 == 0xBF)) }
-        guard let firstByte else { throw FeedError.empty }
-        do {
-            if bytes.starts(with: Array("bplist".utf8)) {
-                return (try PropertyListDecoder().decode(FeedValue.self, from: bytes), .binaryPropertyList)
-            }
-            if firstByte == UInt8(ascii: "<") {
-                return (try PropertyListDecoder().decode(FeedValue.self, from: bytes), .xmlPropertyList)
-            }
-        } catch {
-            throw FeedError.unreadable(describe(error))
+    /// The format of a document, from its first bytes: `bplist` is a binary plist, `<` XML,
+    /// `[` JSON, and `{` JSON unless its first key is followed by `=` (or is not quoted), which
+    /// makes it an OpenStep dictionary; anything else is read as OpenStep. `nil` when there is
+    /// nothing but white space.
+    public static func format(of bytes: Data) -> FeedFormat? {
+        format(of: Array(bytes))
+    }
+
+    static func format(of bytes: [UInt8]) -> FeedFormat? {
+        if bytes.starts(with: Array("bplist".utf8)) { return .binaryPropertyList }
+        var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        func skipSpace() {
+            while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
         }
-        if let json = try? JSONDecoder().decode(FeedValue.self, from: bytes) {
-            return (json, .json)
-        }
-        do {
-            return (try OpenStepPropertyList.parse(Array(bytes)), .openStepPropertyList)
-        } catch {
-            throw FeedError.unreadable(describe(error))
+        skipSpace()
+        guard index < bytes.count else { return nil }
+        switch bytes[index] {
+        case UInt8(ascii: "<"): return .xmlPropertyList
+        case UInt8(ascii: "["): return .json
+        case UInt8(ascii: "{"):
+            index += 1
+            skipSpace()
+            guard index < bytes.count else { return .json }
+            switch bytes[index] {
+            case UInt8(ascii: "}"): return .json
+            case UInt8(ascii: "\""):
+                // Skip the quoted key; what follows it tells the formats apart.
+                index += 1
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                    index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+                }
+                index += 1
+                skipSpace()
+                guard index < bytes.count else { return .json }
+                return bytes[index] == UInt8(ascii: "=") || bytes[index] == UInt8(ascii: "/") ? .openStepPropertyList : .json
+            default:
+                return .openStepPropertyList
+            }
+        default:
+            return .openStepPropertyList
         }
     }
 
-    private static func describe(_ error: Error) -> String {
+    /// Reads a document in the format its first bytes name, within `FeedLimits`.
+    static func read(_ bytes: Data) throws(FeedError) -> FeedDocument {
+        let bytes = Array(bytes)
+        guard let format = format(of: bytes) else { throw FeedError.empty }
+        do throws(DocumentFailure) {
+            switch format {
+            case .binaryPropertyList:
+                return try BinaryPropertyList.read(bytes)
+            case .json:
+                return try JSONFeedReader.read(bytes)
+            case .openStepPropertyList:
+                return try OpenStepPropertyList.read(bytes)
+            case .xmlPropertyList:
+                try XMLPropertyListCheck.check(bytes)
+                do {
+                    let root = try PropertyListDecoder().decode(FeedValue.self, from: Data(bytes))
+                    return FeedDocument(root: root, format: .xmlPropertyList, unreadableEntries: [])
+                } catch {
+                    throw DocumentFailure.refused(xmlReason(error))
+                }
+            }
+        } catch {
+            throw FeedError.malformed(format, reason: error.reason(in: bytes))
+        }
+    }
+
+    /// Foundation's complaint about an XML plist as the end of a sentence. The structural
+    /// problems are found before Foundation reads the file (`XMLPropertyListCheck`); what is
+    /// left is a value Foundation cannot read, such as `<integer>ten</integer>`.
+    static func xmlReason(_ error: any Error) -> String {
+        var underlying: any Error = error
         if case DecodingError.dataCorrupted(let context) = error {
-            return context.underlyingError.map { "\($0)" } ?? context.debugDescription
+            guard let cause = context.underlyingError else { return "is not well-formed: \(sentence(context.debugDescription))" }
+            underlying = cause
         }
-        return "\(error)"
+        guard let cocoa = underlying as? CocoaError, let detail = cocoa.userInfo["NSDebugDescription"] as? String else {
+            return "is not well-formed"
+        }
+        if detail.contains("unexpected EOF") { return "ends early" }
+        return "is not well-formed: \(sentence(detail))"
+    }
+
+    /// Foundation's debug text as the end of a sentence: first letter lower-cased, no final dot.
+    private static func sentence(_ text: String) -> String {
+        var text = NotificationText.trimmed(text)
+        if text.hasSuffix(".") { text.removeLast() }
+        guard let first = text.first else { return "unknown problem" }
+        return first.lowercased() + text.dropFirst()
     }
 
     /// Reads one entry; a value of the wrong kind makes the entry a problem, not a crash.

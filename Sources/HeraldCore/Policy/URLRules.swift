@@ -20,7 +20,16 @@ public struct URLRules: Sendable, Equatable {
     }
 
     /// Why an ActionURL may not be offered, or `nil` when it may.
+    ///
+    /// The link handed to the browser is exactly this text, so the text itself must be a URL:
+    /// one with white space, control or invisible characters, or a backslash, is refused rather
+    /// than repaired. Foundation would check a percent-encoded copy (`a%0Ab`) while the browser
+    /// received the raw text, and browsers read `\` as `/` where Foundation does not, so the host
+    /// the rules saw could differ from the one opened.
     public func actionURLRefusal(_ text: String) -> String? {
+        if let character = Self.unsafeCharacter(in: text) {
+            return "the URL contains \(character): percent-encode it"
+        }
         guard let scheme = Self.scheme(of: text), let url = URL(string: text) else { return "not a valid URL" }
         if Self.forbiddenSchemes.contains(scheme) { return "the \(scheme): scheme is never opened" }
         if scheme == "http" || scheme == "https" {
@@ -31,11 +40,19 @@ public struct URLRules: Sendable, Equatable {
     }
 
     /// Why a feed URL may not be fetched, or `nil` when it may.
+    ///
+    /// A `file:` URL must name this machine: no host, or `localhost`. GIO ignores the host of
+    /// a file URI and reads the local path, so `file://evil.example/etc/passwd` would read
+    /// this machine's `/etc/passwd` while looking like a remote file.
     public func feedURLRefusal(_ text: String) -> String? {
         guard let scheme = Self.scheme(of: text), let url = URL(string: text) else { return "not a valid URL" }
         switch scheme {
-        case "https", "file":
+        case "https":
             return nil
+        case "file":
+            let host = url.host(percentEncoded: true) ?? ""
+            if host.isEmpty || host.lowercased() == "localhost" { return nil }
+            return "a file: feed must be on this machine (file:///path or file://localhost/path), not on host \(host)"
         case "http":
             if allowPlainHTTPFeed || Self.isLoopback(host: url.host ?? "") { return nil }
             return "plain http is refused for feeds outside this machine (use https, or allow http)"
@@ -50,6 +67,27 @@ public struct URLRules: Sendable, Equatable {
             return "a redirect from https to \(Self.scheme(of: target) ?? "another scheme") is refused"
         }
         return feedURLRefusal(target)
+    }
+
+    /// The first character of `text` that a link may not hold as it is, described for people
+    /// ("a line break", "a space", "U+200B"), or `nil` when there is none: white space, control
+    /// and format (invisible) characters, and the backslash.
+    public static func unsafeCharacter(in text: String) -> String? {
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A, 0x0D, 0x85, 0x2028, 0x2029: return "a line break"
+            case 0x20: return "a space"
+            case 0x09: return "a tab"
+            case 0x5C: return "a backslash"
+            default:
+                let properties = scalar.properties
+                if properties.isWhitespace || properties.generalCategory == .control || properties.generalCategory == .format
+                    || NotificationText.isHidden(scalar) {
+                    return "U+" + JSONFeedReader.hex(scalar.value, width: 4)
+                }
+            }
+        }
+        return nil
     }
 
     /// The lower-cased scheme of a URL string, if it has a valid one.

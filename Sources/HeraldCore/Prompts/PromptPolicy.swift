@@ -69,8 +69,11 @@ public enum PromptDecision: Sendable, Equatable, CustomStringConvertible {
 
     private static func days(_ value: Double) -> String { "\(format(value)) day" + (value == 1 ? "" : "s") }
 
-    private static func format(_ value: Double) -> String {
+    /// One decimal at most. Values beyond `Int` (a prompt built in code may hold any number)
+    /// are written as Swift prints them rather than converted, which would trap.
+    static func format(_ value: Double) -> String {
         let rounded = (value * 10).rounded() / 10
+        guard rounded.isFinite, abs(rounded) < 1e15 else { return CheckOptionLimits.number(value) }
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 }

@@ -38,9 +38,11 @@ public struct PromptsFile: Sendable, Equatable {
     ///
     /// - Throws: `FeedError` when the file is unreadable or its root is not a dictionary.
     public static func decode(_ bytes: Data, rules: URLRules = URLRules()) throws -> PromptsFile {
-        let (root, _) = try FeedDecoder.readRoot(bytes)
-        guard case .dictionary(let entries) = root else { throw FeedError.rootNotDictionary(found: root.kindName) }
-        var problems: [PromptProblem] = []
+        let document = try FeedDecoder.read(bytes)
+        guard case .dictionary(let entries) = document.root else { throw FeedError.rootNotDictionary(found: document.root.kindName) }
+        // A prompt holding a value that cannot be read (a lone surrogate in JSON, say) is left
+        // out; the others still work.
+        var problems = document.unreadableEntries.map { PromptProblem(prompt: $0.key, key: nil, reason: $0.reason, isFatal: true) }
         var defaults = PromptSettings()
         if let value = entries[defaultsKey] {
             if case .dictionary(let fields) = value {
@@ -120,12 +122,12 @@ public struct PromptsFile: Sendable, Equatable {
                 }
             case "usesuntilprompt":
                 if let uses = number() {
-                    if uses >= 0, uses.rounded() == uses, uses < 1e9 { settings.usesUntilPrompt = Int(uses) } else { fail("must be a whole number of uses, 0 or more") }
+                    if let refusal = PromptLimits.usesRefusal(uses) { fail(refusal) } else { settings.usesUntilPrompt = Int(uses) }
                 }
             case "daysuntilprompt":
-                if let days = number() { if days >= 0 { settings.daysUntilPrompt = days } else { fail("cannot be negative") } }
+                if let days = number() { if let refusal = PromptLimits.daysRefusal(days) { fail(refusal) } else { settings.daysUntilPrompt = days } }
             case "remindperiod":
-                if let days = number() { if days >= 0 { settings.remindPeriod = days } else { fail("cannot be negative") } }
+                if let days = number() { if let refusal = PromptLimits.daysRefusal(days) { fail(refusal) } else { settings.remindPeriod = days } }
             case "recurring": settings.recurring = flag()
             case "previewmode": settings.previewMode = flag()
             case "verboselogging": settings.verboseLogging = flag()
@@ -140,4 +142,30 @@ public struct PromptsFile: Sendable, Equatable {
 
     /// iPrompt matched keys by setter name, so "title" and "Title" both work.
     private static func canonical(_ key: String) -> String { key.lowercased() }
+}
+
+/// The ranges of a prompt's numbers in a prompts file. Beyond them a number is a mistake: a
+/// value past `Int` (`1e19`) or infinite crashed Herald when it explained its decision, so
+/// such a prompt is reported by name and key and left out, and the others still work.
+public enum PromptLimits {
+    /// The most uses before a prompt is due: one billion.
+    public static let uses = 1_000_000_000
+    /// The longest `daysUntilPrompt` or `remindPeriod`, in days: ten years.
+    public static let days = 3_650.0
+
+    /// Why a `usesUntilPrompt` is refused, or `nil`: a whole number from 0 to `uses`.
+    public static func usesRefusal(_ value: Double) -> String? {
+        guard value >= 0, value <= Double(uses), value.rounded() == value else {
+            return "must be a whole number of uses from 0 to \(FeedLimits.grouped(uses)), not \(CheckOptionLimits.number(value))"
+        }
+        return nil
+    }
+
+    /// Why a `daysUntilPrompt` or `remindPeriod` is refused, or `nil`: 0 to `days` days.
+    public static func daysRefusal(_ value: Double) -> String? {
+        guard value >= 0, value <= days else {
+            return "must be a number of days from 0 to \(CheckOptionLimits.number(days)), not \(CheckOptionLimits.number(value))"
+        }
+        return nil
+    }
 }

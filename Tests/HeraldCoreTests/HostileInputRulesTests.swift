@@ -1,0 +1,415 @@
+import Foundation
+import HeraldCore
+import HeraldTestSupport
+import XCTest
+
+/// The description of the `FeedError` a document is refused with, or a failure note.
+private func refusal(_ bytes: Data) -> String {
+    do {
+        let feed = try FeedDecoder.decode(bytes)
+        return "decoded \(feed.entries.count) entries"
+    } catch {
+        return (error as? FeedError)?.description ?? "not a FeedError: \(error)"
+    }
+}
+
+private func refusal(_ text: String) -> String { refusal(Data(text.utf8)) }
+
+/// Binary plists are read by Herald's own reader, which refuses hostile object graphs.
+final class HostileBinaryPlistTests: XCTestCase {
+    typealias Object = BinaryPlistObject
+
+    func testRootThatContainsItselfIsRefusedNotAStackOverflow() {
+        let feed = Fixtures.binaryPlist(objects: [Object.array([0])])
+        XCTAssertEqual(feed.count, 43)
+        XCTAssertEqual(refusal(feed), "the binary property list refers to itself: object 0 contains itself")
+    }
+
+    func testEntryThatContainsItsOwnDictionaryIsRefused() {
+        // { "a": { "Title": <the entry itself> } }
+        let feed = Fixtures.binaryPlist(objects: [
+            Object.dictionary([(key: 1, value: 2)]), Object.ascii("a"), Object.dictionary([(key: 3, value: 2)]), Object.ascii("Title"),
+        ])
+        XCTAssertEqual(refusal(feed), "the binary property list refers to itself: object 2 contains itself")
+    }
+
+    func testSharedChildrenThatExpandPastTheValueLimitAreRefusedAtOnce() {
+        // Thirty arrays, each holding the next one twice: 2^30 values from 167 bytes.
+        var objects = [Object.dictionary([(key: 1, value: 2)]), Object.ascii("a")]
+        for level in 0..<30 { objects.append(Object.array([3 + level, 3 + level])) }
+        objects.append(Object.ascii("x"))
+        let feed = Fixtures.binaryPlist(objects: objects)
+        XCTAssertLessThan(feed.count, 210)
+        XCTAssertEqual(refusal(feed), "the binary property list expands to more than 100,000 values "
+            + "(an object shared by several containers counts each time it is reached)")
+    }
+
+    func testSharedStringThatExpandsPastTheByteLimitIsRefused() {
+        // One 1 MiB string, referred to seventy times: 70 MiB of text from a 1 MiB file.
+        let big = Object.ascii(String(repeating: "x", count: 1 << 20))
+        let feed = Fixtures.binaryPlist(objects: [Object.dictionary([(key: 1, value: 2)]), Object.ascii("a"),
+                                                  Object.array(Array(repeating: 3, count: 70)), big])
+        XCTAssertEqual(refusal(feed), "the binary property list expands to more than 64 MiB of strings and data "
+            + "(an object shared by several containers counts each time it is reached)")
+    }
+
+    func testNestingDeeperThanTheLimitIsRefused() {
+        // Forty distinct arrays, each inside the one before: no cycle, no sharing, just deep.
+        var objects = (0..<40).map { Object.array([$0 + 1]) }
+        objects.append(Object.ascii("x"))
+        XCTAssertEqual(refusal(Fixtures.binaryPlist(objects: objects)), "the binary property list nests deeper than 32 levels")
+    }
+
+    func testReferenceToAnObjectThatDoesNotExistIsRefused() {
+        let feed = Fixtures.binaryPlist(objects: [Object.array([7])])
+        XCTAssertEqual(refusal(feed), "the binary property list is damaged: object 0 refers to object 7, which does not exist")
+    }
+
+    func testFileTooShortForItsTrailerEndsEarly() {
+        XCTAssertEqual(refusal(Data("bplist00\u{A1}\u{0}".utf8)), "the binary property list ends early: the file is too short to hold a trailer")
+    }
+
+    func testOffsetTableOutsideTheFileIsRefused() {
+        var bytes = [UInt8](Fixtures.binaryPlist(objects: [Object.ascii("x")]))
+        bytes[bytes.count - 1] = 0xF0
+        XCTAssertEqual(refusal(Data(bytes)), "the binary property list is damaged: its offset table does not fit in the file")
+    }
+
+    func testLoneSurrogateSkipsOnlyItsEntry() throws {
+        let feed = try FeedDecoder.decode(Fixtures.binaryPlist(objects: [
+            Object.dictionary([(key: 1, value: 2), (key: 3, value: 5)]),
+            Object.ascii("bad"), Object.dictionary([(key: 4, value: 6)]), Object.ascii("good"), Object.ascii("Title"),
+            Object.dictionary([(key: 4, value: 7)]), Object.utf16([0x0041, 0xD800]), Object.ascii("Fine"),
+        ]))
+        XCTAssertEqual(Array(feed.entries.keys), ["good"])
+        XCTAssertEqual(feed.entries["good"]?.title, "Fine")
+        XCTAssertEqual(feed.problems, [FeedProblem(key: "bad", reason: "Title holds a lone UTF-16 surrogate, which is not text")])
+    }
+
+    func testSharedStringsAsFoundationWritesThemAreRead() throws {
+        // Foundation's writer stores equal strings once; that sharing is ordinary.
+        let entries = Dictionary(uniqueKeysWithValues: (1...50).map { ("2024/01/\($0)", ["Title": "Same", "MinVersion": "1.0"]) })
+        let feed = try FeedDecoder.decode(try Fixtures.binaryFeed(entries))
+        XCTAssertEqual(feed.format, .binaryPropertyList)
+        XCTAssertEqual(feed.entries.count, 50)
+        XCTAssertEqual(Set(feed.entries.values.map(\.title)), ["Same"])
+    }
+
+    func testEveryValueKindReadsAsTheXMLOfTheSameFeedDoes() throws {
+        let entry: [String: Any] = [
+            "Title": "Ünïcode 😀", "Count": 42, "Negative": -7, "Big": Int64.max, "Ratio": 1.5, "Flag": true,
+            "When": Date(timeIntervalSince1970: 1_700_000_000), "Blob": Data([0, 1, 2]), "List": ["a", 2], "Nested": ["k": "v"],
+        ]
+        let plist: [String: Any] = ["a": entry]
+        let binary = try FeedDecoder.decode(try PropertyListSerialization.data(fromPropertyList: plist, format: .binary, options: 0))
+        let xml = try FeedDecoder.decode(try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0))
+        XCTAssertEqual(binary.entries, xml.entries)
+        XCTAssertEqual(binary.entries["a"]?.details["Big"], .integer(Int.max))
+        XCTAssertEqual(binary.entries["a"]?.details["Ratio"], .real(1.5))
+    }
+}
+
+/// JSON is chosen by its first bytes and read by Herald's own reader: one bad value skips its
+/// entry, and syntax errors are JSON's, with line and column.
+final class HostileJSONTests: XCTestCase {
+    func testFormatIsChosenFromTheFirstBytes() {
+        XCTAssertEqual(FeedDecoder.format(of: Data(#"{"a": {}}"#.utf8)), .json)
+        XCTAssertEqual(FeedDecoder.format(of: Data(" \n[1]".utf8)), .json)
+        XCTAssertEqual(FeedDecoder.format(of: Data("{}".utf8)), .json)
+        XCTAssertEqual(FeedDecoder.format(of: Data(#"{ a = { Title = x; }; }"#.utf8)), .openStepPropertyList)
+        XCTAssertEqual(FeedDecoder.format(of: Data(#"{ "a b" = x; }"#.utf8)), .openStepPropertyList)
+        XCTAssertEqual(FeedDecoder.format(of: Data("<?xml".utf8)), .xmlPropertyList)
+        XCTAssertEqual(FeedDecoder.format(of: Data("bplist00".utf8)), .binaryPropertyList)
+        XCTAssertEqual(FeedDecoder.format(of: Data("( a )".utf8)), .openStepPropertyList)
+        XCTAssertNil(FeedDecoder.format(of: Data(" \n\t".utf8)))
+    }
+
+    func testLoneSurrogateSkipsOnlyItsEntry() throws {
+        let feed = try FeedDecoder.decode(Data(#"{"good": {"Title": "ok"}, "bad": {"Title": "x\ud800y"}}"#.utf8))
+        XCTAssertEqual(feed.format, .json)
+        XCTAssertEqual(Array(feed.entries.keys), ["good"])
+        XCTAssertEqual(feed.problems, [FeedProblem(key: "bad", reason: #"Title holds a lone UTF-16 surrogate (\uD800), which is not text"#)])
+    }
+
+    func testLoneLowSurrogateDeepInsideAnEntrySkipsThatEntry() throws {
+        let feed = try FeedDecoder.decode(Data(#"{"good": {"Title": "ok"}, "bad": {"Extra": {"Tags": ["a", "\udc00"]}}}"#.utf8))
+        XCTAssertEqual(feed.problems, [FeedProblem(key: "bad", reason: #"Extra.Tags[1] holds a lone UTF-16 surrogate (\uDC00), which is not text"#)])
+    }
+
+    func testLoneSurrogateInAMessageIDSkipsThatEntry() throws {
+        let feed = try FeedDecoder.decode(Data(#"{"good": {"Title": "ok"}, "x\ud800": {"Title": "t"}}"#.utf8))
+        XCTAssertEqual(Array(feed.entries.keys), ["good"])
+        XCTAssertEqual(feed.problems, [FeedProblem(key: "x\u{FFFD}", reason: #"the message id holds a lone UTF-16 surrogate (\uD800), which is not text"#)])
+    }
+
+    func testSurrogatePairIsOneCharacter() throws {
+        let feed = try FeedDecoder.decode(Data(#"{"a": {"Title": "\ud83d\ude00 \u00e9"}}"#.utf8))
+        XCTAssertEqual(feed.entries["a"]?.title, "😀 é")
+    }
+
+    func testNumberBeyondADoubleSkipsOnlyItsEntry() throws {
+        let feed = try FeedDecoder.decode(Data(#"{"good": {"Title": "ok"}, "bad": {"Title": "t", "Weight": 1e400}}"#.utf8))
+        XCTAssertEqual(Array(feed.entries.keys), ["good"])
+        XCTAssertEqual(feed.problems, [FeedProblem(key: "bad", reason: "Weight is the number 1e400, beyond the range of a double")])
+    }
+
+    func testInvalidUTF8SkipsOnlyItsEntry() throws {
+        var bytes = Array(#"{"good": {"Title": "ok"}, "bad": {"Message": "?"}}"#.utf8)
+        bytes[bytes.firstIndex(of: UInt8(ascii: "?"))!] = 0xFF
+        let feed = try FeedDecoder.decode(Data(bytes))
+        XCTAssertEqual(feed.problems, [FeedProblem(key: "bad", reason: "Message is not valid UTF-8")])
+    }
+
+    func testValuesReadAsJSONDecoderReadThem() throws {
+        let feed = try FeedDecoder.decode(Data(#"{"a": {"I": 3, "Neg": -12, "R": 2.5, "E": 1e3, "Huge": 12345678901234567890, "T": true, "N": null, "L": [1, "x"], "D": {}}}"#.utf8))
+        XCTAssertEqual(feed.entries["a"]?.details, [
+            "I": .integer(3), "Neg": .integer(-12), "R": .real(2.5), "E": .real(1000), "Huge": .real(1.2345678901234567e19),
+            "T": .bool(true), "N": .null, "L": .array([.integer(1), .string("x")]), "D": .dictionary([:]),
+        ])
+    }
+
+    func testSyntaxErrorIsJSONsOwnWithLineAndColumn() {
+        XCTAssertEqual(refusal("{\"a\": {\"Title\": \"x\",}\n}"),
+                       "the JSON document is not well-formed at line 1, column 21: expected a string key, found '}'")
+        XCTAssertEqual(refusal("{\"a\": {\"Title\": \"x\"}\n\"b\": 1}"),
+                       "the JSON document is not well-formed at line 2, column 1: expected ',' or '}' after a value in an object")
+    }
+
+    func testDocumentCutOffEndsEarly() {
+        XCTAssertEqual(refusal(#"{"a": {"Title": "x"#), "the JSON document ends early: a string is not closed")
+    }
+
+    func testNestingDeeperThanTheLimitIsRefused() {
+        XCTAssertEqual(refusal(String(repeating: "[", count: 100_000)), "the JSON document nests deeper than 32 levels")
+        XCTAssertEqual(refusal(String(repeating: #"{"a":"#, count: 40) + "1" + String(repeating: "}", count: 40)),
+                       "the JSON document nests deeper than 32 levels")
+    }
+
+    func testMoreValuesThanTheLimitAreRefused() {
+        let list = Array(repeating: "0", count: 100_001).joined(separator: ",")
+        XCTAssertEqual(refusal(#"{"a": {"L": ["# + list + "]}}"), "the JSON document holds more than 100,000 values")
+    }
+}
+
+/// XML plists are checked before Foundation reads them; OpenStep plists obey the same limits.
+final class HostileXMLAndOpenStepTests: XCTestCase {
+    let header = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n" + #"<plist version="1.0">"# + "\n"
+
+    func testTruncatedXMLSaysWhereItEndsEarly() {
+        let xml = header + "<dict>\n  <key>a</key>\n  <dict><key>Title</key><string>cut"
+        XCTAssertEqual(refusal(xml), "the XML property list ends early: <string> from line 5 is not closed")
+        XCTAssertFalse(refusal(xml).contains("CocoaError"))
+    }
+
+    func testXMLCutInsideATagEndsEarly() {
+        XCTAssertEqual(refusal(header + "<dict><key>a</key><dic"), "the XML property list ends early: the tag on line 3 is cut off")
+    }
+
+    func testMismatchedCloseTagNamesItsLine() {
+        let xml = header + "<dict>\n<key>a</key>\n<dict><key>Title</key><string>x</strin></dict>\n</dict>\n</plist>\n"
+        XCTAssertEqual(refusal(xml), "the XML property list is not well-formed at line 5, column 32: </strin> does not close <string> from line 5")
+    }
+
+    func testValueFoundationCannotReadIsASentenceNotATypeDump() {
+        let xml = header + "<dict><key>a</key><dict><key>N</key><integer>ten</integer></dict></dict></plist>"
+        let description = refusal(xml)
+        XCTAssertTrue(description.hasPrefix("the XML property list is not well-formed: "), description)
+        XCTAssertFalse(description.contains("CocoaError"), description)
+        XCTAssertFalse(description.contains("NSDebugDescription"), description)
+    }
+
+    func testDeepXMLNestingIsRefusedNotAStackOverflow() {
+        let xml = header + String(repeating: "<array>", count: 100_000) + String(repeating: "</array>", count: 100_000) + "</plist>"
+        XCTAssertEqual(refusal(xml), "the XML property list nests deeper than 32 levels")
+    }
+
+    func testInlineDTDIsRefusedAsFoundationRefusesIt() {
+        XCTAssertEqual(refusal(#"<!DOCTYPE plist [ <!ENTITY x "y"> ]><plist><dict/></plist>"#),
+                       "the XML property list is not well-formed at line 1, column 17: an inline DTD is not allowed in a property list")
+    }
+
+    func testTagsInsideCommentsAndCDATADoNotCount() throws {
+        let xml = header + "<!-- </dict></dict> <array> -->\n<dict><key>a</key><dict><key>Title</key><string><![CDATA[<b></dict>]]></string></dict></dict></plist>"
+        XCTAssertEqual(try FeedDecoder.decode(Data(xml.utf8)).entries["a"]?.title, "<b></dict>")
+    }
+
+    func testDeepOpenStepNestingIsRefused() {
+        XCTAssertEqual(refusal(String(repeating: "(", count: 10_000)), "the OpenStep property list nests deeper than 32 levels")
+    }
+
+    func testOpenStepSurrogatePairIsOneCharacterAndALoneOneSkipsItsEntry() throws {
+        let feed = try FeedDecoder.decode(Data(#"{ good = { Title = "\UD83D\UDE00"; }; bad = { Title = "\UD800"; }; }"#.utf8))
+        XCTAssertEqual(feed.entries["good"]?.title, "😀")
+        XCTAssertEqual(feed.problems, [FeedProblem(key: "bad", reason: #"Title holds a lone UTF-16 surrogate (\UD800), which is not text"#)])
+    }
+
+    func testOpenStepSyntaxErrorHasLineAndColumn() {
+        XCTAssertEqual(refusal("{\n  a = { Title = x; }\n}"),
+                       "the OpenStep property list is not well-formed at line 3, column 1: expected ';' after the value of \"a\"")
+    }
+}
+
+/// Summaries and bodies: nothing invisible reaches the notification server, and the caps
+/// count what the server receives.
+final class HostileTextTests: XCTestCase {
+    func testInvisibleCharactersAreRemovedFromSummaries() {
+        let invisible = [
+            "\u{061C}", "\u{200B}", "\u{200C}", "\u{200D}", "\u{200E}", "\u{200F}", "\u{202A}", "\u{202B}", "\u{202C}", "\u{202D}", "\u{202E}",
+            "\u{2066}", "\u{2067}", "\u{2068}", "\u{2069}", "\u{2060}", "\u{00AD}", "\u{115F}", "\u{1160}", "\u{3164}", "\u{FFA0}",
+            "\u{E0001}", "\u{E0041}", "\u{E007F}", "\u{FEFF}", "\u{034F}", "\u{180E}", "\u{FFFF}",
+        ]
+        for character in invisible {
+            let scalar = String(format: "U+%04X", character.unicodeScalars.first!.value)
+            XCTAssertEqual(NotificationText.summary("Sale\(character) ends"), "Sale ends", scalar)
+            XCTAssertEqual(NotificationText.body("a\(character)b\nc", markup: false), "ab\nc", scalar)
+        }
+    }
+
+    func testLineAndParagraphSeparatorsAreSpacesInASummaryAndBreaksInABody() {
+        XCTAssertEqual(NotificationText.summary("one\u{2028}two\u{2029}three\u{85}four\r\nfive"), "one two three four five")
+        XCTAssertEqual(NotificationText.body("one\u{2028}two\u{2029}three\r\nfour\rfive", markup: false), "one\ntwo\nthree\nfour\nfive")
+    }
+
+    func testVariationSelectorIsKeptAfterItsCharacterAndRemovedAlone() {
+        XCTAssertEqual(NotificationText.summary("\u{FE0F}I \u{2764}\u{FE0F} it \u{FE0F}\u{FE0E}"), "I \u{2764}\u{FE0F} it")
+        XCTAssertEqual(NotificationText.summary("\u{845B}\u{E0100}"), "\u{845B}\u{E0100}")
+    }
+
+    func testEmojiSequencesStayWhole() {
+        let developer = "\u{1F469}\u{1F3FD}\u{200D}\u{1F4BB}"
+        let rainbowFlag = "\u{1F3F3}\u{FE0F}\u{200D}\u{1F308}"
+        let scotland = "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}"
+        XCTAssertEqual(NotificationText.summary("\(developer) \(rainbowFlag) \(scotland)"), "\(developer) \(rainbowFlag) \(scotland)")
+    }
+
+    func testJoinerOutsideAnEmojiSequenceIsRemoved() {
+        XCTAssertEqual(NotificationText.summary("pay\u{200D}pal \u{1F600}\u{200D} x\u{200D}\u{1F600}"), "paypal \u{1F600} x\u{1F600}")
+    }
+
+    func testSummaryWithNothingVisibleFallsBackToTheAppName() {
+        let blank = "\u{3164}\u{200B} \u{2800}\u{115F}\u{FEFF}\u{2028}"
+        XCTAssertEqual(NotificationText.summary(blank), "")
+        let content = NotificationContent.make(for: FeedEntry(key: "k", title: blank, message: "m"), labels: .english,
+                                               capabilities: ["actions"], fallbackSummary: "Example")
+        XCTAssertEqual(content.summary, "Example")
+    }
+
+    func testCombiningMarksCountTowardTheCap() {
+        let zalgo = "ab" + "e" + String(repeating: "\u{0301}", count: 250_000)
+        let summary = NotificationText.summary(zalgo)
+        XCTAssertEqual(summary, "ab…")
+        let body = NotificationText.body(String(repeating: "e\u{0301}\u{0302}", count: 1_000), markup: false)
+        XCTAssertEqual(body, String(repeating: "e\u{0301}\u{0302}", count: 333) + "…")
+        XCTAssertEqual(body.unicodeScalars.count, 1_000)
+    }
+
+    func testSummaryCapCountsUTF8Bytes() {
+        let summary = NotificationText.summary(String(repeating: "\u{1F600}", count: 200))
+        XCTAssertEqual(summary, String(repeating: "\u{1F600}", count: 89) + "…")
+        XCTAssertEqual(summary.utf8.count, 359)
+    }
+
+    func testBodyCapCutsOnAGraphemeBoundary() {
+        let family = "\u{1F469}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}\u{1F466}"
+        let body = NotificationText.body(String(repeating: family, count: 200), markup: false)
+        XCTAssertEqual(body, String(repeating: family, count: 119) + "…")
+        XCTAssertLessThanOrEqual(body.utf8.count, NotificationText.bodyByteLimit)
+    }
+}
+
+/// Links are checked as written and opened as written; feed files are local.
+final class HostileURLTests: XCTestCase {
+    func testActionURLWithALineBreakIsRefused() {
+        XCTAssertEqual(URLRules().actionURLRefusal("https://example.com/a\nhttps://evil.example"), "the URL contains a line break: percent-encode it")
+        XCTAssertEqual(URLRules().actionURLRefusal("https://example.com/a\r"), "the URL contains a line break: percent-encode it")
+    }
+
+    func testActionURLWithWhiteSpaceControlInvisibleOrBackslashIsRefused() {
+        let rules = URLRules()
+        XCTAssertEqual(rules.actionURLRefusal("https://exa mple.com"), "the URL contains a space: percent-encode it")
+        XCTAssertEqual(rules.actionURLRefusal("https://example.com/\tx"), "the URL contains a tab: percent-encode it")
+        XCTAssertEqual(rules.actionURLRefusal("https://evil.example\\@example.com/"), "the URL contains a backslash: percent-encode it")
+        XCTAssertEqual(rules.actionURLRefusal("https://example.com/\u{202E}gpj.exe"), "the URL contains U+202E: percent-encode it")
+        XCTAssertEqual(rules.actionURLRefusal("https://example.com/\u{0}"), "the URL contains U+0000: percent-encode it")
+        XCTAssertEqual(rules.actionURLRefusal("https://example.com/\u{A0}"), "the URL contains U+00A0: percent-encode it")
+        XCTAssertNil(rules.actionURLRefusal("https://example.com/a%20b?q=%0A"))
+    }
+
+    func testMessageWithARefusedActionURLIsSkippedWithRefusedURL() {
+        let feed = Feed(entries: [
+            FeedEntry(key: "a", title: "A", actionURL: "https://example.com/\nx"),
+            FeedEntry(key: "b", title: "B", actionURL: "https://example.com/b"),
+        ])
+        let selection = CheckPolicy.select(feed, configuration: CheckConfiguration(), state: HeraldState(), now: TestClock().now)
+        XCTAssertEqual(selection.candidates.map(\.key), ["b"])
+        XCTAssertEqual(selection.skipped.map(\.key), ["a"])
+        XCTAssertEqual(selection.skipped.first?.reason, .refusedURL("the URL contains a line break: percent-encode it"))
+        XCTAssertEqual(selection.skipped.first?.reason.name, "refused-url")
+    }
+
+    func testFileFeedMustBeOnThisMachine() {
+        let rules = URLRules()
+        XCTAssertEqual(rules.feedURLRefusal("file://evil.example/etc/passwd"),
+                       "a file: feed must be on this machine (file:///path or file://localhost/path), not on host evil.example")
+        XCTAssertNotNil(rules.feedURLRefusal("file://127.0.0.1/etc/passwd"))
+        XCTAssertNil(rules.feedURLRefusal("file:///tmp/feed.plist"))
+        XCTAssertNil(rules.feedURLRefusal("file://localhost/tmp/feed.plist"))
+        XCTAssertNil(rules.feedURLRefusal("file://LOCALHOST/tmp/feed.plist"))
+        XCTAssertNil(rules.feedURLRefusal("file:/tmp/feed.plist"))
+    }
+}
+
+/// Numbers on the command line and in prompts files stay within documented limits.
+final class HostileNumberTests: XCTestCase {
+    func testTimeoutMustBeFiniteAndAtMostAnHour() {
+        XCTAssertEqual(CheckOptionLimits.timeoutRefusal(4_294_967_296), "--timeout must be more than 0 and at most 3600 seconds, not 4294967296")
+        XCTAssertEqual(CheckOptionLimits.timeoutRefusal(.infinity), "--timeout must be more than 0 and at most 3600 seconds, not inf")
+        XCTAssertEqual(CheckOptionLimits.timeoutRefusal(.nan), "--timeout must be more than 0 and at most 3600 seconds, not nan")
+        XCTAssertEqual(CheckOptionLimits.timeoutRefusal(0), "--timeout must be more than 0 and at most 3600 seconds, not 0")
+        XCTAssertNil(CheckOptionLimits.timeoutRefusal(3_600))
+        XCTAssertNil(CheckOptionLimits.timeoutRefusal(0.5))
+    }
+
+    func testWaitStartDelayAndPeriodsHaveLimits() {
+        XCTAssertEqual(CheckOptionLimits.waitRefusal(1e9), "--wait must be more than 0 and at most 604800 seconds, not 1000000000")
+        XCTAssertNil(CheckOptionLimits.waitRefusal(604_800))
+        XCTAssertEqual(CheckOptionLimits.startDelayRefusal(.infinity), "--start-delay must be from 0 to 86400 seconds, not inf")
+        XCTAssertEqual(CheckOptionLimits.startDelayRefusal(-1), "--start-delay must be from 0 to 86400 seconds, not -1")
+        XCTAssertNil(CheckOptionLimits.startDelayRefusal(0))
+        XCTAssertEqual(CheckOptionLimits.periodRefusal("--check-period", 3_650.5), "--check-period must be from 0 to 3650 days, not 3650.5")
+        XCTAssertEqual(CheckOptionLimits.periodRefusal("--remind-period", -.infinity), "--remind-period must be from 0 to 3650 days, not -inf")
+        XCTAssertNil(CheckOptionLimits.periodRefusal("--check-period", 0))
+    }
+
+    func testPromptNumbersBeyondTheirLimitsLeaveOnlyThatPromptOut() throws {
+        let file = try PromptsFile.decode(Data(#"""
+            {"days": {"title": "D", "daysUntilPrompt": 1e19},
+             "uses": {"title": "U", "usesUntilPrompt": 1e30},
+             "remind": {"title": "R", "remindPeriod": "inf"},
+             "fine": {"title": "F", "daysUntilPrompt": 3650, "usesUntilPrompt": 1000000000}}
+            """#.utf8))
+        XCTAssertEqual(file.prompts.map(\.name), ["fine"])
+        XCTAssertEqual(file.problems.map(\.description), [
+            "prompt 'days', key 'daysUntilPrompt': must be a number of days from 0 to 3650, not 1e+19 (prompt left out)",
+            "prompt 'remind', key 'remindPeriod': must be a number of days from 0 to 3650, not inf (prompt left out)",
+            "prompt 'uses', key 'usesUntilPrompt': must be a whole number of uses from 0 to 1,000,000,000, not 1e+30 (prompt left out)",
+        ])
+    }
+
+    func testPromptWithAnUnreadableValueIsLeftOutByName() throws {
+        let file = try PromptsFile.decode(Data(#"{"bad": {"title": "\ud800"}, "good": {"title": "G"}}"#.utf8))
+        XCTAssertEqual(file.prompts.map(\.name), ["good"])
+        XCTAssertEqual(file.problems.map(\.description),
+                       [#"prompt 'bad': title holds a lone UTF-16 surrogate (\uD800), which is not text (prompt left out)"#])
+    }
+
+    func testDecisionAboutAPromptBuiltWithHugeNumbersIsDescribedWithoutTrapping() {
+        let prompt = Prompt(name: "p", settings: PromptSettings(title: "P", usesUntilPrompt: 0, daysUntilPrompt: 1e19, remindPeriod: .infinity))
+        let clock = TestClock()
+        let waiting = PromptPolicy.decide(prompt, state: PromptState(firstUsed: clock.now, usesCount: 1), now: clock.after(days: 1))
+        XCTAssertEqual(waiting.description, "waits: used for 1 day of 1e+19 days")
+        let reminded = Prompt(name: "r", settings: PromptSettings(title: "R", usesUntilPrompt: 0, daysUntilPrompt: 0, remindPeriod: .infinity))
+        let decision = PromptPolicy.decide(reminded, state: PromptState(firstUsed: clock.now, lastReminded: clock.now, usesCount: 1), now: clock.after(days: 1))
+        XCTAssertEqual(decision.description, "waits: reminded 24 h ago, remind period inf days")
+    }
+}

@@ -121,6 +121,10 @@ public final class Herald {
         if let feedURL = configuration.feedURL, let refusal = configuration.urlRules.feedURLRefusal(feedURL) {
             throw HeraldError.configuration("feed URL refused: \(refusal)")
         }
+        // The same limits as the tool's options, named as the configuration names them.
+        let refusal = CheckOptionLimits.timeoutRefusal(configuration.timeout).map { "timeout" + $0.dropFirst("--timeout".count) }
+            ?? configuration.waitLimit.flatMap(CheckOptionLimits.waitRefusal).map { "waitLimit" + $0.dropFirst("--wait".count) }
+        if let refusal { throw HeraldError.configuration(refusal) }
         do {
             signingKey = try configuration.publicKey.map { key throws(FeedSignatureProblem) in try FeedSignature.publicKey(base64: key) }
         } catch {

@@ -130,7 +130,9 @@ public final class FeedFetcher {
         self.rules = rules
         session = soup_session_new()!
         soup_session_set_user_agent(session, userAgent)
-        soup_session_set_timeout(session, UInt32(max(1, timeout.rounded(.up))))
+        // Never trust a number to fit: an infinite or huge timeout is the longest allowed.
+        let seconds = timeout.isFinite ? min(max(1, timeout.rounded(.up)), CheckOptionLimits.timeout) : CheckOptionLimits.timeout
+        soup_session_set_timeout(session, UInt32(seconds))
         if let caFile {
             var error: UnsafeMutablePointer<GError>?
             // GIO takes only an absolute path; a relative one quietly trusts nothing.

@@ -24,6 +24,10 @@ struct DemoCommand: ParsableCommand {
     @Flag(help: "Print one JSON object per event on stdout.")
     var json = false
 
+    func validate() throws {
+        if let refusal = CheckOptionLimits.waitRefusal(wait) { throw ValidationError(refusal) }
+    }
+
     func run() throws {
         let environment = ProcessInfo.processInfo.environment
         let feedURL: String

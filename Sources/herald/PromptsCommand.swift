@@ -35,6 +35,10 @@ struct PromptsCommand: ParsableCommand {
     @Flag(help: "Print one JSON object per event on stdout.")
     var json = false
 
+    func validate() throws {
+        if let refusal = CheckOptionLimits.waitRefusal(wait) { throw ValidationError(refusal) }
+    }
+
     func run() throws {
         let rules = URLRules(allowedCustomSchemes: Set(allowedSchemes))
         let configuration = Herald.Configuration(

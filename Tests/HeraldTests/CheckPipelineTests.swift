@@ -309,6 +309,21 @@ final class CheckPipelineTests: XCTestCase {
         }
     }
 
+    func testAConfigurationWithAnEndlessTimeoutOrWaitIsRefusedNotTrapped() {
+        MainContext.assumeIsolated {
+            let endlessTimeout = Herald.Configuration(feedURL: "https://example.com/feed.plist", appID: "org.example.Pipeline", appVersion: "1",
+                                                      timeout: .infinity)
+            XCTAssertThrowsError(try Herald(configuration: endlessTimeout, store: InMemoryStateStore())) { error in
+                XCTAssertEqual(error as? HeraldError, .configuration("timeout must be more than 0 and at most 3600 seconds, not inf"))
+            }
+            let endlessWait = Herald.Configuration(feedURL: "https://example.com/feed.plist", appID: "org.example.Pipeline", appVersion: "1",
+                                                   waitLimit: 1e30)
+            XCTAssertThrowsError(try Herald(configuration: endlessWait, store: InMemoryStateStore())) { error in
+                XCTAssertEqual((error as? HeraldError)?.description.hasPrefix("waitLimit must be more than 0 and at most 604800 seconds"), true)
+            }
+        }
+    }
+
     func testAManualClockDecidesWhenTheNextCheckIsDue() throws {
         let feed = try Self.feedURL([])
         try MainContext.assumeIsolated {

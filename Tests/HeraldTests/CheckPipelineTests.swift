@@ -309,8 +309,8 @@ final class CheckPipelineTests: XCTestCase {
         }
     }
 
-    func testAConfigurationWithAnEndlessTimeoutOrWaitIsRefusedNotTrapped() {
-        MainContext.assumeIsolated {
+    func testAConfigurationWithAnEndlessTimeoutOrWaitIsRefusedNotTrapped() throws {
+        try MainContext.assumeIsolated {
             let endlessTimeout = Herald.Configuration(feedURL: "https://example.com/feed.plist", appID: "org.example.Pipeline", appVersion: "1",
                                                       timeout: .infinity)
             XCTAssertThrowsError(try Herald(configuration: endlessTimeout, store: InMemoryStateStore())) { error in

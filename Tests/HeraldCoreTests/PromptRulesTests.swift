@@ -171,4 +171,15 @@ final class PromptPolicyTests: XCTestCase {
         let german = PromptPolicy.content(of: prompt(PromptSettings(title: "T")), labels: Labels.translations["de"]!, capabilities: ["actions"])
         XCTAssertEqual(german.actions.map(\.label), ["OK", "OK", "Mich später erinnern"])
     }
+
+    func testDatesLeftInTheFutureByAWrongClockCountAsNow() {
+        let due = prompt(PromptSettings(title: "T", usesUntilPrompt: 1, daysUntilPrompt: 1, remindPeriod: 1))
+        let ahead = PromptState(firstUsed: clock.after(days: 1000), lastReminded: clock.after(days: 1000), usesCount: 5)
+        XCTAssertEqual(PromptPolicy.decide(due, state: ahead, now: clock.now), .waitingForDays(elapsed: 0, needed: 1))
+        let counted = PromptPolicy.countLaunch(of: [due], in: ["p": ahead], now: clock.now)["p"]
+        XCTAssertEqual(counted?.firstUsed, clock.now)
+        XCTAssertEqual(counted?.lastReminded, clock.now)
+        XCTAssertEqual(PromptPolicy.decide(due, state: counted!, now: clock.after(days: 1)), .show(preview: false),
+                       "one period after the clock was put right, not a thousand days")
+    }
 }

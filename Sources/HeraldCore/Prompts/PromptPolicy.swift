@@ -85,7 +85,9 @@ public enum PromptPolicy {
         var states = states
         for name in Set(prompts.map(\.name)) {
             var state = states[name] ?? PromptState()
-            if state.firstUsed == nil { state.firstUsed = now }
+            // A first use dated in the future (a clock that was wrong) is stored as now.
+            if state.firstUsed.map({ $0 > now }) ?? true { state.firstUsed = now }
+            if let reminded = state.lastReminded, reminded > now { state.lastReminded = now }
             state.usesCount += 1
             states[name] = state
         }
@@ -98,10 +100,11 @@ public enum PromptPolicy {
         if prompt.previewMode { return .show(preview: true) }
         if state.cancelled { return .cancelled }
         if state.viewed { return .viewed }
-        let elapsed = now.timeIntervalSince(state.firstUsed ?? now) / secondsPerDay
+        // A date in the future (a run with the clock ahead) counts as now, as in the gate.
+        let elapsed = now.timeIntervalSince(min(state.firstUsed ?? now, now)) / secondsPerDay
         if elapsed < prompt.daysUntilPrompt { return .waitingForDays(elapsed: elapsed, needed: prompt.daysUntilPrompt) }
         if state.usesCount < prompt.usesUntilPrompt { return .waitingForUses(count: state.usesCount, needed: prompt.usesUntilPrompt) }
-        if let reminded = state.lastReminded, now.timeIntervalSince(reminded) < prompt.remindPeriod * secondsPerDay {
+        if let reminded = state.lastReminded.map({ min($0, now) }), now.timeIntervalSince(reminded) < prompt.remindPeriod * secondsPerDay {
             return .reminded(hoursAgo: now.timeIntervalSince(reminded) / 3600, remindPeriod: prompt.remindPeriod)
         }
         return .show(preview: false)

@@ -85,7 +85,7 @@ G_SLICE=always-malloc G_DEBUG=gc-friendly LD_PRELOAD="$(realpath "$shim")" \
     "$BUNDLE" "$(IFS=,; echo "${suites[*]}")" >"$OUT/tests.log" 2>&1 || status=$?
 elapsed=$((SECONDS - start))
 
-summary=$(grep -E "^[[:space:]]*Executed [0-9]+ tests?, with [0-9]+ failures?" "$OUT/tests.log" | tail -1 | sed 's/^[[:space:]]*//' || true)
+summary=$(grep -E "^[[:space:]]*Executed [0-9]+ tests?, with ([0-9]+ tests? skipped and )?[0-9]+ failures?" "$OUT/tests.log" | tail -1 | sed 's/^[[:space:]]*//' || true)
 echo "memcheck: tests under valgrind: ${summary:-no summary} (exit $status, ${elapsed}s)"
 if [ "$status" -ne 0 ] || [ -z "$summary" ] || [[ $summary == "Executed 0 tests"* ]]; then
   grep -E "error:|Fatal error|crashed" "$OUT/tests.log" | head -20 || true

@@ -31,7 +31,7 @@ for sanitizer in "${sanitizers[@]}"; do
   # halt_on_error: the first report ends the run with a failure, whatever the tests said.
   ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
     "$bundle" "$(IFS=,; echo "${suites[*]}")" >"$log" 2>&1 || status=$?
-  summary=$(grep -E "^[[:space:]]*Executed [0-9]+ tests?, with [0-9]+ failures?" "$log" | tail -1 | sed 's/^[[:space:]]*//' || true)
+  summary=$(grep -E "^[[:space:]]*Executed [0-9]+ tests?, with ([0-9]+ tests? skipped and )?[0-9]+ failures?" "$log" | tail -1 | sed 's/^[[:space:]]*//' || true)
   reports=$(grep -cE "^(==[0-9]+==ERROR: AddressSanitizer|WARNING: ThreadSanitizer)" "$log" || true)
   echo "sanitizers: $sanitizer: ${summary:-no summary}; $reports sanitizer reports (log: $log)"
   if [ "$status" -ne 0 ] || [ "$reports" -ne 0 ] || [ -z "$summary" ]; then

@@ -15,13 +15,15 @@ memcheck=0
 if [ "${HERALD_SKIP_MEMCHECK:-0}" != 1 ]; then
   Tests/scripts/memcheck.sh --skip-build || memcheck=$?
 fi
-summary=$(grep -E "^[[:space:]]*Executed [0-9]+ tests?, with [0-9]+ failures?" "$log" | tail -1 || true)
+summary=$(grep -E "^[[:space:]]*Executed [0-9]+ tests?, with ([0-9]+ tests? skipped and )?[0-9]+ failures?" "$log" | tail -1 || true)
 total=$(sed -E 's/.*Executed ([0-9]+) tests?.*/\1/' <<<"$summary")
-failed=$(sed -E 's/.*with ([0-9]+) failures?.*/\1/' <<<"$summary")
+failed=$(sed -E 's/.*[ ,] ?([0-9]+) failures?.*/\1/' <<<"$summary")
+skipped=0
+if [[ $summary =~ ([0-9]+)\ tests?\ skipped ]]; then skipped=${BASH_REMATCH[1]}; fi
 if [ -z "$summary" ] || [ "$total" -eq 0 ]; then
   echo "tests: no test ran"
   exit 1
 fi
 if [ "$memcheck" -ne 0 ] && [ "$status" -eq 0 ]; then status=$memcheck; fi
-echo "tests: $((total - failed)) passed, $failed failed"
+echo "tests: $((total - failed - skipped)) passed, $failed failed$([ "$skipped" -eq 0 ] || echo ", $skipped skipped")"
 exit "$status"

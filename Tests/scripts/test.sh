@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Sets up the machine and runs every test: unit tests of the policy, in-process tests of the
 # library on a GLib main loop, and end-to-end tests of `herald` against a private session bus,
-# python3-dbusmock and a loopback feed server; then the in-process tests again under valgrind
-# memcheck (Tests/scripts/memcheck.sh; HERALD_SKIP_MEMCHECK=1 leaves it out).
+# python3-dbusmock and a loopback feed server. Then the checks that need builds or tools of their
+# own, each of which fails the run on a finding:
+#   the in-process tests under valgrind memcheck   Tests/scripts/memcheck.sh    HERALD_SKIP_MEMCHECK=1
+#   the same under AddressSanitizer and ThreadSanitizer  Tests/scripts/sanitizers.sh  HERALD_SKIP_SANITIZERS=1
+#   each decoder's fuzzer for a few seconds        Tests/scripts/fuzz.sh        HERALD_SKIP_FUZZ=1
+# (the variables leave one out).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 Tests/scripts/setup.sh --tests
@@ -11,9 +15,15 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
 swift test --skip-build --disable-swift-testing 2>&1 | tee "$log" || status=$?
-memcheck=0
+further=0
 if [ "${HERALD_SKIP_MEMCHECK:-0}" != 1 ]; then
-  Tests/scripts/memcheck.sh --skip-build || memcheck=$?
+  Tests/scripts/memcheck.sh --skip-build || further=1
+fi
+if [ "${HERALD_SKIP_SANITIZERS:-0}" != 1 ]; then
+  Tests/scripts/sanitizers.sh address thread || further=1
+fi
+if [ "${HERALD_SKIP_FUZZ:-0}" != 1 ] && [ -x Tests/scripts/fuzz.sh ]; then
+  Tests/scripts/fuzz.sh || further=1
 fi
 summary=$(grep -E "^[[:space:]]*Executed [0-9]+ tests?, with ([0-9]+ tests? skipped and )?[0-9]+ failures?" "$log" | tail -1 || true)
 total=$(sed -E 's/.*Executed ([0-9]+) tests?.*/\1/' <<<"$summary")
@@ -24,6 +34,6 @@ if [ -z "$summary" ] || [ "$total" -eq 0 ]; then
   echo "tests: no test ran"
   exit 1
 fi
-if [ "$memcheck" -ne 0 ] && [ "$status" -eq 0 ]; then status=$memcheck; fi
+if [ "$further" -ne 0 ] && [ "$status" -eq 0 ]; then status=1; fi
 echo "tests: $((total - failed - skipped)) passed, $failed failed$([ "$skipped" -eq 0 ] || echo ", $skipped skipped")"
 exit "$status"

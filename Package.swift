@@ -42,6 +42,8 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "herald-gtk-demo", dependencies: ["Herald", "CGtk"]),
+        // libFuzzer targets when built by Tests/scripts/fuzz.sh; otherwise a corpus replay tool.
+        .executableTarget(name: "herald-fuzz", dependencies: ["HeraldCore"], path: "Tests/Fuzz/Harness"),
         .target(name: "HeraldTestSupport", dependencies: ["HeraldCore", "HeraldDesktop", "CLibNotify"], path: "Tests/HeraldTestSupport"),
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldTestSupport"]),
         .testTarget(name: "HeraldDesktopTests", dependencies: ["HeraldDesktop", "HeraldTestSupport", "CLibNotify"]),

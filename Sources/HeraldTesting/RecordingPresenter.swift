@@ -40,6 +40,9 @@ public final class RecordingPresenter: MessagePresenter {
             deliver(.closed(.closedByHerald))
         }
 
+        /// Lets go of the check's closure without answering, as Herald asks of a replaced message.
+        public func abandon() { respond = nil }
+
         fileprivate func deliver(_ response: NotificationResponse) {
             guard let respond else { return }
             self.respond = nil

@@ -282,6 +282,7 @@ final class Check {
             // The server gave this notification the id of one still shown: it replaced that
             // one. Let go of the old handle, so one click cannot answer two messages.
             onScreen[replaced.key] = nil
+            replaced.value.handle.abandon()
             Self.retire(replaced.value.handle)
             updateState { state in
                 state = CheckPolicy.release(messages: replaced.value.item.messageKeys, prompts: replaced.value.item.promptNames,

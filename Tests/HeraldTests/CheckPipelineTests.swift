@@ -73,6 +73,20 @@ final class CheckPipelineTests: XCTestCase {
         return file.absoluteString
     }
 
+    /// A Herald on `feed` with a fresh in-memory store (holding `state`), a recording presenter
+    /// (for a server with `capabilities`) and a recorder listening as its delegate.
+    @MainContext
+    static func pipeline(_ feed: String, state: HeraldState = launched, capabilities: Set<String> = ["actions", "body", "body-markup"],
+                         check: CheckConfiguration = CheckConfiguration(), waitLimit: Double? = nil, clock: ManualClock = ManualClock())
+        throws -> (InMemoryStateStore, RecordingPresenter, Herald, PipelineRecorder) {
+        let store = InMemoryStateStore(state)
+        let presenter = RecordingPresenter(capabilities: capabilities)
+        let herald = try Self.herald(feed, store: store, presenter: presenter, clock: clock, check: check, waitLimit: waitLimit)
+        let recorder = PipelineRecorder(presenter)
+        herald.delegate = recorder
+        return (store, presenter, herald, recorder)
+    }
+
     @MainContext
     static func herald(_ feed: String?, store: InMemoryStateStore, presenter: RecordingPresenter, clock: ManualClock = ManualClock(),
                        check: CheckConfiguration = CheckConfiguration(), waitLimit: Double? = nil) throws -> Herald {
@@ -83,12 +97,8 @@ final class CheckPipelineTests: XCTestCase {
     func testAOneMessageCheckWritesTheStateTwicePlanWithClaimsThenTheAnswer() throws {
         let feed = try Self.feedURL(["a"])
         try MainContext.assumeIsolated {
-            let store = InMemoryStateStore(Self.launched)
-            let presenter = RecordingPresenter()
-            let herald = try Self.herald(feed, store: store, presenter: presenter)
-            let recorder = PipelineRecorder(presenter)
+            let (store, _, herald, recorder) = try Self.pipeline(feed)
             recorder.answer = "ok"
-            herald.delegate = recorder
             recorder.run { herald.appLaunched() }
             XCTAssertEqual(recorder.events, ["fetched", "shown a", "ok a", "finished"])
             XCTAssertEqual(store.writes, 2)
@@ -104,11 +114,7 @@ final class CheckPipelineTests: XCTestCase {
         try MainContext.assumeIsolated {
             var state = Self.launched
             state.viewed = ["a"]
-            let store = InMemoryStateStore(state)
-            let presenter = RecordingPresenter()
-            let herald = try Self.herald(feed, store: store, presenter: presenter)
-            let recorder = PipelineRecorder(presenter)
-            herald.delegate = recorder
+            let (store, presenter, herald, recorder) = try Self.pipeline(feed, state: state)
             recorder.run { herald.appLaunched() }
             XCTAssertEqual(recorder.events, ["fetched", "skipped a viewed", "finished"])
             XCTAssertEqual(presenter.capabilityRequests, 0)
@@ -119,12 +125,8 @@ final class CheckPipelineTests: XCTestCase {
     func testWithoutAServerTheCheckFailsClaimsNothingAndBacksOff() throws {
         let feed = try Self.feedURL(["a"])
         try MainContext.assumeIsolated {
-            let store = InMemoryStateStore(Self.launched)
-            let presenter = RecordingPresenter()
+            let (store, presenter, herald, recorder) = try Self.pipeline(feed)
             presenter.isAvailable = false
-            let herald = try Self.herald(feed, store: store, presenter: presenter)
-            let recorder = PipelineRecorder(presenter)
-            herald.delegate = recorder
             recorder.run { herald.appLaunched() }
             XCTAssertEqual(recorder.events, ["fetched", "failed no-notification-server", "finished"])
             XCTAssertNil(store.state.lastChecked, "DESIGN.md D12: nothing could be shown, so it does not count")
@@ -137,12 +139,8 @@ final class CheckPipelineTests: XCTestCase {
     func testWhatThePresentationDoesNotShowIsReleasedInOneUpdate() throws {
         let feed = try Self.feedURL(["a", "b", "c"])
         try MainContext.assumeIsolated {
-            let store = InMemoryStateStore(Self.launched)
-            let presenter = RecordingPresenter()
-            let herald = try Self.herald(feed, store: store, presenter: presenter, check: CheckConfiguration(maxNotificationsPerCheck: 1), waitLimit: 30)
-            let recorder = PipelineRecorder(presenter)
+            let (store, presenter, herald, recorder) = try Self.pipeline(feed, check: CheckConfiguration(maxNotificationsPerCheck: 1), waitLimit: 30)
             recorder.declined = ["c"]
-            herald.delegate = recorder
             recorder.run {
                 herald.appLaunched()
                 MainContext.after(seconds: 0.5) {
@@ -190,11 +188,7 @@ final class CheckPipelineTests: XCTestCase {
     func testTheWaitLimitClosesWhatIsShownAndReleasesItsClaimsInOneUpdate() throws {
         let feed = try Self.feedURL(["a", "b"])
         try MainContext.assumeIsolated {
-            let store = InMemoryStateStore(Self.launched)
-            let presenter = RecordingPresenter()
-            let herald = try Self.herald(feed, store: store, presenter: presenter, waitLimit: 0.2)
-            let recorder = PipelineRecorder(presenter)
-            herald.delegate = recorder
+            let (store, presenter, herald, recorder) = try Self.pipeline(feed, waitLimit: 0.2)
             recorder.run { herald.appLaunched() }
             XCTAssertEqual(recorder.events, ["fetched", "shown b", "shown a", "closed b closed-by-herald", "closed a closed-by-herald", "finished"])
             XCTAssertTrue(presenter.shown.allSatisfy(\.isClosed))
@@ -207,11 +201,7 @@ final class CheckPipelineTests: XCTestCase {
     func testOnAServerWithoutButtonsShowingIsViewingRecordedInOneUpdate() throws {
         let feed = try Self.feedURL(["a", "b"])
         try MainContext.assumeIsolated {
-            let store = InMemoryStateStore(Self.launched)
-            let presenter = RecordingPresenter(capabilities: ["body"])
-            let herald = try Self.herald(feed, store: store, presenter: presenter)
-            let recorder = PipelineRecorder(presenter)
-            herald.delegate = recorder
+            let (store, _, herald, recorder) = try Self.pipeline(feed, capabilities: ["body"])
             recorder.run { herald.appLaunched() }
             XCTAssertEqual(recorder.events, ["fetched", "shown b", "shown a", "finished"])
             XCTAssertEqual(store.state.viewed, ["a", "b"])
@@ -223,12 +213,8 @@ final class CheckPipelineTests: XCTestCase {
     func testACheckWhoseEveryNotificationWasRefusedDropsItsClaimsAndDoesNotCount() throws {
         let feed = try Self.feedURL(["a"])
         try MainContext.assumeIsolated {
-            let store = InMemoryStateStore(Self.launched)
-            let presenter = RecordingPresenter()
+            let (store, presenter, herald, recorder) = try Self.pipeline(feed)
             presenter.refusesMessages = true
-            let herald = try Self.herald(feed, store: store, presenter: presenter)
-            let recorder = PipelineRecorder(presenter)
-            herald.delegate = recorder
             recorder.run { herald.appLaunched() }
             XCTAssertEqual(recorder.events, ["fetched", "failed presentation", "finished"])
             XCTAssertEqual(store.state.presenting, [:])
@@ -241,13 +227,9 @@ final class CheckPipelineTests: XCTestCase {
     func testADuePromptIsClaimedShownAfterTheMessagesAndItsAnswerDropsTheClaim() throws {
         let feed = try Self.feedURL(["a"])
         try MainContext.assumeIsolated {
-            let store = InMemoryStateStore(Self.launched)
-            let presenter = RecordingPresenter()
-            let herald = try Self.herald(feed, store: store, presenter: presenter)
+            let (store, _, herald, recorder) = try Self.pipeline(feed)
             herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", usesUntilPrompt: 1, daysUntilPrompt: 0)))
-            let recorder = PipelineRecorder(presenter)
             recorder.answer = "ok"
-            herald.delegate = recorder
             recorder.run { herald.appLaunched() }
             XCTAssertEqual(recorder.events, ["fetched", "shown a", "ok a", "shown prompt pro", "finished"],
                            "the prompt's answer comes as 'ok', which is no prompt button: it closes unanswered")
@@ -259,12 +241,8 @@ final class CheckPipelineTests: XCTestCase {
     func testANotificationIdTheServerGivesTwiceReplacesTheFirstMessageSoOneClickAnswersOne() throws {
         let feed = try Self.feedURL(["a", "b"])
         try MainContext.assumeIsolated {
-            let store = InMemoryStateStore(Self.launched)
-            let presenter = RecordingPresenter()
+            let (store, presenter, herald, recorder) = try Self.pipeline(feed, waitLimit: 30)
             presenter.reusesIDs = true
-            let herald = try Self.herald(feed, store: store, presenter: presenter, waitLimit: 30)
-            let recorder = PipelineRecorder(presenter)
-            herald.delegate = recorder
             recorder.run {
                 herald.appLaunched()
                 MainContext.after(seconds: 0.3) { presenter.answer(presenter.shown[1], with: "ok") }
@@ -278,11 +256,7 @@ final class CheckPipelineTests: XCTestCase {
     func testClosingWhileTheFeedIsOnItsWayShowsNothingAndClaimsNothing() throws {
         let feed = try Self.feedURL(["a"])
         try MainContext.assumeIsolated {
-            let store = InMemoryStateStore(Self.launched)
-            let presenter = RecordingPresenter()
-            let herald = try Self.herald(feed, store: store, presenter: presenter)
-            let recorder = PipelineRecorder(presenter)
-            herald.delegate = recorder
+            let (store, presenter, herald, recorder) = try Self.pipeline(feed)
             recorder.run {
                 herald.appLaunched()
                 MainContext.idle { herald.closeShownMessages() }
@@ -296,13 +270,9 @@ final class CheckPipelineTests: XCTestCase {
     func testAManualCheckShowsTheFeedAndLeavesPromptsToTheLaunch() throws {
         let feed = try Self.feedURL(["a"])
         try MainContext.assumeIsolated {
-            let store = InMemoryStateStore(Self.launched)
-            let presenter = RecordingPresenter()
-            let herald = try Self.herald(feed, store: store, presenter: presenter)
+            let (store, _, herald, recorder) = try Self.pipeline(feed)
             herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", usesUntilPrompt: 0, daysUntilPrompt: 0)))
-            let recorder = PipelineRecorder(presenter)
             recorder.answer = "ok"
-            herald.delegate = recorder
             recorder.run { herald.checkNow() }
             XCTAssertEqual(recorder.events, ["fetched", "shown a", "ok a", "finished"])
             XCTAssertNil(store.state.prompts["pro"], "not counted either")
@@ -327,12 +297,8 @@ final class CheckPipelineTests: XCTestCase {
     func testAManualClockDecidesWhenTheNextCheckIsDue() throws {
         let feed = try Self.feedURL([])
         try MainContext.assumeIsolated {
-            let store = InMemoryStateStore(Self.launched)
-            let presenter = RecordingPresenter()
             let clock = ManualClock()
-            let herald = try Self.herald(feed, store: store, presenter: presenter, clock: clock)
-            let recorder = PipelineRecorder(presenter)
-            herald.delegate = recorder
+            let (_, _, herald, recorder) = try Self.pipeline(feed, clock: clock)
             recorder.run { herald.appLaunched() }
             clock.advance(days: 0.25)
             recorder.run { herald.appLaunched() }

@@ -39,6 +39,10 @@ public protocol HeraldDelegate: AnyObject {
     func herald(_ herald: Herald, didAcknowledge message: FeedEntry)
     /// The notification closed without an answer (DESIGN.md D7 says what that means).
     func herald(_ herald: Herald, didClose message: FeedEntry, reason: CloseReason)
+    /// The user answered, but the answer could not be written to the state: it is not
+    /// remembered, and the message (or prompt, by name) comes back at a later check. Sent before
+    /// the answer's own event, which still follows (a view still opens its link).
+    func herald(_ herald: Herald, didFailToRecordAnswerTo key: String, error: HeraldError)
     /// Every shown message and prompt is answered or closed: the check is over.
     func heraldDidFinishCheck(_ herald: Herald)
 
@@ -90,6 +94,8 @@ extension HeraldDelegate {
     public func herald(_ herald: Herald, didAcknowledge message: FeedEntry) {}
     /// Default: nothing.
     public func herald(_ herald: Herald, didClose message: FeedEntry, reason: CloseReason) {}
+    /// Default: nothing.
+    public func herald(_ herald: Herald, didFailToRecordAnswerTo key: String, error: HeraldError) {}
     /// Default: nothing.
     public func heraldDidFinishCheck(_ herald: Herald) {}
     /// Default: nothing.

@@ -13,6 +13,8 @@ final class EventReporter: HeraldDelegate {
     private let onFinish: () -> Void
     /// The exit code the check earned: 0, or the first failure's.
     private(set) var exitCode: Int32 = 0
+    /// Answers the user gave that the state could not keep, by message key or prompt name.
+    private var unrecorded: Set<String> = []
 
     init(json: Bool, verbose: Bool = false, onFinish: @escaping () -> Void) {
         self.json = json
@@ -88,7 +90,17 @@ final class EventReporter: HeraldDelegate {
     func herald(_ herald: Herald, didAcknowledge message: FeedEntry) { answered(message, .ok) }
 
     private func answered(_ message: FeedEntry, _ answer: Answer) {
-        emit("answered", ["key": .string(message.key), "action": .string(answer.rawValue)], text: "\(message.key): \(answer.rawValue)")
+        if unrecorded.remove(message.key) != nil {
+            emit("answer-not-recorded", ["key": .string(message.key), "action": .string(answer.rawValue)],
+                 text: "\(message.key): \(answer.rawValue), not recorded")
+        } else {
+            emit("answered", ["key": .string(message.key), "action": .string(answer.rawValue)], text: "\(message.key): \(answer.rawValue)")
+        }
+    }
+
+    func herald(_ herald: Herald, didFailToRecordAnswerTo key: String, error: HeraldError) {
+        unrecorded.insert(key)
+        if exitCode == 0 { exitCode = error.exitCode }
     }
 
     func herald(_ herald: Herald, didFailToOpen url: String, reason: String) {
@@ -111,7 +123,9 @@ final class EventReporter: HeraldDelegate {
     }
 
     func herald(_ herald: Herald, prompt: Prompt, didPress button: PromptButton) {
-        emit("prompt-answered", ["prompt": .string(prompt.name), "button": .string(button.rawValue)], text: "'\(prompt.name)': \(button.rawValue)")
+        let recorded = unrecorded.remove(prompt.name) == nil
+        emit(recorded ? "prompt-answered" : "prompt-answer-not-recorded", ["prompt": .string(prompt.name), "button": .string(button.rawValue)],
+             text: "'\(prompt.name)': \(button.rawValue)" + (recorded ? "" : ", not recorded"))
     }
 
     func herald(_ herald: Herald, didClose prompt: Prompt, reason: CloseReason) {

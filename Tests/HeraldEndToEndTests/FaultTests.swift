@@ -111,6 +111,33 @@ final class StateFaultTests: XCTestCase {
         XCTAssertEqual(server.requests.count, 0)
     }
 
+    func testAnAnswerTheFullDiskCannotKeepIsNotReportedAsAnswered() throws {
+        guard getuid() == 0 else { throw XCTSkip("mounting a small tmpfs needs root") }
+        let session = try DesktopSession()
+        let server = try session.serveFeed(Fixtures.xmlFeed(["2026/01/01": ["Title": "Answered on a full disk"]]))
+        let appID = "org.example.FullLater"
+        let mountPoint = session.environment["XDG_STATE_HOME"]!
+        guard "size=64k".withCString({ mount("tmpfs", mountPoint, "tmpfs", 0, $0) }) == 0 else {
+            throw XCTSkip("cannot mount a tmpfs here: \(String(cString: strerror(errno)))")
+        }
+        defer { umount(mountPoint) }
+        let run = try session.herald(["check", "--json", "--feed", server.url("feed.plist"), "--app-id", appID,
+                                      "--show-on-first-launch", "--wait", "10"])
+        XCTAssertTrue(eventually { run.events.contains { $0["event"] as? String == "shown" } }, run.output + run.errorOutput)
+        let claimed = try String(contentsOfFile: stateFile(session, appID), encoding: .utf8)
+        let filler = open(mountPoint + "/filler", O_WRONLY | O_CREAT, 0o600)
+        let block = [UInt8](repeating: 0, count: 4096)
+        while write(filler, block, block.count) > 0 {}
+        close(filler)
+        try session.invoke("ok", on: run.events.first { $0["event"] as? String == "shown" }?["id"] as? Int ?? 0)
+        XCTAssertEqual(run.wait(), 73)
+        let names = run.events.compactMap { $0["event"] as? String }
+        XCTAssertTrue(names.contains("answer-not-recorded"), "\(names)")
+        XCTAssertFalse(names.contains("answered"), "'answered' means the answer is kept")
+        XCTAssertEqual(run.events.first { $0["event"] as? String == "answer-not-recorded" }?["key"] as? String, "2026/01/01")
+        XCTAssertEqual(try String(contentsOfFile: stateFile(session, appID), encoding: .utf8), claimed, "the claimed state is intact")
+    }
+
     func testFullDiskFailsTheCheckWithExit73AndKeepsThePreviousState() throws {
         guard getuid() == 0 else { throw XCTSkip("mounting a small tmpfs needs root") }
         let session = try DesktopSession()

@@ -16,6 +16,8 @@ final class PipelineRecorder: HeraldDelegate {
     let presenter: RecordingPresenter
     /// Called when the check is over, besides ending `run`.
     var onFinish: () -> Void = {}
+    /// Called when a message is shown, before it is answered.
+    var onShow: () -> Void = {}
     private var loop: MainLoop?
 
     init(_ presenter: RecordingPresenter) { self.presenter = presenter }
@@ -38,6 +40,7 @@ final class PipelineRecorder: HeraldDelegate {
     func herald(_ herald: Herald, shouldDisplay message: FeedEntry) -> Bool { !declined.contains(message.key) }
     func herald(_ herald: Herald, didShow message: FeedEntry, notificationID: UInt32) {
         events.append("shown \(message.key)")
+        onShow()
         if let answer, let shown = presenter.shown.last { presenter.answer(shown, with: answer) }
     }
     func herald(_ herald: Herald, didShow prompt: Prompt, notificationID: UInt32) {
@@ -48,6 +51,7 @@ final class PipelineRecorder: HeraldDelegate {
     func herald(_ herald: Herald, didAcknowledge message: FeedEntry) { events.append("ok \(message.key)") }
     func herald(_ herald: Herald, prompt: Prompt, didPress button: PromptButton) { events.append("pressed \(prompt.name) \(button.rawValue)") }
     func herald(_ herald: Herald, didClose message: FeedEntry, reason: CloseReason) { events.append("closed \(message.key) \(reason.rawValue)") }
+    func herald(_ herald: Herald, didFailToRecordAnswerTo key: String, error: HeraldError) { events.append("not recorded \(key) \(error.kind)") }
     func heraldDidFinishCheck(_ herald: Herald) {
         events.append("finished")
         onFinish()
@@ -195,6 +199,19 @@ final class CheckPipelineTests: XCTestCase {
             XCTAssertEqual(store.state.presenting, [:])
             XCTAssertEqual(store.state.viewed, [], "DESIGN.md D7: closed by Herald changes nothing")
             XCTAssertEqual(store.writes, 2, "plan with claims, then one release of both")
+        }
+    }
+
+    func testAnAnswerTheStateCannotKeepIsReportedAsNotRecordedBeforeItsEvent() throws {
+        let feed = try Self.feedURL(["a"])
+        try MainContext.assumeIsolated {
+            let (store, _, herald, recorder) = try Self.pipeline(feed)
+            recorder.answer = "ok"
+            recorder.onShow = { store.failure = .unwritable(path: "/state/app.json", reason: "No space left on device") }
+            recorder.run { herald.appLaunched() }
+            XCTAssertEqual(recorder.events, ["fetched", "shown a", "failed state", "not recorded a state", "ok a", "finished"])
+            XCTAssertEqual(store.state.viewed, [], "nothing was written")
+            XCTAssertEqual(Array(store.state.presenting.keys), ["a"], "the claim stays until its check is gone")
         }
     }
 

@@ -25,6 +25,8 @@ final class Check {
     private var presenting = true
     private var waitTimer: UInt32 = 0
     private var reported: Set<String> = []
+    /// The last state write that failed, for the answer it could not record.
+    private var lastStateFailure: HeraldError?
     private var capabilities: Set<String>?
     private var serverMissing = false
     private var shownSoFar = 0
@@ -313,9 +315,12 @@ final class Check {
         Self.retire(shown.handle)
         let now = herald.now()
         let answer = shown.item.answer(for: response)
-        updateState { state in
+        let recorded = updateState { state in
             state = answer.map { shown.item.record($0, in: state, now: now) }
                 ?? CheckPolicy.release(messages: shown.item.messageKeys, prompts: shown.item.promptNames, heldBy: claimant, in: state)
+        } != nil
+        if answer != nil, !recorded, let failure = lastStateFailure {
+            shown.item.reportUnrecorded(failure, herald: herald)
         }
         shown.item.act(on: answer, response: response, herald: herald)
         if !presenting, onScreen.isEmpty { end() }
@@ -360,7 +365,9 @@ final class Check {
         do {
             return try store.update(change)
         } catch {
-            report(.state(StateStoreError(error, writing: "the state")))
+            let failure = HeraldError.state(StateStoreError(error, writing: "the state"))
+            lastStateFailure = failure
+            report(failure)
             return nil
         }
     }

@@ -99,6 +99,15 @@ enum Showable {
         }
     }
 
+    /// Tells the delegate that the user's answer could not be written, before `act` reports it.
+    @MainContext
+    func reportUnrecorded(_ failure: HeraldError, herald: Herald) {
+        switch self {
+        case .message(let entry): herald.delegate?.herald(herald, didFailToRecordAnswerTo: entry.key, error: failure)
+        case .prompt(let prompt): herald.delegate?.herald(herald, didFailToRecordAnswerTo: prompt.name, error: failure)
+        }
+    }
+
     /// After the answer is recorded: tells the delegate, and opens the link of a view or a
     /// prompt's action (after the delegate heard of it, as ORIGINALS.md §1.10 orders it).
     @MainContext

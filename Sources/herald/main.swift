@@ -1,4 +1,5 @@
 import ArgumentParser
+import HeraldDesktop
 
 /// `herald`: desktop notifications from an iNotify-style feed.
 struct HeraldCommand: ParsableCommand {
@@ -10,4 +11,5 @@ struct HeraldCommand: ParsableCommand {
     )
 }
 
+LibraryLog.routeToStandardError(program: "herald")
 HeraldCommand.main()

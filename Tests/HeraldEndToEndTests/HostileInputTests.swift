@@ -283,4 +283,18 @@ final class HostileInputTests: XCTestCase {
         ])
         XCTAssertEqual(try session.notifyCalls().map(\.summary), ["Rate us"])
     }
+
+    // MARK: D-Bus peers
+
+    func testAnUnknownActionFromAPeerIsOneEscapedLineAndAnswersNothing() throws {
+        let session = try DesktopSession()
+        let (server, url) = try serve(session, "feed.plist", Data(Fixtures.xmlFeed(["a": ["Title": "Kept"]]).utf8))
+        defer { server.stop() }
+        let run = try check(session, url, ["--json"])
+        XCTAssertTrue(eventually { !events(run, "shown").isEmpty }, run.output + run.errorOutput)
+        let id = try XCTUnwrap(events(run, "shown").first?["id"] as? Int)
+        try session.invoke([(action: "bogus\u{1B}[2J\nherald: forged", id: id), (action: "ok", id: id)])
+        assertExit(run, 0, errorLines: [#"herald: libnotify warning: Received unknown action bogus\u{1b}[2J\u{a}herald: forged"#])
+        XCTAssertEqual(events(run, "answered").map { $0["action"] as? String }, ["ok"], "the unknown action answered nothing")
+    }
 }

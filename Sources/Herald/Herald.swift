@@ -46,8 +46,8 @@ public final class Herald {
         /// The Ed25519 public key (32 bytes, base64, as Sparkle's `SUPublicEDKey`) the feed must
         /// be signed with; `nil` accepts unsigned feeds (DESIGN.md D20).
         public var publicKey: String?
-        /// Seconds to wait for answers before closing what is still shown; `nil` waits as long
-        /// as the app runs.
+        /// Seconds to wait for answers, counted from the check's first notification, before
+        /// closing what is still shown; `nil` waits as long as the app runs.
         public var waitLimit: Double?
         /// Whether `appLaunched()` checks (iNotify's `checkAtLaunch`). Default true.
         public var checkAtLaunch: Bool

@@ -36,9 +36,11 @@ struct CheckSession {
         let reporter = EventReporter(json: json, verbose: verbose) { loop.quit() }
         for prompt in prompts { herald.register(prompt) }
         herald.delegate = reporter
+        let waitLimit = configuration.waitLimit
         herald.presenter = FallbackPresenter(
             primary: herald.presenter,
-            fallback: TerminalPresenter.isAvailable && !json ? TerminalPresenter(labels: configuration.labels) : nil)
+            fallback: TerminalPresenter.isAvailable && !json ? TerminalPresenter(labels: configuration.labels) : nil,
+            onServerInUse: { inUse in SignalWatcher.guardWaitLimit(inUse ? waitLimit : nil) })
         SignalWatcher.start(store: store) { _ in
             herald.closeShownMessages()
             loop.quit()
@@ -54,23 +56,33 @@ struct CheckSession {
 }
 
 /// Uses the notification server, or the terminal when there is none (DESIGN.md D12).
+///
+/// Tells `onServerInUse` when the check first turns to the server (`true`, before the first
+/// call, which may not return for a while) and when it turns to the terminal instead (`false`).
 final class FallbackPresenter: MessagePresenter {
     private var active: MessagePresenter
     private let fallback: MessagePresenter?
+    private var onServerInUse: ((Bool) -> Void)?
 
-    init(primary: MessagePresenter, fallback: MessagePresenter?) {
+    init(primary: MessagePresenter, fallback: MessagePresenter?, onServerInUse: @escaping (Bool) -> Void = { _ in }) {
         active = primary
         self.fallback = fallback
+        self.onServerInUse = onServerInUse
     }
 
     func capabilities() throws -> Set<String> {
-        do {
-            return try active.capabilities()
-        } catch HeraldError.noNotificationServer where fallback != nil {
-            EventReporter.complain("no notification server is running; asking here instead")
-            active = fallback!
-            return try active.capabilities()
+        if let onServerInUse {
+            self.onServerInUse = nil
+            onServerInUse(true)
+            do {
+                return try active.capabilities()
+            } catch HeraldError.noNotificationServer where fallback != nil {
+                onServerInUse(false)
+                EventReporter.complain("no notification server is running; asking here instead")
+                active = fallback!
+            }
         }
+        return try active.capabilities()
     }
 
     func present(_ content: NotificationContent, link: String?, respond: @escaping @MainContext (NotificationResponse) -> Void) throws -> PresentedMessage {

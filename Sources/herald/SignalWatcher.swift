@@ -9,9 +9,16 @@ import HeraldDesktop
 /// If the loop has not finished within a second, the watcher releases this process's claims
 /// itself and ends the process: the messages then show again at the next check, and the user's
 /// stop request is never held up by a server that does not answer.
+///
+/// The wait limit has the same guard: once armed (when the check first turns to the
+/// notification server), a timer fires a second after the limit, and if the process is still
+/// there, its loop is stuck in a call to the server; the watcher then releases the claims and
+/// ends the process the same way.
 enum SignalWatcher {
     /// The signals that stop a check.
     static let stopSignals = [SIGINT, SIGTERM, SIGHUP]
+    /// The signal of the wait limit's guard timer.
+    static let waitGuardSignal = SIGALRM
 
     /// Blocks the stop signals in this thread and every thread started later, and starts the
     /// watching thread. Call it first thing, before GLib starts threads of its own.
@@ -22,7 +29,7 @@ enum SignalWatcher {
     static func start(store: any StateStore & Sendable, onSignal: @escaping @MainContext @Sendable (Int32) -> Void) {
         var signals = sigset_t()
         sigemptyset(&signals)
-        for signal in stopSignals { sigaddset(&signals, signal) }
+        for signal in stopSignals + [waitGuardSignal] { sigaddset(&signals, signal) }
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         let watch = Watch(signals: signals, store: store, onSignal: onSignal)
         var thread = pthread_t()
@@ -32,6 +39,17 @@ enum SignalWatcher {
             return nil
         }, context)
         pthread_detach(thread)
+    }
+
+    /// Arms the wait limit's guard: `seconds` plus one from now, the process ends unless its
+    /// loop ended it first. `nil` disarms it (a person answering at the terminal takes their time).
+    static func guardWaitLimit(_ seconds: Double?) {
+        var timer = itimerval()
+        if let seconds {
+            let total = seconds + 1
+            timer.it_value = timeval(tv_sec: Int(total), tv_usec: Int((total - total.rounded(.down)) * 1_000_000))
+        }
+        setitimer(__itimer_which_t(ITIMER_REAL.rawValue), &timer, nil)
     }
 
     /// What the watching thread needs; it owns it for the life of the process.
@@ -51,15 +69,22 @@ enum SignalWatcher {
             var received: Int32 = 0
             while sigwait(&signals, &received) != 0 {}
             let signal = received
+            if signal == SignalWatcher.waitGuardSignal {
+                releaseClaimsAndExit(because: "the main loop was still waiting on the notification server a second after the wait limit")
+            }
             let onSignal = self.onSignal
             MainContext.idle { onSignal(signal) }
             // The loop normally ends the process well within this second.
             var pause = timespec(tv_sec: 1, tv_nsec: 0)
             var remaining = timespec()
             while nanosleep(&pause, &remaining) != 0 { pause = remaining }
+            releaseClaimsAndExit(because: "the main loop did not answer the stop request within a second")
+        }
+
+        private func releaseClaimsAndExit(because reason: String) -> Never {
             let processID = getpid()
             _ = try? store.update { state in state = CheckPolicy.release(heldByProcess: processID, in: state) }
-            FileHandleOutput.standardError.write("herald: the main loop did not answer the stop request within a second; its claims were released\n")
+            FileHandleOutput.standardError.write("herald: \(reason); its claims were released\n")
             _exit(0)
         }
     }

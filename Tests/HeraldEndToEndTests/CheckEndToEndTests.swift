@@ -393,6 +393,35 @@ final class CheckEndToEndTests: XCTestCase {
         XCTAssertEqual(state["viewed"] as? [String], [])
     }
 
+    func testTheWaitLimitHoldsWithinASecondWhileTheNotificationServerIsStuck() throws {
+        let session = try DesktopSession()
+        try session.answerNotificationsSlowly(after: 8)
+        let server = try session.serveFeed(twoMessages)
+        let started = Date()
+        let run = try check(session, server.url("feed.plist"), ["--wait", "1"])
+        XCTAssertTrue(eventually { session.notificationServerLog.contains(" Notify ") }, run.output + run.errorOutput)
+        XCTAssertEqual(run.wait(seconds: 10), 0)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 3.5, "1 s of wait limit, a second of grace, and the start-up")
+        XCTAssertEqual(run.errorOutput,
+                       "herald: the main loop was still waiting on the notification server a second after the wait limit; its claims were released\n")
+        let state = try session.state(appID: appID)
+        XCTAssertEqual((state["presenting"] as? [String: Any])?.count, 0, "its claims are released, so the messages show again")
+        XCTAssertEqual(state["viewed"] as? [String], [])
+    }
+
+    func testTheWaitLimitCountsFromTheFirstNotification() throws {
+        let session = try DesktopSession()
+        let server = try session.serveFeed(twoMessages)
+        let started = Date()
+        let run = try check(session, server.url("feed.plist"), ["--wait", "1.5"])
+        XCTAssertEqual(run.wait(seconds: 10), 0)
+        let elapsed = Date().timeIntervalSince(started)
+        XCTAssertGreaterThan(elapsed, 1.5)
+        XCTAssertLessThan(elapsed, 2.5)
+        XCTAssertEqual(events(run, "closed").count, 2, run.output + run.errorOutput)
+        XCTAssertEqual(run.errorOutput, "", "the loop closed them itself; the guard never fired")
+    }
+
     func testAServerThatGivesTwoNotificationsOneIdGetsOneAnswerPerClick() throws {
         let session = try DesktopSession()
         try session.giveEveryNotification(id: 7)

@@ -208,6 +208,14 @@ final class Check {
     /// Shows what the plan claimed, messages first, then prompts; releases in one update what
     /// it did not show and records what was shown without buttons (DESIGN.md D11).
     private func present(_ plan: CheckPlan) {
+        // The wait limit counts from the first show, not the last: a server slow to answer
+        // each Notify must not stretch it (DESIGN.md D18).
+        if let limit = configuration.waitLimit {
+            waitTimer = MainContext.after(seconds: limit) { [self] in
+                waitTimer = 0
+                closeAll()
+            }
+        }
         var unshownMessages: [String] = []
         var unshownPrompts: [String] = []
         var shownWithoutButtons: [Showable] = []
@@ -300,12 +308,6 @@ final class Check {
     private func presentationEnded() {
         presenting = false
         if onScreen.isEmpty { return end() }
-        if waitTimer == 0, let limit = configuration.waitLimit {
-            waitTimer = MainContext.after(seconds: limit) { [self] in
-                waitTimer = 0
-                closeAll()
-            }
-        }
     }
 
     // MARK: - Answers

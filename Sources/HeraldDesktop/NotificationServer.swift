@@ -3,11 +3,10 @@ import CLibNotify
 /// The session's notification server, reached through libnotify.
 ///
 /// Its capabilities are asked once and kept (DESIGN.md D17): libnotify asks synchronously.
+/// Nothing else is asked: connecting already costs libnotify one `GetServerInformation`.
 public final class NotificationServer {
     /// The capabilities the server announced, e.g. "actions", "body-markup".
     public let capabilities: Set<String>
-    /// The server's name, e.g. "notification-daemon".
-    public let name: String
 
     /// Connects for an app name; `nil` when no server answers on the session bus.
     public init?(appName: String) {
@@ -26,23 +25,10 @@ public final class NotificationServer {
         }
         g_list_free_full(list, g_free)
         capabilities = found
-        var serverName: UnsafeMutablePointer<CChar>?
-        if notify_get_server_info(&serverName, nil, nil, nil) != 0, let serverName {
-            name = String(cString: serverName)
-            g_free(serverName)
-        } else {
-            name = "unknown"
-        }
     }
 
     /// Whether the server offers a capability (case-insensitive, as notify-send matches).
     public func offers(_ capability: String) -> Bool {
         capabilities.contains { $0.lowercased() == capability.lowercased() }
-    }
-
-    /// Closes libnotify; call only when nothing shown may still be answered (it closes
-    /// notifications that carry actions).
-    public static func shutDown() {
-        if notify_is_initted() != 0 { notify_uninit() }
     }
 }

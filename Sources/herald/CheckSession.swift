@@ -49,8 +49,9 @@ struct CheckSession {
             if force { herald.checkNow() } else { herald.appLaunched() }
         }
         loop.run()
+        // What is still shown is closed here, once; libnotify is not shut down, since its
+        // shut-down would close the same notifications a second time.
         herald.closeShownMessages()
-        NotificationServer.shutDown()
         return reporter.exitCode
     }
 }

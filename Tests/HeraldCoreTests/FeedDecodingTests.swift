@@ -60,7 +60,7 @@ final class FeedDecodingTests: XCTestCase {
     func testEmptyAndGarbageFeedsFailWithAClearError() {
         XCTAssertThrowsError(try FeedDecoder.decode(Data())) { XCTAssertEqual($0 as? FeedError, .empty) }
         XCTAssertThrowsError(try FeedDecoder.decode(Data("<html><body>404</body></html>".utf8))) { error in
-            XCTAssertEqual((error as? FeedError)?.description, "the XML property list is not well-formed: encountered unknown tag html on line 1")
+            XCTAssertEqual((error as? FeedError)?.description, "the XML property list is not well-formed at line 1, column 1: <html> is not a property list tag")
         }
         XCTAssertThrowsError(try FeedDecoder.decode(Data("{ a = ".utf8))) { error in
             XCTAssertEqual(error as? FeedError, .malformed(.openStepPropertyList, reason: "ends early: a value is missing"))

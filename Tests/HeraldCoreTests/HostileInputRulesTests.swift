@@ -40,7 +40,7 @@ final class HostileBinaryPlistTests: XCTestCase {
         objects.append(Object.ascii("x"))
         let feed = Fixtures.binaryPlist(objects: objects)
         XCTAssertLessThan(feed.count, 210)
-        XCTAssertEqual(refusal(feed), "the binary property list expands to more than 100,000 values "
+        XCTAssertEqual(refusal(feed), "the binary property list expands to more than 1,000,000 values "
             + "(an object shared by several containers counts each time it is reached)")
     }
 
@@ -186,8 +186,8 @@ final class HostileJSONTests: XCTestCase {
     }
 
     func testMoreValuesThanTheLimitAreRefused() {
-        let list = Array(repeating: "0", count: 100_001).joined(separator: ",")
-        XCTAssertEqual(refusal(#"{"a": {"L": ["# + list + "]}}"), "the JSON document holds more than 100,000 values")
+        let list = Array(repeating: "0", count: 1_000_001).joined(separator: ",")
+        XCTAssertEqual(refusal(#"{"a": {"L": ["# + list + "]}}"), "the JSON document holds more than 1,000,000 values")
     }
 }
 
@@ -210,12 +210,26 @@ final class HostileXMLAndOpenStepTests: XCTestCase {
         XCTAssertEqual(refusal(xml), "the XML property list is not well-formed at line 5, column 32: </strin> does not close <string> from line 5")
     }
 
-    func testValueFoundationCannotReadIsASentenceNotATypeDump() {
-        let xml = header + "<dict><key>a</key><dict><key>N</key><integer>ten</integer></dict></dict></plist>"
-        let description = refusal(xml)
-        XCTAssertTrue(description.hasPrefix("the XML property list is not well-formed: "), description)
-        XCTAssertFalse(description.contains("CocoaError"), description)
-        XCTAssertFalse(description.contains("NSDebugDescription"), description)
+    func testAValueThatIsNotWhatItsTagSaysSkipsOnlyItsEntry() throws {
+        let xml = header + "<dict><key>a</key><dict><key>N</key><integer>ten</integer></dict>"
+            + "<key>b</key><dict><key>When</key><date>yesterday</date></dict>"
+            + "<key>c</key><dict><key>Title</key><string>Kept</string></dict></dict></plist>"
+        let feed = try FeedDecoder.decode(Data(xml.utf8))
+        XCTAssertEqual(feed.entries.keys.sorted(), ["c"])
+        XCTAssertEqual(feed.problems.map(\.description), [
+            "'a': N is <integer>ten</integer>, not a whole number that fits 64 bits",
+            "'b': When is <date>yesterday</date>, not a date such as 2024-01-31T09:00:00Z",
+        ])
+    }
+
+    func testTextWhereAKeyBelongsNamesItsLineAndColumn() {
+        let xml = header + "<dict>\n    <key>a</key><dict/>\n    ...\n</dict></plist>"
+        XCTAssertEqual(refusal(xml), "the XML property list is not well-formed at line 5, column 5: unexpected '...' where a <key> was expected")
+    }
+
+    func testABareAmpersandIsRefusedWithItsPlace() {
+        let xml = header + "<dict><key>a</key><dict><key>Title</key><string>Tom & Jerry</string></dict></dict></plist>"
+        XCTAssertEqual(refusal(xml), "the XML property list is not well-formed at line 3, column 53: a bare '&'; write it as &amp;")
     }
 
     func testDeepXMLNestingIsRefusedNotAStackOverflow() {

@@ -67,7 +67,7 @@ final class HostileInputTests: XCTestCase {
         objects.append(BinaryPlistObject.ascii("x"))
         let path = try write(session, "bomb.bplist", Fixtures.binaryPlist(objects: objects))
         assertExit(try session.herald(["validate", path]), 65, errorLines: [
-            "herald: \(path): the binary property list expands to more than 100,000 values (an object shared by several containers counts each time it is reached)",
+            "herald: \(path): the binary property list expands to more than 1,000,000 values (an object shared by several containers counts each time it is reached)",
         ])
     }
 

@@ -103,41 +103,11 @@ public enum FeedDecoder {
             case .openStepPropertyList:
                 return try OpenStepPropertyList.read(bytes)
             case .xmlPropertyList:
-                try XMLPropertyListCheck.check(bytes)
-                do {
-                    let root = try PropertyListDecoder().decode(FeedValue.self, from: Data(bytes))
-                    return FeedDocument(root: root, format: .xmlPropertyList, unreadableEntries: [])
-                } catch {
-                    throw DocumentFailure.refused(xmlReason(error))
-                }
+                return try XMLPropertyList.read(bytes)
             }
         } catch {
             throw FeedError.malformed(format, reason: error.reason(in: bytes))
         }
-    }
-
-    /// Foundation's complaint about an XML plist as the end of a sentence. The structural
-    /// problems are found before Foundation reads the file (`XMLPropertyListCheck`); what is
-    /// left is a value Foundation cannot read, such as `<integer>ten</integer>`.
-    static func xmlReason(_ error: any Error) -> String {
-        var underlying: any Error = error
-        if case DecodingError.dataCorrupted(let context) = error {
-            guard let cause = context.underlyingError else { return "is not well-formed: \(sentence(context.debugDescription))" }
-            underlying = cause
-        }
-        guard let cocoa = underlying as? CocoaError, let detail = cocoa.userInfo["NSDebugDescription"] as? String else {
-            return "is not well-formed"
-        }
-        if detail.contains("unexpected EOF") { return "ends early" }
-        return "is not well-formed: \(sentence(detail))"
-    }
-
-    /// Foundation's debug text as the end of a sentence: first letter lower-cased, no final dot.
-    private static func sentence(_ text: String) -> String {
-        var text = NotificationText.trimmed(text)
-        if text.hasSuffix(".") { text.removeLast() }
-        guard let first = text.first else { return "unknown problem" }
-        return first.lowercased() + text.dropFirst()
     }
 
     /// Reads one entry; a value of the wrong kind makes the entry a problem, not a crash.

@@ -34,6 +34,25 @@ public enum VersionComparison {
         return folded == .same ? compareUnits(lhs.utf16, rhs.utf16) : folded
     }
 
+    /// A key read once for sorting in `caseInsensitive` order: its UTF-16 units folded, and
+    /// as written for ties. Sorting by it gives the same order as comparing the strings.
+    public struct CaseInsensitiveKey: Comparable {
+        private let folded: [UInt16]
+        private let raw: [UInt16]
+
+        /// Reads `key`.
+        public init(_ key: String) {
+            raw = Array(key.utf16)
+            folded = raw.map(VersionComparison.fold)
+        }
+
+        /// Whether `lhs` sorts before `rhs`.
+        public static func < (lhs: Self, rhs: Self) -> Bool {
+            let order = compareUnits(lhs.folded, rhs.folded)
+            return (order == .same ? compareUnits(lhs.raw, rhs.raw) : order) == .ascending
+        }
+    }
+
     /// The three outcomes of a comparison.
     public enum Ordering: Sendable, Equatable {
         /// The left operand sorts first.

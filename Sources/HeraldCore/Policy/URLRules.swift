@@ -73,6 +73,8 @@ public struct URLRules: Sendable, Equatable {
     /// ("a line break", "a space", "U+200B"), or `nil` when there is none: white space, control
     /// and format (invisible) characters, and the backslash.
     public static func unsafeCharacter(in text: String) -> String? {
+        // Printable ASCII other than the backslash is safe: most links are only that.
+        if text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x5C }) { return nil }
         for scalar in text.unicodeScalars {
             switch scalar.value {
             case 0x0A, 0x0D, 0x85, 0x2028, 0x2029: return "a line break"

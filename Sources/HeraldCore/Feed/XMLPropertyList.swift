@@ -1,0 +1,484 @@
+import FoundationEssentials
+
+/// Reads an XML property list in one pass over its bytes, straight into `FeedValue`s.
+///
+/// It accepts what Foundation's reader accepts in a feed: an optional XML declaration, DOCTYPE
+/// (without an inline DTD), comments and processing instructions anywhere between elements,
+/// `<plist>` around one value (or the value alone), `dict`, `key`, `array`, `string`, `integer`,
+/// `real`, `true`, `false`, `date` and `data`, empty-element forms such as `<string/>`, the five
+/// predefined entities, character references and CDATA sections.
+///
+/// Every structural fault refuses the document with the line and column where it is found
+/// (a close tag that closes the wrong element, a tag that is not a property list tag, text
+/// where a `<key>` belongs, a document that ends early). A value that cannot be read as its
+/// tag says (`<integer>ten</integer>`, a date that is not one) spoils only its entry: the entry
+/// is reported and skipped, the others still count. Nesting and the number of values are
+/// bounded by `FeedLimits`.
+struct XMLPropertyList {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var position = 0
+    private var depth = 0
+    private var values = 0
+    private var problems = EntryProblems()
+
+    /// Reads a whole document.
+    ///
+    /// - Throws: `DocumentFailure` for a structural fault or a document beyond `FeedLimits`.
+    static func read(_ bytes: [UInt8]) throws(DocumentFailure) -> FeedDocument {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(DocumentFailure) -> FeedDocument in
+            var reader = XMLPropertyList(bytes: buffer)
+            return try reader.document()
+        }
+    }
+
+    private init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
+    }
+
+    /// An element's start tag, as read.
+    private struct Tag {
+        /// The tag's name, as one of the names a property list uses.
+        var name: Name
+        /// Where its `<` is.
+        var offset: Int
+        /// Whether it is written `<name/>`: it has no content and no close tag.
+        var isEmpty: Bool
+    }
+
+    /// The element names of a property list.
+    private enum Name: String {
+        case plist, dict, key, array, string, integer, real, `true`, `false`, date, data
+    }
+
+    private mutating func document() throws(DocumentFailure) -> FeedDocument {
+        guard var tag = try nextStartTag(inside: nil) else { throw .endsEarly("there is no property list in it") }
+        var plist: Tag?
+        if tag.name == .plist {
+            plist = tag
+            guard !tag.isEmpty, let inner = try nextStartTag(inside: tag) else {
+                throw .syntax(offset: tag.offset, reason: "<plist> holds no value")
+            }
+            tag = inner
+        }
+        var unreadable: [FeedProblem] = []
+        let root = tag.name == .dict ? try rootDictionary(tag, unreadable: &unreadable) : try value(tag)
+        if let plist { try expectClose(of: plist) }
+        try skipMisc()
+        guard position >= bytes.count else { throw fail(at: position, "text after the property list") }
+        return FeedDocument(root: root, format: .xmlPropertyList, unreadableEntries: unreadable)
+    }
+
+    // MARK: - Values
+
+    private mutating func countValue() throws(DocumentFailure) {
+        values += 1
+        if values > FeedLimits.maximumValues { throw .tooManyValues }
+    }
+
+    /// Reads the value whose start tag was just read.
+    private mutating func value(_ tag: Tag) throws(DocumentFailure) -> FeedValue {
+        try countValue()
+        switch tag.name {
+        case .dict:
+            var result: [String: FeedValue] = [:]
+            try members(of: tag) { (reader, key, valueTag) throws(DocumentFailure) in
+                reader.problems.enter(key)
+                result[key] = try reader.value(valueTag)
+                reader.problems.leave()
+            }
+            return .dictionary(result)
+        case .array:
+            var result: [FeedValue] = []
+            try enter()
+            while let element = try nextStartTag(inside: tag) {
+                problems.enter("[\(result.count)]")
+                result.append(try value(element))
+                problems.leave()
+            }
+            depth -= 1
+            return .array(result)
+        case .string:
+            return .string(try text(of: tag))
+        case .integer:
+            let text = try text(of: tag)
+            guard let number = Self.integer(text) else {
+                problems.note("is <integer>\(Self.shortened(text))</integer>, not a whole number that fits 64 bits")
+                return .integer(0)
+            }
+            return .integer(number)
+        case .real:
+            let text = try text(of: tag)
+            guard let number = Double(Self.trimmed(text)) else {
+                problems.note("is <real>\(Self.shortened(text))</real>, not a number")
+                return .real(0)
+            }
+            return .real(number)
+        case .true, .false:
+            guard try text(of: tag).isEmpty else {
+                throw fail(at: tag.offset, "<\(tag.name.rawValue)/> holds text")
+            }
+            return .bool(tag.name == .true)
+        case .date:
+            let text = try text(of: tag)
+            guard let date = Self.date(Self.trimmed(text)) else {
+                problems.note("is <date>\(Self.shortened(text))</date>, not a date such as 2024-01-31T09:00:00Z")
+                return .date(Date(timeIntervalSince1970: 0))
+            }
+            return .date(date)
+        case .data:
+            let text = try text(of: tag)
+            guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
+                problems.note("holds <data> that is not base64")
+                return .data(Data())
+            }
+            return .data(data)
+        case .key, .plist:
+            throw fail(at: tag.offset, "<\(tag.name.rawValue)> where a value was expected")
+        }
+    }
+
+    /// The root dictionary: each entry is read on its own, so a value that cannot be read
+    /// skips only its entry.
+    private mutating func rootDictionary(_ tag: Tag, unreadable: inout [FeedProblem]) throws(DocumentFailure) -> FeedValue {
+        try countValue()
+        var result: [String: FeedValue] = [:]
+        try members(of: tag) { (reader, key, valueTag) throws(DocumentFailure) in
+            reader.problems.startEntry(key)
+            let entry = try reader.value(valueTag)
+            if let problem = reader.problems.current {
+                unreadable.append(FeedProblem(key: key, reason: problem))
+                result[key] = nil
+            } else {
+                result[key] = entry
+            }
+        }
+        return .dictionary(result)
+    }
+
+    /// Reads `<key>…</key>` and a value, pair after pair, up to the dictionary's close tag;
+    /// `member` reads each value from its start tag. A later duplicate key replaces the earlier.
+    private mutating func members(
+        of tag: Tag, _ member: (inout XMLPropertyList, String, Tag) throws(DocumentFailure) -> Void
+    ) throws(DocumentFailure) {
+        try enter()
+        while let keyTag = try nextStartTag(inside: tag) {
+            guard keyTag.name == .key else {
+                throw fail(at: keyTag.offset, "<\(keyTag.name.rawValue)> where a <key> was expected")
+            }
+            try countValue()
+            let key = try text(of: keyTag)
+            try skipMisc()
+            let valueOffset = position
+            guard let valueTag = try nextStartTag(inside: tag) else {
+                throw fail(at: valueOffset, "the key '\(Self.shortened(key))' has no value")
+            }
+            try member(&self, key, valueTag)
+        }
+        depth -= 1
+    }
+
+    private mutating func enter() throws(DocumentFailure) {
+        depth += 1
+        if depth > FeedLimits.maximumDepth { throw .tooDeep }
+    }
+
+    // MARK: - Markup
+
+    /// Skips white space, comments, processing instructions and a DOCTYPE to the next tag.
+    /// Returns the next start tag; `nil` after reading the close tag of `parent` (or at the end
+    /// of the document when there is no parent).
+    private mutating func nextStartTag(inside parent: Tag?) throws(DocumentFailure) -> Tag? {
+        if let parent, parent.isEmpty { return nil }
+        try skipMisc()
+        guard position < bytes.count else {
+            if let parent { throw notClosed(parent) }
+            return nil
+        }
+        guard bytes[position] == UInt8(ascii: "<") else {
+            let expected = parent.map { $0.name == .dict ? "a <key>" : "a value" } ?? "a property list"
+            throw fail(at: position, "unexpected '\(excerpt(at: position))' where \(expected) was expected")
+        }
+        if position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "/") {
+            let offset = position
+            let name = try closeTagName()
+            guard let parent else { throw fail(at: offset, "</\(name)> closes no open tag") }
+            guard name == parent.name.rawValue else { throw wrongClose(name, at: offset, for: parent) }
+            return nil
+        }
+        return try startTag()
+    }
+
+    /// Reads a start tag at `position` (a `<` that is not a close tag or markup to skip).
+    private mutating func startTag() throws(DocumentFailure) -> Tag {
+        let offset = position
+        guard let end = tagEnd(from: offset + 1) else { throw .endsEarly("the tag on line \(line(offset)) is cut off") }
+        var nameEnd = offset + 1
+        while nameEnd < end, !Self.isSpace(bytes[nameEnd]), bytes[nameEnd] != UInt8(ascii: "/") { nameEnd += 1 }
+        let written = String(decoding: UnsafeBufferPointer(rebasing: bytes[(offset + 1)..<nameEnd]), as: UTF8.self)
+        guard !written.isEmpty else { throw fail(at: offset, "a tag has no name") }
+        guard let name = Name(rawValue: written) else {
+            throw fail(at: offset, "<\(Self.shortened(written))> is not a property list tag")
+        }
+        position = end + 1
+        return Tag(name: name, offset: offset, isEmpty: bytes[end - 1] == UInt8(ascii: "/"))
+    }
+
+    /// Reads a close tag at `position` and returns its name.
+    private mutating func closeTagName() throws(DocumentFailure) -> String {
+        let offset = position
+        guard let end = tagEnd(from: offset + 2) else { throw .endsEarly("the tag on line \(line(offset)) is cut off") }
+        var nameEnd = end
+        while nameEnd > offset + 2, Self.isSpace(bytes[nameEnd - 1]) { nameEnd -= 1 }
+        position = end + 1
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[(offset + 2)..<nameEnd]), as: UTF8.self)
+    }
+
+    /// Reads the close tag that must follow the value of `tag`.
+    private mutating func expectClose(of tag: Tag) throws(DocumentFailure) {
+        try skipMisc()
+        guard position < bytes.count else { throw notClosed(tag) }
+        guard bytes[position] == UInt8(ascii: "<"), position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "/") else {
+            throw fail(at: position, "<\(tag.name.rawValue)> holds more than one value")
+        }
+        let offset = position
+        let name = try closeTagName()
+        guard name == tag.name.rawValue else { throw wrongClose(name, at: offset, for: tag) }
+    }
+
+    /// The text content of `tag` up to its close tag: entities and character references
+    /// resolved, CDATA sections taken as they are, comments left out.
+    private mutating func text(of tag: Tag) throws(DocumentFailure) -> String {
+        if tag.isEmpty { return "" }
+        // The common case: plain text up to the close tag.
+        var index = position
+        while index < bytes.count, bytes[index] != UInt8(ascii: "<"), bytes[index] != UInt8(ascii: "&") { index += 1 }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "<"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "/") {
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<index]), as: UTF8.self)
+            position = index
+            let offset = position
+            let name = try closeTagName()
+            guard name == tag.name.rawValue else { throw wrongClose(name, at: offset, for: tag) }
+            return text
+        }
+        var out: [UInt8] = []
+        while true {
+            guard position < bytes.count else { throw notClosed(tag) }
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "&") {
+                try reference(into: &out)
+            } else if byte != UInt8(ascii: "<") {
+                out.append(byte)
+                position += 1
+            } else if starts("<![CDATA[", at: position) {
+                guard let end = find("]]>", from: position + 9) else {
+                    throw .endsEarly("the CDATA section on line \(line(position)) is not closed")
+                }
+                out.append(contentsOf: bytes[(position + 9)..<end])
+                position = end + 3
+            } else if starts("<!--", at: position) {
+                try skipComment()
+            } else if starts("</", at: position) {
+                let offset = position
+                let name = try closeTagName()
+                guard name == tag.name.rawValue else { throw wrongClose(name, at: offset, for: tag) }
+                return String(decoding: out, as: UTF8.self)
+            } else {
+                throw fail(at: position, "<\(tag.name.rawValue)> holds a tag; write < in text as &lt;")
+            }
+        }
+    }
+
+    /// Resolves `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&apos;`, `&#NN;` and `&#xHH;` at `position`.
+    private mutating func reference(into out: inout [UInt8]) throws(DocumentFailure) {
+        let offset = position
+        var end = offset + 1
+        while end < bytes.count, end - offset < 12, bytes[end] != UInt8(ascii: ";") { end += 1 }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: ";") else {
+            throw fail(at: offset, "a bare '&'; write it as &amp;")
+        }
+        let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[(offset + 1)..<end]), as: UTF8.self)
+        let scalar: Unicode.Scalar?
+        switch name {
+        case "amp": scalar = "&"
+        case "lt": scalar = "<"
+        case "gt": scalar = ">"
+        case "quot": scalar = "\""
+        case "apos": scalar = "'"
+        default:
+            if name.hasPrefix("#x") {
+                scalar = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
+            } else if name.hasPrefix("#") {
+                scalar = UInt32(name.dropFirst(), radix: 10).flatMap(Unicode.Scalar.init)
+            } else {
+                throw fail(at: offset, "&\(name); is not one of the five entities XML defines")
+            }
+        }
+        guard let scalar, scalar.value != 0 else { throw fail(at: offset, "&\(name); is not a character") }
+        out.append(contentsOf: String(Character(scalar)).utf8)
+        position = end + 1
+    }
+
+    /// Skips white space, comments, processing instructions and a DOCTYPE.
+    private mutating func skipMisc() throws(DocumentFailure) {
+        while position < bytes.count {
+            let byte = bytes[position]
+            if Self.isSpace(byte) {
+                position += 1
+            } else if byte == UInt8(ascii: "<"), position + 1 < bytes.count,
+                      bytes[position + 1] == UInt8(ascii: "!") || bytes[position + 1] == UInt8(ascii: "?") {
+                try skipMarkup()
+            } else {
+                return
+            }
+        }
+    }
+
+    /// Skips one comment, processing instruction or DOCTYPE at `position`.
+    private mutating func skipMarkup() throws(DocumentFailure) {
+        let start = position
+        if starts("<!--", at: start) {
+            try skipComment()
+        } else if starts("<?", at: start) {
+            guard let end = find("?>", from: start + 2) else {
+                throw .endsEarly("the processing instruction on line \(line(start)) is not closed")
+            }
+            position = end + 2
+        } else if starts("<![CDATA[", at: start) {
+            throw fail(at: start, "a CDATA section outside a <string>")
+        } else {
+            // Foundation ends the DOCTYPE at the first '>' and refuses an inline DTD.
+            var end = start + 2
+            while end < bytes.count, bytes[end] != UInt8(ascii: ">"), bytes[end] != UInt8(ascii: "[") { end += 1 }
+            guard end < bytes.count else { throw .endsEarly("the DOCTYPE on line \(line(start)) is not closed") }
+            guard bytes[end] == UInt8(ascii: ">") else { throw fail(at: end, "an inline DTD is not allowed in a property list") }
+            position = end + 1
+        }
+    }
+
+    private mutating func skipComment() throws(DocumentFailure) {
+        guard let end = find("-->", from: position + 4) else {
+            throw .endsEarly("the comment on line \(line(position)) is not closed")
+        }
+        position = end + 3
+    }
+
+    // MARK: - Bytes
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D
+    }
+
+    private func starts(_ prefix: StaticString, at index: Int) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard bytes.count - index >= count else { return false }
+        let start = prefix.utf8Start
+        for offset in 0..<count where bytes[index + offset] != start[offset] { return false }
+        return true
+    }
+
+    private func find(_ marker: StaticString, from start: Int) -> Int? {
+        var index = start
+        let first = marker.utf8Start[0]
+        while index < bytes.count {
+            if bytes[index] == first, starts(marker, at: index) { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The index of the '>' that ends a tag, skipping quoted attribute values.
+    private func tagEnd(from start: Int) -> Int? {
+        var quote: UInt8 = 0
+        var index = start
+        while index < bytes.count {
+            let byte = bytes[index]
+            if quote != 0 {
+                if byte == quote { quote = 0 }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: ">") {
+                return index
+            } else if byte == UInt8(ascii: "<") {
+                return nil
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    private func line(_ offset: Int) -> Int { DocumentFailure.lineAndColumn(of: offset, in: bytes).line }
+
+    /// Up to 20 characters of the text at `offset`, on one line.
+    private func excerpt(at offset: Int) -> String {
+        var end = offset
+        while end < bytes.count, end - offset < 20, bytes[end] != UInt8(ascii: "<"), bytes[end] != 0x0A, bytes[end] != 0x0D { end += 1 }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<end]), as: UTF8.self)
+    }
+
+    private func fail(at offset: Int, _ reason: String) -> DocumentFailure { .syntax(offset: offset, reason: reason) }
+
+    private func notClosed(_ tag: Tag) -> DocumentFailure {
+        .endsEarly("<\(tag.name.rawValue)> from line \(line(tag.offset)) is not closed")
+    }
+
+    private func wrongClose(_ name: String, at offset: Int, for tag: Tag) -> DocumentFailure {
+        fail(at: offset, "</\(Self.shortened(name))> does not close <\(tag.name.rawValue)> from line \(line(tag.offset))")
+    }
+
+    // MARK: - Scalars
+
+    private static func trimmed(_ text: String) -> Substring {
+        let scalars = text.utf8
+        let start = scalars.firstIndex { !isSpace($0) } ?? scalars.endIndex
+        let end = scalars.lastIndex { !isSpace($0) }.map(scalars.index(after:)) ?? start
+        return text[start..<end]
+    }
+
+    private static func shortened(_ text: String) -> String {
+        text.count > 40 ? String(text.prefix(40)) + "…" : text
+    }
+
+    /// A whole number as Foundation reads `<integer>`: decimal with an optional sign, or
+    /// hexadecimal after `0x`.
+    static func integer(_ text: String) -> Int? {
+        var digits = trimmed(text)
+        var negative = false
+        if let sign = digits.first, sign == "-" || sign == "+" {
+            negative = sign == "-"
+            digits = digits.dropFirst()
+        }
+        let radix = digits.hasPrefix("0x") || digits.hasPrefix("0X") ? 16 : 10
+        if radix == 16 { digits = digits.dropFirst(2) }
+        guard !digits.isEmpty, let magnitude = UInt64(digits, radix: radix) else { return nil }
+        if negative { return magnitude <= UInt64(Int.max) + 1 ? Int(truncatingIfNeeded: 0 &- magnitude) : nil }
+        return magnitude <= UInt64(Int.max) ? Int(magnitude) : nil
+    }
+
+    /// A `<date>` as property lists write it: `2024-01-31T09:00:00Z` (UTC).
+    static func date(_ text: Substring) -> Date? {
+        let digits = Array(text.utf8)
+        guard digits.count == 20, digits[4] == UInt8(ascii: "-"), digits[7] == UInt8(ascii: "-"), digits[10] == UInt8(ascii: "T"),
+              digits[13] == UInt8(ascii: ":"), digits[16] == UInt8(ascii: ":"), digits[19] == UInt8(ascii: "Z") else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for index in range {
+                let digit = Int(digits[index]) - 48
+                guard (0...9).contains(digit) else { return nil }
+                value = value * 10 + digit
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+        // Days from 1970-01-01 to the date in the proleptic Gregorian calendar.
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3600 + minute * 60 + second))
+    }
+}

@@ -10,8 +10,10 @@ public final class InMemoryStateStore: StateStore {
     public var state: HeraldState
     /// The cached feed, if any.
     public var cachedBytes: Data?
-    /// Calls of `update`.
+    /// Calls of `update`: each would be one locked read-modify-write.
     public private(set) var updates = 0
+    /// Calls of `snapshot`: reads without the lock.
+    public private(set) var snapshots = 0
     /// Updates that changed the state: each would be one atomic write of the file.
     public private(set) var writes = 0
     /// When set, every update and cache write fails with it (a full disk, say).
@@ -24,6 +26,13 @@ public final class InMemoryStateStore: StateStore {
 
     /// The state.
     public func load() throws -> HeraldState {
+        if let failure { throw failure }
+        return state
+    }
+
+    /// The state, read without a lock; counted apart from updates.
+    public func snapshot() throws -> HeraldState {
+        snapshots += 1
         if let failure { throw failure }
         return state
     }

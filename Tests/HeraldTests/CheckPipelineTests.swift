@@ -98,18 +98,39 @@ final class CheckPipelineTests: XCTestCase {
                    store: store, presenter: presenter, now: clock.read)
     }
 
-    func testAOneMessageCheckWritesTheStateTwicePlanWithClaimsThenTheAnswer() throws {
+    func testAOneMessageCheckLocksAndWritesTheStateOnceBeforeItsNotificationAndOnceForTheAnswer() throws {
         let feed = try Self.feedURL(["a"])
         try MainContext.assumeIsolated {
-            let (store, _, herald, recorder) = try Self.pipeline(feed)
+            let (store, presenter, herald, recorder) = try Self.pipeline(feed)
+            var beforeShow: (updates: Int, writes: Int)?
+            recorder.onShow = { beforeShow = (store.updates, store.writes) }
             recorder.answer = "ok"
             recorder.run { herald.appLaunched() }
             XCTAssertEqual(recorder.events, ["fetched", "shown a", "ok a", "finished"])
+            XCTAssertEqual(presenter.shown.count, 1)
+            XCTAssertEqual(beforeShow?.updates, 1, "the plan claims in the one locked update before the notification")
+            XCTAssertEqual(beforeShow?.writes, 1)
+            XCTAssertEqual(store.snapshots, 1, "the gate reads without the lock")
             XCTAssertEqual(store.writes, 2)
-            XCTAssertEqual(store.updates, 3, "the gate reads, the plan claims, the answer records")
+            XCTAssertEqual(store.updates, 2, "the plan claims, the answer records")
             XCTAssertEqual(store.state.viewed, ["a"])
             XCTAssertEqual(store.state.presenting, [:])
             XCTAssertNotNil(store.state.lastChecked)
+        }
+    }
+
+    func testACheckThatIsNotDueTakesNoLockAndWritesNothing() throws {
+        let feed = try Self.feedURL(["a"])
+        try MainContext.assumeIsolated {
+            let clock = ManualClock()
+            var state = Self.launched
+            state.lastChecked = clock.read().addingTimeInterval(-60)
+            let (store, presenter, herald, recorder) = try Self.pipeline(feed, state: state, clock: clock)
+            recorder.run { herald.appLaunched() }
+            XCTAssertEqual(recorder.events, ["check-skipped check-period", "finished"])
+            XCTAssertEqual(store.updates, 0)
+            XCTAssertEqual(store.writes, 0)
+            XCTAssertEqual(presenter.capabilityRequests, 0, "no D-Bus")
         }
     }
 

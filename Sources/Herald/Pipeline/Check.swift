@@ -78,6 +78,13 @@ final class Check {
         let countUses = launch && !herald.prompts.isEmpty
         let prompts = Array(herald.prompts.values)
         let now = herald.now()
+        // Without uses to count, the gate reads a snapshot, without the lock: a check that is
+        // not due writes nothing and waits for no other process. It takes the lock only when
+        // its decision changes the state (a first launch, a date from a wrong clock).
+        if feedRuns, !countUses, let snapshot = try? store.snapshot() {
+            let gate = CheckPolicy.gate(configuration.check, state: snapshot, now: now, force: force)
+            if gate.state == snapshot { return run(gate) }
+        }
         let gate = updateState { state -> (skip: CheckSkipReason?, state: HeraldState) in
             if countUses { state.prompts = PromptPolicy.countLaunch(of: prompts, in: state.prompts, now: now) }
             guard feedRuns else { return (nil, state) }
@@ -86,6 +93,11 @@ final class Check {
             return gate
         }
         guard feedRuns, let gate else { return plan(after: .notRun, snapshot: gate?.state) }
+        run(gate)
+    }
+
+    /// Acts on the gate's decision: skips the check, or fetches the feed and plans.
+    private func run(_ gate: (skip: CheckSkipReason?, state: HeraldState)) {
         if let skip = gate.skip { return skipCheck(skip, snapshot: gate.state) }
         if !force, delegate?.heraldShouldCheck(herald) == false { return skipCheck(.delegateDeclined, snapshot: gate.state) }
         herald.feedSource!.load(cached: gate.state.cachedFeed) { [self] result in
@@ -117,6 +129,8 @@ final class Check {
         if stopped { return presentationEnded() }
         // Prompts are counted and shown at a launch; a manual check is about the feed alone.
         let prompts = launch ? Array(herald.prompts.values) : []
+        // Nothing fetched and no prompts: nothing to plan, claim or record.
+        if case .notRun = step, prompts.isEmpty { return presentationEnded() }
         if let snapshot, makePlan(step.feed, prompts, state: snapshot).showsAnything { askCapabilities(&step) }
         var claimed = claim(step, prompts)
         if case .needsCapabilities = claimed {

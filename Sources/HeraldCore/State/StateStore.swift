@@ -79,6 +79,10 @@ public struct HeraldPaths: Sendable, Equatable {
 public protocol StateStore: AnyObject {
     /// Reads the state without changing it; nothing stored yet is the empty state.
     func load() throws -> HeraldState
+    /// Reads the state as last written, without waiting for the lock: what the gate looks at
+    /// before it knows whether a check is due. Whatever it decides is taken again under the
+    /// lock before anything is written.
+    func snapshot() throws -> HeraldState
     /// Reads, changes and writes the state as one step that no other process or check can
     /// interleave with; writes nothing when `change` leaves the state as it was.
     ///
@@ -92,6 +96,11 @@ public protocol StateStore: AnyObject {
     func cachedFeed() -> Data?
     /// Replaces the cached feed.
     func storeCachedFeed(_ bytes: Data) throws
+}
+
+extension StateStore {
+    /// The state as `load()` reads it.
+    public func snapshot() throws -> HeraldState { try load() }
 }
 
 /// Reads and writes one app's `HeraldState` in files, safely between processes.
@@ -136,6 +145,15 @@ public final class FileStateStore: StateStore, Sendable {
         try withLock { try read() }
     }
 
+    /// Reads the state file without the lock: writers replace it by renaming a complete file
+    /// over it, so a reader sees one whole version. A file that does not decode is read again
+    /// under the lock, which moves it aside.
+    public func snapshot() throws -> HeraldState {
+        guard let bytes = try Self.readRegularFile(paths.stateFile, limit: Self.sizeLimit) else { return HeraldState() }
+        if let state = try? Self.decoder.decode(HeraldState.self, from: bytes) { return state }
+        return try load()
+    }
+
     /// Reads, changes and writes the state as one step under the lock.
     ///
     /// - Parameter change: edits the state; its return value is passed back.
@@ -173,9 +191,10 @@ public final class FileStateStore: StateStore, Sendable {
         try? Self.readRegularFile(paths.cachedFeedFile, limit: Self.cachedFeedLimit)
     }
 
-    /// Replaces the cached feed atomically.
+    /// Replaces the cached feed atomically. Not flushed to disk: a copy lost or damaged by a
+    /// crash is noticed when it is read and fetched again, so it is not worth an fsync.
     public func storeCachedFeed(_ bytes: Data) throws {
-        try Self.writeFileAtomically(bytes, to: paths.cachedFeedFile)
+        try Self.writeFileAtomically(bytes, to: paths.cachedFeedFile, durable: false)
     }
 
     // MARK: - Files
@@ -273,7 +292,10 @@ public final class FileStateStore: StateStore, Sendable {
     ///
     /// The temporary file is `<path>.tmp-<pid>`, created afresh (never through a link planted in
     /// its place); those left by writers that were killed are removed after the rename.
-    public static func writeFileAtomically(_ bytes: Data, to path: String) throws {
+    ///
+    /// - Parameter durable: flush the file and its folder to disk (`fsync`) before and after the
+    ///   rename; without it, the rename is still atomic but a crash may lose the new version.
+    public static func writeFileAtomically(_ bytes: Data, to path: String, durable: Bool = true) throws {
         try makeDirectory(for: path)
         let temporary = path + ".tmp-\(getpid())"
         var descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -290,7 +312,7 @@ public final class FileStateStore: StateStore, Sendable {
                 if count < 0 { if errno == EINTR { continue }; return false }
                 written += count
             }
-            return fsync(descriptor) == 0
+            return !durable || fsync(descriptor) == 0
         }
         var writeError = ok ? nil : StateStoreError.unwritable(path: path, reason: reason(errno))
         // close can report a delayed write error (NFS, a full disk): then there is no rename either.
@@ -301,9 +323,11 @@ public final class FileStateStore: StateStore, Sendable {
             unlink(temporary)
             throw renameError
         }
-        let directory = String(path[..<path.lastIndex(of: "/")!])
-        let handle = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if handle >= 0 { fsync(handle); close(handle) }
+        if durable {
+            let directory = String(path[..<path.lastIndex(of: "/")!])
+            let handle = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if handle >= 0 { fsync(handle); close(handle) }
+        }
         removeStaleTemporaries(of: path)
     }
 

@@ -44,10 +44,14 @@ let package = Package(
         .executableTarget(name: "herald-gtk-demo", dependencies: ["Herald", "CGtk"]),
         // libFuzzer targets when built by Tests/scripts/fuzz.sh; otherwise a corpus replay tool.
         .executableTarget(name: "herald-fuzz", dependencies: ["HeraldCore"], path: "Tests/Fuzz/Harness"),
+        // What a publisher's feed host carries for a fleet, from Herald's own check policy.
+        .target(name: "HeraldFleet", dependencies: ["HeraldCore"], path: "Tests/Fleet/Simulation"),
+        .executableTarget(name: "herald-fleet", dependencies: ["HeraldFleet"], path: "Tests/Fleet/Tool"),
         .target(name: "HeraldTestSupport", dependencies: ["HeraldCore", "HeraldDesktop", "CLibNotify"], path: "Tests/HeraldTestSupport"),
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldTestSupport"]),
         .testTarget(name: "HeraldDesktopTests", dependencies: ["HeraldDesktop", "HeraldTestSupport", "CLibNotify"]),
         .testTarget(name: "HeraldTests", dependencies: ["Herald", "HeraldTesting", "HeraldTestSupport", "CLibNotify"]),
         .testTarget(name: "HeraldEndToEndTests", dependencies: ["HeraldCore", "HeraldTestSupport"]),
+        .testTarget(name: "HeraldFleetTests", dependencies: ["HeraldFleet"]),
     ]
 )

@@ -1,0 +1,248 @@
+#!/usr/bin/env bash
+# Measures the release `herald` against the floor (../shared/bench/floor.c: the same job in
+# plain C with the same libraries) and notify-send (showing without fetching), and prints one
+# Markdown table of medians with herald's ratio to its peer.
+#
+#   Tests/scripts/bench.sh [--quick] [--runs N] [--keep DIR]
+#
+# Every figure comes from runs interleaved with its peers' (each iteration runs herald, the
+# floor and notify-send in turn, starting with a different one each time), after warm-up
+# iterations that are not counted: 10 runs each by default, 3 with --quick. Everything runs
+# on a private session bus with python3-dbusmock's notification server and a loopback feed
+# server serving a 5-entry XML plist feed. HERALD_FLOOR_SOURCE overrides where floor.c is;
+# --keep DIR keeps every run's measurements there (Tests/support/bench_probe.py's lines).
+#
+# Exits 0 whatever the figures are: no timing fails it. Exits non-zero only when something
+# could not be measured (a build failed, a program did not show its notification or failed).
+#
+# Needs (Debian 12), besides Swift: gcc pkg-config libsoup-3.0-dev libnotify-dev
+# libnotify-bin dbus python3-dbus python3-dbusmock (Tests/scripts/setup.sh --tests installs
+# most of them; this script installs nothing).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+runs=10
+warmups=2
+keep=
+while [ $# -gt 0 ]; do
+  case $1 in
+    --quick) runs=3; warmups=1 ;;
+    --runs)
+      if [ $# -lt 2 ] || ! [[ $2 =~ ^[1-9][0-9]*$ ]]; then echo "bench: --runs takes a positive number" >&2; exit 64; fi
+      runs=$2; shift ;;
+    --keep)
+      if [ $# -lt 2 ]; then echo "bench: --keep takes a folder" >&2; exit 64; fi
+      keep=$2; shift ;;
+    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "bench: unknown argument $1 (see --help)" >&2; exit 64 ;;
+  esac
+  shift
+done
+
+say() { printf 'bench: %s\n' "$*" >&2; }
+die() { say "$*"; exit 1; }
+
+floor_source=${HERALD_FLOOR_SOURCE:-../shared/bench/floor.c}
+[ -f "$floor_source" ] || die "the floor's source $floor_source is missing (set HERALD_FLOOR_SOURCE to floor.c)"
+python=/usr/bin/python3
+missing=()
+for tool in gcc pkg-config dbus-daemon notify-send swift; do
+  command -v "$tool" >/dev/null || missing+=("$tool")
+done
+[ -x "$python" ] && "$python" -c 'import dbus, dbusmock' 2>/dev/null || missing+=("python3-dbus/python3-dbusmock")
+pkg-config --exists libsoup-3.0 libnotify 2>/dev/null || missing+=("libsoup-3.0-dev/libnotify-dev")
+[ ${#missing[@]} -eq 0 ] || die "missing: ${missing[*]} (apt-get install gcc pkg-config libsoup-3.0-dev libnotify-dev libnotify-bin dbus python3-dbus python3-dbusmock)"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/herald-bench.XXXXXX")
+pids=()
+clean_up() {
+  local pid
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap clean_up EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# Waits up to 10 s for a file to hold a whole line.
+wait_for_line() {
+  local _
+  for _ in $(seq 200); do
+    if [ -f "$1" ] && [ "$(wc -l <"$1")" -ge 1 ]; then return 0; fi
+    sleep 0.05
+  done
+  return 1
+}
+
+say "building herald (release, static Swift runtime) in .build-bench"
+swift build -c release --product herald --static-swift-stdlib --scratch-path .build-bench >&2
+herald="$(swift build -c release --product herald --static-swift-stdlib --scratch-path .build-bench --show-bin-path)/herald"
+[ -x "$herald" ] || die "no herald binary at $herald"
+say "building the floor from $floor_source"
+# shellcheck disable=SC2046 # pkg-config's flags are meant to split into words
+gcc "$floor_source" -O2 -o "$work/floor" $(pkg-config --cflags --libs libsoup-3.0 libnotify)
+
+# A desktop of our own: no display, XDG folders and HOME in the work folder, no proxy.
+for folder in home state config cache data feed; do mkdir -p "$work/$folder"; done
+export HOME="$work/home" XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/cache" XDG_DATA_HOME="$work/data"
+export XDG_STATE_HOME="$work/state" XDG_DATA_DIRS=/usr/local/share:/usr/share LANG=C.UTF-8 NOTIFY_IGNORE_PORTAL=1
+unset DISPLAY WAYLAND_DISPLAY LANGUAGE LC_ALL LC_MESSAGES http_proxy https_proxy all_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY no_proxy NO_PROXY
+
+dbus-daemon --session --nofork --address="unix:path=$work/bus" --print-address=1 >"$work/bus-address" 2>"$work/bus.log" &
+pids+=($!)
+wait_for_line "$work/bus-address" || die "dbus-daemon did not start: $(cat "$work/bus.log")"
+DBUS_SESSION_BUS_ADDRESS=$(head -n 1 "$work/bus-address")
+export DBUS_SESSION_BUS_ADDRESS
+
+"$python" -m dbusmock --template notification_daemon -p '{"capabilities": "actions body body-markup"}' \
+  --logfile "$work/notification-server.log" >"$work/notification-server.out" 2>&1 &
+pids+=($!)
+"$python" Tests/support/notification_server.py wait || die "the notification server did not start: $(cat "$work/notification-server.out")"
+
+{
+  printf '%s\n' '<?xml version="1.0" encoding="UTF-8"?>' \
+    '<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">' \
+    '<plist version="1.0">' '<dict>'
+  for day in 1 2 3 4 5; do
+    printf '  <key>2026/01/0%s</key>\n  <dict>\n' "$day"
+    printf '    <key>Message</key><string>Message %s: a new feature, a release or a tip.</string>\n' "$day"
+    printf '    <key>Title</key><string>Title %s</string>\n  </dict>\n' "$day"
+  done
+  printf '%s\n' '</dict>' '</plist>'
+} >"$work/feed/feed.plist"
+"$python" Tests/support/feed_server.py --root "$work/feed" --log "$work/feed-requests.log" --lifetime 86400 >"$work/feed-port" 2>"$work/feed-server.log" &
+pids+=($!)
+wait_for_line "$work/feed-port" || die "the feed server did not start: $(cat "$work/feed-server.log")"
+feed="http://127.0.0.1:$(head -n 1 "$work/feed-port")/feed.plist"
+
+app=org.example.Bench
+herald_shown='"event":"shown"'
+floor_shown='^shown '
+notify_shown='^[0-9]+$'
+
+# The "no check due" state: a real check's state whose last check is then set a minute back.
+due_state="$work/due-state"
+mkdir -p "$due_state"
+XDG_STATE_HOME="$due_state" "$herald" check --feed "$feed" --app-id "$app" --force --max 1 --wait 0.001 --json >"$work/due-setup.log" 2>&1 \
+  || die "herald could not make the 'no check due' state: $(cat "$work/due-setup.log")"
+"$python" - "$due_state/herald/$app.json" <<'PY' || die "could not set the last check of $due_state/herald/$app.json"
+import datetime, json, sys
+path = sys.argv[1]
+with open(path) as handle:
+    state = json.load(handle)
+if "lastChecked" not in state:
+    sys.exit("no lastChecked in " + path)
+minute_ago = datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(minutes=1)
+state["lastChecked"] = minute_ago.strftime("%Y-%m-%dT%H:%M:%SZ")
+with open(path, "w") as handle:
+    json.dump(state, handle)
+PY
+
+results="$work/results"
+mkdir -p "$results"
+probe() { "$python" Tests/support/bench_probe.py "$@"; }
+fresh_state() { rm -rf "$work/state"; mkdir -p "$work/state"; }
+
+# One run of one program for one figure; its measurements are appended to results/FIGURE-PROGRAM
+# unless it is a warm-up. A run that fails ends the script (set -e).
+run_once() {
+  local figure=$1 program=$2 record=$3 line
+  case $figure-$program in
+    exit-herald) fresh_state; line=$(probe time --shown "$herald_shown" -- "$herald" check --feed "$feed" --app-id "$app" --force --max 1 --wait 0.001 --json) ;;
+    exit-floor) line=$(EXIT_AFTER_SHOW=1 probe time --shown "$floor_shown" -- "$work/floor" "$feed") ;;
+    exit-notify) line=$(probe time --shown "$notify_shown" -- notify-send --print-id "Message 1" "Body text") ;;
+    hold-herald) fresh_state; line=$(probe hold --shown "$herald_shown" -- "$herald" check --feed "$feed" --app-id "$app" --force --max 1 --json) ;;
+    hold-floor) line=$(probe hold --shown "$floor_shown" -- "$work/floor" "$feed") ;;
+    hold-notify) line=$(probe hold --shown "$notify_shown" -- notify-send --print-id -A view=View -A ignore=Ignore "Message 1" "Body text") ;;
+    due-herald) line=$(XDG_STATE_HOME="$due_state" probe time --shown '"event":"check-skipped"' -- "$herald" check --feed "$feed" --app-id "$app" --json) ;;
+    due-notify) line=$(probe time -- notify-send --version) ;;
+    *) die "no run for $figure-$program" ;;
+  esac
+  if [ "$record" = 1 ]; then printf '%s\n' "$line" >>"$results/$figure-$program"; fi
+}
+
+# Runs each program of a figure once, starting with the iteration's turn.
+run_iteration() {
+  local iteration=$1 record=$2 figure programs count start index
+  for figure in exit hold due; do
+    if [ "$figure" = due ]; then programs=(herald notify); else programs=(herald floor notify); fi
+    count=${#programs[@]}
+    start=$((iteration % count))
+    for ((index = 0; index < count; index++)); do
+      run_once "$figure" "${programs[$(((start + index) % count))]}" "$record"
+    done
+  done
+}
+
+started=$(date +%s)
+load_before=$(cut -d ' ' -f 1 /proc/loadavg)
+say "warming up ($warmups iterations), then $runs measured iterations"
+for ((iteration = 0; iteration < warmups; iteration++)); do run_iteration "$iteration" 0; done
+for ((iteration = 0; iteration < runs; iteration++)); do
+  run_iteration "$iteration" 1
+  say "iteration $((iteration + 1))/$runs done"
+done
+
+load_after=$(cut -d ' ' -f 1 /proc/loadavg)
+if [ -n "$keep" ]; then mkdir -p "$keep" && cp "$results"/* "$keep"/; fi
+
+# The median of one measurement (a key of the probe's JSON lines) of one figure and program.
+median() {
+  local file="$results/$1-$2" key=$3
+  [ -s "$file" ] || die "no runs recorded in $file"
+  grep -o "\"$key\": [0-9.e+-]*" "$file" | awk '{print $2}' | sort -g | awk '
+    { value[NR] = $1 }
+    END { if (NR == 0) exit 1; print (NR % 2) ? value[(NR + 1) / 2] : (value[NR / 2] + value[NR / 2 + 1]) / 2 }'
+}
+total() { grep -o "\"$3\": [0-9]*" "$results/$1-$2" | awk '{sum += $2} END {print sum + 0}'; }
+format() { awk -v value="$1" -v scale="$2" -v digits="$3" 'BEGIN { printf "%.*f", digits, value / scale }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "—"; else printf "%.2f", a / b }'; }
+
+# A table row: figure, then the three programs' medians of a key (scaled), herald ÷ peer.
+row() {
+  local label=$1 figure=$2 key=$3 scale=$4 digits=$5 peer=$6 program cells=() values=()
+  for program in herald floor notify; do
+    if [ -s "$results/$figure-$program" ]; then
+      values+=("$(median "$figure" "$program" "$key")")
+      cells+=("$(format "${values[-1]}" "$scale" "$digits")")
+    else
+      values+=(0)
+      cells+=("—")
+    fi
+  done
+  local peer_value=${values[1]}
+  [ "$peer" = notify ] && peer_value=${values[2]}
+  printf '| %s | %s | %s | %s | %s |\n' "$label" "${cells[0]}" "${cells[1]}" "${cells[2]}" "$(ratio "${values[0]}" "$peer_value") (÷ ${peer/notify/notify-send})"
+}
+
+ticks_cell() { printf '%s (%s in all)' "$(median hold "$1" ticks)" "$(total hold "$1" ticks)"; }
+
+cpu=$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)
+revision=$(git rev-parse --short HEAD 2>/dev/null || echo '?')
+if [ -n "$(git status --porcelain -- Sources Package.swift 2>/dev/null)" ]; then revision+=" with uncommitted changes"; fi
+echo "Herald bench: $(nproc) CPUs, ${cpu:-unknown CPU}, Linux $(uname -r), Debian $(cat /etc/debian_version 2>/dev/null || echo '?')," \
+  "load average $load_before → $load_after; herald $revision; $runs interleaved runs each after $warmups warm-up, medians"
+echo
+echo "| figure | herald | floor | notify-send | ratio |"
+echo "|---|---|---|---|---|"
+row "start → shown, ms (http, 5-entry feed; exits after showing)" exit shown_ms 1 1 floor
+row "start → exit, ms (same runs)" exit exit_ms 1 1 floor
+row "CPU time start → exit (user+sys), ms (same runs)" exit cpu_ms 1 1 floor
+row "start → shown, ms (stays to wait for an answer, 2 actions)" hold shown_ms 1 1 floor
+row "peak resident while waiting (VmHWM), MiB" hold vmhwm_kb 1024 1 floor
+row "private dirty while waiting (Private_Dirty), MiB" hold private_dirty_kb 1024 2 floor
+ticks_herald=$(ticks_cell herald)
+ticks_floor=$(ticks_cell floor)
+ticks_notify=$(ticks_cell notify)
+printf '| CPU ticks (utime+stime, 1/%s s) in 1 s of waiting | %s | %s | %s | %s |\n' "$(getconf CLK_TCK)" \
+  "$ticks_herald" "$ticks_floor" "$ticks_notify" "$(ratio "$(total hold herald ticks)" "$(total hold floor ticks)") (÷ floor, totals)"
+row "no check due: start → exit, ms (herald: checked a minute ago; notify-send --version)" due exit_ms 1 1 notify
+row "no check due: CPU time (user+sys), ms" due cpu_ms 1 1 notify
+echo
+echo "start → shown: from just before the process is started until it prints its shown line" \
+  "(herald --json \"shown\" event, the floor's \"shown\", notify-send --print-id's id), all after the" \
+  "server answered Notify. herald runs with --force --max 1 and a fresh state each run; to exit after" \
+  "showing, herald uses --wait 0.001 (it closes what it showed) and the floor EXIT_AFTER_SHOW=1;" \
+  "notify-send exits after showing only without actions, so its exit runs have none. MiB: the kernel's kB / 1024."
+say "done in $(($(date +%s) - started)) s of measuring"

@@ -47,6 +47,8 @@ let package = Package(
         // What a publisher's feed host carries for a fleet, from Herald's own check policy.
         .target(name: "HeraldFleet", dependencies: ["HeraldCore"], path: "Tests/Fleet/Simulation"),
         .executableTarget(name: "herald-fleet", dependencies: ["HeraldFleet"], path: "Tests/Fleet/Tool"),
+        // In-process decoding figures for Tests/scripts/bench.sh.
+        .executableTarget(name: "herald-decode-bench", dependencies: ["HeraldCore"], path: "Tests/Benchmarks/Decoding"),
         .target(name: "HeraldTestSupport", dependencies: ["HeraldCore", "HeraldDesktop", "CLibNotify"], path: "Tests/HeraldTestSupport"),
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldTestSupport"]),
         .testTarget(name: "HeraldDesktopTests", dependencies: ["HeraldDesktop", "HeraldTestSupport", "CLibNotify"]),

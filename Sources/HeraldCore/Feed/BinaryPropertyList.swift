@@ -87,6 +87,7 @@ struct BinaryPropertyList {
         }
         try enter(root)
         var entries: [String: FeedValue] = [:]
+        entries.reserveCapacity(keyReferences.count)
         for (keyReference, valueReference) in zip(keyReferences, valueReferences) {
             var keyProblem: String?
             let key = try key(keyReference, problem: &keyProblem)
@@ -221,6 +222,7 @@ struct BinaryPropertyList {
         case .dictionary(let keys, let values):
             try enter(object)
             var out: [String: FeedValue] = [:]
+            out.reserveCapacity(keys.count)
             for (keyObject, valueObject) in zip(keys, values) {
                 var keyProblem: String?
                 let key = try key(keyObject, problem: &keyProblem)

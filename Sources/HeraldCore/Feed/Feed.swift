@@ -32,14 +32,18 @@ public struct FeedEntry: Sendable, Equatable {
         self.actionButton = actionButton
         self.minVersion = minVersion
         self.maxVersion = maxVersion
-        var known: [String: FeedValue] = [:]
-        known[FeedKey.title] = title.map(FeedValue.string)
-        known[FeedKey.message] = message.map(FeedValue.string)
-        known[FeedKey.actionURL] = actionURL.map(FeedValue.string)
-        known[FeedKey.actionButton] = actionButton.map(FeedValue.string)
-        known[FeedKey.minVersion] = minVersion.map(FeedValue.string)
-        known[FeedKey.maxVersion] = maxVersion.map(FeedValue.string)
-        self.details = details ?? known
+        if let details {
+            self.details = details
+        } else {
+            var known: [String: FeedValue] = [:]
+            known[FeedKey.title] = title.map(FeedValue.string)
+            known[FeedKey.message] = message.map(FeedValue.string)
+            known[FeedKey.actionURL] = actionURL.map(FeedValue.string)
+            known[FeedKey.actionButton] = actionButton.map(FeedValue.string)
+            known[FeedKey.minVersion] = minVersion.map(FeedValue.string)
+            known[FeedKey.maxVersion] = maxVersion.map(FeedValue.string)
+            self.details = known
+        }
     }
 }
 
@@ -88,6 +92,13 @@ public struct Feed: Sendable, Equatable {
     /// Creates a feed from entries (used by tests and by apps that build feeds in code).
     public init(entries: [FeedEntry], problems: [FeedProblem] = [], format: FeedFormat = .json) {
         self.entries = Dictionary(entries.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        self.problems = problems
+        self.format = format
+    }
+
+    /// Creates a feed from entries already keyed by their ids.
+    init(keyed entries: [String: FeedEntry], problems: [FeedProblem], format: FeedFormat) {
+        self.entries = entries
         self.problems = problems
         self.format = format
     }

@@ -35,16 +35,17 @@ public enum FeedDecoder {
         guard case .dictionary(let dictionary) = document.root else {
             throw FeedError.rootNotDictionary(found: document.root.kindName)
         }
-        var entries: [FeedEntry] = []
+        var entries: [String: FeedEntry] = [:]
+        entries.reserveCapacity(dictionary.count)
         var problems = document.unreadableEntries
         for (key, value) in dictionary {
             switch entry(key: key, value: value) {
-            case .success(let entry): entries.append(entry)
+            case .success(let entry): entries[key] = entry
             case .failure(let problem): problems.append(problem)
             }
         }
         problems.sort { $0.key < $1.key }
-        return Feed(entries: entries, problems: problems, format: document.format)
+        return Feed(keyed: entries, problems: problems, format: document.format)
     }
 
     /// The format of a document, from its first bytes: `bplist` is a binary plist, `<` XML,

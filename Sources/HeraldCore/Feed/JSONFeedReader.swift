@@ -100,7 +100,9 @@ struct JSONFeedReader {
     }
 
     private mutating func object() throws(DocumentFailure) -> FeedValue {
+        // Room for an entry's keys from the start, instead of growing through 1, 2, 4 and 8.
         var result: [String: FeedValue] = [:]
+        result.reserveCapacity(8)
         try members { (reader, key, keyProblem) throws(DocumentFailure) in
             if let keyProblem { reader.problems.noteKey(keyProblem) }
             reader.problems.enter(key)
@@ -226,6 +228,28 @@ struct JSONFeedReader {
     /// way; either is reported in `problem`, so the caller can skip the entry holding it.
     private mutating func string(problem: inout String?) throws(DocumentFailure) -> String {
         position += 1
+        // Most strings have no escapes: made straight from their bytes, and only checked as
+        // UTF-8 when a byte is not ASCII.
+        let start = position
+        var highBits: UInt8 = 0
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == 0x22 || byte == 0x5C || byte < 0x20 { break }
+            highBits |= byte
+            position += 1
+        }
+        if position < bytes.count, bytes[position] == 0x22 {
+            let end = position
+            let text = bytes.withUnsafeBufferPointer { buffer -> String? in
+                let run = UnsafeBufferPointer(rebasing: buffer[start..<end])
+                return highBits < 0x80 ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self)
+            }
+            if let text {
+                position += 1
+                return text
+            }
+        }
+        position = start
         var out: [UInt8] = []
         while true {
             let runStart = position

@@ -81,7 +81,9 @@ struct XMLPropertyList {
         try countValue()
         switch tag.name {
         case .dict:
+            // Room for an entry's keys from the start, instead of growing through 1, 2, 4 and 8.
             var result: [String: FeedValue] = [:]
+            result.reserveCapacity(8)
             try members(of: tag) { (reader, key, valueTag) throws(DocumentFailure) in
                 reader.problems.enter(key)
                 result[key] = try reader.value(valueTag)

@@ -49,6 +49,8 @@ let package = Package(
         .executableTarget(name: "herald-fleet", dependencies: ["HeraldFleet"], path: "Tests/Fleet/Tool"),
         // In-process decoding figures for Tests/scripts/bench.sh.
         .executableTarget(name: "herald-decode-bench", dependencies: ["HeraldCore"], path: "Tests/Benchmarks/Decoding"),
+        // How long appLaunched() holds the caller's thread, for Tests/scripts/bench.sh.
+        .executableTarget(name: "herald-launch-bench", dependencies: ["Herald", "HeraldCore", "HeraldDesktop"], path: "Tests/Benchmarks/Launch"),
         .target(name: "HeraldTestSupport", dependencies: ["HeraldCore", "HeraldDesktop", "CLibNotify"], path: "Tests/HeraldTestSupport"),
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldTestSupport"]),
         .testTarget(name: "HeraldDesktopTests", dependencies: ["HeraldDesktop", "HeraldTestSupport", "CLibNotify"]),

@@ -36,10 +36,7 @@ final class EventReporter: HeraldDelegate {
         if json {
             var object = fields
             object["event"] = .string(event)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            let line = (try? encoder.encode(FeedValue.dictionary(object))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-            FileHandleOutput.standardOutput.write(line + "\n")
+            FileHandleOutput.standardOutput.write(FeedValue.dictionary(object).jsonText + "\n")
         } else {
             FileHandleOutput.standardOutput.write(text() + "\n")
         }

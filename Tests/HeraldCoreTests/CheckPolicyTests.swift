@@ -237,6 +237,37 @@ final class CheckPlanTests: XCTestCase {
         XCTAssertEqual(released.presenting, ["b": other.claim(until: clock.after(days: 1))])
     }
 
+    func testThePlanClaimsOnlyAsManyMessagesAsTheCapShows() {
+        let many = Feed(entries: (1...9).map { Fixtures.entry("2024/01/0\($0)") })
+        let planned = CheckPolicy.plan(feed: many, prompts: [], configuration: CheckConfiguration(maxNotificationsPerCheck: 2),
+                                       state: HeraldState(), now: clock.now, urlRules: URLRules(), claimant: me,
+                                       claimUntil: clock.after(days: 0.5), isLive: { _ in false })
+        XCTAssertEqual(planned.messages.count, 9, "the others stay candidates for when one is passed over")
+        XCTAssertEqual(planned.claimedMessages, 2)
+        XCTAssertEqual(planned.state.presenting.keys.sorted(), ["2024/01/08", "2024/01/09"])
+    }
+
+    func testALaterClaimRefusesWhatWasAnsweredOrClaimedElsewhereSinceThePlan() {
+        let message = Fixtures.entry("a")
+        func claimLater(_ state: HeraldState, live: Set<Claimant> = []) -> (MessageSkipReason?, HeraldState) {
+            var state = state
+            let refusal = CheckPolicy.claimLater(message, configuration: CheckConfiguration(), state: &state, now: clock.now,
+                                                 urlRules: URLRules(), claimant: me, claimUntil: clock.after(days: 0.5),
+                                                 isLive: { claim in live.contains { claim.isHeld(by: $0) } })
+            return (refusal, state)
+        }
+        var viewed = HeraldState()
+        viewed.viewed = ["a"]
+        XCTAssertEqual(claimLater(viewed).0, .viewed)
+        XCTAssertEqual(claimLater(viewed).1, viewed)
+        var elsewhere = HeraldState()
+        elsewhere.presenting["a"] = other.claim(until: clock.after(days: 1))
+        XCTAssertEqual(claimLater(elsewhere, live: [other]).0, .shownElsewhere)
+        let free = claimLater(HeraldState())
+        XCTAssertNil(free.0)
+        XCTAssertEqual(free.1.presenting, ["a": me.claim(until: clock.after(days: 0.5))])
+    }
+
     func testADuePromptIsClaimedAndAnotherCheckWaitsForIt() {
         let first = plan(HeraldState(), by: me, prompts: [due])
         XCTAssertEqual(first.prompts.map(\.decision), [.show(preview: false)])

@@ -98,3 +98,18 @@ final class FeedDecodingTests: XCTestCase {
         XCTAssertEqual(feed.entries["a"], FeedEntry(key: "a", details: [:]))
     }
 }
+
+/// The tool's event lines are written without `JSONEncoder`, and read the same.
+final class FeedValueJSONTextTests: XCTestCase {
+    func testJSONTextIsWhatJSONEncoderWritesWithSortedKeys() throws {
+        let value = FeedValue.dictionary([
+            "event": .string("skipped"), "key": .string("2024/01/02"), "count": .integer(-3), "share": .real(0.25),
+            "whole": .real(2), "ok": .bool(true), "none": .null,
+            "text": .string("quote \" backslash \\ slash / tab \t line\n bell \u{7} é 😀 \u{2028}"),
+            "list": .array([.string("a"), .integer(1), .dictionary(["z": .bool(false), "a": .string("")])]),
+        ])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        XCTAssertEqual(value.jsonText, String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+}

@@ -180,6 +180,25 @@ final class CheckPipelineTests: XCTestCase {
         }
     }
 
+    func testAMessagePassedOverIsReleasedAndTheNextClaimedInOneUpdate() throws {
+        let feed = try Self.feedURL(["a", "b", "c", "d"])
+        try MainContext.assumeIsolated {
+            let (store, presenter, herald, recorder) = try Self.pipeline(feed, check: CheckConfiguration(maxNotificationsPerCheck: 2), waitLimit: 30)
+            recorder.declined = ["d"]
+            var claimedWhenShown: [[String]] = []
+            recorder.onShow = { claimedWhenShown.append(store.state.presenting.keys.sorted()) }
+            recorder.run {
+                herald.appLaunched()
+                MainContext.after(seconds: 0.5) { for shown in presenter.shown { presenter.answer(shown, with: "ok") } }
+            }
+            XCTAssertEqual(recorder.events, ["fetched", "skipped d delegate-declined", "shown c", "shown b", "skipped a over-cap",
+                                             "ok c", "ok b", "finished"])
+            XCTAssertEqual(claimedWhenShown, [["c", "d"], ["b", "c"]], "d's claim is dropped in the update that claims b; a is never claimed")
+            XCTAssertEqual(store.writes, 4, "plan with c and d, release d and claim b, two answers")
+            XCTAssertEqual(store.state.viewed, ["b", "c"])
+        }
+    }
+
     func testAClaimKeepsASecondHeraldInTheSameProcessFromShowingTheMessage() throws {
         let feed = try Self.feedURL(["a"])
         try MainContext.assumeIsolated {

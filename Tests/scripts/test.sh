@@ -6,6 +6,8 @@
 #   the in-process tests under valgrind memcheck   Tests/scripts/memcheck.sh    HERALD_SKIP_MEMCHECK=1
 #   the same under AddressSanitizer and ThreadSanitizer  Tests/scripts/sanitizers.sh  HERALD_SKIP_SANITIZERS=1
 #   each decoder's fuzzer for a few seconds        Tests/scripts/fuzz.sh        HERALD_SKIP_FUZZ=1
+# and the benchmark in its quick form, so that it keeps working (no timing fails the run; only a
+# figure that cannot be measured does)   Tests/scripts/bench.sh --quick     HERALD_SKIP_BENCH=1
 # (the variables leave one out).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -24,6 +26,9 @@ if [ "${HERALD_SKIP_SANITIZERS:-0}" != 1 ]; then
 fi
 if [ "${HERALD_SKIP_FUZZ:-0}" != 1 ] && [ -x Tests/scripts/fuzz.sh ]; then
   Tests/scripts/fuzz.sh || further=1
+fi
+if [ "${HERALD_SKIP_BENCH:-0}" != 1 ]; then
+  Tests/scripts/bench.sh --quick || further=1
 fi
 summary=$(grep -E "^[[:space:]]*Executed [0-9]+ tests?, with ([0-9]+ tests? skipped and )?[0-9]+ failures?" "$log" | tail -1 || true)
 total=$(sed -E 's/.*Executed ([0-9]+) tests?.*/\1/' <<<"$summary")

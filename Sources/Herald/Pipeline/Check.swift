@@ -234,6 +234,7 @@ final class Check {
         var unshownPrompts: [String] = []
         var shownWithoutButtons: [Showable] = []
         var count = 0
+        var claimed = Set(plan.messages.prefix(plan.claimedMessages).map(\.key))
         for message in plan.messages {
             if count >= configuration.check.maxNotificationsPerCheck {
                 skip(message, .overCap, &unshownMessages)
@@ -241,6 +242,8 @@ final class Check {
                 skip(message, .noHandler(URLRules.scheme(of: url) ?? url), &unshownMessages)
             } else if delegate?.herald(herald, shouldDisplay: message) == false {
                 skip(message, .delegateDeclined, &unshownMessages)
+            } else if !claimed.contains(message.key), !claimLater(message, releasing: &unshownMessages, claimed: &claimed) {
+                continue
             } else if let interactive = show(.message(message)) {
                 count += 1
                 if !interactive { shownWithoutButtons.append(.message(message)) }
@@ -274,6 +277,31 @@ final class Check {
             }
         }
         presentationEnded()
+    }
+
+    /// Claims a message the plan left unclaimed, in one update with the release of the claimed
+    /// ones passed over so far. Returns whether it is claimed; when it is not, it is reported
+    /// as skipped (or the state failure is) and counted as not shown.
+    private func claimLater(_ message: FeedEntry, releasing unshown: inout [String], claimed: inout Set<String>) -> Bool {
+        let now = herald.now()
+        let passedOver = unshown.filter { claimed.contains($0) }
+        let until = now.addingTimeInterval(configuration.waitLimit ?? 86_400)
+        let outcome = updateState { state -> MessageSkipReason? in
+            state = CheckPolicy.release(messages: passedOver, heldBy: claimant, in: state)
+            return CheckPolicy.claimLater(message, configuration: configuration.check, state: &state, now: now,
+                                          urlRules: configuration.urlRules, claimant: claimant, claimUntil: until, isLive: Self.isLive)
+        }
+        guard let outcome else {
+            unshown.append(message.key)
+            return false
+        }
+        claimed.subtract(passedOver)
+        if let reason = outcome {
+            skip(message, reason, &unshown)
+            return false
+        }
+        claimed.insert(message.key)
+        return true
     }
 
     private func skip(_ message: FeedEntry, _ reason: MessageSkipReason, _ unshown: inout [String]) {

@@ -87,3 +87,75 @@ extension FeedValue: Encodable {
         }
     }
 }
+
+extension FeedValue {
+    /// The value as one line of JSON, keys sorted and slashes left as they are: what
+    /// `JSONEncoder` with `.sortedKeys` and `.withoutEscapingSlashes` writes, without its
+    /// `Encodable` round trip (the tool writes an event per skipped message of a large feed).
+    public var jsonText: String {
+        var out = ""
+        write(into: &out)
+        return out
+    }
+
+    private func write(into out: inout String) {
+        switch self {
+        case .string(let text): Self.quote(text, into: &out)
+        case .integer(let number): out += String(number)
+        case .real(let number):
+            if !number.isFinite {
+                out += "null"
+            } else if number.rounded() == number, abs(number) < 1e15 {
+                out += String(Int(number))
+            } else {
+                out += String(number)
+            }
+        case .bool(let value): out += value ? "true" : "false"
+        case .date(let date): Self.quote(date.formatted(.iso8601), into: &out)
+        case .data(let data): Self.quote(data.base64EncodedString(), into: &out)
+        case .null: out += "null"
+        case .array(let values):
+            out += "["
+            for (index, value) in values.enumerated() {
+                if index > 0 { out += "," }
+                value.write(into: &out)
+            }
+            out += "]"
+        case .dictionary(let fields):
+            out += "{"
+            for (index, key) in fields.keys.sorted().enumerated() {
+                if index > 0 { out += "," }
+                Self.quote(key, into: &out)
+                out += ":"
+                fields[key]!.write(into: &out)
+            }
+            out += "}"
+        }
+    }
+
+    private static func quote(_ text: String, into out: inout String) {
+        out += "\""
+        // Most text needs no escape at all and goes in whole.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            out += text
+            out += "\""
+            return
+        }
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    out += "\\u" + JSONFeedReader.hex(scalar.value, width: 4).lowercased()
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+}

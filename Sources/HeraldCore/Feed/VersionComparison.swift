@@ -34,22 +34,25 @@ public enum VersionComparison {
         return folded == .same ? compareUnits(lhs.utf16, rhs.utf16) : folded
     }
 
-    /// A key read once for sorting in `caseInsensitive` order: its UTF-16 units folded, and
-    /// as written for ties. Sorting by it gives the same order as comparing the strings.
-    public struct CaseInsensitiveKey: Comparable {
-        private let folded: [UInt16]
-        private let raw: [UInt16]
-
-        /// Reads `key`.
-        public init(_ key: String) {
-            raw = Array(key.utf16)
-            folded = raw.map(VersionComparison.fold)
-        }
-
-        /// Whether `lhs` sorts before `rhs`.
-        public static func < (lhs: Self, rhs: Self) -> Bool {
-            let order = compareUnits(lhs.folded, rhs.folded)
-            return (order == .same ? compareUnits(lhs.raw, rhs.raw) : order) == .ascending
+    /// Sorts strings in `caseInsensitive` order and returns their positions, first to last.
+    ///
+    /// Each string is read once: ASCII strings (nearly every message id) are compared on
+    /// their bytes, which for ASCII are their UTF-16 units; the others through their
+    /// UTF-16 units, kept in arrays.
+    public static func caseInsensitiveOrder(of strings: [String]) -> [Int] {
+        let texts = strings
+        let units = texts.map { text -> [UInt16]? in text.utf8.allSatisfy({ $0 < 0x80 }) ? nil : Array(text.utf16) }
+        return texts.indices.sorted { left, right in
+            if units[left] == nil, units[right] == nil {
+                var leftText = texts[left], rightText = texts[right]
+                return leftText.withUTF8 { leftBytes in
+                    rightText.withUTF8 { rightBytes in
+                        let folded = compareUnits(leftBytes.lazy.map { fold(UInt16($0)) }, rightBytes.lazy.map { fold(UInt16($0)) })
+                        return (folded == .same ? compareUnits(leftBytes.lazy.map(UInt16.init), rightBytes.lazy.map(UInt16.init)) : folded) == .ascending
+                    }
+                }
+            }
+            return caseInsensitive(texts[left], texts[right]) == .ascending
         }
     }
 

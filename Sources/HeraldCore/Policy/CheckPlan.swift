@@ -6,9 +6,12 @@ import FoundationEssentials
 /// are one step: two checks, in one process or in two, can never both claim a message
 /// (DESIGN.md D16).
 public struct CheckPlan: Sendable {
-    /// Messages claimed for this check, in display order; the presentation step applies the
-    /// per-check cap and drops the claims of what it does not show.
+    /// Messages this check may show, in display order. The first ones, as many as the
+    /// per-check cap, are claimed; the presentation step claims a later one (`claimLater`)
+    /// only when it passes over a claimed one, and drops the claims of what it does not show.
     public var messages: [FeedEntry]
+    /// How many of `messages`, from the first, the plan claimed.
+    public var claimedMessages: Int
     /// Messages left out, with the reason, in display order.
     public var skipped: [(key: String, reason: MessageSkipReason)]
     /// Every registered prompt with its decision, in name order; the due ones are claimed.
@@ -51,7 +54,11 @@ extension CheckPolicy {
             state = selection.state
             messages = selection.candidates
             skipped = selection.skipped
-            for message in messages { state.presenting[message.key] = claimant.claim(until: claimUntil) }
+            // Only what the cap lets this check show is claimed: a feed of thousands of pending
+            // messages costs a state of three claims, not thousands.
+            for message in messages.prefix(configuration.maxNotificationsPerCheck) {
+                state.presenting[message.key] = claimant.claim(until: claimUntil)
+            }
         }
         let decided = prompts.sorted { $0.name < $1.name }.map { prompt -> (prompt: Prompt, decision: PromptDecision) in
             var decision = PromptPolicy.decide(prompt, state: state.prompts[prompt.name] ?? PromptState(), now: now)
@@ -64,7 +71,28 @@ extension CheckPolicy {
             }
             return (prompt, decision)
         }
-        return CheckPlan(messages: messages, skipped: skipped, prompts: decided, state: state)
+        return CheckPlan(messages: messages, claimedMessages: min(messages.count, configuration.maxNotificationsPerCheck),
+                         skipped: skipped, prompts: decided, state: state)
+    }
+
+    /// Claims a message of the plan that it did not claim, because a claimed one before it was
+    /// passed over (the app declined it, no application opens its link). Returns why it may no
+    /// longer be shown (answered, put off or claimed by another check since the plan), leaving
+    /// `state` as it was, or `nil` with the claim added to `state`.
+    public static func claimLater(
+        _ message: FeedEntry, configuration: CheckConfiguration, state: inout HeraldState, now: Date,
+        urlRules: URLRules, claimant: Claimant, claimUntil: Date, isLive: (HeraldState.Claim) -> Bool
+    ) -> MessageSkipReason? {
+        if !configuration.showAnswered, !configuration.debug {
+            if state.ignored?.contains(message.key) == true { return .ignored }
+            if state.viewed.contains(message.key) { return .viewed }
+        }
+        if let reason = exclusion(of: message, configuration: configuration, state: state, now: now, urlRules: urlRules,
+                                  claimant: claimant, isLive: isLive) {
+            return reason
+        }
+        state.presenting[message.key] = claimant.claim(until: claimUntil)
+        return nil
     }
 
     /// Drops the claims `claimant` holds on these messages and prompts; claims another check

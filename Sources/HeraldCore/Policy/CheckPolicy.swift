@@ -278,7 +278,7 @@ public enum CheckPolicy {
         return Selection(candidates: candidates, skipped: skippedInOrder, state: state)
     }
 
-    private static func exclusion(
+    static func exclusion(
         of entry: FeedEntry, configuration: CheckConfiguration, state: HeraldState, now: Date,
         urlRules: URLRules, claimant: Claimant?, isLive: (HeraldState.Claim) -> Bool
     ) -> MessageSkipReason? {
@@ -315,9 +315,7 @@ public enum CheckPolicy {
     public static func order(_ entries: [FeedEntry], oldestFirst: Bool) -> [FeedEntry] {
         // Each key is turned into its comparable units once, and the positions are sorted:
         // comparing through String views and moving whole entries cost more than the rest.
-        let keys = entries.map { VersionComparison.CaseInsensitiveKey($0.key) }
-        let positions = keys.indices.sorted { keys[$0] < keys[$1] }
-        let ascending = positions.map { entries[$0] }
+        let ascending = VersionComparison.caseInsensitiveOrder(of: entries.map(\.key)).map { entries[$0] }
         return oldestFirst ? ascending : ascending.reversed()
     }
 

@@ -1,0 +1,78 @@
+import FoundationEssentials
+import Glibc
+import Herald
+import HeraldCore
+import HeraldDesktop
+
+// herald-launch-bench: how long `Herald.appLaunched()` holds the caller's thread, for a check
+// that is due (it reads the state and starts the fetch) and one that is not (it reads the
+// state and stops). Each run uses a fresh `Herald` on a state file in a temporary folder, and
+// the main loop runs until that check is over before the next one starts. Prints one JSON line
+// per case with the median in microseconds.
+//
+//   herald-launch-bench [--runs N]
+
+/// Seconds on the monotonic clock.
+func now() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+/// Ends the loop when its check is over.
+@MainContext
+final class Finish: HeraldDelegate {
+    let loop: MainLoop
+    init(_ loop: MainLoop) { self.loop = loop }
+    func heraldDidFinishCheck(_ herald: Herald) { loop.quit() }
+}
+
+/// The microseconds `appLaunched()` took on this thread, for a state whose last check was
+/// `lastChecked` (nil: never; past the first launch either way).
+@MainContext
+func measure(folder: String, lastChecked: Date?) throws -> Double {
+    var environment = ProcessInfo.processInfo.environment
+    environment["XDG_STATE_HOME"] = folder
+    environment["XDG_CACHE_HOME"] = folder + "/cache"
+    let configuration = Herald.Configuration(
+        feedURL: "http://127.0.0.1:9/feed.plist", appID: "org.example.LaunchBench", appVersion: "1.0",
+        waitLimit: 1, environment: environment)
+    let paths = try HeraldPaths(appID: configuration.appID, environment: environment)
+    let store = FileStateStore(paths: paths)
+    try store.update { state in
+        state.ignored = []
+        state.lastChecked = lastChecked
+        state.failure = nil
+    }
+    let herald = try Herald(configuration: configuration, store: store)
+    let loop = MainLoop()
+    let finish = Finish(loop)
+    herald.delegate = finish
+    let start = now()
+    herald.appLaunched()
+    let elapsed = now() - start
+    loop.run()
+    return elapsed * 1_000_000
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let runs = arguments.first == "--runs" && arguments.count > 1 ? max(Int(arguments[1]) ?? 25, 1) : 25
+let folder = "/tmp/herald-launch-bench-\(getpid())"
+defer { _ = try? FileManager.default.removeItem(atPath: folder) }
+MainContext.assumeIsolated {
+    for (name, lastChecked) in [("due", nil), ("not-due", Date())] as [(String, Date?)] {
+        var times: [Double] = []
+        do {
+            // One run not counted, so the first measured one does not pay for first use.
+            for run in 0...runs {
+                let time = try measure(folder: folder, lastChecked: lastChecked)
+                if run > 0 { times.append(time) }
+            }
+        } catch {
+            print("herald-launch-bench: \(error)")
+            exit(1)
+        }
+        times.sort()
+        print(#"{"case": "\#(name)", "runs": \#(runs), "median_us": \#(times[times.count / 2])}"#)
+    }
+}

@@ -83,6 +83,7 @@ wait_for_line() {
 say "building herald (release, static Swift runtime) in .build-bench"
 swift build -c release --product herald --static-swift-stdlib --scratch-path .build-bench >&2
 swift build -c release --product herald-decode-bench --static-swift-stdlib --scratch-path .build-bench >&2
+swift build -c release --product herald-launch-bench --static-swift-stdlib --scratch-path .build-bench >&2
 bin_path=$(swift build -c release --product herald --static-swift-stdlib --scratch-path .build-bench --show-bin-path)
 herald="$bin_path/herald"
 [ -x "$herald" ] || die "no herald binary at $herald"
@@ -305,4 +306,18 @@ echo
 echo "In-process: herald-decode-bench runs FeedDecoder.decode and CheckPolicy.order on the bytes five times" \
   "per round and reports the median; CPython parses the same bytes five times per round in one process;" \
   "the table shows the median of the rounds, which alternate which goes first."
+
+say "appLaunched() on the caller's thread: herald-launch-bench"
+XDG_STATE_HOME="$work/launch" "$bin_path/herald-launch-bench" --runs $((runs * 5)) >"$work/launch.json" \
+  || die "the appLaunched() figures could not be measured"
+echo
+echo "| Herald.appLaunched(), the call and the main-loop work it queues, µs (median of $((runs * 5))) | herald |"
+echo "|---|---|"
+"$python" - "$work/launch.json" <<'PY'
+import json, sys
+names = {"due": "a check is due: reads the state, starts the fetch", "not-due": "no check due: reads the state, stops"}
+for line in open(sys.argv[1]):
+    figure = json.loads(line)
+    print("| %s | %.0f |" % (names[figure["case"]], figure["median_us"]))
+PY
 say "done in $(($(date +%s) - started)) s of measuring"

@@ -18,7 +18,7 @@ struct AutostartCommand: ParsableCommand {
         @OptionGroup var target: FeedCheckArguments
 
         @Option(help: "Start after a random 0...N seconds, so a fleet logging in at once spreads out (at most 86400).")
-        var startDelay: Double = 120
+        var startDelay: Double = StartDelay.loginDefault
 
         /// The delay is written into the login entry, so a value `herald check` would refuse
         /// is refused here, before the entry exists.

@@ -420,6 +420,9 @@ final class CheckEndToEndTests: XCTestCase {
         XCTAssertLessThan(elapsed, 2.5)
         XCTAssertEqual(events(run, "closed").count, 2, run.output + run.errorOutput)
         XCTAssertEqual(run.errorOutput, "", "the loop closed them itself; the guard never fired")
+        let calls = session.notificationServerLog.split(separator: "\n").compactMap { $0.split(separator: " ").dropFirst().first }
+        XCTAssertEqual(calls.filter { $0 == "CloseNotification" }.count, 2, "each notification is closed once: \(calls)")
+        XCTAssertEqual(calls.filter { $0 == "GetServerInformation" }.count, 1, "only libnotify's own question: \(calls)")
     }
 
     func testAServerThatGivesTwoNotificationsOneIdGetsOneAnswerPerClick() throws {

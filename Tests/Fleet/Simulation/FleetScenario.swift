@@ -61,7 +61,7 @@ public struct FleetScenario: Sendable, Equatable {
 
     /// The start delay that `herald autostart enable` writes into the login entry by default
     /// (its `--start-delay`), in seconds.
-    public static let autostartStartDelay = 120.0
+    public static let autostartStartDelay = StartDelay.loginDefault
 
     /// An office: one login a day around 9:00 (σ 20 minutes), through the autostart entry.
     public static let spread = FleetScenario(

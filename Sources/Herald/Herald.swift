@@ -10,6 +10,10 @@ import HeraldDesktop
 /// which a GTK or GLib app's loop already runs; nothing blocks the caller. `Herald` is
 /// isolated to that context (`@MainContext`): calling it from another thread does not compile.
 ///
+/// A `Herald` keeps itself alive while a check runs, until its last notification is answered
+/// or closed, so one created as a local (in a GTK `activate` handler, say) still records every
+/// answer. The delegate is held weakly: keep it alive for as long as you want its events.
+///
 /// ```swift
 /// let herald = try Herald(configuration: .init(
 ///     feedURL: "https://example.com/messages.plist", appID: "org.example.App", appVersion: "1.4"))

@@ -157,8 +157,19 @@ let status = MainContext.assumeIsolated {
         var accelerators: [UnsafePointer<CChar>?] = [accelerator, nil]
         gtk_application_set_accels_for_action(application, "window.close", &accelerators)
     }
-    let status = g_application_run(UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self), 1, CommandLine.unsafeArgv)
+    // A stop signal quits the app the way closing its window does: the shutdown handler takes
+    // Herald's notifications off the screen, and the process then exits with 128 + the signal.
+    let gApplication = UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self)
+    nonisolated(unsafe) let quitting = gApplication
+    var stoppedBy: Int32?
+    for signal in [SIGINT, SIGTERM, SIGHUP] {
+        _ = MainContext.onSignal(signal) {
+            stoppedBy = stoppedBy ?? signal
+            g_application_quit(quitting)
+        }
+    }
+    let status = g_application_run(gApplication, 1, CommandLine.unsafeArgv)
     g_object_unref(application)
-    return status
+    return stoppedBy.map { 128 + $0 } ?? status
 }
 exit(status)

@@ -6,7 +6,8 @@ import HeraldDesktop
 
 /// Runs one check on a GLib main loop of the tool's own, with the clean-up of DESIGN.md D18:
 /// the loop runs until every shown message is answered or closed, or the wait limit passes;
-/// SIGINT and SIGTERM go through the loop; on the way out whatever is still shown is closed.
+/// SIGINT, SIGTERM and SIGHUP go through the loop; on the way out whatever is still shown is
+/// closed, and a stop signal's run exits with 128 + its number.
 struct CheckSession {
     let configuration: Herald.Configuration
     let json: Bool
@@ -41,7 +42,9 @@ struct CheckSession {
             primary: herald.presenter,
             fallback: TerminalPresenter.isAvailable && !json ? TerminalPresenter(labels: configuration.labels) : nil,
             onServerInUse: { inUse in SignalWatcher.guardWaitLimit(inUse ? waitLimit : nil) })
-        SignalWatcher.start(store: store) { _ in
+        let stop = StopRequest()
+        SignalWatcher.start(store: store) { signal in
+            stop.signal = signal
             herald.closeShownMessages()
             loop.quit()
         }
@@ -52,8 +55,15 @@ struct CheckSession {
         // What is still shown is closed here, once; libnotify is not shut down, since its
         // shut-down would close the same notifications a second time.
         herald.closeShownMessages()
-        return reporter.exitCode
+        // A stop signal ends the process as the shell expects of it: 128 + the signal's number.
+        return stop.signal.map { 128 + $0 } ?? reporter.exitCode
     }
+}
+
+/// The stop signal the session was ended by, if any.
+@MainContext
+final class StopRequest {
+    var signal: Int32?
 }
 
 /// Uses the notification server, or the terminal when there is none (DESIGN.md D12).

@@ -49,7 +49,8 @@ struct PromptsCommand: ParsableCommand {
         throw ExitCode(MainContext.assumeIsolated { session.run(force: false) })
     }
 
-    /// Reads a prompts file, reporting each problem on stderr; exits 65 when it is unusable.
+    /// Reads a prompts file, reporting each problem on stderr; exits 65 when it is unusable or
+    /// holds no prompt that can be used (empty, only `defaults`, or every prompt invalid).
     static func load(_ path: String, rules: URLRules) throws -> [Prompt] {
         let bytes: Data
         do {
@@ -61,7 +62,13 @@ struct PromptsCommand: ParsableCommand {
         do {
             let file = try PromptsFile.decode(bytes, rules: rules)
             for problem in file.problems { EventReporter.complain("\(path): \(problem)") }
+            guard !file.prompts.isEmpty else {
+                EventReporter.complain("\(path): holds no usable prompt")
+                throw ExitCode(65)
+            }
             return file.prompts
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
             EventReporter.complain("\(path): \(error)")
             throw ExitCode(65)

@@ -70,7 +70,8 @@ enum SignalWatcher {
             while sigwait(&signals, &received) != 0 {}
             let signal = received
             if signal == SignalWatcher.waitGuardSignal {
-                releaseClaimsAndExit(because: "the main loop was still waiting on the notification server a second after the wait limit")
+                releaseClaimsAndExit(because: "the main loop was still waiting on the notification server a second after the wait limit",
+                                     status: 0)
             }
             let onSignal = self.onSignal
             MainContext.idle { onSignal(signal) }
@@ -78,14 +79,14 @@ enum SignalWatcher {
             var pause = timespec(tv_sec: 1, tv_nsec: 0)
             var remaining = timespec()
             while nanosleep(&pause, &remaining) != 0 { pause = remaining }
-            releaseClaimsAndExit(because: "the main loop did not answer the stop request within a second")
+            releaseClaimsAndExit(because: "the main loop did not answer the stop request within a second", status: 128 + signal)
         }
 
-        private func releaseClaimsAndExit(because reason: String) -> Never {
+        private func releaseClaimsAndExit(because reason: String, status: Int32) -> Never {
             let processID = getpid()
             _ = try? store.update { state in state = CheckPolicy.release(heldByProcess: processID, in: state) }
             FileHandleOutput.standardError.write("herald: \(reason); its claims were released\n")
-            _exit(0)
+            _exit(status)
         }
     }
 }

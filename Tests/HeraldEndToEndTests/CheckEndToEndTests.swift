@@ -38,7 +38,7 @@ final class CheckEndToEndTests: XCTestCase {
         XCTAssertEqual(calls[0].appIcon, "org.herald.Herald", "Herald's icon unless the app gives its own")
         XCTAssertEqual(calls[0].timeout, 0, "Herald's wait limit decides, not the server")
         run.signal(SIGTERM)
-        XCTAssertEqual(run.wait(), 0)
+        XCTAssertEqual(run.wait(), 143, "128 + SIGTERM")
     }
 
     func testViewMarksViewedOpensTheLinkAndTheMessageNeverReturns() throws {
@@ -57,7 +57,7 @@ final class CheckEndToEndTests: XCTestCase {
         let next = try shownIDs(again, count: 1)
         XCTAssertEqual(Array(next.keys), ["2024/01/10"], "a viewed message is not shown twice")
         again.signal(SIGINT)
-        XCTAssertEqual(again.wait(), 0)
+        XCTAssertEqual(again.wait(), 130, "128 + SIGINT")
     }
 
     func testAnswerGoesToTheMessageShownNotToWhateverTheFeedHoldsNow() throws {
@@ -139,7 +139,7 @@ final class CheckEndToEndTests: XCTestCase {
         let run = try check(session, server.url("feed.plist"))
         _ = try shownIDs(run, count: 2)
         run.signal(SIGTERM)
-        XCTAssertEqual(run.wait(), 0)
+        XCTAssertEqual(run.wait(), 143, "128 + SIGTERM")
         XCTAssertEqual(try session.serverCalls().filter { $0.method == "CloseNotification" }.count >= 2, true)
     }
 
@@ -150,7 +150,7 @@ final class CheckEndToEndTests: XCTestCase {
             let run = try check(session, server.url("feed.plist"))
             let shown = try shownIDs(run, count: 2)
             run.signal(signal)
-            XCTAssertEqual(run.wait(), 0, "signal \(signal)")
+            XCTAssertEqual(run.wait(), 128 + signal, "signal \(signal): exits as a shell expects, after its clean-up")
             let closed = try session.serverCalls().filter { $0.method == "CloseNotification" }.compactMap { $0.args.first as? Int }
             XCTAssertEqual(Set(closed), Set(shown.values), "signal \(signal): no dead buttons left")
             let state = try session.state(appID: appID)
@@ -167,7 +167,7 @@ final class CheckEndToEndTests: XCTestCase {
             XCTAssertTrue(eventually { server.requests.contains { $0.path == "/slow/10/feed.plist" } })
             let asked = Date()
             run.signal(signal)
-            XCTAssertEqual(run.wait(seconds: 5), 0, "signal \(signal)")
+            XCTAssertEqual(run.wait(seconds: 5), 128 + signal, "signal \(signal)")
             XCTAssertLessThan(Date().timeIntervalSince(asked), 1, "signal \(signal) is not held up by the fetch")
             XCTAssertEqual(try session.notifyCalls().count, 0)
             let state = try session.state(appID: appID)
@@ -385,7 +385,7 @@ final class CheckEndToEndTests: XCTestCase {
         XCTAssertTrue(eventually { session.notificationServerLog.contains(" Notify ") }, run.output + run.errorOutput)
         let asked = Date()
         run.signal(SIGTERM)
-        XCTAssertEqual(run.wait(seconds: 5), 0)
+        XCTAssertEqual(run.wait(seconds: 5), 143, "128 + SIGTERM")
         XCTAssertLessThan(Date().timeIntervalSince(asked), 1.6, "a stuck server never holds a stop request up past a second")
         XCTAssertEqual(run.errorOutput, "herald: the main loop did not answer the stop request within a second; its claims were released\n")
         let state = try session.state(appID: appID)

@@ -101,6 +101,25 @@ final class DesktopIntegrationTests: XCTestCase {
     /// (it once went to a freed GtkLabel: `gtk_label_set_text: assertion 'GTK_IS_LABEL (self)'`).
     /// The window is closed as a window manager closes it (WM_DELETE_WINDOW, see
     /// `Tests/support/close_window.py`); `xdotool windowclose` would destroy it instead.
+    func testEveryStopSignalQuitsTheGtkDemoClosingWhatItShowedAndDroppingItsClaims() throws {
+        for signal in [SIGTERM, SIGINT, SIGHUP] {
+            let session = try DesktopSession(server: .mock("actions body"), display: true)
+            let server = try session.serveFeed(feed)
+            let app = try ChildProcess(TestPaths.product("herald-gtk-demo"), ["--feed", server.url("feed.plist"), "--app-id", appID],
+                                       environment: session.environment, directory: session.directory, name: "gtk-demo")
+            defer { app.stop() }
+            XCTAssertTrue(eventually { app.output.contains("Showing: Version 2 is out") }, app.output + app.errorOutput)
+            XCTAssertEqual(try session.notifyCalls().count, 1, "the demo showed its message")
+            XCTAssertTrue(eventually { (try? session.state(appID: appID)["presenting"] as? [String: Any])?.count == 1 })
+            app.signal(signal)
+            XCTAssertEqual(app.wait(seconds: 10), 128 + signal, "signal \(signal): 128 + the signal, after the clean-up\n" + app.errorOutput)
+            let closed = try session.serverCalls().filter { $0.method == "CloseNotification" }.compactMap { $0.args.first as? Int }
+            XCTAssertEqual(closed.count, 1, "signal \(signal): the one notification it showed is closed, no dead buttons left")
+            XCTAssertEqual((try session.state(appID: appID)["presenting"] as? [String: Any])?.count, 0, "signal \(signal): no stale claim")
+            XCTAssertFalse(app.errorOutput.contains("CRITICAL"), app.errorOutput)
+        }
+    }
+
     func testClosingTheGtkDemoWindowWhileAMessageIsShownTouchesNoFreedWidget() throws {
         let session = try DesktopSession(server: .notificationDaemon, display: true)
         let server = try session.serveFeed(feed)

@@ -61,11 +61,11 @@ final class FeedSigningEndToEndTests: XCTestCase {
         let first = try check(session, server.url("feed.plist"), key: publicKey)
         XCTAssertTrue(eventually { first.events.contains { $0["event"] as? String == "shown" } }, first.output + first.errorOutput)
         first.signal(SIGTERM)
-        XCTAssertEqual(first.wait(), 0)
+        XCTAssertEqual(first.wait(), 143, "128 + SIGTERM")
         let second = try check(session, server.url("feed.plist"), key: publicKey)
         XCTAssertTrue(eventually { second.events.contains { $0["event"] as? String == "shown" } }, second.output + second.errorOutput)
         second.signal(SIGTERM)
-        XCTAssertEqual(second.wait(), 0)
+        XCTAssertEqual(second.wait(), 143, "128 + SIGTERM")
         XCTAssertEqual(second.events.first?["event"] as? String, "not-modified")
         XCTAssertEqual(server.requests.map(\.path), ["/feed.plist", "/feed.plist"], "no signature file is asked for")
     }
@@ -77,7 +77,7 @@ final class FeedSigningEndToEndTests: XCTestCase {
         let run = try check(session, server.url("feed.json"), key: publicKey)
         XCTAssertTrue(eventually { run.events.contains { $0["event"] as? String == "shown" } }, run.output + run.errorOutput)
         run.signal(SIGTERM)
-        XCTAssertEqual(run.wait(), 0)
+        XCTAssertEqual(run.wait(), 143, "128 + SIGTERM")
         XCTAssertEqual(try session.notifyCalls().map(\.summary), ["Signed JSON"])
     }
 
@@ -87,7 +87,7 @@ final class FeedSigningEndToEndTests: XCTestCase {
         let good = try check(session, server.url("feed.plist"), key: publicKey)
         XCTAssertTrue(eventually { good.events.contains { $0["event"] as? String == "shown" } })
         good.signal(SIGTERM)
-        XCTAssertEqual(good.wait(), 0)
+        XCTAssertEqual(good.wait(), 143, "128 + SIGTERM")
         let cacheFile = session.environment["XDG_CACHE_HOME"]! + "/herald/\(appID).feed"
         let cachedBefore = try Data(contentsOf: URL(fileURLWithPath: cacheFile))
         let path = server.root.appendingPathComponent("feed.plist")
@@ -149,7 +149,7 @@ final class FeedSigningEndToEndTests: XCTestCase {
         let run = try session.herald(["check", "--json", "--feed", server.url("feed.plist"), "--app-id", appID, "--show-on-first-launch", "--wait", "20"])
         XCTAssertTrue(eventually { run.events.contains { $0["event"] as? String == "shown" } }, run.output + run.errorOutput)
         run.signal(SIGTERM)
-        XCTAssertEqual(run.wait(), 0)
+        XCTAssertEqual(run.wait(), 143, "128 + SIGTERM")
     }
 
     func testSigningReadsThePrivateKeyFromStandardInputAndVerifyAgrees() throws {

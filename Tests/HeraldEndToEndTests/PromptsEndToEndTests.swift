@@ -32,6 +32,22 @@ final class PromptsEndToEndTests: XCTestCase {
         (try session.state(appID: appID)["prompts"] as? [String: [String: Any]])?[name] ?? [:]
     }
 
+    func testAPromptsFileWithNothingUsableIsReportedAndExitsAtOnce() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        for (contents, problems) in [("{}", [String]()), (#"{"defaults": {"usesUntilPrompt": 1}}"#, []),
+                                     (#"{"bad": {"title": "T", "usesUntilPrompt": -1}}"#, ["prompt 'bad'"])] {
+            let file = try writePrompts(session, contents)
+            let started = Date()
+            let run = try launch(session, file, wait: "3")
+            XCTAssertEqual(run.wait(seconds: 10), 65, contents)
+            XCTAssertLessThan(Date().timeIntervalSince(started), 2.5, "\(contents): it does not wait for answers that cannot come")
+            let lines = run.errorOutput.split(separator: "\n").map(String.init)
+            XCTAssertEqual(lines.last, "herald: \(file): holds no usable prompt", contents)
+            XCTAssertEqual(lines.count, problems.count + 1, run.errorOutput)
+            for (line, problem) in zip(lines, problems) { XCTAssertTrue(line.contains(problem), line) }
+        }
+    }
+
     func testPromptBecomesDueOnTheThirdLaunchAndCancelEndsIt() throws {
         let session = try DesktopSession()
         let file = try writePrompts(session, #"{"pro": {"title": "Go Pro", "message": "More features", "usesUntilPrompt": 3, "daysUntilPrompt": 0, "cancelButton": "No thanks"}}"#)

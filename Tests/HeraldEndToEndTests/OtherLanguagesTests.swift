@@ -92,14 +92,14 @@ final class OtherLanguagesTests: XCTestCase {
     }
 
     /// SIGTERM to the app (it is quitting) reaches herald, which closes what it shows, releases
-    /// the message for the next check, and exits 0; the app reads its events to the end.
+    /// the message for the next check, and exits 143 (128 + SIGTERM); the app reads its events to the end.
     func assertQuittingClosesTheNotification(_ app: ChildProcess, in session: DesktopSession,
                                              file: StaticString = #filePath, line: UInt = #line) throws {
         XCTAssertTrue(eventually { app.output == "shown \(key)\n" }, "\(app.output)\(app.errorOutput)", file: file, line: line)
         app.signal(SIGTERM)
         XCTAssertTrue(eventually(within: 5) { !app.process.isRunning }, "herald stops now, not at the end of its wait", file: file, line: line)
         XCTAssertEqual(app.wait(), 0, app.errorOutput, file: file, line: line)
-        XCTAssertEqual(app.output, "shown \(key)\nclosed \(key) closed-by-herald\nherald exited with status 0\n", app.errorOutput, file: file, line: line)
+        XCTAssertEqual(app.output, "shown \(key)\nclosed \(key) closed-by-herald\nherald exited with status 143\n", app.errorOutput, file: file, line: line)
         let closed = try session.serverCalls().filter { $0.method == "CloseNotification" }.compactMap { $0.args.first as? Int }
         XCTAssertEqual(closed, [notificationID], "no notification is left with dead buttons", file: file, line: line)
         let state = try session.state(appID: appID)

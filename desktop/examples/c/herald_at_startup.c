@@ -35,7 +35,7 @@
  * Quitting first: herald is a process of its own. Left alone it carries on, its notifications
  * stay up and it still records their answers; only its event lines go unread. An app that
  * wants its messages gone with it sends herald SIGTERM (g_subprocess_send_signal): herald
- * closes what it shows (the messages come back at the next check) and exits 0. This example
+ * closes what it shows (the messages come back at the next check) and exits 143. This example
  * does that on SIGINT and SIGTERM, and reads on until herald has exited.
  */
 #include <gio/gio.h>

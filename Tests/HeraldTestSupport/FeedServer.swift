@@ -27,7 +27,9 @@ public final class FeedServer {
         log = folder.appendingPathComponent("requests.log")
         self.tls = tls
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        var arguments = [TestPaths.support("feed_server.py"), "--root", root.path, "--log", log.path, "--lifetime", "300"]
+        // Long enough for the in-process suite that shares one server (its racing checks alone
+        // take minutes on a loaded machine), short enough that a test that dies leaves none.
+        var arguments = [TestPaths.support("feed_server.py"), "--root", root.path, "--log", log.path, "--lifetime", "1800"]
         if let tls { arguments += ["--tls", tls.certificate, tls.key] }
         let child = try ChildProcess("/usr/bin/python3", arguments,
                                  environment: ProcessInfo.processInfo.environment, directory: folder, name: "feed-server")

@@ -4,16 +4,20 @@ import Glibc
 import HeraldCore
 
 /// `herald autostart`: the XDG autostart entry that runs `herald check` at login.
-struct AutostartCommand: ParsableCommand {
+struct AutostartCommand: ParsableCommand, UsageExample {
     static let configuration = CommandConfiguration(
         commandName: "autostart",
         abstract: "Run 'herald check' for an app at every login (an XDG autostart entry).",
         subcommands: [Enable.self, Disable.self, Status.self]
     )
 
-    struct Enable: ParsableCommand {
+    static let example = Enable.example
+
+    struct Enable: ParsableCommand, UsageExample {
         static let configuration = CommandConfiguration(
             abstract: "Write $XDG_CONFIG_HOME/autostart/<app-id>.herald.desktop.")
+
+        static let example = "herald autostart enable --app-id org.example.App \\\n    --feed https://example.org/feed.plist"
 
         @OptionGroup var target: FeedCheckArguments
 
@@ -28,7 +32,6 @@ struct AutostartCommand: ParsableCommand {
 
         func run() throws {
             let app = target.app
-            try AutostartEntryOptions.requireUsable(appID: app.appID)
             let command = [Self.heraldExecutable, "check"] + target.checkArguments(startDelay: startDelay)
             let entry = Autostart.entry(appID: app.appID, appName: app.appName ?? app.appID, command: command)
             let path = Autostart.path(appID: app.appID, environment: ProcessInfo.processInfo.environment)
@@ -50,13 +53,15 @@ struct AutostartCommand: ParsableCommand {
         }
     }
 
-    struct Disable: ParsableCommand {
+    struct Disable: ParsableCommand, UsageExample {
         static let configuration = CommandConfiguration(abstract: "Remove the app's autostart entry.")
+
+        static let example = "herald autostart disable --app-id org.example.App"
 
         @OptionGroup var location: AutostartEntryOptions
 
         func run() throws {
-            let path = try location.path()
+            let path = location.path
             if unlink(path) == 0 {
                 print("disabled: removed \(path)")
             } else if errno == ENOENT {
@@ -68,13 +73,15 @@ struct AutostartCommand: ParsableCommand {
         }
     }
 
-    struct Status: ParsableCommand {
+    struct Status: ParsableCommand, UsageExample {
         static let configuration = CommandConfiguration(abstract: "Say whether the app's autostart entry is on and what it runs.")
+
+        static let example = "herald autostart status --app-id org.example.App"
 
         @OptionGroup var location: AutostartEntryOptions
 
         func run() throws {
-            let path = try location.path()
+            let path = location.path
             guard let data = FileManager.default.contents(atPath: path) else {
                 print("off: no \(path)")
                 return
@@ -92,19 +99,8 @@ struct AutostartEntryOptions: ParsableArguments {
     @Option(help: "The app's id.")
     var appID: String
 
-    /// The entry's path under `$XDG_CONFIG_HOME/autostart`, once the app id is known to be a
-    /// plain file name.
-    func path() throws -> String {
-        try Self.requireUsable(appID: appID)
-        return Autostart.path(appID: appID, environment: ProcessInfo.processInfo.environment)
-    }
+    func validate() throws { try AppOptions.requireUsable(appID: appID) }
 
-    /// Exits 64 with `herald state`'s message unless the app id is a plain file name: an id such
-    /// as `../../x` would put (or remove, or report) an entry outside the autostart folder.
-    static func requireUsable(appID: String) throws {
-        guard HeraldPaths.isValid(appID: appID) else {
-            EventReporter.complain(StateStoreError.invalidAppID(appID).description)
-            throw ExitCode(64)
-        }
-    }
+    /// The entry's path under `$XDG_CONFIG_HOME/autostart`.
+    var path: String { Autostart.path(appID: appID, environment: ProcessInfo.processInfo.environment) }
 }

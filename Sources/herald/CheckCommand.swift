@@ -6,7 +6,7 @@ import HeraldCore
 import HeraldDesktop
 
 /// `herald check`: one check of a feed, waiting on the main loop for the answers.
-struct CheckCommand: ParsableCommand {
+struct CheckCommand: ParsableCommand, UsageExample {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check a feed and show the messages this user has not answered.",
@@ -15,6 +15,8 @@ struct CheckCommand: ParsableCommand {
             69 no notification server, 73 state not writable, 75 fetch failed.
             """
     )
+
+    static let example = "herald check --feed https://example.org/feed.plist --app-id org.example.App"
 
     @OptionGroup var target: FeedCheckArguments
 
@@ -118,6 +120,14 @@ struct AppOptions: ParsableArguments {
 
     @Option(help: "The name shown as the sender (default: the app id).")
     var appName: String?
+
+    func validate() throws { try Self.requireUsable(appID: appID) }
+
+    /// A usage error unless the app id is a plain file name: it names the state file and the
+    /// autostart entry, and an id such as `../../x` would reach outside their folders.
+    static func requireUsable(appID: String) throws {
+        guard HeraldPaths.isValid(appID: appID) else { throw ValidationError(StateStoreError.invalidAppID(appID).description) }
+    }
 }
 
 /// Options mirroring Herald's configuration.

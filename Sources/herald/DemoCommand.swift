@@ -5,12 +5,14 @@ import HeraldCore
 import HeraldDesktop
 
 /// `herald demo`: shows the bundled sample feed on this desktop.
-struct DemoCommand: ParsableCommand {
+struct DemoCommand: ParsableCommand, UsageExample {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Show the messages of a bundled sample feed as desktop notifications.",
         discussion: "Runs in debug mode, so the samples come back once all are answered. Exit 69 without a notification server."
     )
+
+    static let example = "herald demo --all"
 
     @Option(help: "Seconds to wait for answers.")
     var wait: Double = 120
@@ -25,6 +27,7 @@ struct DemoCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
+        try AppOptions.requireUsable(appID: appID)
         if let refusal = CheckOptionLimits.waitRefusal(wait) { throw ValidationError(refusal) }
     }
 

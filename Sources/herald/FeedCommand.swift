@@ -6,7 +6,7 @@ import HeraldCore
 import HeraldDesktop
 
 /// `herald feed`: a publisher's keys and signatures (DESIGN.md D20).
-struct FeedCommand: ParsableCommand {
+struct FeedCommand: ParsableCommand, UsageExample {
     static let configuration = CommandConfiguration(
         commandName: "feed",
         abstract: "Make a signing key, sign a feed, and check a feed's signature.",
@@ -17,15 +17,18 @@ struct FeedCommand: ParsableCommand {
             """,
         subcommands: [FeedKeygenCommand.self, FeedSignCommand.self, FeedVerifyCommand.self]
     )
+
+    static let example = [FeedKeygenCommand.example, FeedSignCommand.example, FeedVerifyCommand.example].joined(separator: "\n")
 }
 
 /// `herald feed keygen`: a new Ed25519 key pair.
-struct FeedKeygenCommand: ParsableCommand {
+struct FeedKeygenCommand: ParsableCommand, UsageExample {
     static let configuration = CommandConfiguration(
         commandName: "keygen",
-        abstract: "Make a signing key: the private key goes to a file only you can read, the public key to standard output.",
-        discussion: "Example: herald feed keygen --private-key ~/.config/herald/feed.key"
+        abstract: "Make a signing key: the private key goes to a file only you can read, the public key to standard output."
     )
+
+    static let example = "herald feed keygen --private-key feed.key > feed.pub"
 
     @Option(help: "The file to write the private key to (created with mode 0600; it must not exist).")
     var privateKey: String
@@ -44,16 +47,17 @@ struct FeedKeygenCommand: ParsableCommand {
 }
 
 /// `herald feed sign`: signs a feed's exact bytes.
-struct FeedSignCommand: ParsableCommand {
+struct FeedSignCommand: ParsableCommand, UsageExample {
     static let configuration = CommandConfiguration(
         commandName: "sign",
         abstract: "Sign a feed: an XML property list at its end, other formats in FEED.sig beside it.",
         discussion: """
             Signing again replaces the old signature. Sign after every edit: any change to the \
             bytes, even a space, breaks the signature.
-            Example: herald feed sign messages.plist --private-key ~/.config/herald/feed.key
             """
     )
+
+    static let example = "herald feed sign messages.plist --private-key feed.key"
 
     @Argument(help: "The feed file.")
     var feed: String
@@ -96,12 +100,14 @@ struct FeedSignCommand: ParsableCommand {
 }
 
 /// `herald feed verify`: checks a feed's signature as an app with the key would.
-struct FeedVerifyCommand: ParsableCommand {
+struct FeedVerifyCommand: ParsableCommand, UsageExample {
     static let configuration = CommandConfiguration(
         commandName: "verify",
         abstract: "Check that a feed (file or URL) is signed with the key whose public half is given.",
         discussion: "Exit 0 when the signature matches, 65 when it is missing or wrong, 75 when the feed cannot be fetched."
     )
+
+    static let example = "herald feed verify messages.plist --public-key \"$(cat feed.pub)\""
 
     @Argument(help: "The feed: a file, or its URL.")
     var feed: String

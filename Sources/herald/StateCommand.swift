@@ -4,11 +4,13 @@ import Glibc
 import HeraldCore
 
 /// `herald state`: what Herald remembers for an app.
-struct StateCommand: ParsableCommand {
+struct StateCommand: ParsableCommand, UsageExample {
     static let configuration = CommandConfiguration(
         commandName: "state",
         abstract: "Show (or reset) what Herald remembers for an app: answers, reminders, last check."
     )
+
+    static let example = "herald state --app-id org.example.App"
 
     @Option(help: "The app's id.")
     var appID: String
@@ -18,6 +20,8 @@ struct StateCommand: ParsableCommand {
 
     @Flag(help: "Forget everything: the next run is a first launch again.")
     var reset = false
+
+    func validate() throws { try AppOptions.requireUsable(appID: appID) }
 
     func run() throws {
         let store: FileStateStore

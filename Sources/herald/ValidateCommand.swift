@@ -5,12 +5,14 @@ import Herald
 import HeraldDesktop
 
 /// `herald validate`: a publisher's check of a feed.
-struct ValidateCommand: ParsableCommand {
+struct ValidateCommand: ParsableCommand, UsageExample {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "List a feed's messages in display order and every problem found.",
         discussion: "Exit 65 when the feed cannot be used at all (or, with --strict, when any problem is found)."
     )
+
+    static let example = "herald validate feed.plist --app-version 1.4 --strict"
 
     @Argument(help: "A feed file, or its URL.")
     var feed: String

@@ -41,6 +41,17 @@ final class StateStoreTests: XCTestCase {
         XCTAssertEqual(loaded.ignored, [])
     }
 
+    func testLoadingCreatesNoFolderOrLockForAnAppNeverWrittenFor() throws {
+        let store = try store()
+        XCTAssertEqual(try store.load(), HeraldState())
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.path + "/state"))
+        // A state file with no lock beside it (copied from another machine) is read as it is.
+        try FileManager.default.createDirectory(atPath: directory.path + "/state/herald", withIntermediateDirectories: true)
+        try Data(#"{"viewed": ["copied"]}"#.utf8).write(to: URL(fileURLWithPath: store.paths.stateFile))
+        XCTAssertEqual(try store.load().viewed, ["copied"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path + "/state/herald"), ["org.example.App.json"])
+    }
+
     func testCorruptStateFileIsMovedAsideAndReported() throws {
         let reported = LockedBox<String?>(nil)
         let store = FileStateStore(paths: try HeraldPaths(appID: "org.example.App", environment: environment), onCorruptFile: { reported.value = $0 })

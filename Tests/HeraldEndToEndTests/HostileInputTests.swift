@@ -21,13 +21,10 @@ final class HostileInputTests: XCTestCase {
         XCTAssertEqual(run.errorOutput.split(separator: "\n").map(String.init), errorLines, file: file, line: line)
     }
 
-    /// The first line of standard error after the run ends: ArgumentParser adds usage lines
-    /// after its "Error: …" sentence.
-    func assertUsageError(_ run: ChildProcess, _ sentence: String, file: StaticString = #filePath, line: UInt = #line) {
-        let code = run.wait(seconds: 60)
-        XCTAssertEqual(run.process.terminationReason, .exit, "ended by signal \(code): \(run.errorOutput)", file: file, line: line)
-        XCTAssertEqual(code, 64, run.errorOutput, file: file, line: line)
-        XCTAssertEqual(run.errorOutput.split(separator: "\n").first.map(String.init), "Error: " + sentence, file: file, line: line)
+    /// A usage error: exit 64, and on standard error the sentence and where to read the help of
+    /// `command` (e.g. "herald check"), each after "herald: ".
+    func assertUsageError(_ run: ChildProcess, _ sentence: String, of command: String, file: StaticString = #filePath, line: UInt = #line) {
+        assertExit(run, 64, errorLines: ["herald: " + sentence, "herald: see '\(command) --help'"], file: file, line: line)
     }
 
     func events(_ run: ChildProcess, _ name: String) -> [[String: Any]] {
@@ -209,7 +206,8 @@ final class HostileInputTests: XCTestCase {
     func testFileFeedURLNamingAnotherHostIsAUsageError() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
         assertUsageError(try session.herald(["check", "--feed", "file://evil.example/etc/passwd", "--app-id", appID, "--force"]),
-                         "feed URL refused: a file: feed must be on this machine (file:///path or file://localhost/path), not on host evil.example")
+                         "feed URL refused: a file: feed must be on this machine (file:///path or file://localhost/path), not on host evil.example",
+                         of: "herald check")
     }
 
     // MARK: paths
@@ -219,22 +217,22 @@ final class HostileInputTests: XCTestCase {
         // $XDG_CONFIG_HOME/autostart/../../x.herald.desktop is this file, outside the folder.
         let decoy = session.directory.appendingPathComponent("x.herald.desktop")
         try Data("[Desktop Entry]\n".utf8).write(to: decoy)
-        assertExit(try session.herald(["autostart", "disable", "--app-id", "../../x"]), 64,
-                   errorLines: ["herald: app id '../../x' is not usable: use letters, digits, '.', '-' and '_' (e.g. org.example.App)"])
+        assertUsageError(try session.herald(["autostart", "disable", "--app-id", "../../x"]),
+                         "app id '../../x' is not usable: use letters, digits, '.', '-' and '_' (e.g. org.example.App)", of: "herald autostart disable")
         XCTAssertTrue(FileManager.default.fileExists(atPath: decoy.path))
     }
 
     func testAutostartStatusWithAPathAsAppIDSaysWhatStateSays() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
-        let sentence = "herald: app id '../x' is not usable: use letters, digits, '.', '-' and '_' (e.g. org.example.App)"
-        assertExit(try session.herald(["autostart", "status", "--app-id", "../x"]), 64, errorLines: [sentence])
-        assertExit(try session.herald(["state", "--app-id", "../x"]), 64, errorLines: [sentence])
+        let sentence = "app id '../x' is not usable: use letters, digits, '.', '-' and '_' (e.g. org.example.App)"
+        assertUsageError(try session.herald(["autostart", "status", "--app-id", "../x"]), sentence, of: "herald autostart status")
+        assertUsageError(try session.herald(["state", "--app-id", "../x"]), sentence, of: "herald state")
     }
 
     func testAutostartEnableWithAPathAsAppIDWritesNothing() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
-        assertExit(try session.herald(["autostart", "enable", "--app-id", "../../x", "--feed", "https://example.com/feed"]), 64,
-                   errorLines: ["herald: app id '../../x' is not usable: use letters, digits, '.', '-' and '_' (e.g. org.example.App)"])
+        assertUsageError(try session.herald(["autostart", "enable", "--app-id", "../../x", "--feed", "https://example.com/feed"]),
+                         "app id '../../x' is not usable: use letters, digits, '.', '-' and '_' (e.g. org.example.App)", of: "herald autostart enable")
         XCTAssertFalse(FileManager.default.fileExists(atPath: session.directory.appendingPathComponent("x.herald.desktop").path))
     }
 
@@ -252,7 +250,7 @@ final class HostileInputTests: XCTestCase {
             (["--remind-period=-1"], "--remind-period must be from 0 to 3650 days, not -1"),
         ]
         for (options, sentence) in cases {
-            assertUsageError(try session.herald(["check", "--feed", "file:///nonexistent", "--app-id", appID] + options), sentence)
+            assertUsageError(try session.herald(["check", "--feed", "file:///nonexistent", "--app-id", appID] + options), sentence, of: "herald check")
         }
     }
 
@@ -260,9 +258,10 @@ final class HostileInputTests: XCTestCase {
         let session = try DesktopSession(capabilities: nil, bus: false)
         let autostart = URL(fileURLWithPath: session.environment["XDG_CONFIG_HOME"]!).appendingPathComponent("autostart")
         let base = ["autostart", "enable", "--app-id", appID, "--feed", "https://example.com/feed"]
-        assertUsageError(try session.herald(base + ["--timeout", "inf"]), "--timeout must be more than 0 and at most 3600 seconds, not inf")
-        assertUsageError(try session.herald(base + ["--start-delay", "inf"]), "--start-delay must be from 0 to 86400 seconds, not inf")
-        assertUsageError(try session.herald(base + ["--wait", "nan"]), "--wait must be more than 0 and at most 604800 seconds, not nan")
+        let enable = "herald autostart enable"
+        assertUsageError(try session.herald(base + ["--timeout", "inf"]), "--timeout must be more than 0 and at most 3600 seconds, not inf", of: enable)
+        assertUsageError(try session.herald(base + ["--start-delay", "inf"]), "--start-delay must be from 0 to 86400 seconds, not inf", of: enable)
+        assertUsageError(try session.herald(base + ["--wait", "nan"]), "--wait must be more than 0 and at most 604800 seconds, not nan", of: enable)
         XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: autostart.path)) ?? [], [])
     }
 

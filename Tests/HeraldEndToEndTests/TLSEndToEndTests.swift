@@ -154,7 +154,7 @@ final class TLSEndToEndTests: XCTestCase {
         let missing = session.directory.appendingPathComponent("no-such-ca.pem").path
         let run = try check(session, "https://127.0.0.1:9/feed.plist", caFile: missing)
         XCTAssertEqual(run.wait(), 64, run.errorOutput)
-        XCTAssertEqual(lines(run.errorOutput).first, "Error: cannot read the CA file \(missing): No such file or directory")
+        XCTAssertEqual(lines(run.errorOutput), ["herald: cannot read the CA file \(missing): No such file or directory", "herald: see 'herald check --help'"])
         XCTAssertEqual(try session.notifyCalls().count, 0)
     }
 

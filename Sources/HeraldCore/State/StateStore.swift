@@ -141,17 +141,22 @@ public final class FileStateStore: StateStore, Sendable {
     }
 
     /// Reads the state without changing it; a missing file is the empty state.
+    ///
+    /// Creates nothing for an app Herald never wrote for: every write takes the lock, so with no
+    /// lock file (or no folder) there is no writer to wait for, and the file is read as
+    /// `snapshot()` reads it. Only a file that does not decode then needs the lock, to be moved aside.
     public func load() throws -> HeraldState {
-        try withLock { try read() }
+        var info = stat()
+        if lstat(paths.lockFile, &info) != 0, errno == ENOENT, let state = try readWithoutLock() { return state }
+        return try withLock { try read() }
     }
 
     /// Reads the state file without the lock: writers replace it by renaming a complete file
     /// over it, so a reader sees one whole version. A file that does not decode is read again
     /// under the lock, which moves it aside.
     public func snapshot() throws -> HeraldState {
-        guard let bytes = try Self.readRegularFile(paths.stateFile, limit: Self.sizeLimit) else { return HeraldState() }
-        if let state = try? Self.decoder.decode(HeraldState.self, from: bytes) { return state }
-        return try load()
+        if let state = try readWithoutLock() { return state }
+        return try withLock { try read() }
     }
 
     /// Reads, changes and writes the state as one step under the lock.
@@ -216,6 +221,13 @@ public final class FileStateStore: StateStore, Sendable {
         }
         defer { flock(descriptor, LOCK_UN) }
         return try body()
+    }
+
+    /// The state file as it is, without the lock: the empty state when there is none, `nil`
+    /// when it does not decode.
+    private func readWithoutLock() throws -> HeraldState? {
+        guard let bytes = try Self.readRegularFile(paths.stateFile, limit: Self.sizeLimit) else { return HeraldState() }
+        return try? Self.decoder.decode(HeraldState.self, from: bytes)
     }
 
     private func read() throws -> HeraldState {

@@ -73,7 +73,3 @@ extension HeraldCommand {
         return first.lowercased() + message.dropFirst()
     }
 }
-
-extension PromptsCommand: UsageExample {
-    static let example = "herald prompts --app-id org.example.App --prompts prompts.plist"
-}

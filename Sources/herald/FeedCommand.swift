@@ -137,8 +137,13 @@ struct FeedVerifyCommand: ParsableCommand, UsageExample {
 
 /// A private key file: the 32-byte Ed25519 seed in base64 on one line, readable by its owner only.
 enum PrivateKeyFile {
-    /// Writes a new key file; refuses to replace one, so a key in use is never lost.
+    /// Writes a new key file; refuses to replace one, so a key in use is never lost. A missing
+    /// folder is created, readable by its owner only, as `~/.config/herald` is on a fresh machine.
     static func create(_ path: String, seed: Data) throws {
+        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+            try? FileManager.default.createDirectory(atPath: String(path[..<slash]), withIntermediateDirectories: true,
+                                                     attributes: [.posixPermissions: 0o700])
+        }
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else {
             EventReporter.complain("cannot create \(path): \(String(cString: strerror(errno)))")

@@ -75,3 +75,7 @@ struct PromptsCommand: ParsableCommand {
         }
     }
 }
+
+extension PromptsCommand: UsageExample {
+    static let example = "herald prompts --app-id org.example.App --prompts prompts.plist"
+}

@@ -53,6 +53,13 @@ final class FeedSigningEndToEndTests: XCTestCase {
         XCTAssertEqual(Data(base64Encoded: publicKey)?.count, 32)
         let again = try session.heraldToCompletion(["feed", "keygen", "--private-key", keyFile])
         XCTAssertEqual(again.status, 73, "an existing key is never replaced")
+        // As the README has it, on a fresh machine: the folder is made, for its owner only.
+        let nested = session.directory.appendingPathComponent("config/herald/feed.key").path
+        let fresh = try session.heraldToCompletion(["feed", "keygen", "--private-key", nested])
+        XCTAssertEqual(fresh.status, 0, fresh.output)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: nested)[.posixPermissions] as? Int, 0o600)
+        let folder = session.directory.appendingPathComponent("config/herald").path
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int, 0o700)
     }
 
     func testAGoodTrailingSignatureShowsTheFeedAndA304ReusesTheVerifiedCopy() throws {

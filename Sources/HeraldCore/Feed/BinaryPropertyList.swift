@@ -94,12 +94,7 @@ struct BinaryPropertyList {
             problems.startEntry(key)
             if let keyProblem { problems.noteEntryKey(keyProblem) }
             let entry = try value(valueReference)
-            if let problem = problems.current {
-                unreadable.append(FeedProblem(key: key, reason: problem))
-                entries[key] = nil
-            } else {
-                entries[key] = entry
-            }
+            problems.file(entry, under: key, in: &entries, unreadable: &unreadable)
         }
         path.removeLast()
         return FeedDocument(root: .dictionary(entries), format: .binaryPropertyList, unreadableEntries: unreadable)

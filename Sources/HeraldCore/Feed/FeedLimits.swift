@@ -114,6 +114,17 @@ struct EntryProblems {
         current = "the message id \(problem)"
     }
 
+    /// Files the entry just read under its id: kept in `entries`, or, when a problem spoiled it,
+    /// left out and reported in `unreadable`.
+    func file(_ entry: FeedValue, under key: String, in entries: inout [String: FeedValue], unreadable: inout [FeedProblem]) {
+        if let current {
+            unreadable.append(FeedProblem(key: key, reason: current))
+            entries[key] = nil
+        } else {
+            entries[key] = entry
+        }
+    }
+
     /// Where in the entry the value being read is: "Title", "Extra.Tags[2]", "the entry".
     private var location: String {
         guard path.count > 1 else { return "the entry" }

@@ -89,12 +89,7 @@ struct JSONFeedReader {
             reader.problems.startEntry(key)
             if let keyProblem { reader.problems.noteEntryKey(keyProblem) }
             let entry = try reader.value()
-            if let problem = reader.problems.current {
-                unreadable.append(FeedProblem(key: key, reason: problem))
-                result[key] = nil
-            } else {
-                result[key] = entry
-            }
+            reader.problems.file(entry, under: key, in: &result, unreadable: &unreadable)
         }
         return .dictionary(result)
     }

@@ -125,12 +125,7 @@ enum OpenStepPropertyList {
                 try expect(UInt8(ascii: "="), after: "the key \"\(key)\"")
                 let entry = try value()
                 try expect(UInt8(ascii: ";"), after: "the value of \"\(key)\"")
-                if let problem = problems.current {
-                    unreadable.append(FeedProblem(key: key, reason: problem))
-                    result[key] = nil
-                } else {
-                    result[key] = entry
-                }
+                problems.file(entry, under: key, in: &result, unreadable: &unreadable)
             }
             depth -= 1
             return .dictionary(result)

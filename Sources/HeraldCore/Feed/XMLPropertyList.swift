@@ -148,12 +148,7 @@ struct XMLPropertyList {
         try members(of: tag) { (reader, key, valueTag) throws(DocumentFailure) in
             reader.problems.startEntry(key)
             let entry = try reader.value(valueTag)
-            if let problem = reader.problems.current {
-                unreadable.append(FeedProblem(key: key, reason: problem))
-                result[key] = nil
-            } else {
-                result[key] = entry
-            }
+            reader.problems.file(entry, under: key, in: &result, unreadable: &unreadable)
         }
         return .dictionary(result)
     }

@@ -15,6 +15,8 @@ main executable (not a .so) holds under a module name, or whose source is in Sou
 
 So a block the tests allocate inside `MainContext.assumeIsolated { ... }` (a Herald frame further
 out) is the tests', and a GLib object Herald asked libnotify for and never unreffed is Herald's.
+A block allocated under one of LIBRARY_REGISTRIES (GIO's module loading, once per process) is
+the library's, wherever it was triggered from.
 With --any-frame, any Herald frame anywhere in the stack makes the record Herald's instead.
 
 Indirectly-lost records count too when the XML has them (valgrind --show-leak-kinds=definite,indirect):
@@ -43,6 +45,11 @@ import sys
 import xml.etree.ElementTree as ET
 
 DEFAULT_MODULES = ["Herald", "HeraldCore", "HeraldDesktop"]
+# Allocations a library makes once per process, for the life of the process, whoever triggers
+# them: GIO loads its modules (TLS, proxy resolvers, settings) at the first use of an extension
+# point, such as the first connection, and never unloads them. Such a block is the library's,
+# even when the first package frame out from it is Herald's main loop.
+LIBRARY_REGISTRIES = {"g_io_modules_scan_all_in_directory_with_scope", "g_io_module_new"}
 SHARED_OBJECT = re.compile(r"\.so(\.[0-9]+)*$")
 # `$s` + the outermost context: a module name, length-prefixed (`11HeraldTests`)
 ROOT_MODULE = re.compile(r"^_?\$s([1-9][0-9]*)")
@@ -125,6 +132,8 @@ class Ownership:
 
     def decider(self, leak, any_frame):
         """The index of the frame that makes the record Herald's, or None if it is not Herald's."""
+        if any(frame.function in LIBRARY_REGISTRIES for frame in leak.frames):
+            return None
         for index, frame in enumerate(leak.frames):
             if any_frame:
                 if self.is_herald(frame):

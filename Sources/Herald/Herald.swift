@@ -107,7 +107,7 @@ public final class Herald {
     /// The configured public key, read once at creation.
     private let signingKey: Data?
     /// The check running now, if any: it holds this `Herald` until its last answer.
-    private var check: Check?
+    private(set) var check: Check?
     /// The registered prompts, by name: registering a name again replaces it.
     var prompts: [String: Prompt] = [:]
 

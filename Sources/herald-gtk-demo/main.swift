@@ -8,9 +8,10 @@ import HeraldDesktop
 // A small GTK 4 app that calls Herald's launch hook from its `activate` handler, so Herald's
 // callbacks run on GTK's own main loop. Each answer changes the line in the window.
 //
-//   herald-gtk-demo [--feed URL] [--app-id ID]
+//   herald-gtk-demo [--feed URL] [--app-id ID] [--in-window]
 //
-// Without --feed it shows the sample feed of `herald demo`.
+// Without --feed it shows the sample feed of `herald demo`. With --in-window the messages
+// appear as banners inside the window instead of as desktop notifications.
 
 /// Writes a line straight to a file descriptor, unbuffered, so a pipe sees it at once.
 func writeLine(_ line: String, to descriptor: Int32) {
@@ -59,12 +60,14 @@ final class DemoWindow: HeraldDelegate {
 final class DemoApp {
     let appID: String
     let feedURL: String?
+    let inWindow: Bool
     var herald: Herald?
     var window: DemoWindow?
 
-    init(appID: String, feedURL: String?) {
+    init(appID: String, feedURL: String?, inWindow: Bool) {
         self.appID = appID
         self.feedURL = feedURL
+        self.inWindow = inWindow
     }
 
     func activate(_ application: UnsafeMutablePointer<GtkApplication>) {
@@ -75,7 +78,7 @@ final class DemoApp {
         gtk_window_set_default_size(gtkWindow, 460, 140)
         gtk_window_set_icon_name(gtkWindow, SampleFeed.icon)
         let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 12)!
-        let boxPointer = UnsafeMutableRawPointer(box).assumingMemoryBound(to: GtkBox.self)
+        let boxPointer = asBox(box)
         for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
             side(box, 24)
         }
@@ -95,7 +98,8 @@ final class DemoApp {
             let feed = try feedURL ?? SampleFeed.install(appID: appID, environment: environment)
             let herald = try Herald(configuration: .init(
                 feedURL: feed, appID: appID, appVersion: HeraldVersion.current, appName: "Herald GTK demo",
-                check: CheckConfiguration(showOnFirstLaunch: true, debug: feedURL == nil), icon: SampleFeed.icon, environment: environment))
+                check: CheckConfiguration(showOnFirstLaunch: true, debug: feedURL == nil), icon: SampleFeed.icon, environment: environment),
+                presenter: inWindow ? BannerPresenter(container: boxPointer) : nil)
             herald.delegate = delegate
             self.herald = herald
             herald.appLaunched()
@@ -112,20 +116,22 @@ final class DemoApp {
 }
 
 /// The app id and feed from the command line.
-func parseArguments() -> (appID: String, feedURL: String?) {
+func parseArguments() -> (appID: String, feedURL: String?, inWindow: Bool) {
     var arguments = Array(CommandLine.arguments.dropFirst())[...]
     var appID = "org.herald.GtkDemo"
     var feedURL: String?
+    var inWindow = false
     while let argument = arguments.popFirst() {
         switch argument {
         case "--feed": feedURL = arguments.popFirst()
         case "--app-id": appID = arguments.popFirst() ?? appID
+        case "--in-window": inWindow = true
         default:
-            writeLine("usage: herald-gtk-demo [--feed URL] [--app-id ID]", to: 2)
+            writeLine("usage: herald-gtk-demo [--feed URL] [--app-id ID] [--in-window]", to: 2)
             exit(64)
         }
     }
-    return (appID, feedURL)
+    return (appID, feedURL, inWindow)
 }
 
 let options = parseArguments()
@@ -141,7 +147,7 @@ func connect(_ signal: String, of application: UnsafeMutablePointer<GtkApplicati
 }
 
 let status = MainContext.assumeIsolated {
-    let demo = DemoApp(appID: options.appID, feedURL: options.feedURL)
+    let demo = DemoApp(appID: options.appID, feedURL: options.feedURL, inWindow: options.inWindow)
     let application = gtk_application_new(options.appID, G_APPLICATION_NON_UNIQUE)!
     connect("activate", of: application, to: demo) { application, pointer in
         nonisolated(unsafe) let application = application!

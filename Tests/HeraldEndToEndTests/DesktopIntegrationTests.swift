@@ -96,6 +96,29 @@ final class DesktopIntegrationTests: XCTestCase {
         XCTAssertEqual(try session.state(appID: appID)["ignored"] as? [String], ["2026/11/01"])
     }
 
+    /// iNotify's custom interfaces, through Herald's presenter seam: the demo shows the message
+    /// as a banner in its own window, a real click on its ignore button is recorded as a click
+    /// on the notification's would be, and the desktop's notification server is never used.
+    func testAMessageShownInTheAppsWindowIsAnsweredByAClickOnItsBanner() throws {
+        let session = try DesktopSession(server: .mock("actions body"), display: true)
+        let server = try session.serveFeed(feed)
+        let app = try ChildProcess(TestPaths.product("herald-gtk-demo"), ["--feed", server.url("feed.plist"), "--app-id", appID, "--in-window"],
+                                   environment: session.environment, directory: session.directory, name: "gtk-demo")
+        defer { app.stop() }
+        XCTAssertTrue(eventually { app.output.contains("Showing: Version 2 is out") }, app.output + app.errorOutput)
+        XCTAssertEqual((try session.state(appID: appID)["presenting"] as? [String: Any])?.count, 1, "the banner holds the claim")
+        XCTAssertTrue(eventually { (try? session.notificationBubble(window: "^Herald GTK demo$").buttons.count) == 3 },
+                      "What's new, remind me later and ignore drawn in the window")
+        try keepScreenshot(session, "gtk-demo-banner.png", region: "460x228+0+0")
+        let banner = try session.notificationBubble(window: "^Herald GTK demo$")
+        try session.click(x: banner.buttons[2].x, y: banner.buttons[2].y)
+        XCTAssertTrue(eventually { app.output.contains("You chose ignore: Version 2 is out") }, app.output)
+        XCTAssertEqual(try session.state(appID: appID)["ignored"] as? [String], ["2026/11/01"])
+        XCTAssertEqual((try session.state(appID: appID)["presenting"] as? [String: Any])?.count, 0, "the claim goes with the answer")
+        XCTAssertEqual(try session.notifyCalls().count, 0, "nothing went to the notification server")
+        XCTAssertFalse(app.errorOutput.contains("CRITICAL"), app.errorOutput)
+    }
+
     /// Closing the window while the bubble is up quits the app: its `shutdown` handler closes
     /// Herald's notification, and the delegate's line goes to a label that must still be alive
     /// (it once went to a freed GtkLabel: `gtk_label_set_text: assertion 'GTK_IS_LABEL (self)'`).

@@ -172,12 +172,13 @@ public final class DesktopSession {
         guard result.status == 0 else { throw TestSetupError("import failed") }
     }
 
-    /// The buttons of the newest notification bubble, left to right, and a point on its body,
-    /// found in a screenshot (`Tests/support/notification_buttons.py`).
-    public func notificationBubble() throws -> (buttons: [(x: Int, y: Int)], body: (x: Int, y: Int)) {
+    /// The buttons of the newest notification bubble (or of the lowest button row of the newest
+    /// window named `window`), left to right, and a point on its body, found in a screenshot
+    /// (`Tests/support/notification_buttons.py`).
+    public func notificationBubble(window: String = "^Notification$") throws -> (buttons: [(x: Int, y: Int)], body: (x: Int, y: Int)) {
         let shot = directory.appendingPathComponent("bubble.png").path
         try screenshot(to: shot)
-        let result = try runToCompletion("/usr/bin/python3", [TestPaths.support("notification_buttons.py"), shot], environment: environment)
+        let result = try runToCompletion("/usr/bin/python3", [TestPaths.support("notification_buttons.py"), shot, window], environment: environment)
         guard let object = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any],
               let buttons = object["buttons"] as? [[String: Int]], let body = object["body"] as? [String: Int]
         else { throw TestSetupError("no notification bubble found: \(result.output)") }

@@ -1,22 +1,23 @@
 #!/usr/bin/python3
-"""Finds the buttons a real notification server drew, from a screenshot.
+"""Finds the buttons a real notification server (or an app's banner) drew, from a screenshot.
 
-  notification_buttons.py SCREENSHOT.png        (with DISPLAY set, for xdotool)
+  notification_buttons.py SCREENSHOT.png [WINDOW-NAME]     (with DISPLAY set, for xdotool)
 
-Looks up the newest window named "Notification" (notification-daemon's bubble), crops the
-screenshot to it, and finds the labels of its action row: the lowest band of dark text,
-split into groups where the gap is wide. Prints JSON: the bubble's geometry, the centre of
-each button left to right, and a point on the body (the default action).
+Looks up the newest window named WINDOW-NAME (a regular expression; by default
+"^Notification$", notification-daemon's bubble), crops the screenshot to it, and finds the
+labels of its lowest row of buttons: the lowest band of dark text, split into groups where
+the gap is wide. Prints JSON: the window's geometry, the centre of each button left to
+right, and a point on the body (the default action).
 """
 import json
 import subprocess
 import sys
 
 
-def window_geometry():
-    ids = subprocess.run(["xdotool", "search", "--name", "^Notification$"], capture_output=True, text=True).stdout.split()
+def window_geometry(name):
+    ids = subprocess.run(["xdotool", "search", "--name", name], capture_output=True, text=True).stdout.split()
     if not ids:
-        sys.exit("no notification bubble on the screen")
+        sys.exit("no window named %s on the screen" % name)
     shell = subprocess.run(["xdotool", "getwindowgeometry", "--shell", ids[-1]], capture_output=True, text=True).stdout
     values = dict(line.split("=", 1) for line in shell.split())
     return {name: int(values[name.upper()]) for name in ("x", "y", "width", "height")}
@@ -31,7 +32,7 @@ def gray_pixels(screenshot, geometry):
 
 
 def main():
-    geometry = window_geometry()
+    geometry = window_geometry(sys.argv[2] if len(sys.argv) > 2 else "^Notification$")
     rows = gray_pixels(sys.argv[1], geometry)
     width = geometry["width"]
     text_margin = width - 48  # the close button sits in the top right corner

@@ -370,6 +370,19 @@ final class Check {
         if !presenting, onScreen.isEmpty { end() }
     }
 
+    /// Takes a message off the screen because the user answered it in the app's own interface:
+    /// its claim goes, it is reported as closed by Herald, and no answer comes from it.
+    func withdraw(messageKey key: String) {
+        guard let shown = onScreen.removeValue(forKey: .message(key)) else { return }
+        updateState { state in
+            state = CheckPolicy.release(messages: [key], heldBy: claimant, in: state)
+        }
+        shown.item.reportClosed(.closedByHerald, herald: herald)
+        shown.handle.close()
+        Self.retire(shown.handle)
+        if !presenting, onScreen.isEmpty { end() }
+    }
+
     /// Takes everything still shown off the screen, unanswered (DESIGN.md D7, D18): its claims
     /// go in one update, and it comes back at the next due check.
     func closeAll() {

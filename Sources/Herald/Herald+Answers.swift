@@ -1,0 +1,95 @@
+import FoundationEssentials
+import HeraldCore
+
+/// iNotify's advanced API, for apps that show messages in their own interface: the answers,
+/// the gate's decision and the display order, on the same state rules as a notification's
+/// buttons (one locked, atomic update each; claims of running checks respected).
+extension Herald {
+    /// The answers as they stand, read without the lock (a whole file, renamed into place, is
+    /// never seen half-written).
+    ///
+    /// - Throws: `HeraldError.state` when the state cannot be read.
+    public func answers() throws(HeraldError) -> MessageAnswers {
+        MessageAnswers(try readState())
+    }
+
+    /// Changes the answers in one locked update: read, `change`, write atomically.
+    /// The same lock serialises it with the answers of every other check and process.
+    ///
+    /// - Returns: what `change` returns.
+    /// - Throws: `HeraldError.state` when the state cannot be read or written; the state is
+    ///   then unchanged.
+    @discardableResult
+    public func updateAnswers<Result>(_ change: (inout MessageAnswers) -> Result) throws(HeraldError) -> Result {
+        try updateState { state in
+            var answers = MessageAnswers(state)
+            let result = change(&answers)
+            state = answers.applied(to: state)
+            return result
+        }
+    }
+
+    /// Records the user's answer to a message given in the app's own interface, exactly as the
+    /// notification's button would record it (ORIGINALS.md §1.9, DESIGN.md D6). When this
+    /// Herald has the message on screen as a notification, that notification is taken off the
+    /// screen (reported as closed by Herald). Opening the link of a view is the app's to do.
+    ///
+    /// - Throws: `HeraldError.state` when the answer cannot be written; nothing is recorded.
+    public func record(_ answer: Answer, forMessage key: String) throws(HeraldError) {
+        check?.withdraw(messageKey: key)
+        let now = self.now()
+        try updateState { state in
+            state = CheckPolicy.applyFromApp(answer, to: key, state: state, now: now, isLive: Check.isLive)
+        }
+    }
+
+    /// The next message of `messages` in display order (iNotify's `nextNotificationInDict:`):
+    /// the newest key, or the oldest with `showOldestFirst`; `nil` when there is none.
+    public func nextMessage(of messages: [FeedEntry]) -> FeedEntry? {
+        guard !messages.isEmpty else { return nil }
+        return CheckPolicy.order(messages, oldestFirst: configuration.check.showOldestFirst).first
+    }
+
+    /// The messages of `feed` this user would be shown now, in display order: not answered, not
+    /// waiting for a reminder, within the app's version range, with a link Herald would offer,
+    /// and not on screen in another running check. Reads the state without changing it.
+    ///
+    /// - Throws: `HeraldError.state` when the state cannot be read.
+    public func pendingMessages(in feed: Feed) throws(HeraldError) -> [FeedEntry] {
+        CheckPolicy.select(feed, configuration: configuration.check, state: try readState(), now: now(),
+                           urlRules: configuration.urlRules, isLive: Check.isLive).candidates
+    }
+
+    /// Why a launch check would not run now, as the gate sees it (iNotify's
+    /// `shouldCheckForNotifications`, with Herald's backoff): `nil` when it is due. Asks the
+    /// delegate's `heraldShouldCheck` last, as a launch check does. Reads the state without
+    /// changing it, so asking does not pass the first launch.
+    ///
+    /// - Throws: `HeraldError.state` when the state cannot be read.
+    public func reasonNotToCheck() throws(HeraldError) -> CheckSkipReason? {
+        if let skip = CheckPolicy.gate(configuration.check, state: try readState(), now: now()).skip { return skip }
+        return delegate?.heraldShouldCheck(self) == false ? .delegateDeclined : nil
+    }
+
+    /// Whether a launch check would run now: `reasonNotToCheck()` is `nil`. A state that
+    /// cannot be read counts as due, as the launch check itself would try.
+    public var shouldCheck: Bool {
+        (try? reasonNotToCheck()) == nil
+    }
+
+    private func readState() throws(HeraldError) -> HeraldState {
+        do {
+            return try store.snapshot()
+        } catch {
+            throw HeraldError.state(StateStoreError(error, writing: "the state"))
+        }
+    }
+
+    private func updateState<Result>(_ change: (inout HeraldState) -> Result) throws(HeraldError) -> Result {
+        do {
+            return try store.update(change)
+        } catch {
+            throw HeraldError.state(StateStoreError(error, writing: "the state"))
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 
 /// A command whose help ends with an example of its use.
 protocol UsageExample {
@@ -21,6 +22,11 @@ extension HeraldCommand {
                 exit(withError: ExitCode.validationFailure)
             }
             try command.run()
+        } catch let status as ExitCode {
+            // A command that ends with a status has said what it had to say; building the
+            // messages of `exit(reporting:)` would cost a `herald check` that is not due more
+            // than the rest of its run.
+            Glibc.exit(status.rawValue)
         } catch {
             exit(reporting: error, arguments: arguments)
         }

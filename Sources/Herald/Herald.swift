@@ -71,6 +71,7 @@ public final class Herald {
             self.appName = appName ?? appID
             var check = check ?? CheckConfiguration()
             check.appVersion = appVersion ?? check.appVersion
+            check.audience = check.audience ?? Audience(environment: environment)
             self.check = check
             self.urlRules = urlRules
             self.labels = labels ?? Labels.forEnvironment(environment)

@@ -25,10 +25,13 @@ public struct DesktopNotification {
     public var actions: [(id: String, label: String)]
     /// Milliseconds before the server may expire it; -1 is the server default, 0 never.
     public var timeout: Int32
+    /// The urgency hint; `nil` leaves it to the server (normal).
+    public var urgency: MessageUrgency?
 
     /// Creates a notification value.
     public init(summary: String, body: String, icon: String? = nil, appName: String? = nil, desktopEntry: String? = nil,
-                actions: [(id: String, label: String)] = [], timeout: Int32 = -1) {
+                actions: [(id: String, label: String)] = [], timeout: Int32 = -1, urgency: MessageUrgency? = nil) {
+        self.urgency = urgency
         self.summary = summary
         self.body = body
         self.icon = icon
@@ -54,6 +57,12 @@ public struct DesktopNotification {
         let handle = NotificationHandle(notification)
         let sink = ResponseSink(onResponse)
         notify_notification_set_timeout(notification, timeout)
+        switch urgency {
+        case .low: notify_notification_set_urgency(notification, NOTIFY_URGENCY_LOW)
+        case .normal: notify_notification_set_urgency(notification, NOTIFY_URGENCY_NORMAL)
+        case .critical: notify_notification_set_urgency(notification, NOTIFY_URGENCY_CRITICAL)
+        case nil: break
+        }
         if let appName { notify_notification_set_app_name(notification, appName) }
         if let desktopEntry {
             notify_notification_set_hint(notification, "desktop-entry", g_variant_new_string(desktopEntry))

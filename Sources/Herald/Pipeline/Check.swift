@@ -312,7 +312,8 @@ final class Check {
     /// Shows one message or prompt; returns whether it awaits an answer, or `nil` when it
     /// could not be shown.
     private func show(_ item: Showable) -> Bool? {
-        let content = item.content(labels: configuration.labels, capabilities: capabilities ?? [], appName: configuration.appName)
+        let content = item.content(labels: configuration.labels, capabilities: capabilities ?? [], appName: configuration.appName,
+                                   allowsCriticalUrgency: configuration.check.allowsCriticalUrgency)
         let handle: PresentedMessage
         // Only what can be answered holds the check: content without buttons is recorded as
         // shown at once (D11), and a presenter that keeps its closure must not keep the check.

@@ -44,10 +44,11 @@ enum Showable {
     var promptNames: [String] { if case .prompt(let prompt) = self { [prompt.name] } else { [] } }
 
     /// The notification for the server's capabilities (DESIGN.md D8, D9, D11, D13).
-    func content(labels: Labels, capabilities: Set<String>, appName: String) -> NotificationContent {
+    func content(labels: Labels, capabilities: Set<String>, appName: String, allowsCriticalUrgency: Bool) -> NotificationContent {
         switch self {
         case .message(let entry):
-            return NotificationContent.make(for: entry, labels: labels, capabilities: capabilities, fallbackSummary: appName)
+            return NotificationContent.make(for: entry, labels: labels, capabilities: capabilities, fallbackSummary: appName,
+                                            allowsCriticalUrgency: allowsCriticalUrgency)
         case .prompt(let prompt):
             return PromptPolicy.content(of: prompt, labels: labels, capabilities: capabilities)
         }

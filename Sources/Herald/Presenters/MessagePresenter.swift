@@ -64,8 +64,9 @@ public final class DesktopPresenter: MessagePresenter {
     /// Shows a libnotify notification that never expires on its own: Herald's wait limit decides.
     public func present(_ content: NotificationContent, link: String?, respond: @escaping @MainContext (NotificationResponse) -> Void) throws -> PresentedMessage {
         let notification = DesktopNotification(
-            summary: content.summary, body: content.body, icon: icon, appName: appName, desktopEntry: appID,
-            actions: content.actions.map { (id: $0.id, label: $0.label) }, timeout: content.isInteractive ? 0 : -1)
+            summary: content.summary, body: content.body, icon: content.icon ?? icon, appName: appName, desktopEntry: appID,
+            actions: content.actions.map { (id: $0.id, label: $0.label) }, timeout: content.isInteractive ? 0 : -1,
+            urgency: content.urgency)
         do {
             return try notification.show(onResponse: respond)
         } catch {

@@ -116,19 +116,27 @@ public enum FeedDecoder {
         guard case .dictionary(let fields) = value else {
             return .failure(FeedProblem(key: key, reason: "the entry is a \(value.kindName), not a dictionary"))
         }
-        func text(_ name: String, numbersAllowed: Bool) -> Result<String?, FeedProblem> {
+        func text(_ name: String, numbersAllowed: Bool, localisable: Bool = false) -> Result<String?, FeedProblem> {
             guard let field = fields[name] else { return .success(nil) }
             if case .string(let text) = field { return .success(text) }
             if numbersAllowed, let text = field.textValue { return .success(text) }
+            // Localised text (a dictionary keyed by language) reads as its fallback here; a check
+            // resolves it for the user's languages (`FeedEntry.localised(to:)`).
+            if localisable, case .dictionary(let texts) = field {
+                guard !texts.isEmpty, texts.values.allSatisfy({ if case .string = $0 { true } else { false } }) else {
+                    return .failure(FeedProblem(key: key, reason: "\(name) is a dictionary whose values are not all strings, expected text per language"))
+                }
+                return .success(LocalisedText.resolve(field, languages: []))
+            }
             return .failure(FeedProblem(key: key, reason: "\(name) is a \(field.kindName), expected a string"))
         }
         do throws(FeedProblem) {
             return .success(FeedEntry(
                 key: key,
-                title: try text(FeedKey.title, numbersAllowed: false).get(),
-                message: try text(FeedKey.message, numbersAllowed: false).get(),
+                title: try text(FeedKey.title, numbersAllowed: false, localisable: true).get(),
+                message: try text(FeedKey.message, numbersAllowed: false, localisable: true).get(),
                 actionURL: try text(FeedKey.actionURL, numbersAllowed: false).get(),
-                actionButton: try text(FeedKey.actionButton, numbersAllowed: false).get(),
+                actionButton: try text(FeedKey.actionButton, numbersAllowed: false, localisable: true).get(),
                 minVersion: try text(FeedKey.minVersion, numbersAllowed: true).get(),
                 maxVersion: try text(FeedKey.maxVersion, numbersAllowed: true).get(),
                 details: fields

@@ -18,13 +18,23 @@ public struct CheckConfiguration: Sendable, Equatable {
     /// Show answered messages too (viewed, ignored, put off), without forgetting the answers:
     /// a launcher's "Show all messages". Default false.
     public var showAnswered: Bool
+    /// Who this install is, for the feed's `Languages`, `Desktops` and localised text. `nil`
+    /// until set: `Herald` reads it from its environment; the policy then reads C-locale English
+    /// on no known desktop.
+    public var audience: Audience?
+    /// Whether a message may ask for critical urgency (`Urgency: critical`), which keeps a
+    /// notification on screen until answered. Default false: such messages show as normal.
+    public var allowsCriticalUrgency: Bool
 
     /// Creates a configuration with iNotify's defaults.
     public init(
         appVersion: String? = nil, checkPeriod: Double = 0.5, remindPeriod: Double = 1,
         showOldestFirst: Bool = false, showOnFirstLaunch: Bool = false, debug: Bool = false,
-        maxNotificationsPerCheck: Int = 3, showAnswered: Bool = false
+        maxNotificationsPerCheck: Int = 3, showAnswered: Bool = false, audience: Audience? = nil,
+        allowsCriticalUrgency: Bool = false
     ) {
+        self.audience = audience
+        self.allowsCriticalUrgency = allowsCriticalUrgency
         self.appVersion = appVersion
         self.checkPeriod = checkPeriod
         self.remindPeriod = remindPeriod

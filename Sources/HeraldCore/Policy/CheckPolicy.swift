@@ -54,6 +54,18 @@ public enum MessageSkipReason: Sendable, Equatable, CustomStringConvertible {
     case shownElsewhere
     /// The per-check cap was reached (DESIGN.md D3); it comes at a later check.
     case overCap
+    /// Its `StartDate` is still to come.
+    case notStarted(until: Date)
+    /// Its `EndDate` has passed.
+    case ended(Date)
+    /// Its `StartDate` or `EndDate` (the key named) is not a date Herald can read.
+    case unreadableDate(String)
+    /// Its `Languages` do not include the user's.
+    case otherLanguage
+    /// Its `Desktops` do not include this desktop.
+    case otherDesktop
+    /// This install is outside its `Rollout` (the percentage).
+    case outsideRollout(Double)
 
     /// A short machine-readable name.
     public var name: String {
@@ -68,6 +80,12 @@ public enum MessageSkipReason: Sendable, Equatable, CustomStringConvertible {
         case .delegateDeclined: return "delegate-declined"
         case .shownElsewhere: return "shown-elsewhere"
         case .overCap: return "over-cap"
+        case .notStarted: return "not-started"
+        case .ended: return "ended"
+        case .unreadableDate: return "unreadable-date"
+        case .otherLanguage: return "other-language"
+        case .otherDesktop: return "other-desktop"
+        case .outsideRollout: return "outside-rollout"
         }
     }
 
@@ -84,6 +102,12 @@ public enum MessageSkipReason: Sendable, Equatable, CustomStringConvertible {
         case .delegateDeclined: return "the app declined to display it"
         case .shownElsewhere: return "another process is showing it"
         case .overCap: return "more messages than one check shows"
+        case .notStarted(let start): return "starts \(start.formatted(.iso8601))"
+        case .ended(let end): return "ended \(end.formatted(.iso8601))"
+        case .unreadableDate(let key): return "\(key) is not a date Herald can read"
+        case .otherLanguage: return "not for this user's language"
+        case .otherDesktop: return "not for this desktop"
+        case .outsideRollout(let share): return "this install is outside the \(share == share.rounded() ? String(Int(share)) : String(share)) % rollout"
         }
     }
 }
@@ -215,6 +239,7 @@ public enum CheckPolicy {
             state.ignored?.subtract(forgotten)
             for key in forgotten { state.reminded[key] = nil }
         }
+        for key in endedReminders(in: state, feed: feed, now: now) { state.reminded[key] = nil }
         state.presenting = state.presenting.filter { $0.value.until > now }
         return state
     }
@@ -245,11 +270,17 @@ public enum CheckPolicy {
     ///   - urlRules: which ActionURLs may be offered.
     ///   - claimant: the check selecting; its own claims never exclude a message.
     ///   - isLive: whether the check holding a claim still runs (see `HeraldState.Claim`).
+    ///   - rolloutDraw: this install's place in every rollout, drawn when the state has none
+    ///     and the feed has a `Rollout`; kept in the returned state.
     public static func select(
         _ feed: Feed, configuration: CheckConfiguration, state: HeraldState, now: Date,
-        urlRules: URLRules = URLRules(), claimant: Claimant? = nil, isLive: (HeraldState.Claim) -> Bool = { _ in false }
+        urlRules: URLRules = URLRules(), claimant: Claimant? = nil, isLive: (HeraldState.Claim) -> Bool = { _ in false },
+        rolloutDraw: () -> Double = { Double.random(in: 0..<1) }
     ) -> Selection {
         var state = prune(distrustingFutureDates(in: state, now: now), feed: feed, now: now)
+        if state.rolloutDraw == nil, feed.entries.values.contains(where: { $0.details[TargetingKey.rollout] != nil }) {
+            state.rolloutDraw = rolloutDraw()
+        }
         let ignored = state.ignored ?? []
         var answered: [(String, MessageSkipReason)] = []
         var pending = feed.entries.values.filter { entry in
@@ -265,7 +296,7 @@ public enum CheckPolicy {
             answered = []
         }
         var skipped: [String: MessageSkipReason] = Dictionary(answered, uniquingKeysWith: { first, _ in first })
-        let candidates = order(pending, oldestFirst: configuration.showOldestFirst).filter { entry in
+        let candidates = byPriority(order(pending, oldestFirst: configuration.showOldestFirst)).filter { entry in
             if let reason = exclusion(of: entry, configuration: configuration, state: state, now: now,
                                       urlRules: urlRules, claimant: claimant, isLive: isLive) {
                 skipped[entry.key] = reason
@@ -275,7 +306,8 @@ public enum CheckPolicy {
         }
         let skippedInOrder = order(skipped.keys.map { key in feed.entries[key]! }, oldestFirst: configuration.showOldestFirst)
             .map { (key: $0.key, reason: skipped[$0.key]!) }
-        return Selection(candidates: candidates, skipped: skippedInOrder, state: state)
+        let languages = configuration.audience?.languages ?? []
+        return Selection(candidates: candidates.map { $0.localised(to: languages) }, skipped: skippedInOrder, state: state)
     }
 
     static func exclusion(
@@ -293,6 +325,9 @@ public enum CheckPolicy {
             if let maximum = entry.maxVersion, VersionComparison.numeric(version, maximum) == .descending {
                 return .aboveMaxVersion(maximum)
             }
+        }
+        if let reason = targetingExclusion(of: entry, configuration: configuration, state: state, now: now) {
+            return reason
         }
         if let url = entry.actionURL, let refusal = urlRules.actionURLRefusal(url) {
             return .refusedURL(refusal)

@@ -23,6 +23,10 @@ public struct NotificationContent: Sendable, Equatable {
     public var body: String
     /// The actions, "default" first; empty when the server has no actions (DESIGN.md D11).
     public var actions: [NotificationAction]
+    /// The urgency the message asks for (`Urgency`), critical only where the app allows it.
+    public var urgency: MessageUrgency?
+    /// The message's own themed icon (`Icon`), shown in place of the app's.
+    public var icon: String?
 
     /// Whether answers can come back; without, showing the message counts as viewing it.
     public var isInteractive: Bool { !actions.isEmpty }
@@ -32,7 +36,9 @@ public struct NotificationContent: Sendable, Equatable {
     /// - Parameters:
     ///   - fallbackSummary: shown when the entry has no Title (usually the app's name).
     ///   - capabilities: the server's capabilities ("actions", "body-markup", "body-hyperlinks").
-    public static func make(for entry: FeedEntry, labels: Labels, capabilities: Set<String>, fallbackSummary: String) -> NotificationContent {
+    ///   - allowsCriticalUrgency: whether `Urgency: critical` stays critical; otherwise normal.
+    public static func make(for entry: FeedEntry, labels: Labels, capabilities: Set<String>, fallbackSummary: String,
+                            allowsCriticalUrgency: Bool = false) -> NotificationContent {
         let markup = capabilities.contains("body-markup")
         let title = NotificationText.summary(entry.title)
         var body = NotificationText.body(entry.message, markup: markup)
@@ -52,7 +58,10 @@ public struct NotificationContent: Sendable, Equatable {
             let link = capabilities.contains("body-hyperlinks") && markup ? NotificationText.hyperlink(url) : (markup ? NotificationText.escape(url) : url)
             body = body.isEmpty ? link : body + "\n" + link
         }
-        return NotificationContent(summary: title.isEmpty ? NotificationText.summary(fallbackSummary) : title, body: body, actions: actions)
+        var content = NotificationContent(summary: title.isEmpty ? NotificationText.summary(fallbackSummary) : title, body: body, actions: actions)
+        content.urgency = entry.urgency == .critical && !allowsCriticalUrgency ? .normal : entry.urgency
+        content.icon = entry.icon
+        return content
     }
 
     /// The answer an action id stands for; "default" is view, or OK without ActionURL.

@@ -29,6 +29,9 @@ public struct HeraldState: Codable, Sendable, Equatable {
     public var presentingPrompts: [String: Claim]
     /// Each local prompt's uses, reminder and answers, by prompt name.
     public var prompts: [String: PromptState]
+    /// This install's place in every `Rollout`, drawn once in 0..<1 the first time a feed has
+    /// one, and never sent anywhere: a message with `Rollout` R shows where it is below R %.
+    public var rolloutDraw: Double?
 
     /// An empty state: first launch, nothing answered.
     public init() {
@@ -42,6 +45,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
         presenting = [:]
         presentingPrompts = [:]
         prompts = [:]
+        rolloutDraw = nil
     }
 
     /// Failed checks in a row and when the last one happened.
@@ -104,7 +108,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case ignored, viewed, reminded, absentSince, lastChecked, failure, cachedFeed, presenting, presentingPrompts, prompts
+        case ignored, viewed, reminded, absentSince, lastChecked, failure, cachedFeed, presenting, presentingPrompts, prompts, rolloutDraw
     }
 
     /// Reads a state file; keys missing from older files take their empty values.
@@ -120,6 +124,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
         presenting = try container.decodeIfPresent([String: Claim].self, forKey: .presenting) ?? [:]
         presentingPrompts = try container.decodeIfPresent([String: Claim].self, forKey: .presentingPrompts) ?? [:]
         prompts = try container.decodeIfPresent([String: PromptState].self, forKey: .prompts) ?? [:]
+        rolloutDraw = try container.decodeIfPresent(Double.self, forKey: .rolloutDraw).flatMap { (0..<1).contains($0) ? $0 : nil }
     }
 
     /// Writes the state with sorted lists, so that files and diffs are stable.
@@ -135,6 +140,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
         try container.encode(presenting, forKey: .presenting)
         try container.encode(presentingPrompts, forKey: .presentingPrompts)
         try container.encode(prompts, forKey: .prompts)
+        try container.encodeIfPresent(rolloutDraw, forKey: .rolloutDraw)
     }
 }
 

@@ -1,0 +1,50 @@
+/// Who this install is, as a feed's targeting keys see it: the user's languages and desktops.
+///
+/// A value, so the policy can be tested with any language and desktop; `Audience(environment:)`
+/// reads them from a process's environment.
+public struct Audience: Sendable, Equatable {
+    /// The user's languages in order of preference, as gettext resolves them: each locale
+    /// followed by its language alone (`pt_BR`, `pt`), without codeset or modifier.
+    /// Empty for the C / POSIX locale, which reads as English.
+    public var languages: [String]
+    /// The desktops of `XDG_CURRENT_DESKTOP`, e.g. `["ubuntu", "GNOME"]`.
+    public var desktops: [String]
+
+    /// Creates an audience; `languages` are used as given (see `languages(from:)`).
+    public init(languages: [String] = [], desktops: [String] = []) {
+        self.languages = languages
+        self.desktops = desktops
+    }
+
+    /// The audience of a process: languages from `LANGUAGE`, `LC_ALL`, `LC_MESSAGES` and `LANG`
+    /// as gettext reads them, desktops from `XDG_CURRENT_DESKTOP`.
+    public init(environment: [String: String]) {
+        self.init(languages: Self.languages(from: environment),
+                  desktops: (environment["XDG_CURRENT_DESKTOP"] ?? "").split(separator: ":").map(String.init))
+    }
+
+    /// The languages gettext would try, in order. The locale comes from the first of `LC_ALL`,
+    /// `LC_MESSAGES` and `LANG` that is set; `LANGUAGE`, a colon-separated list, takes
+    /// precedence unless that locale is C or POSIX (gettext ignores it then).
+    public static func languages(from environment: [String: String]) -> [String] {
+        let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
+        let base = normalised(locale)
+        guard let base else { return [] }
+        var names = (environment["LANGUAGE"] ?? "").split(separator: ":").compactMap { normalised(String($0)) }
+        if names.isEmpty { names = [base] }
+        var expanded: [String] = []
+        for name in names {
+            for candidate in [name, String(name.prefix { $0 != "_" })] where !expanded.contains(candidate) {
+                expanded.append(candidate)
+            }
+        }
+        return expanded
+    }
+
+    /// `pt_BR.UTF-8@euro` → `pt_BR`; `nil` for C, POSIX or nothing.
+    static func normalised(_ locale: String) -> String? {
+        let name = String(locale.prefix { $0 != "." && $0 != "@" }).replacing("-", with: "_")
+        if name.isEmpty || name == "C" || name == "POSIX" { return nil }
+        return name
+    }
+}

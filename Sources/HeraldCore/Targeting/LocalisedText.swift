@@ -1,0 +1,56 @@
+/// Text a feed gives in several languages: `Title`, `Message` and `ActionButton` may be a
+/// dictionary keyed by language (`{"en": "…", "de": "…", "pt_BR": "…"}`) instead of a string.
+public enum LocalisedText {
+    /// The language tried after the user's: the one most feeds are written in.
+    public static let fallbackLanguage = "en"
+
+    /// The text for `languages` (in order of preference, as `Audience.languages` lists them):
+    /// a string is itself; a dictionary gives its entry for the first of `languages` it has,
+    /// else `en`, else the entry whose language sorts first. Language names match whatever
+    /// their case and whether `-` or `_` separates the region (`pt-br` is `pt_BR`). `nil` when
+    /// there is no text.
+    public static func resolve(_ value: FeedValue?, languages: [String]) -> String? {
+        switch value {
+        case .string(let text): return text
+        case .dictionary(let texts):
+            let strings = texts.compactMapValues { if case .string(let text) = $0 { text } else { nil } }
+            return language(of: Array(strings.keys), for: languages).flatMap { strings[$0] }
+        default: return nil
+        }
+    }
+
+    /// Which of a dictionary's languages `resolve` picks for `languages`.
+    public static func language(of available: [String], for languages: [String]) -> String? {
+        let byName = Dictionary(available.map { (normalised($0), $0) }, uniquingKeysWith: { first, second in min(first, second) })
+        for wanted in languages + [fallbackLanguage] {
+            if let match = byName[normalised(wanted)] { return match }
+        }
+        return available.min()
+    }
+
+    /// Whether a message for `listed` languages (`Languages`) is for a user of `languages`.
+    /// A user whose locale names no language (C, POSIX) reads English.
+    public static func matches(_ listed: [String], languages: [String]) -> Bool {
+        let user = Set((languages.isEmpty ? [fallbackLanguage] : languages).map(normalised))
+        return listed.contains { user.contains(normalised($0)) }
+    }
+
+    /// `pt-BR`, `pt_br`, `PT_BR` → `pt_br`: the form names are compared in.
+    static func normalised(_ language: String) -> String {
+        language.replacing("-", with: "_").lowercased()
+    }
+}
+
+extension FeedEntry {
+    /// The entry with its localised `Title`, `Message` and `ActionButton` resolved for
+    /// `languages` (see `LocalisedText.resolve`); plain strings stay as they are.
+    public func localised(to languages: [String]) -> FeedEntry {
+        var entry = self
+        if case .dictionary = details[FeedKey.title] { entry.title = LocalisedText.resolve(details[FeedKey.title], languages: languages) }
+        if case .dictionary = details[FeedKey.message] { entry.message = LocalisedText.resolve(details[FeedKey.message], languages: languages) }
+        if case .dictionary = details[FeedKey.actionButton] {
+            entry.actionButton = LocalisedText.resolve(details[FeedKey.actionButton], languages: languages)
+        }
+        return entry
+    }
+}

@@ -42,6 +42,9 @@ struct ValidateCommand: ParsableCommand, UsageExample {
         case .failure(.feed(let error)):
             if json {
                 print(try Self.json(Self.unusable(error, source: feed)))
+            } else if case .rootNotDictionary = error {
+                // iNotify crashes where Herald refuses: the publisher has both kinds of reader.
+                EventReporter.complain(error.description(source: feed) + ": an iNotify client crashes on it")
             } else {
                 EventReporter.complain(error.description(source: feed))
             }

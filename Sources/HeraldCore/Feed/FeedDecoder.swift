@@ -22,7 +22,7 @@ public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
         case .malformed(let format, let place, let reason):
             return (place.map { "\($0): " } ?? "") + "\(reason) (\(format.documentName))"
         case .rootNotDictionary(let found):
-            return "the feed's root is \(FeedValue.withArticle(found)), not a dictionary keyed by message id (an iNotify client crashes on it)"
+            return "the feed's root is \(FeedValue.withArticle(found)), not a dictionary keyed by message id"
         }
     }
 

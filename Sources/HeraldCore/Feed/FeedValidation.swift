@@ -202,10 +202,12 @@ public enum FeedValidation {
         return found
     }
 
-    /// A value for a sentence: "an integer (3)", "an array".
+    /// A value for a sentence: "an integer (3)", "an array", "null".
     private static func shown(_ value: FeedValue) -> String {
         switch value {
-        case .integer, .real, .bool, .null:
+        case .null:
+            return "null"
+        case .integer, .real, .bool:
             return "\(value.kindPhrase) (\(value.jsonText))"
         case .string(let text):
             return "a string (\(text))"

@@ -41,39 +41,88 @@ struct ValidateCommand: ParsableCommand, UsageExample {
             throw ExitCode(65)
         case .failure(.feed(let error)):
             if json {
-                print(try Self.json(["usable": .bool(false), "error": .string(error.description)]))
+                print(try Self.json(Self.unusable(error, source: feed)))
+            } else if case .rootNotDictionary = error {
+                // iNotify crashes where Herald refuses: the publisher has both kinds of reader.
+                EventReporter.complain(error.description(source: feed) + ": an iNotify client crashes on it")
             } else {
-                EventReporter.complain("\(feed): \(error)")
+                EventReporter.complain(error.description(source: feed))
             }
             throw ExitCode(65)
         case .failure(let error):
             EventReporter.complain(error.description)
             throw ExitCode(75)
         }
-        let problems = decoded.problems + FeedValidation.warnings(for: decoded, appVersion: appVersion, rules: rules)
-        let ordered = CheckPolicy.order(Array(decoded.entries.values), oldestFirst: false)
+        let report = FeedValidation.report(for: decoded, appVersion: appVersion, rules: rules)
         if json {
-            let report: [String: FeedValue] = [
-                "usable": .bool(true), "format": .string(decoded.format.rawValue),
-                "entries": .array(ordered.map { entry in
-                    .dictionary(entry.details.merging(["key": .string(entry.key)]) { _, key in key })
-                }),
-                "problems": .array(problems.map { .dictionary(["key": .string($0.key), "reason": .string($0.reason)]) }),
-            ]
-            print(try Self.json(report))
+            print(try Self.json(Self.data(of: report, format: decoded.format)))
         } else {
-            print("\(feed): \(decoded.format.rawValue), \(ordered.count) messages, newest first:")
-            for entry in ordered {
-                var line = "  \(entry.key)  \(entry.title ?? "(no title)")"
-                if let url = entry.actionURL { line += "  -> \(url)" }
-                if entry.minVersion != nil || entry.maxVersion != nil { line += "  [\(entry.minVersion ?? "")...\(entry.maxVersion ?? "")]" }
-                print(line)
-            }
-            print(problems.isEmpty ? "no problems found" : "\(problems.count) problem(s):")
-            for problem in problems { print("  \(problem)") }
+            for line in Self.text(of: report, source: feed, format: decoded.format) { print(line) }
         }
-        if strict, !problems.isEmpty { throw ExitCode(65) }
+        if strict, !report.findings.isEmpty { throw ExitCode(65) }
     }
+
+    /// The listing for people: a header, a line per message (`!` before one with faults, and
+    /// why a check would leave it out), then every finding.
+    static func text(of report: FeedReport, source: String, format: FeedFormat) -> [String] {
+        let hidden = report.messages.filter { $0.notShown != nil }.count
+        var lines = ["\(source): \(format.rawValue), \(counted(report.messages.count, "message"))"
+            + (hidden > 0 ? " (\(hidden) not shown)" : "") + ", newest first:"]
+        for message in report.messages {
+            var line = (message.hasFindings ? "! " : "  ") + "\(message.id)  \(message.string(FeedKey.title) ?? "(no title)")"
+            if let url = message.string(FeedKey.actionURL) { line += "  -> \(url)" }
+            let minimum = message.text(FeedKey.minVersion), maximum = message.text(FeedKey.maxVersion)
+            if minimum != nil || maximum != nil { line += "  [\(minimum ?? "")...\(maximum ?? "")]" }
+            if let reason = message.notShown { line += "  (not shown: \(reason))" }
+            lines.append(line)
+        }
+        lines.append(report.findings.isEmpty ? "no problems found" : "\(counted(report.findings.count, "problem")):")
+        lines += report.findings.map { "  \($0)" }
+        return lines
+    }
+
+    /// The report as data: the entries as written (with their id as "key"), those a check
+    /// would leave out, and every finding with its entry id, key, kind and sentence.
+    static func data(of report: FeedReport, format: FeedFormat) -> [String: FeedValue] {
+        [
+            "usable": .bool(true), "format": .string(format.rawValue),
+            "entries": .array(report.messages.map { message in
+                guard case .dictionary(let fields) = message.value else { return .dictionary(["key": .string(message.id)]) }
+                return .dictionary(fields.merging(["key": .string(message.id)]) { _, key in key })
+            }),
+            "notShown": .array(report.messages.compactMap { message in
+                message.notShown.map { .dictionary(["key": .string(message.id), "reason": .string($0)]) }
+            }),
+            "problems": .array(report.findings.map { finding in
+                .dictionary([
+                    "key": .string(finding.id), "field": finding.key.map(FeedValue.string) ?? .null,
+                    "kind": .string(finding.kind.rawValue), "reason": .string(finding.sentence),
+                ])
+            }),
+        ]
+    }
+
+    /// A feed that cannot be used, as data: the message, and the format and place when known.
+    static func unusable(_ error: FeedError, source: String) -> [String: FeedValue] {
+        var report: [String: FeedValue] = ["usable": .bool(false), "error": .string(error.description(source: source))]
+        if case .malformed(let format, let place, let reason) = error {
+            report["format"] = .string(format.rawValue)
+            report["reason"] = .string(reason)
+            switch place {
+            case .text(let line, let column)?:
+                report["line"] = .integer(line)
+                report["column"] = .integer(column)
+            case .byte(let offset)?:
+                report["byte"] = .integer(offset)
+            case nil:
+                break
+            }
+        }
+        return report
+    }
+
+    /// "1 message", "2 messages".
+    static func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)" + (count == 1 ? "" : "s") }
 
     private static func json(_ object: [String: FeedValue]) throws -> String {
         let encoder = JSONEncoder()

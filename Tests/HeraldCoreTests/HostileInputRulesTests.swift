@@ -22,7 +22,7 @@ final class HostileBinaryPlistTests: XCTestCase {
     func testRootThatContainsItselfIsRefusedNotAStackOverflow() {
         let feed = Fixtures.binaryPlist(objects: [Object.array([0])])
         XCTAssertEqual(feed.count, 43)
-        XCTAssertEqual(refusal(feed), "the binary property list refers to itself: object 0 contains itself")
+        XCTAssertEqual(refusal(feed), "byte 8: object 0 contains itself (binary property list)")
     }
 
     func testEntryThatContainsItsOwnDictionaryIsRefused() {
@@ -30,7 +30,7 @@ final class HostileBinaryPlistTests: XCTestCase {
         let feed = Fixtures.binaryPlist(objects: [
             Object.dictionary([(key: 1, value: 2)]), Object.ascii("a"), Object.dictionary([(key: 3, value: 2)]), Object.ascii("Title"),
         ])
-        XCTAssertEqual(refusal(feed), "the binary property list refers to itself: object 2 contains itself")
+        XCTAssertEqual(refusal(feed), "byte 13: object 2 contains itself (binary property list)")
     }
 
     func testSharedChildrenThatExpandPastTheValueLimitAreRefusedAtOnce() {
@@ -40,8 +40,8 @@ final class HostileBinaryPlistTests: XCTestCase {
         objects.append(Object.ascii("x"))
         let feed = Fixtures.binaryPlist(objects: objects)
         XCTAssertLessThan(feed.count, 210)
-        XCTAssertEqual(refusal(feed), "the binary property list expands to more than 1,000,000 values "
-            + "(an object shared by several containers counts each time it is reached)")
+        XCTAssertEqual(refusal(feed), "the document expands to more than 1,000,000 values "
+            + "(an object shared by several containers counts each time it is reached) (binary property list)")
     }
 
     func testSharedStringThatExpandsPastTheByteLimitIsRefused() {
@@ -49,30 +49,30 @@ final class HostileBinaryPlistTests: XCTestCase {
         let big = Object.ascii(String(repeating: "x", count: 1 << 20))
         let feed = Fixtures.binaryPlist(objects: [Object.dictionary([(key: 1, value: 2)]), Object.ascii("a"),
                                                   Object.array(Array(repeating: 3, count: 70)), big])
-        XCTAssertEqual(refusal(feed), "the binary property list expands to more than 64 MiB of strings and data "
-            + "(an object shared by several containers counts each time it is reached)")
+        XCTAssertEqual(refusal(feed), "the document expands to more than 64 MiB of strings and data "
+            + "(an object shared by several containers counts each time it is reached) (binary property list)")
     }
 
     func testNestingDeeperThanTheLimitIsRefused() {
         // Forty distinct arrays, each inside the one before: no cycle, no sharing, just deep.
         var objects = (0..<40).map { Object.array([$0 + 1]) }
         objects.append(Object.ascii("x"))
-        XCTAssertEqual(refusal(Fixtures.binaryPlist(objects: objects)), "the binary property list nests deeper than 32 levels")
+        XCTAssertEqual(refusal(Fixtures.binaryPlist(objects: objects)), "the document nests deeper than 32 levels (binary property list)")
     }
 
     func testReferenceToAnObjectThatDoesNotExistIsRefused() {
         let feed = Fixtures.binaryPlist(objects: [Object.array([7])])
-        XCTAssertEqual(refusal(feed), "the binary property list is damaged: object 0 refers to object 7, which does not exist")
+        XCTAssertEqual(refusal(feed), "byte 9: object 0 refers to object 7, which does not exist (binary property list)")
     }
 
     func testFileTooShortForItsTrailerEndsEarly() {
-        XCTAssertEqual(refusal(Data("bplist00\u{A1}\u{0}".utf8)), "the binary property list ends early: the file is too short to hold a trailer")
+        XCTAssertEqual(refusal(Data("bplist00\u{A1}\u{0}".utf8)), "byte 11: the document ends early: the file is too short to hold a trailer (binary property list)")
     }
 
     func testOffsetTableOutsideTheFileIsRefused() {
         var bytes = [UInt8](Fixtures.binaryPlist(objects: [Object.ascii("x")]))
         bytes[bytes.count - 1] = 0xF0
-        XCTAssertEqual(refusal(Data(bytes)), "the binary property list is damaged: its offset table does not fit in the file")
+        XCTAssertEqual(refusal(Data(bytes)), "byte 35: the offset table does not fit in the file (binary property list)")
     }
 
     func testLoneSurrogateSkipsOnlyItsEntry() throws {
@@ -83,7 +83,7 @@ final class HostileBinaryPlistTests: XCTestCase {
         ]))
         XCTAssertEqual(Array(feed.entries.keys), ["good"])
         XCTAssertEqual(feed.entries["good"]?.title, "Fine")
-        XCTAssertEqual(feed.problems, [FeedProblem(key: "bad", reason: "Title holds a lone UTF-16 surrogate, which is not text")])
+        XCTAssertEqual(feed.problems, [FeedProblem(key: "bad", reason: "Title holds a lone UTF-16 surrogate, which is not text", field: "Title")])
     }
 
     func testSharedStringsAsFoundationWritesThemAreRead() throws {
@@ -128,12 +128,12 @@ final class HostileJSONTests: XCTestCase {
         let feed = try FeedDecoder.decode(Data(#"{"good": {"Title": "ok"}, "bad": {"Title": "x\ud800y"}}"#.utf8))
         XCTAssertEqual(feed.format, .json)
         XCTAssertEqual(Array(feed.entries.keys), ["good"])
-        XCTAssertEqual(feed.problems, [FeedProblem(key: "bad", reason: #"Title holds a lone UTF-16 surrogate (\uD800), which is not text"#)])
+        XCTAssertEqual(feed.problems, [FeedProblem(key: "bad", reason: #"Title holds a lone UTF-16 surrogate (\uD800), which is not text"#, field: "Title")])
     }
 
     func testLoneLowSurrogateDeepInsideAnEntrySkipsThatEntry() throws {
         let feed = try FeedDecoder.decode(Data(#"{"good": {"Title": "ok"}, "bad": {"Extra": {"Tags": ["a", "\udc00"]}}}"#.utf8))
-        XCTAssertEqual(feed.problems, [FeedProblem(key: "bad", reason: #"Extra.Tags[1] holds a lone UTF-16 surrogate (\uDC00), which is not text"#)])
+        XCTAssertEqual(feed.problems, [FeedProblem(key: "bad", reason: #"Extra.Tags[1] holds a lone UTF-16 surrogate (\uDC00), which is not text"#, field: "Extra")])
     }
 
     func testLoneSurrogateInAMessageIDSkipsThatEntry() throws {
@@ -150,14 +150,14 @@ final class HostileJSONTests: XCTestCase {
     func testNumberBeyondADoubleSkipsOnlyItsEntry() throws {
         let feed = try FeedDecoder.decode(Data(#"{"good": {"Title": "ok"}, "bad": {"Title": "t", "Weight": 1e400}}"#.utf8))
         XCTAssertEqual(Array(feed.entries.keys), ["good"])
-        XCTAssertEqual(feed.problems, [FeedProblem(key: "bad", reason: "Weight is the number 1e400, beyond the range of a double")])
+        XCTAssertEqual(feed.problems, [FeedProblem(key: "bad", reason: "Weight is the number 1e400, beyond the range of a double", field: "Weight")])
     }
 
     func testInvalidUTF8SkipsOnlyItsEntry() throws {
         var bytes = Array(#"{"good": {"Title": "ok"}, "bad": {"Message": "?"}}"#.utf8)
         bytes[bytes.firstIndex(of: UInt8(ascii: "?"))!] = 0xFF
         let feed = try FeedDecoder.decode(Data(bytes))
-        XCTAssertEqual(feed.problems, [FeedProblem(key: "bad", reason: "Message is not valid UTF-8")])
+        XCTAssertEqual(feed.problems, [FeedProblem(key: "bad", reason: "Message is not valid UTF-8", field: "Message")])
     }
 
     func testValuesReadAsJSONDecoderReadThem() throws {
@@ -170,24 +170,24 @@ final class HostileJSONTests: XCTestCase {
 
     func testSyntaxErrorIsJSONsOwnWithLineAndColumn() {
         XCTAssertEqual(refusal("{\"a\": {\"Title\": \"x\",}\n}"),
-                       "the JSON document is not well-formed at line 1, column 21: expected a string key, found '}'")
+                       "line 1, column 20: a trailing ',' before '}': JSON allows none (JSON)")
         XCTAssertEqual(refusal("{\"a\": {\"Title\": \"x\"}\n\"b\": 1}"),
-                       "the JSON document is not well-formed at line 2, column 1: expected ',' or '}' after a value in an object")
+                       "line 2, column 1: expected ',' or '}' after a value in an object: a ',' is missing before this key (JSON)")
     }
 
     func testDocumentCutOffEndsEarly() {
-        XCTAssertEqual(refusal(#"{"a": {"Title": "x"#), "the JSON document ends early: a string is not closed")
+        XCTAssertEqual(refusal(#"{"a": {"Title": "x"#), "line 1, column 17: the document ends before this string is closed (JSON)")
     }
 
     func testNestingDeeperThanTheLimitIsRefused() {
-        XCTAssertEqual(refusal(String(repeating: "[", count: 100_000)), "the JSON document nests deeper than 32 levels")
+        XCTAssertEqual(refusal(String(repeating: "[", count: 100_000)), "the document nests deeper than 32 levels (JSON)")
         XCTAssertEqual(refusal(String(repeating: #"{"a":"#, count: 40) + "1" + String(repeating: "}", count: 40)),
-                       "the JSON document nests deeper than 32 levels")
+                       "the document nests deeper than 32 levels (JSON)")
     }
 
     func testMoreValuesThanTheLimitAreRefused() {
         let list = Array(repeating: "0", count: 1_000_001).joined(separator: ",")
-        XCTAssertEqual(refusal(#"{"a": {"L": ["# + list + "]}}"), "the JSON document holds more than 1,000,000 values")
+        XCTAssertEqual(refusal(#"{"a": {"L": ["# + list + "]}}"), "the document holds more than 1,000,000 values (JSON)")
     }
 }
 
@@ -197,17 +197,17 @@ final class HostileXMLAndOpenStepTests: XCTestCase {
 
     func testTruncatedXMLSaysWhereItEndsEarly() {
         let xml = header + "<dict>\n  <key>a</key>\n  <dict><key>Title</key><string>cut"
-        XCTAssertEqual(refusal(xml), "the XML property list ends early: <string> from line 5 is not closed")
+        XCTAssertEqual(refusal(xml), "line 5, column 25: the document ends before this <string> is closed (XML property list)")
         XCTAssertFalse(refusal(xml).contains("CocoaError"))
     }
 
     func testXMLCutInsideATagEndsEarly() {
-        XCTAssertEqual(refusal(header + "<dict><key>a</key><dic"), "the XML property list ends early: the tag on line 3 is cut off")
+        XCTAssertEqual(refusal(header + "<dict><key>a</key><dic"), "line 3, column 19: the document ends inside this tag (XML property list)")
     }
 
     func testMismatchedCloseTagNamesItsLine() {
         let xml = header + "<dict>\n<key>a</key>\n<dict><key>Title</key><string>x</strin></dict>\n</dict>\n</plist>\n"
-        XCTAssertEqual(refusal(xml), "the XML property list is not well-formed at line 5, column 32: </strin> does not close <string> from line 5")
+        XCTAssertEqual(refusal(xml), "line 5, column 32: </strin> does not close <string> from line 5 (XML property list)")
     }
 
     func testAValueThatIsNotWhatItsTagSaysSkipsOnlyItsEntry() throws {
@@ -224,22 +224,22 @@ final class HostileXMLAndOpenStepTests: XCTestCase {
 
     func testTextWhereAKeyBelongsNamesItsLineAndColumn() {
         let xml = header + "<dict>\n    <key>a</key><dict/>\n    ...\n</dict></plist>"
-        XCTAssertEqual(refusal(xml), "the XML property list is not well-formed at line 5, column 5: unexpected '...' where a <key> was expected")
+        XCTAssertEqual(refusal(xml), "line 5, column 5: unexpected '...' where a <key> was expected (XML property list)")
     }
 
     func testABareAmpersandIsRefusedWithItsPlace() {
         let xml = header + "<dict><key>a</key><dict><key>Title</key><string>Tom & Jerry</string></dict></dict></plist>"
-        XCTAssertEqual(refusal(xml), "the XML property list is not well-formed at line 3, column 53: a bare '&'; write it as &amp;")
+        XCTAssertEqual(refusal(xml), "line 3, column 53: a bare '&'; write it as &amp; (XML property list)")
     }
 
     func testDeepXMLNestingIsRefusedNotAStackOverflow() {
         let xml = header + String(repeating: "<array>", count: 100_000) + String(repeating: "</array>", count: 100_000) + "</plist>"
-        XCTAssertEqual(refusal(xml), "the XML property list nests deeper than 32 levels")
+        XCTAssertEqual(refusal(xml), "the document nests deeper than 32 levels (XML property list)")
     }
 
     func testInlineDTDIsRefusedAsFoundationRefusesIt() {
         XCTAssertEqual(refusal(#"<!DOCTYPE plist [ <!ENTITY x "y"> ]><plist><dict/></plist>"#),
-                       "the XML property list is not well-formed at line 1, column 17: an inline DTD is not allowed in a property list")
+                       "line 1, column 17: an inline DTD is not allowed in a property list (XML property list)")
     }
 
     func testTagsInsideCommentsAndCDATADoNotCount() throws {
@@ -248,18 +248,18 @@ final class HostileXMLAndOpenStepTests: XCTestCase {
     }
 
     func testDeepOpenStepNestingIsRefused() {
-        XCTAssertEqual(refusal(String(repeating: "(", count: 10_000)), "the OpenStep property list nests deeper than 32 levels")
+        XCTAssertEqual(refusal(String(repeating: "(", count: 10_000)), "the document nests deeper than 32 levels (OpenStep property list)")
     }
 
     func testOpenStepSurrogatePairIsOneCharacterAndALoneOneSkipsItsEntry() throws {
         let feed = try FeedDecoder.decode(Data(#"{ good = { Title = "\UD83D\UDE00"; }; bad = { Title = "\UD800"; }; }"#.utf8))
         XCTAssertEqual(feed.entries["good"]?.title, "😀")
-        XCTAssertEqual(feed.problems, [FeedProblem(key: "bad", reason: #"Title holds a lone UTF-16 surrogate (\UD800), which is not text"#)])
+        XCTAssertEqual(feed.problems, [FeedProblem(key: "bad", reason: #"Title holds a lone UTF-16 surrogate (\UD800), which is not text"#, field: "Title")])
     }
 
     func testOpenStepSyntaxErrorHasLineAndColumn() {
         XCTAssertEqual(refusal("{\n  a = { Title = x; }\n}"),
-                       "the OpenStep property list is not well-formed at line 3, column 1: expected ';' after the value of \"a\"")
+                       "line 3, column 1: expected ';' after the value of \"a\" (OpenStep property list)")
     }
 }
 

@@ -83,18 +83,18 @@ final class XMLPropertyListTests: XCTestCase {
             }
         }
         XCTAssertEqual(refusal("<plist><dict><string>a</string></dict></plist>"),
-                       "the XML property list is not well-formed at line 3, column 14: <string> where a <key> was expected")
+                       "line 3, column 14: <string> where a <key> was expected (XML property list)")
         XCTAssertEqual(refusal("<plist><dict><key>a</key></dict></plist>"),
-                       "the XML property list is not well-formed at line 3, column 26: the key 'a' has no value")
+                       "line 3, column 26: the key 'a' has no value (XML property list)")
         XCTAssertEqual(refusal("<plist><dict/><dict/></plist>"),
-                       "the XML property list is not well-formed at line 3, column 15: <plist> holds more than one value")
+                       "line 3, column 15: <plist> holds more than one value (XML property list)")
         XCTAssertEqual(refusal("<plist><dict/></plist>trailing"),
-                       "the XML property list is not well-formed at line 3, column 23: text after the property list")
+                       "line 3, column 23: text after the property list (XML property list)")
         XCTAssertEqual(refusal("<plist><dict><key>a</key><string>x<b>y</b></string></dict></plist>"),
-                       "the XML property list is not well-formed at line 3, column 35: <string> holds a tag; write < in text as &lt;")
+                       "line 3, column 35: <string> holds a tag; write < in text as &lt; (XML property list)")
         XCTAssertEqual(refusal("<plist><dict><key>a</key><string>&nbsp;</string></dict></plist>"),
-                       "the XML property list is not well-formed at line 3, column 34: &nbsp; is not one of the five entities XML defines")
-        XCTAssertEqual(refusal("<plist><!-- open"), "the XML property list ends early: the comment on line 3 is not closed")
-        XCTAssertEqual(refusal(""), "the XML property list ends early: there is no property list in it")
+                       "line 3, column 34: &nbsp; is not one of the five entities XML defines (XML property list)")
+        XCTAssertEqual(refusal("<plist><!-- open"), "line 3, column 8: the document ends before this comment is closed (XML property list)")
+        XCTAssertEqual(refusal(""), "line 3, column 1: the document ends early: there is no property list in it (XML property list)")
     }
 }

@@ -53,7 +53,7 @@ final class HostileInputTests: XCTestCase {
         let session = try DesktopSession()
         let (server, url) = try serve(session, "feed.bplist", Fixtures.binaryPlist(objects: [BinaryPlistObject.array([0])]))
         defer { server.stop() }
-        assertExit(try check(session, url), 65, errorLines: ["herald: the binary property list refers to itself: object 0 contains itself"])
+        assertExit(try check(session, url), 65, errorLines: ["herald: byte 8: object 0 contains itself (binary property list)"])
         XCTAssertEqual(try session.notifyCalls().count, 0)
     }
 
@@ -64,7 +64,7 @@ final class HostileInputTests: XCTestCase {
         objects.append(BinaryPlistObject.ascii("x"))
         let path = try write(session, "bomb.bplist", Fixtures.binaryPlist(objects: objects))
         assertExit(try session.herald(["validate", path]), 65, errorLines: [
-            "herald: \(path): the binary property list expands to more than 1,000,000 values (an object shared by several containers counts each time it is reached)",
+            "herald: \(path): the document expands to more than 1,000,000 values (an object shared by several containers counts each time it is reached) (binary property list)",
         ])
     }
 
@@ -72,14 +72,14 @@ final class HostileInputTests: XCTestCase {
         let session = try DesktopSession(capabilities: nil, bus: false)
         let objects = (0..<40).map { BinaryPlistObject.array([$0 + 1]) } + [BinaryPlistObject.ascii("x")]
         let path = try write(session, "deep.bplist", Fixtures.binaryPlist(objects: objects))
-        assertExit(try session.herald(["validate", path]), 65, errorLines: ["herald: \(path): the binary property list nests deeper than 32 levels"])
+        assertExit(try session.herald(["validate", path]), 65, errorLines: ["herald: \(path): the document nests deeper than 32 levels (binary property list)"])
     }
 
     func testDamagedBinaryPlistIsRefusedByValidate() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
         let path = try write(session, "damaged.bplist", Fixtures.binaryPlist(objects: [BinaryPlistObject.array([9])]))
         assertExit(try session.herald(["validate", path]), 65,
-                   errorLines: ["herald: \(path): the binary property list is damaged: object 0 refers to object 9, which does not exist"])
+                   errorLines: ["herald: \(path): byte 9: object 0 refers to object 9, which does not exist (binary property list)"])
     }
 
     // MARK: JSON
@@ -105,14 +105,14 @@ final class HostileInputTests: XCTestCase {
         let session = try DesktopSession(capabilities: nil, bus: false)
         let path = try write(session, "feed.json", Data("{\"a\": {\"Title\": \"x\"}\n\"b\": {}}".utf8))
         assertExit(try session.herald(["validate", path]), 65, errorLines: [
-            "herald: \(path): the JSON document is not well-formed at line 2, column 1: expected ',' or '}' after a value in an object",
+            "herald: \(path):2:1: expected ',' or '}' after a value in an object: a ',' is missing before this key (JSON)",
         ])
     }
 
     func testDeeplyNestedJSONIsRefusedNotACrash() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
         let path = try write(session, "deep.json", Data((String(repeating: "[", count: 200_000) + String(repeating: "]", count: 200_000)).utf8))
-        assertExit(try session.herald(["validate", path]), 65, errorLines: ["herald: \(path): the JSON document nests deeper than 32 levels"])
+        assertExit(try session.herald(["validate", path]), 65, errorLines: ["herald: \(path): the document nests deeper than 32 levels (JSON)"])
     }
 
     // MARK: XML and OpenStep
@@ -122,7 +122,7 @@ final class HostileInputTests: XCTestCase {
         let xml = #"<?xml version="1.0"?>"# + "\n<plist version=\"1.0\">\n<dict><key>a</key><dict><key>Title</key><string>cut"
         let path = try write(session, "feed.plist", Data(xml.utf8))
         assertExit(try session.herald(["validate", path]), 65,
-                   errorLines: ["herald: \(path): the XML property list ends early: <string> from line 3 is not closed"])
+                   errorLines: ["herald: \(path):3:41: the document ends before this <string> is closed (XML property list)"])
     }
 
     func testXMLWithAWrongCloseTagNamesTheLine() throws {
@@ -130,7 +130,7 @@ final class HostileInputTests: XCTestCase {
         let xml = "<plist version=\"1.0\">\n<dict>\n<key>a</key>\n<dict><key>Title</key><string>x</title></dict>\n</dict>\n</plist>\n"
         let path = try write(session, "feed.plist", Data(xml.utf8))
         assertExit(try session.herald(["validate", path]), 65, errorLines: [
-            "herald: \(path): the XML property list is not well-formed at line 4, column 32: </title> does not close <string> from line 4",
+            "herald: \(path):4:32: </title> does not close <string> from line 4 (XML property list)",
         ])
     }
 
@@ -141,13 +141,13 @@ final class HostileInputTests: XCTestCase {
         let xml = "<plist version=\"1.0\">" + String(repeating: "<array>", count: 60_000) + String(repeating: "</array>", count: 60_000) + "</plist>"
         let (server, url) = try serve(session, "feed.plist", Data(xml.utf8))
         defer { server.stop() }
-        assertExit(try check(session, url), 65, errorLines: ["herald: the XML property list nests deeper than 32 levels"])
+        assertExit(try check(session, url), 65, errorLines: ["herald: the document nests deeper than 32 levels (XML property list)"])
     }
 
     func testDeeplyNestedOpenStepIsRefused() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
         let path = try write(session, "feed.strings", Data(String(repeating: "(", count: 50_000).utf8))
-        assertExit(try session.herald(["validate", path]), 65, errorLines: ["herald: \(path): the OpenStep property list nests deeper than 32 levels"])
+        assertExit(try session.herald(["validate", path]), 65, errorLines: ["herald: \(path): the document nests deeper than 32 levels (OpenStep property list)"])
     }
 
     // MARK: text

@@ -142,7 +142,7 @@ final class PromptsEndToEndTests: XCTestCase {
         let file = try writePrompts(session, #"["not", "prompts"]"#)
         let run = try launch(session, file)
         XCTAssertEqual(run.wait(), 65)
-        XCTAssertTrue(run.errorOutput.contains("root is a array"), run.errorOutput)
+        XCTAssertTrue(run.errorOutput.contains("root is an array"), run.errorOutput)
     }
 
     func testVerboseExplainsEachDecisionInOneLine() throws {

@@ -33,8 +33,8 @@ struct BinaryPropertyList {
 
     /// Reads a whole document.
     ///
-    /// - Throws: `DocumentFailure.refused` with a sentence for a damaged file, a cycle, or a
-    ///   document beyond `FeedLimits`.
+    /// - Throws: `DocumentFailure` with the byte where a damaged file or a cycle was found, or
+    ///   a refusal of a document beyond `FeedLimits`.
     static func read(_ bytes: [UInt8]) throws(DocumentFailure) -> FeedDocument {
         var reader = try BinaryPropertyList(bytes: bytes)
         return try reader.document()
@@ -47,7 +47,7 @@ struct BinaryPropertyList {
         guard bytes.count >= 8 + 1 + trailerSize else { throw .endsEarly("the file is too short to hold a trailer") }
         guard bytes.starts(with: Array("bplist00".utf8)) else {
             let version = String(decoding: bytes[6..<8], as: UTF8.self)
-            throw .refused("is of version \(version.debugDescription), but only version 00 is read")
+            throw .syntax(offset: 6, reason: "the header names version \(version.debugDescription), but only version 00 is read")
         }
         let trailer = bytes.count - trailerSize
         let offsetSize = Int(bytes[trailer + 6])
@@ -56,14 +56,16 @@ struct BinaryPropertyList {
         let topObject = Self.unsigned(bytes[trailer + 16..<trailer + 24])
         let tableOffset = Self.unsigned(bytes[trailer + 24..<trailer + 32])
         guard (1...8).contains(offsetSize), (1...8).contains(referenceSize) else {
-            throw .refused("is damaged: its trailer gives integer sizes of \(offsetSize) and \(referenceSize) bytes")
+            throw .syntax(offset: trailer + 6, reason: "the trailer gives integer sizes of \(offsetSize) and \(referenceSize) bytes, not 1 to 8")
         }
         // Each object takes at least one byte between the header and the offset table, and the
         // table lies between the objects and the trailer.
         guard tableOffset >= 9, tableOffset <= UInt64(trailer), objectCount >= 1,
               objectCount <= tableOffset - 8, objectCount <= (UInt64(trailer) - tableOffset) / UInt64(offsetSize)
-        else { throw .refused("is damaged: its offset table does not fit in the file") }
-        guard topObject < objectCount else { throw .refused("is damaged: its root is object \(topObject) of \(objectCount)") }
+        else { throw .syntax(offset: trailer + 24, reason: "the offset table does not fit in the file") }
+        guard topObject < objectCount else {
+            throw .syntax(offset: trailer + 16, reason: "the root is object \(topObject), but there are only \(objectCount) objects")
+        }
         objectAreaEnd = Int(tableOffset)
         var offsets: [Int] = []
         offsets.reserveCapacity(Int(objectCount))
@@ -71,7 +73,7 @@ struct BinaryPropertyList {
             let start = Int(tableOffset) + index * offsetSize
             let offset = Self.unsigned(bytes[start..<start + offsetSize])
             guard offset >= 8, offset < tableOffset else {
-                throw .refused("is damaged: object \(index) starts outside the object area")
+                throw .syntax(offset: start, reason: "the offset table puts object \(index) outside the object area")
             }
             offsets.append(Int(offset))
         }
@@ -113,7 +115,7 @@ struct BinaryPropertyList {
     /// counts it as one more value.
     private mutating func enter(_ object: Int) throws(DocumentFailure) {
         if path.contains(object) {
-            throw .refused("refers to itself: object \(object) contains itself")
+            throw damaged(object, "object \(object) contains itself")
         }
         path.append(object)
         guard path.count <= FeedLimits.maximumDepth else { throw .tooDeep }
@@ -123,7 +125,7 @@ struct BinaryPropertyList {
     private mutating func count() throws(DocumentFailure) {
         values += 1
         if values > FeedLimits.maximumValues {
-            throw .refused("expands to more than \(FeedLimits.grouped(FeedLimits.maximumValues)) values "
+            throw .refused("the document expands to more than \(FeedLimits.grouped(FeedLimits.maximumValues)) values "
                 + "(an object shared by several containers counts each time it is reached)")
         }
     }
@@ -131,9 +133,14 @@ struct BinaryPropertyList {
     private mutating func countBytes(_ count: Int) throws(DocumentFailure) {
         expandedBytes += count
         if expandedBytes > FeedLimits.maximumExpandedBytes {
-            throw .refused("expands to more than \(FeedLimits.maximumExpandedBytes >> 20) MiB of strings and data "
+            throw .refused("the document expands to more than \(FeedLimits.maximumExpandedBytes >> 20) MiB of strings and data "
                 + "(an object shared by several containers counts each time it is reached)")
         }
+    }
+
+    /// A fault of `object`, placed at its first byte.
+    private func damaged(_ object: Int, _ reason: String) -> DocumentFailure {
+        .syntax(offset: objectOffsets[object], reason: reason)
     }
 
     /// The object's marker byte and where its payload starts.
@@ -147,19 +154,19 @@ struct BinaryPropertyList {
     private func length(of object: Int, info: UInt8, start: Int) throws(DocumentFailure) -> (count: Int, start: Int) {
         guard info == 0x0F else { return (Int(info), start) }
         guard start < objectAreaEnd, bytes[start] >> 4 == 0x1 else {
-            throw .refused("is damaged: object \(object) has no valid length")
+            throw damaged(object, "object \(object) has no valid length")
         }
         let size = 1 << Int(bytes[start] & 0x0F)
-        guard size <= 8, start + 1 + size <= objectAreaEnd else { throw .refused("is damaged: object \(object) has no valid length") }
+        guard size <= 8, start + 1 + size <= objectAreaEnd else { throw damaged(object, "object \(object) has no valid length") }
         let count = Self.unsigned(bytes[start + 1..<start + 1 + size])
-        guard count <= UInt64(objectAreaEnd) else { throw .refused("is damaged: object \(object) runs past the object area") }
+        guard count <= UInt64(objectAreaEnd) else { throw damaged(object, "object \(object) runs past the object area") }
         return (Int(count), start + 1 + size)
     }
 
     /// Checks that `count` items of `size` bytes from `start` stay in the object area.
     private func payload(of object: Int, start: Int, count: Int, size: Int) throws(DocumentFailure) -> Range<Int> {
         guard count <= (objectAreaEnd - start) / size else {
-            throw .refused("is damaged: object \(object) runs past the object area")
+            throw damaged(object, "object \(object) runs past the object area")
         }
         return start..<start + count * size
     }
@@ -170,7 +177,7 @@ struct BinaryPropertyList {
         for start in stride(from: range.lowerBound, to: range.upperBound, by: referenceSize) {
             let reference = Self.unsigned(bytes[start..<start + referenceSize])
             guard reference < UInt64(objectOffsets.count) else {
-                throw .refused("is damaged: object \(object) refers to object \(reference), which does not exist")
+                throw .syntax(offset: start, reason: "object \(object) refers to object \(reference), which does not exist")
             }
             out.append(Int(reference))
         }
@@ -196,7 +203,7 @@ struct BinaryPropertyList {
     private mutating func key(_ object: Int, problem: inout String?) throws(DocumentFailure) -> String {
         try count()
         guard [0x5, 0x6, 0x7].contains(marker(of: object).kind), case .string(let text) = try leaf(object, problem: &problem) else {
-            throw .refused("is damaged: a dictionary key (object \(object)) is not a string")
+            throw damaged(object, "a dictionary key (object \(object)) is not a string")
         }
         return text
     }
@@ -308,7 +315,7 @@ struct BinaryPropertyList {
             problem = "holds a set, which a feed cannot use"
             return .null
         default:
-            throw .refused("is damaged: object \(object) has the unknown type 0x\(JSONFeedReader.hex(UInt32(kind << 4 | info), width: 2))")
+            throw damaged(object, "object \(object) has the unknown type 0x\(JSONFeedReader.hex(UInt32(kind << 4 | info), width: 2))")
         }
     }
 

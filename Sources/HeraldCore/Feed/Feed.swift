@@ -69,11 +69,14 @@ public struct FeedProblem: Error, Sendable, Equatable, CustomStringConvertible {
     public var key: String
     /// What is wrong, in one sentence.
     public var reason: String
+    /// The entry's key whose value is wrong ("Title"), or `nil` when the entry as a whole is.
+    public var field: String?
 
     /// Creates a problem report.
-    public init(key: String, reason: String) {
+    public init(key: String, reason: String, field: String? = nil) {
         self.key = key
         self.reason = reason
+        self.field = field
     }
 
     /// "'key': reason".
@@ -88,19 +91,28 @@ public struct Feed: Sendable, Equatable {
     public var problems: [FeedProblem]
     /// The format the bytes were read as.
     public var format: FeedFormat
+    /// Every entry of the document as it was written, usable or not, keyed by message id:
+    /// what `FeedValidation` lints. An entry whose value could not be read at all (a lone
+    /// surrogate, a number beyond a double) is only in `problems`.
+    ///
+    /// The values are the ones `entries` hold in their `details`, so keeping them costs the
+    /// root dictionary only, not a second copy of the feed.
+    public var documentEntries: [String: FeedValue]
 
     /// Creates a feed from entries (used by tests and by apps that build feeds in code).
     public init(entries: [FeedEntry], problems: [FeedProblem] = [], format: FeedFormat = .json) {
         self.entries = Dictionary(entries.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         self.problems = problems
         self.format = format
+        documentEntries = self.entries.mapValues { .dictionary($0.details) }
     }
 
-    /// Creates a feed from entries already keyed by their ids.
-    init(keyed entries: [String: FeedEntry], problems: [FeedProblem], format: FeedFormat) {
+    /// Creates a feed from entries already keyed by their ids, and the document they came from.
+    init(keyed entries: [String: FeedEntry], problems: [FeedProblem], format: FeedFormat, documentEntries: [String: FeedValue]) {
         self.entries = entries
         self.problems = problems
         self.format = format
+        self.documentEntries = documentEntries
     }
 }
 
@@ -117,13 +129,13 @@ public enum FeedFormat: String, Sendable, Equatable {
 }
 
 extension FeedFormat {
-    /// The format's name in sentences: "XML property list", "JSON document".
+    /// The format's name for people: "XML property list", "JSON".
     public var documentName: String {
         switch self {
         case .xmlPropertyList: return "XML property list"
         case .binaryPropertyList: return "binary property list"
         case .openStepPropertyList: return "OpenStep property list"
-        case .json: return "JSON document"
+        case .json: return "JSON"
         }
     }
 }

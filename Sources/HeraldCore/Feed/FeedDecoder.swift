@@ -7,18 +7,53 @@ public enum FeedError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The bytes are not a property list or JSON document.
     case unreadable(String)
     /// The bytes are in `format`, chosen by their first bytes, but cannot be read as such:
-    /// damaged, cut off, or beyond `FeedLimits`. `reason` follows the format's name.
-    case malformed(FeedFormat, reason: String)
+    /// damaged, cut off, or beyond `FeedLimits`. `place` is where the fault was found, `nil`
+    /// for a fault of the whole (a limit); `reason` says what, in a clause of its own.
+    case malformed(FeedFormat, at: DocumentPlace?, reason: String)
     /// The document's root is not a dictionary keyed by message id.
     case rootNotDictionary(found: String)
 
-    /// One sentence for people.
+    /// One sentence for people, for when the feed has no name at hand: "line 23, column 5:
+    /// unexpected '...' where a <key> was expected (XML property list)".
     public var description: String {
         switch self {
         case .empty: return "the feed is empty"
         case .unreadable(let reason): return "the feed is not a property list or JSON: \(reason)"
-        case .malformed(let format, let reason): return "the \(format.documentName) \(reason)"
-        case .rootNotDictionary(let found): return "the feed's root is a \(found), not a dictionary keyed by message id"
+        case .malformed(let format, let place, let reason):
+            return (place.map { "\($0): " } ?? "") + "\(reason) (\(format.documentName))"
+        case .rootNotDictionary(let found):
+            return "the feed's root is \(FeedValue.withArticle(found)), not a dictionary keyed by message id"
+        }
+    }
+
+    /// The error after the name of the feed, as compilers write it so that editors can jump
+    /// to the place: "feed.plist:23:5: unexpected '...' where a <key> was expected (XML
+    /// property list)", "feed.plist: byte 1234: …" for a binary property list.
+    ///
+    /// - Parameter source: the feed's path or URL, as the user gave it.
+    public func description(source: String) -> String {
+        switch self {
+        case .malformed(let format, .text(let line, let column)?, let reason):
+            return "\(source):\(line):\(column): \(reason) (\(format.documentName))"
+        default:
+            return "\(source): \(description)"
+        }
+    }
+}
+
+/// Where in a document a fault was found.
+public enum DocumentPlace: Sendable, Equatable, CustomStringConvertible {
+    /// In a text format: the 1-based line, and the 1-based column counted in characters.
+    case text(line: Int, column: Int)
+    /// In a binary format: the offset from the file's first byte, counted from 0 as hex
+    /// dumps count it.
+    case byte(Int)
+
+    /// "line 23, column 5" or "byte 1234".
+    public var description: String {
+        switch self {
+        case .text(let line, let column): return "line \(line), column \(column)"
+        case .byte(let offset): return "byte \(offset)"
         }
     }
 }
@@ -45,13 +80,14 @@ public enum FeedDecoder {
             }
         }
         problems.sort { $0.key < $1.key }
-        return Feed(keyed: entries, problems: problems, format: document.format)
+        return Feed(keyed: entries, problems: problems, format: document.format, documentEntries: dictionary)
     }
 
     /// The format of a document, from its first bytes: `bplist` is a binary plist, `<` XML,
-    /// `[` JSON, and `{` JSON unless its first key is followed by `=` (or is not quoted), which
-    /// makes it an OpenStep dictionary; anything else is read as OpenStep. `nil` when there is
-    /// nothing but white space.
+    /// `[` JSON, and `{` JSON unless its first key is followed by `=` (or is not quoted and
+    /// not followed by `:`), which makes it an OpenStep dictionary; anything else is read as
+    /// OpenStep. Comments are skipped on the way, so JSON with a comment is read as JSON and
+    /// refused for it, not read as OpenStep. `nil` when there is nothing but white space.
     public static func format(of bytes: Data) -> FeedFormat? {
         format(of: Array(bytes))
     }
@@ -59,20 +95,35 @@ public enum FeedDecoder {
     static func format(of bytes: [UInt8]) -> FeedFormat? {
         if bytes.starts(with: Array("bplist".utf8)) { return .binaryPropertyList }
         var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        func skipSpace() {
-            while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        var sawComment = false
+        func skipSpaceAndComments() {
+            while index < bytes.count {
+                if [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) {
+                    index += 1
+                } else if bytes[index] == UInt8(ascii: "/"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "/") {
+                    sawComment = true
+                    while index < bytes.count, bytes[index] != 0x0A { index += 1 }
+                } else if bytes[index] == UInt8(ascii: "/"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "*") {
+                    sawComment = true
+                    index += 2
+                    while index + 1 < bytes.count, !(bytes[index] == UInt8(ascii: "*") && bytes[index + 1] == UInt8(ascii: "/")) { index += 1 }
+                    index += 2
+                } else {
+                    return
+                }
+            }
         }
-        skipSpace()
-        guard index < bytes.count else { return nil }
+        skipSpaceAndComments()
+        guard index < bytes.count else { return sawComment ? .openStepPropertyList : nil }
         switch bytes[index] {
-        case UInt8(ascii: "<"): return .xmlPropertyList
+        case UInt8(ascii: "<") where !sawComment: return .xmlPropertyList
         case UInt8(ascii: "["): return .json
         case UInt8(ascii: "{"):
             index += 1
-            skipSpace()
+            skipSpaceAndComments()
             guard index < bytes.count else { return .json }
             switch bytes[index] {
-            case UInt8(ascii: "}"): return .json
+            case UInt8(ascii: "}"): return sawComment ? .openStepPropertyList : .json
             case UInt8(ascii: "\""):
                 // Skip the quoted key; what follows it tells the formats apart.
                 index += 1
@@ -80,11 +131,22 @@ public enum FeedDecoder {
                     index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
                 }
                 index += 1
-                skipSpace()
-                guard index < bytes.count else { return .json }
-                return bytes[index] == UInt8(ascii: "=") || bytes[index] == UInt8(ascii: "/") ? .openStepPropertyList : .json
             default:
-                return .openStepPropertyList
+                // A bare key: OpenStep when '=' follows it, as it always does in a valid one;
+                // JSON written by hand when a ':' ends it or follows it.
+                let start = index
+                while index < bytes.count, OpenStepPropertyList.isBare(bytes[index]) { index += 1 }
+                let endsInColon = index > start && bytes[index - 1] == UInt8(ascii: ":")
+                skipSpaceAndComments()
+                guard index < bytes.count, bytes[index] != UInt8(ascii: "=") else { return .openStepPropertyList }
+                return endsInColon || bytes[index] == UInt8(ascii: ":") ? .json : .openStepPropertyList
+            }
+            skipSpaceAndComments()
+            guard index < bytes.count else { return sawComment ? .openStepPropertyList : .json }
+            switch bytes[index] {
+            case UInt8(ascii: "="): return .openStepPropertyList
+            case UInt8(ascii: ":"): return .json
+            default: return sawComment ? .openStepPropertyList : .json
             }
         default:
             return .openStepPropertyList
@@ -107,14 +169,17 @@ public enum FeedDecoder {
                 return try XMLPropertyList.read(bytes)
             }
         } catch {
-            throw FeedError.malformed(format, reason: error.reason(in: bytes))
+            throw error.error(in: format, bytes: bytes)
         }
     }
 
     /// Reads one entry; a value of the wrong kind makes the entry a problem, not a crash.
+    ///
+    /// It stops at the first such value: a check only needs to know that the entry is skipped.
+    /// `FeedValidation` reports every one.
     static func entry(key: String, value: FeedValue) -> Result<FeedEntry, FeedProblem> {
         guard case .dictionary(let fields) = value else {
-            return .failure(FeedProblem(key: key, reason: "the entry is a \(value.kindName), not a dictionary"))
+            return .failure(FeedProblem(key: key, reason: "the entry is \(value.kindPhrase), not a dictionary"))
         }
         func text(_ name: String, numbersAllowed: Bool, localisable: Bool = false) -> Result<String?, FeedProblem> {
             guard let field = fields[name] else { return .success(nil) }
@@ -124,11 +189,11 @@ public enum FeedDecoder {
             // resolves it for the user's languages (`FeedEntry.localised(to:)`).
             if localisable, case .dictionary(let texts) = field {
                 guard !texts.isEmpty, texts.values.allSatisfy({ if case .string = $0 { true } else { false } }) else {
-                    return .failure(FeedProblem(key: key, reason: "\(name) is a dictionary whose values are not all strings, expected text per language"))
+                    return .failure(FeedProblem(key: key, reason: "\(name) is a dictionary whose values are not all strings, expected text per language", field: name))
                 }
                 return .success(LocalisedText.resolve(field, languages: []))
             }
-            return .failure(FeedProblem(key: key, reason: "\(name) is a \(field.kindName), expected a string"))
+            return .failure(FeedProblem(key: key, reason: "\(name) is \(field.kindPhrase), not a string", field: name))
         }
         do throws(FeedProblem) {
             return .success(FeedEntry(

@@ -35,43 +35,61 @@ public enum FeedLimits {
 
 /// Why a reader stopped, before it is put in words for a format (`FeedError.malformed`).
 enum DocumentFailure: Error, Equatable {
-    /// The text breaks the format's grammar at a byte offset.
+    /// A fault found at a byte offset: the text breaks the format's grammar there, or a damaged
+    /// binary object starts there. `reason` is a clause of its own: "unexpected '...' where a
+    /// <key> was expected".
     case syntax(offset: Int, reason: String)
-    /// The bytes stop in the middle of a value; the reason says which one, if known.
-    case endsEarly(String?)
-    /// Well-formed, but beyond one of `FeedLimits`, or damaged in a way that has no position.
+    /// The bytes stop where more was needed; the reason says what was being read.
+    case endsEarly(String)
+    /// Well-formed, but beyond one of `FeedLimits`: a fault of the whole, with no one place.
     case refused(String)
 
-    /// The failure as the end of "the <format> …", with a line and column for text formats.
-    func reason(in bytes: [UInt8]) -> String {
+    /// The failure as the error of a document in `format`: a line and column in a text format,
+    /// a byte offset in a binary one.
+    func error(in format: FeedFormat, bytes: [UInt8]) -> FeedError {
+        func place(_ offset: Int) -> DocumentPlace {
+            if format == .binaryPropertyList { return .byte(offset) }
+            let (line, column) = Self.lineAndColumn(of: offset, in: bytes)
+            return .text(line: line, column: column)
+        }
         switch self {
         case .syntax(let offset, let reason):
-            let (line, column) = Self.lineAndColumn(of: offset, in: bytes)
-            return "is not well-formed at line \(line), column \(column): \(reason)"
+            return .malformed(format, at: place(offset), reason: reason)
         case .endsEarly(let what):
-            return "ends early" + (what.map { ": \($0)" } ?? "")
+            return .malformed(format, at: place(bytes.count), reason: "the document ends early: \(what)")
         case .refused(let reason):
-            return reason
+            return .malformed(format, at: nil, reason: reason)
         }
     }
 
-    /// 1-based line and column (in bytes) of an offset.
+    /// The 1-based line and column of an offset, as editors count them: a line ends at LF, CR
+    /// LF or a lone CR, and a column counts characters (Unicode scalars), not bytes, so text
+    /// before the fault in any script moves it by one per character.
     static func lineAndColumn<Bytes: RandomAccessCollection<UInt8>>(of offset: Int, in bytes: Bytes) -> (line: Int, column: Int)
     where Bytes.Index == Int {
         var line = 1
-        var lineStart = 0
-        for index in 0..<min(offset, bytes.count) where bytes[index] == 0x0A {
-            line += 1
-            lineStart = index + 1
+        var column = 1
+        let end = min(offset, bytes.count)
+        var index = bytes.startIndex
+        while index < end {
+            let byte = bytes[index]
+            if byte == 0x0A || (byte == 0x0D && (index + 1 >= bytes.count || bytes[index + 1] != 0x0A)) {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80, byte != 0x0D {
+                // A UTF-8 continuation byte belongs to the character before it.
+                column += 1
+            }
+            index += 1
         }
-        return (line, offset - lineStart + 1)
+        return (line, column)
     }
 
     /// The refusal of a document nested deeper than `FeedLimits.maximumDepth`.
-    static let tooDeep = DocumentFailure.refused("nests deeper than \(FeedLimits.maximumDepth) levels")
+    static let tooDeep = DocumentFailure.refused("the document nests deeper than \(FeedLimits.maximumDepth) levels")
 
     /// The refusal of a document with more than `FeedLimits.maximumValues` values.
-    static let tooManyValues = DocumentFailure.refused("holds more than \(FeedLimits.grouped(FeedLimits.maximumValues)) values")
+    static let tooManyValues = DocumentFailure.refused("the document holds more than \(FeedLimits.grouped(FeedLimits.maximumValues)) values")
 }
 
 /// Collects, while a document is read, the first problem that spoils only one entry (a lone
@@ -81,11 +99,14 @@ struct EntryProblems {
     private(set) var path: [String] = []
     /// The first problem of the entry being read.
     private(set) var current: String?
+    /// The entry's key below which the first problem was found, if it was below one.
+    private(set) var currentField: String?
 
     /// Starts reading the entry under `key` of the root dictionary.
     mutating func startEntry(_ key: String) {
         path = [key]
         current = nil
+        currentField = nil
     }
 
     /// Enters a dictionary key or array index below the entry.
@@ -100,12 +121,14 @@ struct EntryProblems {
     mutating func note(_ problem: String) {
         guard current == nil, !path.isEmpty else { return }
         current = "\(location) \(problem)"
+        currentField = path.count > 1 ? path[1] : nil
     }
 
     /// Records a problem of a dictionary key being read.
     mutating func noteKey(_ problem: String) {
         guard current == nil, !path.isEmpty else { return }
         current = (path.count == 1 ? "a key of the entry" : "a key of \(location)") + " \(problem)"
+        currentField = path.count > 1 ? path[1] : nil
     }
 
     /// Records a problem of the entry's own id (a key of the root dictionary).
@@ -118,7 +141,7 @@ struct EntryProblems {
     /// left out and reported in `unreadable`.
     func file(_ entry: FeedValue, under key: String, in entries: inout [String: FeedValue], unreadable: inout [FeedProblem]) {
         if let current {
-            unreadable.append(FeedProblem(key: key, reason: current))
+            unreadable.append(FeedProblem(key: key, reason: current, field: currentField))
             entries[key] = nil
         } else {
             entries[key] = entry

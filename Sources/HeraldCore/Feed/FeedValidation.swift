@@ -1,49 +1,407 @@
-/// A publisher's check of a feed: what users will see, and what will never work.
+import FoundationEssentials
+
+/// One fault of a feed that its publisher should fix, found by `FeedValidation`.
+public struct FeedFinding: Sendable, Equatable, CustomStringConvertible {
+    /// What kind of fault it is: a stable name for scripts (`herald validate --json`).
+    public enum Kind: String, Sendable, Equatable, CaseIterable {
+        /// A known key holds a value of the wrong kind (a number Title): a check skips the message.
+        case wrongType = "wrong-type"
+        /// A value could not be read at all (a lone surrogate, a number beyond a double).
+        case unreadableValue = "unreadable-value"
+        /// An iNotify client crashes on it: an entry that is not a dictionary, a number
+        /// MinVersion or MaxVersion (ORIGINALS.md §1.6, §1.7).
+        case crashesINotify = "crashes-inotify"
+        /// A MinVersion or MaxVersion that is not dotted numbers, so it compares in ways its
+        /// writer did not mean.
+        case unparseableVersion = "unparseable-version"
+        /// MinVersion above MaxVersion, or an empty MaxVersion: no app version can match.
+        case rangeNeverMatches = "range-never-matches"
+        /// An unknown key one typo away from a known one ("Titel").
+        case misspeltKey = "misspelt-key"
+        /// An ActionURL that Herald refuses to offer.
+        case unsafeLink = "unsafe-link"
+        /// An ActionButton without an ActionURL, which is never shown.
+        case buttonWithoutLink = "button-without-link"
+        /// Neither Title nor Message: the notification has nothing to say.
+        case noText = "no-text"
+        /// Two ids that differ only in case, whose order is arbitrary.
+        case duplicateID = "duplicate-id"
+        /// An id that does not sort by date where the other ids are dates.
+        case idOutOfDateOrder = "id-out-of-date-order"
+        /// The `--app-version` asked about would not see the message.
+        case hiddenFromVersion = "hidden-from-version"
+    }
+
+    /// The message id of the entry.
+    public var id: String
+    /// The entry's key the fault is about ("Title", "Titel"), or `nil` for the entry as a whole.
+    public var key: String?
+    /// What kind of fault it is.
+    public var kind: Kind
+    /// What is wrong, in one sentence that starts with the key when there is one.
+    public var sentence: String
+
+    /// Creates a finding.
+    public init(id: String, key: String?, kind: Kind, sentence: String) {
+        self.id = id
+        self.key = key
+        self.kind = kind
+        self.sentence = sentence
+    }
+
+    /// "'id': sentence".
+    public var description: String { "'\(id)': \(sentence)" }
+}
+
+/// One message of a feed as a publisher's listing shows it, usable or not.
+public struct ListedMessage: Sendable, Equatable {
+    /// The message id.
+    public var id: String
+    /// The entry as it was written.
+    public var value: FeedValue
+    /// Why a check would leave it out whatever the user answered before, or `nil` when a check
+    /// may show it.
+    public var notShown: String?
+    /// Whether any finding is about it.
+    public var hasFindings: Bool
+
+    /// A field of the entry as text (a string, or a number as iNotify's port reads it).
+    public func text(_ key: String) -> String? {
+        guard case .dictionary(let fields) = value else { return nil }
+        return fields[key]?.textValue
+    }
+
+    /// A field of the entry when it is a string.
+    public func string(_ key: String) -> String? {
+        guard case .dictionary(let fields) = value, case .string(let text)? = fields[key] else { return nil }
+        return text
+    }
+}
+
+/// What `FeedValidation` found in a feed.
+public struct FeedReport: Sendable, Equatable {
+    /// Every message, newest first as checks show them, those with faults included.
+    public var messages: [ListedMessage]
+    /// Every finding, in the order of `messages`.
+    public var findings: [FeedFinding]
+}
+
+/// A publisher's check of a feed: what users will see, and every fault, in one run.
+///
+/// The decoder a check uses stops at the first wrong value of an entry and skips it; this
+/// walks every entry as it was written (`Feed.documentEntries`) and reports each fault on its
+/// own, so a publisher fixes the feed in one pass. It never changes what a check accepts.
 public enum FeedValidation {
-    /// Problems that do not stop the feed but will surprise its publisher.
+    /// The keys an entry uses; an unknown key close to one of them is reported.
+    static let knownKeys = [FeedKey.title, FeedKey.message, FeedKey.actionURL, FeedKey.actionButton, FeedKey.minVersion, FeedKey.maxVersion]
+
+    /// Lists a feed's messages and finds every fault.
     ///
     /// - Parameters:
-    ///   - appVersion: when given, entries this version would not see are reported too.
-    /// - Returns: one problem per finding, in display order of the entries.
-    public static func warnings(for feed: Feed, appVersion: String?, rules: URLRules) -> [FeedProblem] {
-        var warnings: [FeedProblem] = []
-        var seen: [String: String] = [:]
-        for entry in CheckPolicy.order(Array(feed.entries.values), oldestFirst: true) {
-            let key = entry.key
-            if let other = seen[key.lowercased()] {
-                warnings.append(FeedProblem(key: key, reason: "differs from '\(other)' only in case: their order is arbitrary"))
-            }
-            seen[key.lowercased()] = key
-            if let url = entry.actionURL, let refusal = rules.actionURLRefusal(url) {
-                warnings.append(FeedProblem(key: key, reason: "ActionURL will be refused: \(refusal)"))
-            }
-            if entry.actionURL == nil, entry.actionButton != nil {
-                warnings.append(FeedProblem(key: key, reason: "ActionButton has no effect without ActionURL"))
-            }
-            if (entry.title ?? "").isEmpty, (entry.message ?? "").isEmpty {
-                warnings.append(FeedProblem(key: key, reason: "has neither Title nor Message"))
-            }
-            for name in [FeedKey.minVersion, FeedKey.maxVersion] {
-                if let value = entry.details[name], case .string = value {} else if entry.details[name] != nil {
-                    warnings.append(FeedProblem(key: key, reason: "\(name) is a number; write it as a string (\"1.10\" and 1.1 differ)"))
+    ///   - appVersion: when given, messages this version would not see are reported too.
+    ///   - rules: which ActionURLs the app may offer.
+    public static func report(for feed: Feed, appVersion: String?, rules: URLRules) -> FeedReport {
+        let unreadable = Dictionary(feed.problems.filter { feed.documentEntries[$0.key] == nil }.map { ($0.key, $0) },
+                                    uniquingKeysWith: { first, _ in first })
+        let ids = Array(feed.documentEntries.keys) + unreadable.keys
+        let newestFirst = VersionComparison.caseInsensitiveOrder(of: ids).reversed().map { ids[$0] }
+        let configuration = CheckConfiguration(appVersion: appVersion)
+        var messages: [ListedMessage] = []
+        var findings: [FeedFinding] = []
+        let shared = idFindings(newestFirst)
+        for id in newestFirst {
+            var found: [FeedFinding]
+            var notShown: String?
+            let value: FeedValue
+            if let problem = unreadable[id] {
+                value = .null
+                found = [FeedFinding(id: id, key: problem.field, kind: .unreadableValue, sentence: problem.reason)]
+                notShown = problem.reason
+            } else {
+                value = feed.documentEntries[id]!
+                found = entryFindings(id: id, value: value, appVersion: appVersion, rules: rules)
+                switch FeedDecoder.entry(key: id, value: value) {
+                case .failure(let problem):
+                    notShown = problem.reason
+                case .success(let entry):
+                    notShown = CheckPolicy.exclusion(of: entry, configuration: configuration, state: HeraldState(), now: Date(),
+                                                     urlRules: rules, claimant: nil, isLive: { _ in false })?.description
+                        ?? found.first { $0.kind == .rangeNeverMatches }?.sentence
                 }
             }
-            if let minimum = entry.minVersion, let maximum = entry.maxVersion,
-               VersionComparison.numeric(minimum, maximum) == .descending {
-                warnings.append(FeedProblem(key: key, reason: "MinVersion \(minimum) is above MaxVersion \(maximum): no version can match"))
+            found += shared[id] ?? []
+            messages.append(ListedMessage(id: id, value: value, notShown: notShown, hasFindings: !found.isEmpty))
+            findings += found
+        }
+        return FeedReport(messages: messages, findings: findings)
+    }
+
+    /// The faults of one entry, each key on its own.
+    static func entryFindings(id: String, value: FeedValue, appVersion: String?, rules: URLRules) -> [FeedFinding] {
+        guard case .dictionary(let fields) = value else {
+            return [FeedFinding(id: id, key: nil, kind: .crashesINotify,
+                                sentence: "the entry is \(value.kindPhrase), not a dictionary: an iNotify client crashes on it, and Herald skips it")]
+        }
+        var found: [FeedFinding] = []
+        func add(_ key: String?, _ kind: FeedFinding.Kind, _ sentence: String) {
+            found.append(FeedFinding(id: id, key: key, kind: kind, sentence: sentence))
+        }
+        for key in [FeedKey.title, FeedKey.message, FeedKey.actionURL, FeedKey.actionButton] {
+            if let field = fields[key], field.kindName != "string" {
+                add(key, .wrongType, "\(key) is \(shown(field)), not a string")
             }
-            if entry.maxVersion == "" {
-                warnings.append(FeedProblem(key: key, reason: "an empty MaxVersion excludes every app with a version"))
+        }
+        var versions: [String: String] = [:]
+        for key in [FeedKey.minVersion, FeedKey.maxVersion] {
+            guard let field = fields[key] else { continue }
+            switch field {
+            case .string(let text):
+                versions[key] = text
+                if let problem = versionProblem(text, bound: key) { add(key, .unparseableVersion, problem) }
+            case .integer, .real:
+                versions[key] = field.textValue
+                add(key, .crashesINotify,
+                    "\(key) is \(shown(field)), not a string: an iNotify client crashes on it (Herald reads it as \"\(field.textValue!)\"; write the string, \"1.10\" and 1.1 differ)")
+            default:
+                add(key, .wrongType, "\(key) is \(shown(field)), not a string")
             }
-            if let version = appVersion {
-                if let minimum = entry.minVersion, VersionComparison.numeric(version, minimum) == .ascending {
-                    warnings.append(FeedProblem(key: key, reason: "not shown to version \(version): below MinVersion \(minimum)"))
-                }
-                if let maximum = entry.maxVersion, VersionComparison.numeric(version, maximum) == .descending {
-                    warnings.append(FeedProblem(key: key, reason: "not shown to version \(version): above MaxVersion \(maximum)"))
+        }
+        if let minimum = versions[FeedKey.minVersion], let maximum = versions[FeedKey.maxVersion],
+           VersionComparison.numeric(minimum, maximum) == .descending {
+            add(FeedKey.minVersion, .rangeNeverMatches, "MinVersion \(minimum) is above MaxVersion \(maximum): no version can match")
+        }
+        if versions[FeedKey.maxVersion] == "" {
+            add(FeedKey.maxVersion, .rangeNeverMatches, "MaxVersion is empty, which excludes every app with a version")
+        }
+        for key in fields.keys.sorted() where !knownKeys.contains(key) {
+            if let meant = nearestKnownKey(to: key) {
+                add(key, .misspeltKey, "\(key): did you mean \(meant)?" + (key.lowercased() == meant.lowercased() ? " Keys are case-sensitive." : ""))
+            }
+        }
+        if case .string(let url)? = fields[FeedKey.actionURL], let refusal = rules.actionURLRefusal(url) {
+            add(FeedKey.actionURL, .unsafeLink, "ActionURL will be refused: \(refusal)")
+        }
+        if fields[FeedKey.actionButton] != nil, fields[FeedKey.actionURL] == nil {
+            add(FeedKey.actionButton, .buttonWithoutLink, "ActionButton has no effect without ActionURL")
+        }
+        func isText(_ key: String) -> Bool {
+            if case .string(let text)? = fields[key] { return !text.isEmpty }
+            return fields[key] != nil && fields[key]?.kindName != "string"
+        }
+        if !isText(FeedKey.title), !isText(FeedKey.message) {
+            add(nil, .noText, "has neither Title nor Message")
+        }
+        if let version = appVersion {
+            if let minimum = versions[FeedKey.minVersion], VersionComparison.numeric(version, minimum) == .ascending {
+                add(FeedKey.minVersion, .hiddenFromVersion, "not shown to version \(version): below MinVersion \(minimum)")
+            }
+            if let maximum = versions[FeedKey.maxVersion], VersionComparison.numeric(version, maximum) == .descending {
+                add(FeedKey.maxVersion, .hiddenFromVersion, "not shown to version \(version): above MaxVersion \(maximum)")
+            }
+        }
+        return found
+    }
+
+    /// A value for a sentence: "an integer (3)", "an array", "null".
+    private static func shown(_ value: FeedValue) -> String {
+        switch value {
+        case .null:
+            return "null"
+        case .integer, .real, .bool:
+            return "\(value.kindPhrase) (\(value.jsonText))"
+        case .string(let text):
+            return "a string (\(text))"
+        default:
+            return value.kindPhrase
+        }
+    }
+
+    // MARK: - Versions
+
+    /// What a version bound that is not dotted numbers does, or `nil` when it is dotted
+    /// numbers (or empty, which `MaxVersion` reports on its own). iNotify compares it anyway,
+    /// character by character where it is not digits (ORIGINALS.md §1.7), so the sentence says
+    /// which apps see the message.
+    static func versionProblem(_ version: String, bound: String) -> String? {
+        guard !version.isEmpty, !isDottedNumbers(version) else { return nil }
+        let isMinimum = bound == FeedKey.minVersion
+        let lead = "\(bound) \"\(version)\" is not dotted numbers such as 1.2"
+        let prefix = dottedPrefix(of: version)
+        if !prefix.isEmpty {
+            // The numbers it starts with compare equal, and the rest makes it the longer: above.
+            return "\(lead): it compares above \(prefix), so app version \(prefix) "
+                + (isMinimum ? "does not see this message" : "still sees this message")
+        }
+        let first = version.utf16.first!
+        let aboveDigits = first > UInt16(UInt8(ascii: "9"))
+        let relation = aboveDigits ? "below" : "above"
+        let effect = aboveDigits == isMinimum ? "no such app sees this message" : "it sets no \(isMinimum ? "lower" : "upper") bound for them"
+        return "\(lead): it compares character by character, and every version that starts with a digit is \(relation) it, so \(effect)"
+    }
+
+    /// Whether a version is digits separated by single dots: "1", "1.10.2".
+    static func isDottedNumbers(_ version: String) -> Bool {
+        let parts = version.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
+    }
+
+    /// The dotted numbers a version starts with: "1.0" of "1.0-beta", "" of "v1".
+    private static func dottedPrefix(of version: String) -> String {
+        var prefix = ""
+        var part = ""
+        for character in version {
+            if character.isASCII, character.isNumber {
+                part.append(character)
+            } else if character == ".", !part.isEmpty {
+                prefix += (prefix.isEmpty ? "" : ".") + part
+                part = ""
+            } else {
+                break
+            }
+        }
+        if !part.isEmpty { prefix += (prefix.isEmpty ? "" : ".") + part }
+        return prefix
+    }
+
+    // MARK: - Keys
+
+    /// The known key an unknown one was probably meant to be: the same but for case, or one
+    /// typo away (two for the longer keys), counting a swap of neighbours as one.
+    static func nearestKnownKey(to key: String) -> String? {
+        let folded = Array(key.lowercased())
+        var best: (key: String, distance: Int)?
+        for known in knownKeys {
+            let target = Array(known.lowercased())
+            let allowed = target.count <= 5 ? 1 : 2
+            guard abs(target.count - folded.count) <= allowed else { continue }
+            let distance = editDistance(folded, target)
+            if distance <= allowed, distance < (best?.distance ?? .max) { best = (known, distance) }
+        }
+        return best?.key
+    }
+
+    /// Edits between two strings: insertions, deletions, substitutions and swaps of neighbours
+    /// (optimal string alignment).
+    static func editDistance(_ lhs: [Character], _ rhs: [Character]) -> Int {
+        if lhs.isEmpty { return rhs.count }
+        if rhs.isEmpty { return lhs.count }
+        var table = [[Int]](repeating: [Int](repeating: 0, count: rhs.count + 1), count: lhs.count + 1)
+        for i in 0...lhs.count { table[i][0] = i }
+        for j in 0...rhs.count { table[0][j] = j }
+        for i in 1...lhs.count {
+            for j in 1...rhs.count {
+                let cost = lhs[i - 1] == rhs[j - 1] ? 0 : 1
+                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+                if i > 1, j > 1, lhs[i - 1] == rhs[j - 2], lhs[i - 2] == rhs[j - 1] {
+                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
                 }
             }
         }
-        return warnings
+        return table[lhs.count][rhs.count]
     }
+
+    // MARK: - Ids
+
+    /// The faults of ids against each other: ids that differ only in case, and ids that do not
+    /// sort by date where most ids are dates.
+    static func idFindings(_ newestFirst: [String]) -> [String: [FeedFinding]] {
+        var found: [String: [FeedFinding]] = [:]
+        func add(_ id: String, _ kind: FeedFinding.Kind, _ sentence: String) {
+            found[id, default: []].append(FeedFinding(id: id, key: nil, kind: kind, sentence: sentence))
+        }
+        var seen: [String: String] = [:]
+        for id in newestFirst.reversed() {
+            if let other = seen[id.lowercased()] {
+                add(id, .duplicateID, "differs from '\(other)' only in case: their order is arbitrary")
+            }
+            seen[id.lowercased()] = id
+        }
+        let dates = newestFirst.map { MessageDate(id: $0) }
+        let dated = dates.compactMap { $0 }
+        // Only a feed whose ids are mostly dates sorts by date; others may use any ids.
+        guard dated.count >= 2, dated.count * 2 > newestFirst.count else { return found }
+        for (index, id) in newestFirst.enumerated() {
+            guard let date = dates[index] else {
+                let example = dated[0].id
+                let place = index == 0 ? "so it sorts after every date and shows first, as the newest"
+                    : index == newestFirst.count - 1 ? "so it sorts before every date and shows last, as the oldest"
+                    : "so it sorts by its characters among them"
+                add(id, .idOutOfDateOrder, "the message id is not a date as the others are (such as \(example)), \(place)")
+                continue
+            }
+            if !date.isRealDate {
+                let why = (1...12).contains(date.month) ? "month \(date.month) of \(date.year) has no day \(date.day)" : "there is no month \(date.month)"
+                add(id, .idOutOfDateOrder, "the message id is not a real date: \(why)")
+            } else if !date.isZeroPadded {
+                let misplaced = dated.first { other in
+                    other.isRealDate && (other.ordinal < date.ordinal) != (VersionComparison.caseInsensitive(other.id, id) == .ascending)
+                        && other.ordinal != date.ordinal
+                }
+                let consequence = misplaced.map { ", so it sorts as \($0.ordinal < date.ordinal ? "older" : "newer") than \($0.id)" } ?? ""
+                add(id, .idOutOfDateOrder,
+                    "the message id is not zero-padded: ids sort by their characters, not as dates\(consequence); write \(date.padded)")
+            }
+        }
+        return found
+    }
+}
+
+/// A message id that reads as a date: `YYYY/MM/DD` with `/`, `-` or `.` between the parts, or
+/// `YYYYMMDD`, and anything after it (a suffix for a second message that day).
+struct MessageDate {
+    let id: String
+    let year: Int
+    let month: Int
+    let day: Int
+    let isZeroPadded: Bool
+    /// The id with month and day zero-padded.
+    let padded: String
+
+    init?(id: String) {
+        self.id = id
+        let characters = Array(id)
+        var index = 0
+        func digits(max: Int) -> String {
+            var out = ""
+            while index < characters.count, out.count < max, characters[index].isASCII, characters[index].isNumber {
+                out.append(characters[index])
+                index += 1
+            }
+            return out
+        }
+        let yearText = digits(max: 4)
+        guard yearText.count == 4, index < characters.count else { return nil }
+        let separator = characters[index]
+        if separator.isASCII, separator.isNumber {
+            let monthText = digits(max: 2), dayText = digits(max: 2)
+            guard monthText.count == 2, dayText.count == 2, index == characters.count || !(characters[index].isNumber) else { return nil }
+            (year, month, day) = (Int(yearText)!, Int(monthText)!, Int(dayText)!)
+            isZeroPadded = true
+            padded = id
+            return
+        }
+        guard "/-.".contains(separator) else { return nil }
+        index += 1
+        let monthText = digits(max: 2)
+        guard !monthText.isEmpty, index < characters.count, characters[index] == separator else { return nil }
+        index += 1
+        let dayText = digits(max: 2)
+        guard !dayText.isEmpty, index == characters.count || !characters[index].isNumber else { return nil }
+        (year, month, day) = (Int(yearText)!, Int(monthText)!, Int(dayText)!)
+        isZeroPadded = monthText.count == 2 && dayText.count == 2
+        let rest = String(characters[index...])
+        func two(_ number: Int) -> String { number < 10 ? "0\(number)" : "\(number)" }
+        padded = yearText + String(separator) + two(month) + String(separator) + two(day) + rest
+    }
+
+    /// Whether the month has such a day, in the Gregorian calendar.
+    var isRealDate: Bool {
+        guard (1...12).contains(month), day >= 1 else { return false }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        return day <= lengths[month - 1]
+    }
+
+    /// A number that orders dates.
+    var ordinal: Int { (year * 100 + month) * 100 + day }
 }

@@ -37,6 +37,14 @@ public enum FeedValue: Sendable, Equatable {
         }
     }
 
+    /// The kind's name with its article, for sentences: "an integer", "a string".
+    public var kindPhrase: String { Self.withArticle(kindName) }
+
+    /// A noun with "a" or "an" before it.
+    static func withArticle(_ noun: String) -> String {
+        ("aeiou".contains(noun.first ?? "x") ? "an " : "a ") + noun
+    }
+
     /// A short name of the value's kind, used in problem reports.
     public var kindName: String {
         switch self {

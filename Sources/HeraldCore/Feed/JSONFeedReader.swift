@@ -77,7 +77,7 @@ struct JSONFeedReader {
         case UInt8(ascii: "t"): try literal("true"); return .bool(true)
         case UInt8(ascii: "f"): try literal("false"); return .bool(false)
         case UInt8(ascii: "n"): try literal("null"); return .null
-        default: throw fail("unexpected \(Self.describe(byte))")
+        default: throw unexpected(where: "a value")
         }
     }
 
@@ -113,6 +113,8 @@ struct JSONFeedReader {
     ) throws(DocumentFailure) {
         depth += 1
         guard depth <= FeedLimits.maximumDepth else { throw .tooDeep }
+        let start = position
+        let notClosed = DocumentFailure.syntax(offset: start, reason: "the document ends before this object is closed")
         position += 1
         skipSpace()
         if peek == UInt8(ascii: "}") {
@@ -122,24 +124,30 @@ struct JSONFeedReader {
         }
         while true {
             skipSpace()
-            guard let byte = peek else { throw .endsEarly("an object is not closed") }
-            guard byte == UInt8(ascii: "\"") else { throw fail("expected a string key, found \(Self.describe(byte))") }
+            guard let byte = peek else { throw notClosed }
+            guard byte == UInt8(ascii: "\"") else { throw unexpected(where: "a key in double quotes") }
             try countValue()
             var keyProblem: String?
             let key = try string(problem: &keyProblem)
             skipSpace()
-            guard let colon = peek else { throw .endsEarly("an object is not closed") }
-            guard colon == UInt8(ascii: ":") else { throw fail("expected ':' after the key \"\(key)\"") }
+            guard let colon = peek else { throw notClosed }
+            guard colon == UInt8(ascii: ":") else {
+                throw colon == UInt8(ascii: "=") ? fail("expected ':' after the key \"\(key)\", not '=' as in an OpenStep property list")
+                    : fail("expected ':' after the key \"\(key)\"")
+            }
             position += 1
             try member(&self, key, keyProblem)
             skipSpace()
-            guard let next = peek else { throw .endsEarly("an object is not closed") }
-            position += 1
-            if next == UInt8(ascii: "}") { break }
-            guard next == UInt8(ascii: ",") else {
-                position -= 1
-                throw fail("expected ',' or '}' after a value in an object")
+            guard let next = peek else { throw notClosed }
+            if next == UInt8(ascii: "}") {
+                position += 1
+                break
             }
+            guard next == UInt8(ascii: ",") else {
+                throw next == UInt8(ascii: "\"") ? fail("expected ',' or '}' after a value in an object: a ',' is missing before this key")
+                    : unexpected(where: "',' or '}' after a value in an object")
+            }
+            try separator(closedBy: UInt8(ascii: "}"))
         }
         depth -= 1
     }
@@ -147,6 +155,7 @@ struct JSONFeedReader {
     private mutating func array() throws(DocumentFailure) -> FeedValue {
         depth += 1
         guard depth <= FeedLimits.maximumDepth else { throw .tooDeep }
+        let start = position
         position += 1
         var result: [FeedValue] = []
         skipSpace()
@@ -160,13 +169,13 @@ struct JSONFeedReader {
             result.append(try value())
             problems.leave()
             skipSpace()
-            guard let next = peek else { throw .endsEarly("an array is not closed") }
-            position += 1
-            if next == UInt8(ascii: "]") { break }
-            guard next == UInt8(ascii: ",") else {
-                position -= 1
-                throw fail("expected ',' or ']' after a value in an array")
+            guard let next = peek else { throw .syntax(offset: start, reason: "the document ends before this array is closed") }
+            if next == UInt8(ascii: "]") {
+                position += 1
+                break
             }
+            guard next == UInt8(ascii: ",") else { throw unexpected(where: "',' or ']' after a value in an array") }
+            try separator(closedBy: UInt8(ascii: "]"))
         }
         depth -= 1
         return .array(result)
@@ -174,8 +183,9 @@ struct JSONFeedReader {
 
     private mutating func literal(_ word: StaticString) throws(DocumentFailure) {
         let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
-        guard bytes.count - position >= expected.count, bytes[position..<position + expected.count].elementsEqual(expected) else {
-            throw fail("unexpected \(Self.describe(bytes[position]))")
+        guard bytes.count - position >= expected.count, bytes[position..<position + expected.count].elementsEqual(expected),
+              !(bytes.count > position + expected.count && Self.isWordByte(bytes[position + expected.count])) else {
+            throw unexpected(where: "a value")
         }
         position += expected.count
     }
@@ -186,8 +196,22 @@ struct JSONFeedReader {
         let start = position
         var whole = true
         if peek == UInt8(ascii: "-") { position += 1 }
-        guard let leading = peek, Self.isDigit(leading) else { throw numberFailure("a number needs digits") }
-        if leading == UInt8(ascii: "0") { position += 1 } else { skipDigits() }
+        guard let leading = peek, Self.isDigit(leading) else {
+            if let next = peek, Self.isWordByte(next) {
+                position = start
+                throw fail("\(word()) is not a JSON number")
+            }
+            throw numberFailure("a number needs digits")
+        }
+        if leading == UInt8(ascii: "0") {
+            position += 1
+            if let next = peek, Self.isDigit(next) {
+                position = start
+                throw fail("\(word()) is not a JSON number: only 0 itself may start with 0")
+            }
+        } else {
+            skipDigits()
+        }
         if peek == UInt8(ascii: ".") {
             whole = false
             position += 1
@@ -200,6 +224,10 @@ struct JSONFeedReader {
             if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { position += 1 }
             guard let digit = peek, Self.isDigit(digit) else { throw numberFailure("a number needs digits in its exponent") }
             skipDigits()
+        }
+        if let next = peek, Self.isWordByte(next) || next == UInt8(ascii: ".") {
+            position = start
+            throw fail("\(word()) is not a JSON number")
         }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
         if whole, let integer = Int(text) { return .integer(integer) }
@@ -222,6 +250,7 @@ struct JSONFeedReader {
     /// A string. A lone surrogate escape becomes U+FFFD and invalid UTF-8 is replaced the same
     /// way; either is reported in `problem`, so the caller can skip the entry holding it.
     private mutating func string(problem: inout String?) throws(DocumentFailure) -> String {
+        let opening = position
         position += 1
         // Most strings have no escapes: made straight from their bytes, and only checked as
         // UTF-8 when a byte is not ASCII.
@@ -252,7 +281,7 @@ struct JSONFeedReader {
                 position += 1
             }
             out.append(contentsOf: bytes[runStart..<position])
-            guard position < bytes.count else { throw .endsEarly("a string is not closed") }
+            guard position < bytes.count else { throw .syntax(offset: opening, reason: "the document ends before this string is closed") }
             let byte = bytes[position]
             if byte == 0x22 {
                 position += 1
@@ -262,7 +291,7 @@ struct JSONFeedReader {
                 throw fail("a control character (U+\(Self.hex(UInt32(byte), width: 4))) must be escaped inside a string")
             }
             position += 1
-            guard let escape = peek else { throw .endsEarly("a string is not closed") }
+            guard let escape = peek else { throw .syntax(offset: opening, reason: "the document ends before this string is closed") }
             position += 1
             switch escape {
             case 0x22, 0x5C, 0x2F: out.append(escape)
@@ -321,6 +350,53 @@ struct JSONFeedReader {
             }
         }
         return value
+    }
+
+    /// Reads the ',' at `position` and refuses a trailing one: RFC 8259 has none, and readers
+    /// other than Herald refuse the feed for it.
+    private mutating func separator(closedBy close: UInt8) throws(DocumentFailure) {
+        let comma = position
+        position += 1
+        skipSpace()
+        if peek == close {
+            throw DocumentFailure.syntax(offset: comma, reason: "a trailing ',' before '\(Character(Unicode.Scalar(close)))': JSON allows none")
+        }
+    }
+
+    /// The failure for what stands at `position` where `expected` should: a comment, a bare
+    /// word, a single-quoted string or a stray character, named for what it is.
+    private func unexpected(where expected: String) -> DocumentFailure {
+        guard let byte = peek else { return .endsEarly("\(expected) is missing") }
+        let next = position + 1 < bytes.count ? bytes[position + 1] : 0
+        if byte == UInt8(ascii: "/"), next == UInt8(ascii: "/") || next == UInt8(ascii: "*") {
+            return fail("a comment where \(expected) was expected: JSON has no comments")
+        }
+        if byte == UInt8(ascii: "'") { return fail("a string in single quotes where \(expected) was expected: JSON strings use double quotes") }
+        if Self.isWordByte(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".") {
+            let word = word()
+            if ["'NaN'", "'Infinity'", "'+Infinity'"].contains(word) || word.hasPrefix("'+") || word.hasPrefix("'.") {
+                return fail("\(word) is not a JSON number")
+            }
+            return fail("the bare word \(word) where \(expected) was expected: JSON strings need double quotes")
+        }
+        return fail("unexpected \(Self.describe(byte)) where \(expected) was expected")
+    }
+
+    /// The word or number at `position`, quoted and cut to 20 characters: "'NaN'".
+    private func word() -> String {
+        var end = position + 1
+        while end < bytes.count, end - position < 20, Self.isWordByte(bytes[end]) || bytes[end] == UInt8(ascii: ".") { end += 1 }
+        return "'" + String(decoding: bytes[position..<end], as: UTF8.self) + "'"
+    }
+
+    private static func isWordByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "_"), UInt8(ascii: "$"), UInt8(ascii: "-"), UInt8(ascii: "+"):
+            return true
+        default:
+            return false
+        }
     }
 
     static func hex(_ value: UInt32, width: Int) -> String {

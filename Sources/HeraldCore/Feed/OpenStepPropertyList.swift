@@ -62,6 +62,11 @@ enum OpenStepPropertyList {
 
         func fail(_ reason: String) -> DocumentFailure { .syntax(offset: position, reason: reason) }
 
+        /// The document ended inside what opened at `start`; the place is the opening.
+        func notClosed(_ what: String, from start: Int) -> DocumentFailure {
+            .syntax(offset: start, reason: "the document ends before this \(what) is closed")
+        }
+
         mutating func expect(_ byte: UInt8, after what: String) throws(DocumentFailure) {
             skipSpaceAndComments()
             guard position < bytes.count else { throw .endsEarly("expected '\(Character(Unicode.Scalar(byte)))' after \(what)") }
@@ -112,11 +117,12 @@ enum OpenStepPropertyList {
         /// The root dictionary: each entry is read on its own, so a problem in one skips only it.
         mutating func rootDictionary(unreadable: inout [FeedProblem]) throws(DocumentFailure) -> FeedValue {
             try countValue()
+            let start = position
             try enterContainer()
             var result: [String: FeedValue] = [:]
             while true {
                 skipSpaceAndComments()
-                guard position < bytes.count else { throw .endsEarly("the root dictionary is not closed") }
+                guard position < bytes.count else { throw notClosed("dictionary", from: start) }
                 if bytes[position] == UInt8(ascii: "}") { position += 1; break }
                 var keyProblem: String?
                 let key = try key(problem: &keyProblem)
@@ -132,11 +138,12 @@ enum OpenStepPropertyList {
         }
 
         mutating func dictionary() throws(DocumentFailure) -> FeedValue {
+            let start = position
             try enterContainer()
             var result: [String: FeedValue] = [:]
             while true {
                 skipSpaceAndComments()
-                guard position < bytes.count else { throw .endsEarly("a dictionary is not closed") }
+                guard position < bytes.count else { throw notClosed("dictionary", from: start) }
                 if bytes[position] == UInt8(ascii: "}") { position += 1; break }
                 var keyProblem: String?
                 let key = try key(problem: &keyProblem)
@@ -152,11 +159,12 @@ enum OpenStepPropertyList {
         }
 
         mutating func array() throws(DocumentFailure) -> FeedValue {
+            let start = position
             try enterContainer()
             var result: [FeedValue] = []
             while true {
                 skipSpaceAndComments()
-                guard position < bytes.count else { throw .endsEarly("an array is not closed") }
+                guard position < bytes.count else { throw notClosed("array", from: start) }
                 if bytes[position] == UInt8(ascii: ")") { position += 1; break }
                 problems.enter("[\(result.count)]")
                 result.append(try value())
@@ -169,6 +177,7 @@ enum OpenStepPropertyList {
         }
 
         mutating func data() throws(DocumentFailure) -> FeedValue {
+            let start = position
             position += 1
             var nibbles: [UInt8] = []
             while position < bytes.count, bytes[position] != UInt8(ascii: ">") {
@@ -182,7 +191,7 @@ enum OpenStepPropertyList {
                 default: position -= 1; throw fail("\(JSONFeedReader.describe(byte)) is not a hex digit in <data>")
                 }
             }
-            guard position < bytes.count else { throw .endsEarly("a <data> block is not closed") }
+            guard position < bytes.count else { throw notClosed("<data> block", from: start) }
             guard nibbles.count % 2 == 0 else { throw fail("a <data> block has an odd number of hex digits") }
             position += 1
             var out = Data()
@@ -192,6 +201,7 @@ enum OpenStepPropertyList {
 
         mutating func quotedString(problem: inout String?) throws(DocumentFailure) -> String {
             let quote = bytes[position]
+            let start = position
             position += 1
             var out: [UInt8] = []
             while position < bytes.count, bytes[position] != quote {
@@ -228,7 +238,7 @@ enum OpenStepPropertyList {
                 }
                 out.append(byte)
             }
-            guard position < bytes.count else { throw .endsEarly("a quoted string is not closed") }
+            guard position < bytes.count else { throw notClosed("quoted string", from: start) }
             position += 1
             return String(decoding: out, as: UTF8.self)
         }
@@ -245,19 +255,20 @@ enum OpenStepPropertyList {
 
         mutating func bareString() throws(DocumentFailure) -> String {
             let start = position
-            while position < bytes.count, Self.isBare(bytes[position]) { position += 1 }
+            while position < bytes.count, OpenStepPropertyList.isBare(bytes[position]) { position += 1 }
             guard position > start else { throw fail("unexpected \(JSONFeedReader.describe(bytes[position]))") }
             return String(decoding: bytes[start..<position], as: UTF8.self)
         }
+    }
 
-        static func isBare(_ byte: UInt8) -> Bool {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"):
-                return true
-            default:
-                return "_$+/:.-".utf8.contains(byte)
-            }
+    /// Whether a byte may be part of an unquoted string.
+    static func isBare(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return "_$+/:.-".utf8.contains(byte)
         }
     }
 }

@@ -209,7 +209,7 @@ struct XMLPropertyList {
     /// Reads a start tag at `position` (a `<` that is not a close tag or markup to skip).
     private mutating func startTag() throws(DocumentFailure) -> Tag {
         let offset = position
-        guard let end = tagEnd(from: offset + 1) else { throw .endsEarly("the tag on line \(line(offset)) is cut off") }
+        guard let end = tagEnd(from: offset + 1) else { throw .syntax(offset: offset, reason: "the document ends inside this tag") }
         var nameEnd = offset + 1
         while nameEnd < end, !Self.isSpace(bytes[nameEnd]), bytes[nameEnd] != UInt8(ascii: "/") { nameEnd += 1 }
         let written = String(decoding: UnsafeBufferPointer(rebasing: bytes[(offset + 1)..<nameEnd]), as: UTF8.self)
@@ -224,7 +224,7 @@ struct XMLPropertyList {
     /// Reads a close tag at `position` and returns its name.
     private mutating func closeTagName() throws(DocumentFailure) -> String {
         let offset = position
-        guard let end = tagEnd(from: offset + 2) else { throw .endsEarly("the tag on line \(line(offset)) is cut off") }
+        guard let end = tagEnd(from: offset + 2) else { throw .syntax(offset: offset, reason: "the document ends inside this tag") }
         var nameEnd = end
         while nameEnd > offset + 2, Self.isSpace(bytes[nameEnd - 1]) { nameEnd -= 1 }
         position = end + 1
@@ -268,9 +268,7 @@ struct XMLPropertyList {
                 out.append(byte)
                 position += 1
             } else if starts("<![CDATA[", at: position) {
-                guard let end = find("]]>", from: position + 9) else {
-                    throw .endsEarly("the CDATA section on line \(line(position)) is not closed")
-                }
+                guard let end = find("]]>", from: position + 9) else { throw notClosed("CDATA section", at: position) }
                 out.append(contentsOf: bytes[(position + 9)..<end])
                 position = end + 3
             } else if starts("<!--", at: position) {
@@ -337,9 +335,7 @@ struct XMLPropertyList {
         if starts("<!--", at: start) {
             try skipComment()
         } else if starts("<?", at: start) {
-            guard let end = find("?>", from: start + 2) else {
-                throw .endsEarly("the processing instruction on line \(line(start)) is not closed")
-            }
+            guard let end = find("?>", from: start + 2) else { throw notClosed("processing instruction", at: start) }
             position = end + 2
         } else if starts("<![CDATA[", at: start) {
             throw fail(at: start, "a CDATA section outside a <string>")
@@ -347,16 +343,14 @@ struct XMLPropertyList {
             // Foundation ends the DOCTYPE at the first '>' and refuses an inline DTD.
             var end = start + 2
             while end < bytes.count, bytes[end] != UInt8(ascii: ">"), bytes[end] != UInt8(ascii: "[") { end += 1 }
-            guard end < bytes.count else { throw .endsEarly("the DOCTYPE on line \(line(start)) is not closed") }
+            guard end < bytes.count else { throw notClosed("DOCTYPE", at: start) }
             guard bytes[end] == UInt8(ascii: ">") else { throw fail(at: end, "an inline DTD is not allowed in a property list") }
             position = end + 1
         }
     }
 
     private mutating func skipComment() throws(DocumentFailure) {
-        guard let end = find("-->", from: position + 4) else {
-            throw .endsEarly("the comment on line \(line(position)) is not closed")
-        }
+        guard let end = find("-->", from: position + 4) else { throw notClosed("comment", at: position) }
         position = end + 3
     }
 
@@ -415,8 +409,12 @@ struct XMLPropertyList {
 
     private func fail(at offset: Int, _ reason: String) -> DocumentFailure { .syntax(offset: offset, reason: reason) }
 
-    private func notClosed(_ tag: Tag) -> DocumentFailure {
-        .endsEarly("<\(tag.name.rawValue)> from line \(line(tag.offset)) is not closed")
+    private func notClosed(_ tag: Tag) -> DocumentFailure { notClosed("<\(tag.name.rawValue)>", at: tag.offset) }
+
+    /// The document ended inside what opened at `offset`; the place is the opening, where the
+    /// publisher has to look.
+    private func notClosed(_ what: String, at offset: Int) -> DocumentFailure {
+        .syntax(offset: offset, reason: "the document ends before this \(what) is closed")
     }
 
     private func wrongClose(_ name: String, at offset: Int, for tag: Tag) -> DocumentFailure {

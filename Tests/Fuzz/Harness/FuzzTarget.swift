@@ -70,7 +70,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         } catch {
             return .threw("\(error)")
         }
-        let warnings = FeedValidation.warnings(for: feed, appVersion: "1.4", rules: URLRules())
+        let warnings = FeedValidation.report(for: feed, appVersion: "1.4", rules: URLRules()).findings
         var textBytes = 0
         for entry in CheckPolicy.order(Array(feed.entries.values), oldestFirst: false) {
             for capabilities: Set<String> in [["actions", "body-markup"], ["body-markup", "body-hyperlinks"], []] {
@@ -78,7 +78,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
                 textBytes += content.summary.utf8.count + content.body.utf8.count
             }
         }
-        let problems = (feed.problems + warnings).map(\.description).joined(separator: "\n")
+        let problems = (feed.problems.map(\.description) + warnings.map(\.description)).joined(separator: "\n")
         return .returned("\(feed.format.rawValue): \(feed.entries.count) entries, \(feed.problems.count) problems, "
             + "\(warnings.count) warnings (\(textBytes + problems.utf8.count) bytes of text)")
     }

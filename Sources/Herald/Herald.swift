@@ -96,6 +96,9 @@ public final class Herald {
     public var linkOpener: LinkOpener = LinkOpener()
     /// The clock.
     public var now: () -> Date
+    /// Whether the person at the desktop asked for quiet, asked before a check fetches or shows
+    /// anything; by default the desktop's do-not-disturb (`DesktopQuiet.reason`).
+    public var quietReason: @MainContext () -> QuietReason? = DesktopQuiet.reason
     /// Where this app's answers and cached feed are kept.
     public let store: any StateStore
 

@@ -13,6 +13,9 @@ public protocol HeraldDelegate: AnyObject {
     func heraldShouldCheck(_ herald: Herald) -> Bool
     /// A check did not run, and why (first launch, check period, backoff, declined).
     func herald(_ herald: Herald, didSkipCheck reason: CheckSkipReason)
+    /// A due check waits because the person at the desktop asked for quiet: nothing is fetched
+    /// or shown, the check does not count as done, and a later check tries again.
+    func herald(_ herald: Herald, didDeferCheckFor reason: QuietReason)
     /// The feed arrived; `notModified` when a 304 reused the cached copy.
     func herald(_ herald: Herald, didFetchFeed feed: Feed, notModified: Bool)
     /// The check failed: network, HTTP status, bad feed, no notification server, state I/O.
@@ -68,6 +71,8 @@ extension HeraldDelegate {
     public func heraldShouldCheck(_ herald: Herald) -> Bool { true }
     /// Default: nothing.
     public func herald(_ herald: Herald, didSkipCheck reason: CheckSkipReason) {}
+    /// Default: nothing.
+    public func herald(_ herald: Herald, didDeferCheckFor reason: QuietReason) {}
     /// Default: nothing.
     public func herald(_ herald: Herald, didFetchFeed feed: Feed, notModified: Bool) {}
     /// Default: nothing.

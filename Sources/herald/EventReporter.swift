@@ -42,6 +42,10 @@ final class EventReporter: HeraldDelegate {
         }
     }
 
+    func herald(_ herald: Herald, didDeferCheckFor reason: QuietReason) {
+        emit("deferred", ["reason": .string(reason.name), "detail": .string(reason.description)], text: "not now: \(reason)")
+    }
+
     func herald(_ herald: Herald, didSkipCheck reason: CheckSkipReason) {
         emit("check-skipped", ["reason": .string(reason.name), "detail": .string(reason.description)], text: "no check: \(reason)")
     }

@@ -38,6 +38,10 @@ final class Check {
     private var ended = false
     /// Told to stop (`closeAll`) before the presentation: nothing more is planned or shown.
     private var stopped = false
+    /// Why the desktop asks for quiet, asked once, when the check first has something it may
+    /// fetch or show.
+    private lazy var quiet: QuietReason? = herald.quietReason()
+    private var deferralReported = false
 
     private struct Shown {
         let item: Showable
@@ -100,6 +104,9 @@ final class Check {
     private func run(_ gate: (skip: CheckSkipReason?, state: HeraldState)) {
         if let skip = gate.skip { return skipCheck(skip, snapshot: gate.state) }
         if !force, delegate?.heraldShouldCheck(herald) == false { return skipCheck(.delegateDeclined, snapshot: gate.state) }
+        // Nothing is fetched while the desktop asks for quiet, and the gate's state stays: the
+        // check is not done, so the next one tries again (and the prompts wait too).
+        if deferredForQuiet() { return plan(after: .notRun, snapshot: gate.state) }
         herald.feedSource!.load(cached: gate.state.cachedFeed) { [self] result in
             switch result {
             case .success(let loaded):
@@ -109,6 +116,16 @@ final class Check {
                 plan(after: .failed(error), snapshot: gate.state)
             }
         }
+    }
+
+    /// Whether the desktop asks for quiet; the delegate hears it once per check.
+    private func deferredForQuiet() -> Bool {
+        guard let quiet else { return false }
+        if !deferralReported {
+            deferralReported = true
+            delegate?.herald(herald, didDeferCheckFor: quiet)
+        }
+        return true
     }
 
     private func skipCheck(_ reason: CheckSkipReason, snapshot: HeraldState) {
@@ -127,8 +144,9 @@ final class Check {
         var step = step
         if case .failed(let error) = step { report(error) }
         if stopped { return presentationEnded() }
-        // Prompts are counted and shown at a launch; a manual check is about the feed alone.
-        let prompts = launch ? Array(herald.prompts.values) : []
+        // Prompts are counted and shown at a launch, unless the desktop asks for quiet; a manual
+        // check is about the feed alone.
+        let prompts = launch && !herald.prompts.isEmpty && !deferredForQuiet() ? Array(herald.prompts.values) : []
         // Nothing fetched and no prompts: nothing to plan, claim or record.
         if case .notRun = step, prompts.isEmpty { return presentationEnded() }
         if let snapshot, makePlan(step.feed, prompts, state: snapshot).showsAnything { askCapabilities(&step) }

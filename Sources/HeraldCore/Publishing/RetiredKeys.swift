@@ -27,8 +27,8 @@ public struct RetiredKeys: Sendable, Equatable {
     /// Reads a ledger's text; every line that is not a comment retires an id.
     public static func parse(_ text: String) -> RetiredKeys {
         var ledger = RetiredKeys()
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
+        // "\r\n" is one Character, a line break like "\n".
+        for line in text.split(whereSeparator: \.isNewline) {
             if line.allSatisfy({ $0 == " " || $0 == "\t" }) || line.hasPrefix("#") { continue }
             if line.count > 11, isDate(line.prefix(10)), line.dropFirst(10).first == " " {
                 ledger.retire(String(line.dropFirst(11)), on: String(line.prefix(10)))

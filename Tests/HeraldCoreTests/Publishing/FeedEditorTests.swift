@@ -8,7 +8,8 @@ import XCTest
 final class FeedEditorTests: XCTestCase {
     let entry = FeedEntry(key: "2026/11/23", title: "Fish & <chips>", message: "Two\nlines \"quoted\"", actionURL: "https://example.org/a?b=1&c=2")
 
-    func added(to text: String) throws -> (text: String, edit: FeedTextEdit) {
+    func added(_ entry: FeedEntry? = nil, to text: String) throws -> (text: String, edit: FeedTextEdit) {
+        let entry = entry ?? self.entry
         let result = try FeedEditor.adding(entry, to: Array(text.utf8))
         let edit = try XCTUnwrap(result.edit)
         XCTAssertEqual(try FeedDecoder.decode(Data(result.bytes)).entries[entry.key], entry, "the entry reads back as it was given")
@@ -35,21 +36,8 @@ final class FeedEditorTests: XCTestCase {
     }
 
     func testASelfClosingXMLRootOpensForItsFirstEntry() throws {
-        let (text, _) = try added(to: "<plist version=\"1.0\">\n<dict/>\n</plist>\n")
-        XCTAssertEqual(text, """
-            <plist version="1.0">
-            <dict>
-                <key>2026/11/23</key>
-                <dict>
-                    <key>Title</key><string>Fish &amp; &lt;chips&gt;</string>
-                    <key>Message</key><string>Two
-            lines "quoted"</string>
-                    <key>ActionURL</key><string>https://example.org/a?b=1&amp;c=2</string>
-                </dict>
-            </dict>
-            </plist>
-
-            """)
+        let (text, _) = try added(FeedEntry(key: "first", title: "One"), to: "<plist version=\"1.0\">\n<dict/>\n</plist>\n")
+        XCTAssertEqual(text, "<plist version=\"1.0\">\n<dict>\n    <key>first</key>\n    <dict>\n        <key>Title</key><string>One</string>\n    </dict>\n</dict>\n</plist>\n")
     }
 
     func testAJSONEntryFollowsTheLastWithACommaAndTheFilesIndentation() throws {

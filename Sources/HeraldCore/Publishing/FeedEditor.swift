@@ -217,6 +217,8 @@ struct Indentation {
     let member: [UInt8]
     /// Before each field inside an entry.
     let field: [UInt8]
+    /// Whether the file writes each entry's value on one line (`"id": {"Title": "…"}`).
+    let valuesOnOneLine: Bool
 
     init(_ bytes: [UInt8], layout: FeedLayout) {
         self.bytes = bytes
@@ -235,6 +237,7 @@ struct Indentation {
         }
         self.member = member
         self.field = field
+        valuesOnOneLine = layout.members.first.map { !bytes[$0.range].contains(0x0A) } ?? false
     }
 
     /// The file's indentation step: the leading white space of its first indented line, or
@@ -284,8 +287,14 @@ struct Rendering {
     let format: FeedFormat
     let indentation: Indentation
 
-    /// The entry as whole lines, each indented and ending with a line break, and as one line.
+    /// The entry as whole lines, each indented and ending with a line break (one line when the
+    /// file's entries are written so), and as one line.
     func entry(key: String, fields: [(String, String)]) -> (lines: String, inline: String) {
+        let (lines, inline) = layouts(key: key, fields: fields)
+        return (indentation.valuesOnOneLine ? String(decoding: indentation.member, as: UTF8.self) + inline + "\n" : lines, inline)
+    }
+
+    private func layouts(key: String, fields: [(String, String)]) -> (lines: String, inline: String) {
         let member = String(decoding: indentation.member, as: UTF8.self)
         let field = String(decoding: indentation.field, as: UTF8.self)
         switch format {

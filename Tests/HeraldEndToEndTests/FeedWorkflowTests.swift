@@ -7,7 +7,9 @@ import XCTest
 /// desktop without writing any state.
 final class FeedWorkflowTests: XCTestCase {
     /// Today's id as `herald feed add` gives it: the date in UTC.
-    var today: String {
+    var today: String { Self.today }
+
+    static var today: String {
         let format = DateFormatter()
         format.timeZone = TimeZone(identifier: "UTC")
         format.locale = Locale(identifier: "en_US_POSIX")
@@ -163,5 +165,35 @@ final class FeedWorkflowTests: XCTestCase {
         for variable in ["XDG_STATE_HOME", "XDG_CACHE_HOME"] {
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: session.environment[variable]!), [], "nothing written under \(variable)")
         }
+    }
+}
+
+/// README.md's "Publishing a feed, from an empty file", run as written in an empty folder.
+final class ReadmePublishingTests: XCTestCase {
+    func testTheReadmesPublishingStepsWorkAsWritten() throws {
+        let readme = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try XCTUnwrap(readme.components(separatedBy: "### Publishing a feed, from an empty file\n").dropFirst().first)
+        let script = try XCTUnwrap(section.components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "```\n").first)
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        let folder = session.directory.appendingPathComponent("publisher")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var environment = session.environment
+        environment["PATH"] = URL(fileURLWithPath: TestPaths.herald).deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        let shell = try ChildProcess("/bin/sh", ["-e", "-c", script], environment: environment, directory: session.directory, name: "readme-publishing",
+                                     workingDirectory: folder)
+        XCTAssertEqual(shell.wait(seconds: 60), 0, shell.output + shell.errorOutput)
+        XCTAssertEqual(shell.errorOutput, "")
+        let feed = folder.appendingPathComponent("feed.plist").path
+        XCTAssertEqual(try session.run(["validate", feed, "--strict"]), ToolRun(status: 0, output: """
+            \(feed): xml-plist, 1 messages, newest first:
+              \(FeedWorkflowTests.today)-02  Version 2 is out  -> https://example.com/releases/2  [1.5...]
+            no problems found
+
+            """))
+        let key = try String(contentsOfFile: session.environment["HOME"]! + "/.config/herald/feed.key", encoding: .utf8)
+        XCTAssertEqual(Data(base64Encoded: key.trimmingCharacters(in: .whitespacesAndNewlines))?.count, 32)
+        let publicKey = try String(contentsOf: folder.appendingPathComponent("feed.pub"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(try session.run(["feed", "verify", feed, "--public-key", publicKey]),
+                       ToolRun(status: 0, output: "\(feed): the signature matches (1 messages)\n"), "signed again after the removal")
     }
 }

@@ -61,7 +61,7 @@ public enum FeedEditor {
         public var edit: FeedTextEdit?
     }
 
-    /// The fields of an entry in the order they are written, known keys first.
+    /// The fields `herald feed add` writes, in iNotify's order: Title, Message, ActionURL, ActionButton, MinVersion, MaxVersion.
     static func fields(of entry: FeedEntry) -> [(String, String)] {
         let known = [FeedKey.title, FeedKey.message, FeedKey.actionURL, FeedKey.actionButton, FeedKey.minVersion, FeedKey.maxVersion]
         return known.compactMap { name in entry.details[name]?.textValue.map { (name, $0) } }

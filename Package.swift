@@ -38,6 +38,8 @@ let package = Package(
             name: "herald",
             dependencies: [
                 "Herald",
+                // Its in-memory state store keeps `herald feed preview` away from every app's state.
+                "HeraldTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

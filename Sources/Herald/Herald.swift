@@ -25,7 +25,8 @@ public final class Herald {
     /// Everything an app sets up front (ORIGINALS.md §1.2 plus Herald's own limits).
     public struct Configuration {
         /// The feed: https, file, or http on this machine (others need `urlRules.allowPlainHTTPFeed`);
-        /// `nil` for an app that only shows local prompts.
+        /// `-` (`FeedSource.standardInput`) reads it once from standard input, uncached and
+        /// without a conditional request; `nil` for an app that only shows local prompts.
         public var feedURL: String?
         /// The app's id, e.g. "org.example.App": names the state file and the `desktop-entry` hint.
         public var appID: String
@@ -126,7 +127,7 @@ public final class Herald {
     ///   public key that is not 32 bytes of base64.
     public init(configuration: Configuration, store: (any StateStore)? = nil, presenter: MessagePresenter? = nil,
                 now: @escaping () -> Date = { Date() }) throws {
-        if let feedURL = configuration.feedURL, let refusal = configuration.urlRules.feedURLRefusal(feedURL) {
+        if let feedURL = configuration.feedURL, feedURL != FeedSource.standardInput, let refusal = configuration.urlRules.feedURLRefusal(feedURL) {
             throw HeraldError.configuration("feed URL refused: \(refusal)")
         }
         // The same limits as the tool's options, named as the configuration names them.

@@ -28,9 +28,11 @@ struct AutostartCommand: ParsableCommand, UsageExample {
         /// is refused here, before the entry exists.
         func validate() throws {
             if let refusal = CheckOptionLimits.startDelayRefusal(startDelay) { throw ValidationError(refusal) }
+            if FeedArgument(target.feed).isStandardInput { throw ValidationError("a login entry has no standard input to read a feed from") }
         }
 
         func run() throws {
+            try FeedArgument(target.feed).requireReadable()
             let app = target.app
             let command = [Self.heraldExecutable, "check"] + target.checkArguments(startDelay: startDelay)
             let entry = Autostart.entry(appID: app.appID, appName: app.appName ?? app.appID, command: command)

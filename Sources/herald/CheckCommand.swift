@@ -28,6 +28,7 @@ struct CheckCommand: ParsableCommand, UsageExample {
     }
 
     func run() throws {
+        try FeedArgument(target.feed).requireReadable()
         var session = CheckSession(configuration: target.configuration, json: target.options.json)
         session.prompts = try target.loadPrompts()
         let delay = StartDelay.seconds(upTo: startDelay)
@@ -38,7 +39,9 @@ struct CheckCommand: ParsableCommand, UsageExample {
 /// What a check is about: the feed, the app, the check options and an optional prompts file.
 /// Shared by `herald check` and the autostart entry that runs it.
 struct FeedCheckArguments: ParsableArguments {
-    @Option(help: "The feed URL: https, file, or http on this machine.")
+    @Option(help: ArgumentHelp(
+        "The feed: a file, - for standard input, or its URL (https, file, or http on this machine).",
+        discussion: "A feed read from standard input is read once, never cached, and has no conditional request."))
     var feed: String
 
     @OptionGroup var app: AppOptions
@@ -48,11 +51,14 @@ struct FeedCheckArguments: ParsableArguments {
     var prompts: String?
 
     func validate() throws {
-        if let refusal = options.links.rules.feedURLRefusal(feed) { throw ValidationError("feed URL refused: \(refusal)") }
+        let argument = FeedArgument(feed)
+        if !argument.isStandardInput, let refusal = options.links.rules.feedURLRefusal(argument.url) {
+            throw ValidationError("feed URL refused: \(refusal)")
+        }
     }
 
-    /// The library's configuration for these arguments.
-    var configuration: Herald.Configuration { options.configuration(feed: feed, app: app) }
+    /// The library's configuration for these arguments; a path becomes an absolute `file:` URI.
+    var configuration: Herald.Configuration { options.configuration(feed: FeedArgument(feed).url, app: app) }
 
     /// The prompts of the prompts file, if one is given.
     func loadPrompts() throws -> [Prompt] {
@@ -60,10 +66,10 @@ struct FeedCheckArguments: ParsableArguments {
         return try PromptsCommand.load(prompts, rules: options.links.rules)
     }
 
-    /// The same check as `herald check` arguments after "check", with a start delay, the
-    /// prompts file by absolute path and only options that differ from their defaults.
+    /// The same check as `herald check` arguments after "check", with a start delay, the feed
+    /// as a URL (a path as an absolute `file:` URI), the prompts file by absolute path and only options that differ from their defaults.
     func checkArguments(startDelay: Double) -> [String] {
-        var out = ["--feed", feed, "--app-id", app.appID]
+        var out = ["--feed", FeedArgument(feed).url, "--app-id", app.appID]
         if let version = app.appVersion { out += ["--app-version", version] }
         if let name = app.appName { out += ["--app-name", name] }
         out += ["--start-delay", CheckOptions.number(startDelay)]

@@ -15,17 +15,25 @@ struct CheckSession {
     var prompts: [Prompt] = []
     /// Explain every prompt decision, not only those of prompts with `verboseLogging`.
     var verbose = false
+    /// Where the answers go instead of the app's state file (a preview keeps them in memory).
+    var store: (any StateStore)?
+    /// Whether the desktop's do-not-disturb holds the check back; a publisher's preview, asked
+    /// for on purpose, shows anyway.
+    var respectsQuiet = true
 
     /// Runs the check and returns the exit code. Call it from the main thread: it runs the
     /// GLib main loop there until the check is over.
     @MainContext
     func run(force: Bool, startDelay: Double = 0) -> Int32 {
         let herald: Herald
-        let store: FileStateStore
+        // The state file's store, whose claims the signal watcher releases if the loop is stuck.
+        var file: FileStateStore?
         do {
-            let paths = try HeraldPaths(appID: configuration.appID, environment: configuration.environment)
-            store = FileStateStore(paths: paths, onCorruptFile: EventReporter.reportCorruptStateFile)
-            herald = try Herald(configuration: configuration, store: store)
+            if store == nil {
+                let paths = try HeraldPaths(appID: configuration.appID, environment: configuration.environment)
+                file = FileStateStore(paths: paths, onCorruptFile: EventReporter.reportCorruptStateFile)
+            }
+            herald = try Herald(configuration: configuration, store: store ?? file)
         } catch let error as HeraldError {
             EventReporter.complain(error.description)
             return error.exitCode
@@ -37,13 +45,14 @@ struct CheckSession {
         let reporter = EventReporter(json: json, verbose: verbose) { loop.quit() }
         for prompt in prompts { herald.register(prompt) }
         herald.delegate = reporter
+        if !respectsQuiet { herald.quietReason = { nil } }
         let waitLimit = configuration.waitLimit
         herald.presenter = FallbackPresenter(
             primary: herald.presenter,
             fallback: TerminalPresenter.isAvailable && !json ? TerminalPresenter(labels: configuration.labels) : nil,
             onServerInUse: { inUse in SignalWatcher.guardWaitLimit(inUse ? waitLimit : nil) })
         let stop = StopRequest()
-        SignalWatcher.start(store: store) { signal in
+        SignalWatcher.start(store: file) { signal in
             stop.signal = signal
             herald.closeShownMessages()
             loop.quit()

@@ -5,20 +5,24 @@ import Herald
 import HeraldCore
 import HeraldDesktop
 
-/// `herald feed`: a publisher's keys and signatures (DESIGN.md D20).
+/// `herald feed`: a publisher's tools: messages added under fresh ids and removed for good, a
+/// preview on this desktop, and keys and signatures (DESIGN.md D20).
 struct FeedCommand: ParsableCommand, UsageExample {
     static let configuration = CommandConfiguration(
         commandName: "feed",
-        abstract: "Make a signing key, sign a feed, and check a feed's signature.",
+        abstract: "Add and remove a feed's messages, preview them, make a signing key, sign a feed, and check its signature.",
         discussion: """
             An app that configures the public key (herald check --public-key, or \
             Herald.Configuration.publicKey) shows a feed only when its signature matches. Keep the \
             private key off the web server: whoever has it can speak to every user.
             """,
-        subcommands: [FeedKeygenCommand.self, FeedSignCommand.self, FeedVerifyCommand.self]
+        subcommands: [FeedAddCommand.self, FeedRemoveCommand.self, FeedPreviewCommand.self,
+                      FeedKeygenCommand.self, FeedSignCommand.self, FeedVerifyCommand.self]
     )
 
-    static let example = [FeedKeygenCommand.example, FeedSignCommand.example, FeedVerifyCommand.example].joined(separator: "\n")
+    /// A publisher's round, in order; the preview is left out, since it waits for answers on a desktop.
+    static let example = [FeedAddCommand.example, FeedKeygenCommand.example, FeedSignCommand.example, FeedVerifyCommand.example,
+                          FeedRemoveCommand.example].joined(separator: "\n")
 }
 
 /// `herald feed keygen`: a new Ed25519 key pair.
@@ -59,7 +63,7 @@ struct FeedSignCommand: ParsableCommand, UsageExample {
 
     static let example = "herald feed sign messages.plist --private-key feed.key"
 
-    @Argument(help: "The feed file.")
+    @Argument(help: "The feed file (a path or a file: URL).")
     var feed: String
 
     @Option(help: "The private key file, or - to read it from standard input (never the key itself).")
@@ -69,7 +73,9 @@ struct FeedSignCommand: ParsableCommand, UsageExample {
     var detached = false
 
     func run() throws {
-        let bytes = try readFile(feed, what: "the feed")
+        let argument = FeedArgument(feed)
+        let path = try argument.localPath(toDo: "signing")
+        let bytes = try argument.read()
         do {
             let seed = try PrivateKeyFile.read(privateKey)
             let content = try FeedSignature.split(bytes).content
@@ -81,12 +87,12 @@ struct FeedSignCommand: ParsableCommand, UsageExample {
             }
             let signature = try Ed25519.sign(content, seed: seed)
             if !detached, content.first(where: { !" \t\r\n".utf8.contains($0) }) == UInt8(ascii: "<") {
-                try FileStateStore.writeFileAtomically(content + Data(FeedSignature.block(for: signature).utf8), to: absolute(feed))
-                chmod(feed, 0o644)
+                try FileStateStore.writeFileAtomically(content + Data(FeedSignature.block(for: signature).utf8), to: path)
+                chmod(path, 0o644)
                 print("signed \(feed): the signature is at its end")
             } else {
-                try FileStateStore.writeFileAtomically(Data(FeedSignature.detachedText(for: signature).utf8), to: absolute(feed) + ".sig")
-                chmod(feed + ".sig", 0o644)
+                try FileStateStore.writeFileAtomically(Data(FeedSignature.detachedText(for: signature).utf8), to: path + ".sig")
+                chmod(path + ".sig", 0o644)
                 print("signed \(feed): the signature is in \(feed).sig; publish both")
             }
         } catch let problem as FeedSignatureProblem {
@@ -109,7 +115,7 @@ struct FeedVerifyCommand: ParsableCommand, UsageExample {
 
     static let example = "herald feed verify messages.plist --public-key \"$(cat feed.pub)\""
 
-    @Argument(help: "The feed: a file, or its URL.")
+    @Argument(help: "The feed: a file, - for standard input, or its URL.")
     var feed: String
 
     @OptionGroup var links: URLRuleOptions
@@ -119,6 +125,7 @@ struct FeedVerifyCommand: ParsableCommand, UsageExample {
     }
 
     func run() throws {
+        try FeedArgument(feed).requireReadable()
         let key: Data
         do { key = try FeedSignature.publicKey(base64: links.publicKey ?? "") } catch {
             EventReporter.complain(error.description)
@@ -127,7 +134,7 @@ struct FeedVerifyCommand: ParsableCommand, UsageExample {
         let outcome = MainContext.assumeIsolated { links.loadOnce(feed, publicKey: key) }
         switch outcome {
         case .success(let loaded):
-            print("\(feed): the signature matches (\(loaded.feed.entries.count) messages)")
+            print("\(feed): the signature matches (\(ValidateCommand.counted(loaded.feed.entries.count, "message")))")
         case .failure(let error):
             EventReporter.complain("\(feed): \(error)")
             throw ExitCode(error.exitCode)
@@ -190,9 +197,4 @@ enum FileDescriptorReader {
             data.append(contentsOf: buffer[..<count])
         }
     }
-}
-
-/// A path made absolute against the working directory.
-func absolute(_ path: String) -> String {
-    path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
 }

@@ -25,8 +25,9 @@ enum SignalWatcher {
     ///
     /// - Parameters:
     ///   - onSignal: runs on the main loop for each signal.
-    ///   - store: where the claims of this process are released if the loop does not answer.
-    static func start(store: any StateStore & Sendable, onSignal: @escaping @MainContext @Sendable (Int32) -> Void) {
+    ///   - store: where the claims of this process are released if the loop does not answer;
+    ///     `nil` for a state kept in memory, which ends with the process.
+    static func start(store: (any StateStore & Sendable)?, onSignal: @escaping @MainContext @Sendable (Int32) -> Void) {
         var signals = sigset_t()
         sigemptyset(&signals)
         for signal in stopSignals + [waitGuardSignal] { sigaddset(&signals, signal) }
@@ -55,10 +56,10 @@ enum SignalWatcher {
     /// What the watching thread needs; it owns it for the life of the process.
     private final class Watch {
         let signals: sigset_t
-        let store: any StateStore & Sendable
+        let store: (any StateStore & Sendable)?
         let onSignal: @MainContext @Sendable (Int32) -> Void
 
-        init(signals: sigset_t, store: any StateStore & Sendable, onSignal: @escaping @MainContext @Sendable (Int32) -> Void) {
+        init(signals: sigset_t, store: (any StateStore & Sendable)?, onSignal: @escaping @MainContext @Sendable (Int32) -> Void) {
             self.signals = signals
             self.store = store
             self.onSignal = onSignal
@@ -84,7 +85,7 @@ enum SignalWatcher {
 
         private func releaseClaimsAndExit(because reason: String, status: Int32) -> Never {
             let processID = getpid()
-            _ = try? store.update { state in state = CheckPolicy.release(heldByProcess: processID, in: state) }
+            _ = try? store?.update { state in state = CheckPolicy.release(heldByProcess: processID, in: state) }
             FileHandleOutput.standardError.write("herald: \(reason); its claims were released\n")
             _exit(status)
         }

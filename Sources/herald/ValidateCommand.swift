@@ -14,7 +14,7 @@ struct ValidateCommand: ParsableCommand, UsageExample {
 
     static let example = "herald validate feed.plist --app-version 1.4 --strict"
 
-    @Argument(help: "A feed file, or its URL.")
+    @Argument(help: "The feed: a file, - for standard input, or its URL. Ids retired in FEED.keys beside a file are problems.")
     var feed: String
 
     @Option(help: "Also report messages this app version would not see.")
@@ -29,6 +29,8 @@ struct ValidateCommand: ParsableCommand, UsageExample {
     var json = false
 
     func run() throws {
+        let argument = FeedArgument(feed)
+        try argument.requireReadable()
         let rules = links.rules
         let key = links.publicKey.flatMap { try? FeedSignature.publicKey(base64: $0) }
         let outcome = MainContext.assumeIsolated { links.loadOnce(feed, publicKey: key) }
@@ -53,7 +55,8 @@ struct ValidateCommand: ParsableCommand, UsageExample {
             EventReporter.complain(error.description)
             throw ExitCode(75)
         }
-        let report = FeedValidation.report(for: decoded, appVersion: appVersion, rules: rules)
+        var report = FeedValidation.report(for: decoded, appVersion: appVersion, rules: rules)
+        report.include(retired: try argument.retiredKeys().problems(for: report.messages.map(\.id)))
         if json {
             print(try Self.json(Self.data(of: report, format: decoded.format)))
         } else {
@@ -128,26 +131,5 @@ struct ValidateCommand: ParsableCommand, UsageExample {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(FeedValue.dictionary(object)), as: UTF8.self)
-    }
-}
-
-extension URLRuleOptions {
-    /// Loads a feed argument (a path or a URL) once, through the same source a check uses,
-    /// without a cache. A local file may be larger than a check accepts, since publishers
-    /// validate what they are about to trim.
-    ///
-    /// - Parameter publicKey: when given, the signature is checked as a check would.
-    @MainContext
-    func loadOnce(_ feed: String, publicKey: Data?) -> Result<LoadedFeed, HeraldError> {
-        let loop = MainLoop()
-        var outcome: Result<LoadedFeed, HeraldError> = .failure(.fetch(.transport("no answer")))
-        let source = FeedSource(url: FeedSource.url(forArgument: feed), userAgent: "Herald/\(HeraldVersion.current) (publisher)",
-                                timeout: 60, sizeLimit: 64 << 20, rules: rules, caFile: caFile, publicKey: publicKey, cache: nil)
-        source.load(cached: nil) { result in
-            outcome = result
-            loop.quit()
-        }
-        loop.run()
-        return outcome
     }
 }

@@ -169,7 +169,7 @@ final class FeedSigningEndToEndTests: XCTestCase {
         XCTAssertEqual(signed.output, "signed \(path): the signature is at its end\n")
         let verified = try session.heraldToCompletion(["feed", "verify", path, "--public-key", publicKey])
         XCTAssertEqual(verified.status, 0)
-        XCTAssertEqual(verified.output, "\(path): the signature matches (1 messages)\n")
+        XCTAssertEqual(verified.output, "\(path): the signature matches (1 message)\n")
         let other = try session.heraldToCompletion(["feed", "verify", path, "--public-key", Data(repeating: 9, count: 32).base64EncodedString()])
         XCTAssertEqual(other.status, 65)
     }

@@ -94,11 +94,25 @@ public final class DesktopSession {
     }
 
     /// Starts `herald` with arguments; `--json` output is read with `events`.
-    public func herald(_ arguments: [String], environment extra: [String: String] = [:]) throws -> ChildProcess {
+    ///
+    /// - Parameters:
+    ///   - standardInput: a file it reads as its standard input; `/dev/null` unless given.
+    ///   - workingDirectory: where it runs; the test's own unless given.
+    public func herald(_ arguments: [String], environment extra: [String: String] = [:], standardInput: URL? = nil,
+                       workingDirectory: URL? = nil) throws -> ChildProcess {
+        let input = try standardInput.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
         let child = try ChildProcess(TestPaths.herald, arguments, environment: environment.merging(extra) { _, new in new },
-                                     directory: directory, name: "herald-\(children.count)")
+                                     directory: directory, name: "herald-\(children.count)", standardInput: input,
+                                     workingDirectory: workingDirectory)
         children.append(child)
         return child
+    }
+
+    /// Runs `herald` to the end and returns how it ended and everything it printed.
+    public func run(_ arguments: [String], standardInput: URL? = nil, workingDirectory: URL? = nil) throws -> ToolRun {
+        let child = try herald(arguments, standardInput: standardInput, workingDirectory: workingDirectory)
+        let status = child.wait(seconds: 60)
+        return ToolRun(status: status, output: child.output, errorOutput: child.errorOutput)
     }
 
     /// Runs `herald` to the end and returns its status and output.
@@ -222,6 +236,26 @@ public final class DesktopSession {
             x-scheme-handler/http=link-recorder.desktop
             """.write(to: URL(fileURLWithPath: environment["XDG_CONFIG_HOME"]!).appendingPathComponent("mimeapps.list"), atomically: true, encoding: .utf8)
     }
+}
+
+/// How one run of a command ended and everything it printed, compared whole.
+public struct ToolRun: Equatable, CustomStringConvertible {
+    /// The exit status.
+    public var status: Int32
+    /// Its standard output.
+    public var output: String
+    /// Its standard error.
+    public var errorOutput: String
+
+    /// Creates the record of a run.
+    public init(status: Int32, output: String, errorOutput: String = "") {
+        self.status = status
+        self.output = output
+        self.errorOutput = errorOutput
+    }
+
+    /// The three parts, for a failing comparison.
+    public var description: String { "exit \(status)\n--- stdout\n\(output)--- stderr\n\(errorOutput)" }
 }
 
 /// Which notification server a session runs.

@@ -22,9 +22,11 @@ public final class ChildProcess {
 
     /// Starts `executable` with `arguments` in `environment`, output in `directory`.
     ///
-    /// - Parameter standardInput: what it reads; nothing (`/dev/null`) unless given.
+    /// - Parameters:
+    ///   - standardInput: what it reads; nothing (`/dev/null`) unless given.
+    ///   - workingDirectory: where it runs; this process's own unless given.
     public init(_ executable: String, _ arguments: [String], environment: [String: String], directory: URL, name: String,
-                standardInput: FileHandle = FileHandle.nullDevice) throws {
+                standardInput: FileHandle = FileHandle.nullDevice, workingDirectory: URL? = nil) throws {
         outputPath = directory.appendingPathComponent("\(name).out").path
         errorPath = directory.appendingPathComponent("\(name).err").path
         guard FileManager.default.createFile(atPath: outputPath, contents: nil),
@@ -35,6 +37,7 @@ public final class ChildProcess {
         process.standardOutput = FileHandle(forWritingAtPath: outputPath)
         process.standardError = FileHandle(forWritingAtPath: errorPath)
         process.standardInput = standardInput
+        if let workingDirectory { process.currentDirectoryURL = workingDirectory }
         try process.run()
     }
 

@@ -48,6 +48,13 @@ public final class FeedSource {
         fetcher = FeedFetcher(userAgent: userAgent, timeout: timeout, sizeLimit: sizeLimit, rules: rules, caFile: caFile)
     }
 
+    /// The feed argument that names standard input. Such a feed is read once, never cached,
+    /// and has no conditional request: there is no earlier copy to compare it with.
+    public nonisolated static let standardInput = "-"
+
+    /// Whether the fetched bytes are kept for a conditional request next time.
+    private var cacheable: Bool { url != Self.standardInput }
+
     /// Where a signature that is not at the feed's end is looked for.
     public var detachedSignatureURL: String { url + ".sig" }
 
@@ -57,9 +64,10 @@ public final class FeedSource {
     ///   only when that copy is of this URL and still there; it is read only on a 304, and a
     ///   copy that no longer verifies or decodes is fetched anew once.
     public func load(cached: HeraldState.CachedFeed?, completion: @escaping @MainContext (Result<LoadedFeed, HeraldError>) -> Void) {
-        let reusable = cached.flatMap { $0.url == url && cache?.hasCachedFeed == true ? $0 : nil }
+        let reusable = cached.flatMap { $0.url == url && cacheable && cache?.hasCachedFeed == true ? $0 : nil }
         let validators = reusable.map { FeedValidators(etag: $0.etag, lastModified: $0.lastModified) }
-        fetcher.fetch(url, validators: validators) { [self] result in
+        // Standard input is read through its /dev path, with the size limit of any other feed.
+        fetcher.fetch(cacheable ? url : "file:///dev/stdin", validators: validators) { [self] result in
             switch result {
             case .failure(let error):
                 completion(.failure(.fetch(error)))
@@ -136,15 +144,17 @@ public final class FeedSource {
         } catch {
             return .failure(.feed(error as? FeedError ?? .unreadable(String(describing: error))))
         }
-        guard let cachedBytes, let cache else { return .success(LoadedFeed(feed: feed, validators: nil, notModified: validators == nil)) }
+        guard let cachedBytes, let cache, cacheable else { return .success(LoadedFeed(feed: feed, validators: nil, notModified: validators == nil)) }
         // The bytes go to disk before their validators reach the state, so a conditional
         // request never names a copy that is not there.
         let kept = (try? cache.storeCachedFeed(cachedBytes)) != nil
         return .success(LoadedFeed(feed: feed, validators: kept ? validators : nil, notModified: false))
     }
 
-    /// A feed argument as a URL: URLs pass unchanged, a path becomes a `file://` URL.
-    public static func url(forArgument argument: String) -> String {
+    /// A feed argument as a URL: URLs pass unchanged, `-` (standard input) too, and a path
+    /// becomes a `file://` URL.
+    public nonisolated static func url(forArgument argument: String) -> String {
+        if argument == standardInput { return argument }
         if let scheme = URLRules.scheme(of: argument), scheme != "file" || argument.hasPrefix("file:") { return argument }
         let absolute = argument.hasPrefix("/") ? argument : FileManager.default.currentDirectoryPath + "/" + argument
         var error: UnsafeMutablePointer<GError>?
@@ -154,5 +164,18 @@ public final class FeedSource {
         }
         defer { g_free(uri) }
         return String(cString: uri)
+    }
+
+    /// The local path of a `file:` URL of this machine (no host, or `localhost`); `nil` for
+    /// other URLs.
+    public nonisolated static func path(forFileURL url: String) -> String? {
+        var host: UnsafeMutablePointer<CChar>?
+        guard let path = g_filename_from_uri(url, &host, nil) else { return nil }
+        defer {
+            g_free(path)
+            g_free(host)
+        }
+        if let host, !["", "localhost"].contains(String(cString: host).lowercased()) { return nil }
+        return String(cString: path)
     }
 }

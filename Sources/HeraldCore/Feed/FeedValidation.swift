@@ -30,6 +30,8 @@ public struct FeedFinding: Sendable, Equatable, CustomStringConvertible {
         case idOutOfDateOrder = "id-out-of-date-order"
         /// The `--app-version` asked about would not see the message.
         case hiddenFromVersion = "hidden-from-version"
+        /// The id was retired (`herald feed remove`): clients that answered it never show it again.
+        case retiredID = "retired-id"
     }
 
     /// The message id of the entry.

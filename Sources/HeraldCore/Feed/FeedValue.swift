@@ -79,9 +79,18 @@ extension FeedValue: Decodable {
 }
 
 extension FeedValue: Encodable {
-    /// Encodes the value as JSON would show it (dates as ISO 8601 text, data as base64).
+    /// Set to `true` in an encoder's `userInfo` to encode dates and data as themselves, as a
+    /// property list holds them, rather than as text.
+    public static let encodesNativeValues = CodingUserInfoKey(rawValue: "herald.encodesNativeValues")!
+
+    /// Encodes the value as JSON would show it (dates as ISO 8601 text, data as base64), or with
+    /// `encodesNativeValues` as a property list would.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
+        if encoder.userInfo[Self.encodesNativeValues] as? Bool == true {
+            if case .date(let value) = self { return try container.encode(value) }
+            if case .data(let value) = self { return try container.encode(value) }
+        }
         switch self {
         case .string(let value): try container.encode(value)
         case .integer(let value): try container.encode(value)

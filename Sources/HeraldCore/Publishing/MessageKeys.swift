@@ -1,0 +1,62 @@
+import FoundationEssentials
+
+/// The ids `herald feed add` gives new messages: the day's date, `YYYY/MM/DD` in UTC, and for
+/// the day's second message on, a two-digit suffix: `2026/11/22-02`, `2026/11/22-03`, … up to
+/// `-99`.
+///
+/// iNotify shows the newest id first, in case-insensitive (not numeric) order, so a new id must
+/// sort after every id of the same day already in the feed or retired: `2026/11/22` sorts
+/// before `2026/11/22-02`, and zero-padding keeps `-10` after `-09`. An id a user answered is
+/// never shown to that user again, so an id in the feed or in its retired ledger is never given
+/// out again.
+public enum MessageKeys {
+    /// The largest suffix of one day.
+    public static let lastSuffix = 99
+
+    /// The day part of an id: `YYYY/MM/DD` of `date` in UTC.
+    public static func day(of date: Date) -> String {
+        let parts = utcDay(of: date)
+        return "\(pad(parts.year, 4))/\(pad(parts.month, 2))/\(pad(parts.day, 2))"
+    }
+
+    /// A date as the retired ledger writes it: `YYYY-MM-DD` in UTC.
+    public static func ledgerDate(of date: Date) -> String {
+        let parts = utcDay(of: date)
+        return "\(pad(parts.year, 4))-\(pad(parts.month, 2))-\(pad(parts.day, 2))"
+    }
+
+    /// The id for a new message on `date`, or `nil` when the day's suffixes are used up.
+    ///
+    /// - Parameter taken: the ids in the feed and the retired ones.
+    public static func next(on date: Date, taken: some Sequence<String>) -> String? {
+        let day = day(of: date)
+        let foldedDay = day.lowercased()
+        let sameDay = taken.filter { $0.lowercased().hasPrefix(foldedDay) }
+        let candidates = [day] + (2...lastSuffix).map { "\(day)-\(pad($0, 2))" }
+        return candidates.first { candidate in
+            sameDay.allSatisfy { VersionComparison.caseInsensitive($0, candidate) == .ascending }
+        }
+    }
+
+    private static func pad(_ number: Int, _ width: Int) -> String {
+        let digits = String(number)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+
+    /// Year, month and day of a date in UTC (the proleptic Gregorian calendar), from its day
+    /// number: the same day on every machine, whatever its time zone.
+    private static func utcDay(of date: Date) -> (year: Int, month: Int, day: Int) {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        // Howard Hinnant's civil_from_days.
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

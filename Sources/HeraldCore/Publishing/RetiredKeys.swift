@@ -1,0 +1,91 @@
+import FoundationEssentials
+
+/// The ids removed from a feed, kept in `FEED.keys` beside it so that none is used again: a
+/// user who answered a message never sees its id again, whatever it then says.
+///
+/// The ledger is text, one retired id a line: the date it was retired (`YYYY-MM-DD`, UTC), one
+/// space, then the id exactly as it was, to the end of the line. Lines starting with `#` and
+/// blank lines are comments. A line without a date in front is an id retired on an unknown
+/// date, so an id written in by hand still counts.
+///
+/// ```
+/// # Ids removed from feed.plist by herald feed remove: never use them again.
+/// 2026-11-30 2026/11/22
+/// ```
+public struct RetiredKeys: Sendable, Equatable {
+    /// Each retired id and the date it was retired, when the ledger gives one.
+    public private(set) var dates: [String: String?] = [:]
+
+    /// An empty ledger.
+    public init() {}
+
+    /// The first line of a new ledger, naming the feed it belongs to.
+    public static func header(feedName: String) -> String {
+        "# Ids removed from \(feedName) by herald feed remove: never use them again.\n"
+    }
+
+    /// Reads a ledger's text; every line that is not a comment retires an id.
+    public static func parse(_ text: String) -> RetiredKeys {
+        var ledger = RetiredKeys()
+        // "\r\n" is one Character, a line break like "\n".
+        for line in text.split(whereSeparator: \.isNewline) {
+            if line.allSatisfy({ $0 == " " || $0 == "\t" }) || line.hasPrefix("#") { continue }
+            if line.count > 11, isDate(line.prefix(10)), line.dropFirst(10).first == " " {
+                ledger.retire(String(line.dropFirst(11)), on: String(line.prefix(10)))
+            } else {
+                ledger.retire(String(line), on: nil)
+            }
+        }
+        return ledger
+    }
+
+    /// The ledger line that retires `key` on `date`, or `nil` when the id cannot be written
+    /// on one line (it holds a line break).
+    public static func line(retiring key: String, on date: Date) -> String? {
+        guard !key.contains(where: \.isNewline) else { return nil }
+        return "\(MessageKeys.ledgerDate(of: date)) \(key)\n"
+    }
+
+    /// Records `key` as retired; the first date recorded for an id is kept.
+    public mutating func retire(_ key: String, on date: String?) {
+        if dates[key] == nil { dates[key] = .some(date) }
+    }
+
+    /// Whether `key` is retired (ids match exactly, as a user's answers do).
+    public func isRetired(_ key: String) -> Bool { dates[key] != nil }
+
+    /// Why `key` may not be used: it was retired, and clients that answered it hide it.
+    public func refusal(of key: String) -> String? {
+        guard let date = dates[key] else { return nil }
+        return "was retired on \(date ?? "an unknown date"); an iNotify client that answered it will never show it again"
+    }
+
+    /// A problem for each of `keys` that is retired, in id order.
+    public func problems(for keys: some Sequence<String>) -> [FeedProblem] {
+        keys.compactMap { key in refusal(of: key).map { FeedProblem(key: key, reason: $0) } }.sorted { $0.key < $1.key }
+    }
+
+    private static func isDate(_ text: Substring) -> Bool {
+        text.enumerated().allSatisfy { index, character in
+            index == 4 || index == 7 ? character == "-" : character.isASCII && character.isNumber
+        }
+    }
+}
+
+extension FeedReport {
+    /// Adds a finding per retired id the feed uses again, and marks those messages.
+    ///
+    /// - Parameter retired: the problems `RetiredKeys.problems(for:)` found, by message id.
+    public mutating func include(retired: [FeedProblem]) {
+        guard !retired.isEmpty else { return }
+        let ids = Set(retired.map(\.key))
+        for index in messages.indices where ids.contains(messages[index].id) { messages[index].hasFindings = true }
+        let added = retired.map { FeedFinding(id: $0.key, key: nil, kind: .retiredID, sentence: $0.reason) }
+        // Findings follow the order of the messages.
+        let position = Dictionary(messages.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        findings = (findings + added).enumerated().sorted {
+            let left = position[$0.element.id] ?? Int.max, right = position[$1.element.id] ?? Int.max
+            return left != right ? left < right : $0.offset < $1.offset
+        }.map(\.element)
+    }
+}

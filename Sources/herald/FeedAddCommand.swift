@@ -1,0 +1,150 @@
+import ArgumentParser
+import FoundationEssentials
+import Glibc
+import Herald
+import HeraldCore
+
+/// `herald feed add`: a new message under a fresh id, written into the feed as a publisher
+/// would write it by hand.
+struct FeedAddCommand: ParsableCommand, UsageExample {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add a message under a fresh id (today's date), keeping the rest of the file as it is.",
+        discussion: """
+            The id is today's date in UTC, YYYY/MM/DD; the day's next messages get -02, -03, … -99, \
+            so each sorts after the day's earlier ones. An id that is in the feed or retired in \
+            FEED.keys is never given out again. XML, JSON and OpenStep feeds get the entry as text, \
+            indented like the others, with every other byte unchanged; a binary property list is \
+            written anew. Sign the feed again afterwards. Exit 65 when the feed cannot be used.
+            """
+    )
+
+    static let example = "herald feed add messages.plist --title \"Version 2 is out\" --message \"Faster sync.\" --url https://example.org/v2"
+
+    @Argument(help: "The feed file (a path or a file: URL).")
+    var feed: String
+
+    @Option(help: "The message's title.")
+    var title: String
+
+    @Option(help: "The message's text.")
+    var message: String
+
+    @Option(help: "A link, offered with a view button.")
+    var url: String?
+
+    @Option(help: "The view button's label (with --url).")
+    var button: String?
+
+    @Option(help: "The lowest app version that shows it.")
+    var minVersion: String?
+
+    @Option(help: "The highest app version that shows it.")
+    var maxVersion: String?
+
+    @Option(help: "This id instead of today's date; refused when the feed has it or it is retired.")
+    var key: String?
+
+    @Option(name: .customLong("allow-scheme"), help: "A custom link scheme the app opens (repeatable).")
+    var allowedSchemes: [String] = []
+
+    @Flag(help: "Start the feed when the file is missing or empty: an XML property list for .plist or .xml, JSON for .json, OpenStep for .strings.")
+    var create = false
+
+    func validate() throws {
+        if let url, let refusal = URLRules(allowedCustomSchemes: Set(allowedSchemes)).actionURLRefusal(url) {
+            throw ValidationError("--url refused: \(refusal)")
+        }
+        if button != nil, url == nil { throw ValidationError("--button labels the link: give --url too") }
+        if create, FeedEdits.newFormat(forName: feed) == nil {
+            throw ValidationError("--create takes the format from the name: end it with .plist, .xml, .json or .strings")
+        }
+    }
+
+    func run() throws {
+        let argument = FeedArgument(feed)
+        let path = try argument.localPath(toDo: "adding a message")
+        var created: FeedFormat?
+        var bytes: [UInt8]
+        if create, let format = FeedEdits.newFormat(forName: path), FeedEdits.isMissingOrBlank(path) {
+            created = format
+            bytes = FeedEditor.emptyFeed(format)
+        } else {
+            bytes = Array(try argument.read())
+        }
+        let retired = try argument.retiredKeys()
+        let taken = FeedEdits.keys(of: bytes) + retired.dates.keys
+        guard let key = key ?? MessageKeys.next(on: Date(), taken: taken) else {
+            EventReporter.complain("\(feed): no id left for today: \(MessageKeys.day(of: Date()))-\(MessageKeys.lastSuffix) is taken")
+            throw ExitCode(65)
+        }
+        if let refusal = retired.refusal(of: key) {
+            EventReporter.complain("\(feed): not changed: '\(key)' \(refusal)")
+            throw ExitCode(65)
+        }
+        let entry = FeedEntry(key: key, title: title, message: message, actionURL: url, actionButton: button,
+                              minVersion: minVersion, maxVersion: maxVersion)
+        let result = try FeedEdits.edit(feed) { try FeedEditor.adding(entry, to: bytes) }
+        try FeedEdits.write(result.bytes, to: path, replacing: created == nil)
+        if let created { print("created \(feed): an empty \(created.documentName) feed") }
+        print("added \(key) to \(feed)" + (result.edit == nil ? " (a binary property list: the file was written anew)" : ""))
+        if created == nil { FeedEdits.noteSignature(of: feed, path: path, before: bytes) }
+    }
+}
+
+/// What `herald feed add` and `remove` share: reading the ids, refusing a bad feed, writing
+/// the file, and saying when a signature no longer matches.
+enum FeedEdits {
+    /// The format a new feed gets from its file name, or `nil` when the name does not say.
+    static func newFormat(forName name: String) -> FeedFormat? {
+        let lowered = name.lowercased()
+        if lowered.hasSuffix(".plist") || lowered.hasSuffix(".xml") { return .xmlPropertyList }
+        if lowered.hasSuffix(".json") { return .json }
+        if lowered.hasSuffix(".strings") { return .openStepPropertyList }
+        return nil
+    }
+
+    /// Whether there is no file at `path`, or only white space in it.
+    static func isMissingOrBlank(_ path: String) -> Bool {
+        guard let bytes = FileManager.default.contents(atPath: path) else { return access(path, F_OK) != 0 }
+        return bytes.allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
+    }
+
+    /// The ids of a feed, usable or not; none when it does not decode (the edit then says why).
+    static func keys(of bytes: [UInt8]) -> [String] {
+        guard let feed = try? FeedDecoder.decode(Data(bytes)) else { return [] }
+        return Array(feed.entries.keys) + feed.problems.map(\.key)
+    }
+
+    /// Runs an edit; a refusal is one line and exit 65, the file untouched.
+    static func edit(_ feed: String, _ change: () throws -> FeedEditor.Result) throws -> FeedEditor.Result {
+        do {
+            return try change()
+        } catch let error as FeedEditError {
+            let hint = error == .undecodable(.empty) ? " (--create starts a new feed)" : ""
+            EventReporter.complain("\(feed): \(error)\(hint)")
+            throw ExitCode(65)
+        }
+    }
+
+    /// Replaces the feed in one step (a reader never sees half a file), keeping its mode; a new
+    /// feed is readable by everyone, as a published file is.
+    static func write(_ bytes: [UInt8], to path: String, replacing: Bool) throws {
+        var info = stat()
+        let mode = replacing && stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0o644
+        do {
+            try FileStateStore.writeFileAtomically(Data(bytes), to: path)
+            chmod(path, mode)
+        } catch {
+            EventReporter.complain("\(error)")
+            throw ExitCode(73)
+        }
+    }
+
+    /// Says so when the feed was signed: any changed byte breaks its signature.
+    static func noteSignature(of feed: String, path: String, before bytes: [UInt8]) {
+        let trailing = (try? FeedSignature.split(Data(bytes)).signature) != nil
+        guard trailing || access(path + ".sig", F_OK) == 0 else { return }
+        print("\(feed) was signed: sign it again, since the old signature no longer matches")
+    }
+}

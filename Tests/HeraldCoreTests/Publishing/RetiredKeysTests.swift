@@ -1,0 +1,34 @@
+import FoundationEssentials
+import HeraldCore
+import XCTest
+
+/// `FEED.keys`: a line per retired id, the date first, the id verbatim to the end of the line.
+final class RetiredKeysTests: XCTestCase {
+    let day = Date(timeIntervalSince1970: 1_795_392_000)  // 2026-11-23, 00:00 UTC
+
+    func testALedgerLineIsTheDateASpaceAndTheIdAsItIs() {
+        XCTAssertEqual(RetiredKeys.line(retiring: "2026/11/01 spring sale", on: day), "2026-11-23 2026/11/01 spring sale\n")
+        let ledger = RetiredKeys.parse(RetiredKeys.header(feedName: "feed.plist") + RetiredKeys.line(retiring: "2026/11/01 spring sale", on: day)!)
+        XCTAssertEqual(ledger.dates, ["2026/11/01 spring sale": "2026-11-23"])
+    }
+
+    func testCommentsAndBlankLinesRetireNothingAndAnIdWithoutADateStillCounts() {
+        let ledger = RetiredKeys.parse("# a comment\n\n  \n2026-11-23 a\r\nwritten by hand\n2026-11-24 a\n")
+        XCTAssertEqual(ledger.dates, ["a": "2026-11-23", "written by hand": String?.none], "the first date of an id is kept")
+        XCTAssertEqual(ledger.refusal(of: "written by hand"),
+                       "was retired on an unknown date; an iNotify client that answered it will never show it again")
+        XCTAssertNil(ledger.refusal(of: "A"), "ids match exactly, as a user's answers do")
+    }
+
+    func testAnIdWithALineBreakCannotBeWritten() {
+        XCTAssertNil(RetiredKeys.line(retiring: "two\nlines", on: day))
+    }
+
+    func testEachRetiredIdOfTheFeedIsAProblemNamingItsDate() {
+        let ledger = RetiredKeys.parse("2026-11-23 b\n2026-11-20 a\n2026-11-21 gone\n")
+        XCTAssertEqual(ledger.problems(for: ["c", "b", "a"]), [
+            FeedProblem(key: "a", reason: "was retired on 2026-11-20; an iNotify client that answered it will never show it again"),
+            FeedProblem(key: "b", reason: "was retired on 2026-11-23; an iNotify client that answered it will never show it again"),
+        ])
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import HeraldTestSupport
+import XCTest
+
+/// One feed argument everywhere: a path (relative too), `-` for standard input, a `file:` URL
+/// and loopback `http:` work for check and validate alike; a missing or unreadable file exits
+/// 66 with the system's reason, whichever command was given it.
+final class FeedArgumentTests: XCTestCase {
+    let feed = Fixtures.xmlFeed(["2024/01/01": ["Title": "Hello"], "2024/02/01": ["Title": "Again"]])
+
+    /// A session with the feed at `pub/feed.plist` and on a loopback server, and every form of
+    /// argument naming it, with the folder each runs in.
+    func setUpForms(_ session: DesktopSession) throws -> (forms: [(argument: String, input: URL?)], folder: URL, server: FeedServer) {
+        let folder = session.directory.appendingPathComponent("pub")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("feed.plist")
+        try Data(feed.utf8).write(to: file)
+        let server = try session.serveFeed(feed)
+        let forms: [(String, URL?)] = [(file.path, nil), ("feed.plist", nil), ("-", file), ("file://" + file.path, nil), (server.url("feed.plist"), nil)]
+        return (forms, folder, server)
+    }
+
+    func testValidateReadsAPathARelativePathStandardInputAFileURLAndLoopbackHTTP() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        let (forms, folder, server) = try setUpForms(session)
+        defer { server.stop() }
+        for (argument, input) in forms {
+            XCTAssertEqual(try session.run(["validate", argument], standardInput: input, workingDirectory: folder),
+                           ToolRun(status: 0, output: "\(argument): xml-plist, 2 messages, newest first:\n  2024/02/01  Again\n  2024/01/01  Hello\nno problems found\n"),
+                           argument)
+        }
+    }
+
+    func testCheckReadsAPathARelativePathStandardInputAFileURLAndLoopbackHTTP() throws {
+        let session = try DesktopSession()
+        let (forms, folder, server) = try setUpForms(session)
+        defer { server.stop() }
+        for (number, form) in forms.enumerated() {
+            let run = try session.run(["check", "--feed", form.argument, "--app-id", "org.example.Form\(number)", "--show-on-first-launch", "--max", "1", "--wait", "1"],
+                                      standardInput: form.input, workingDirectory: folder)
+            XCTAssertEqual(run, ToolRun(status: 0, output: """
+                fetched 2 messages
+                2 pending: 2024/02/01, 2024/01/01
+                shown 2024/02/01: Again
+                skipped 2024/01/01: more messages than one check shows
+                2024/02/01: closed (closed-by-herald)
+
+                """), form.argument)
+        }
+        XCTAssertEqual(try session.notifyCalls().map(\.summary), Array(repeating: "Again", count: forms.count))
+    }
+
+    func testAFeedFromStandardInputIsNeitherCachedNorRemembered() throws {
+        let session = try DesktopSession()
+        let (forms, folder, server) = try setUpForms(session)
+        defer { server.stop() }
+        // The same check of the file keeps a copy and its record; of standard input, neither.
+        for (appID, argument, cached) in [("org.example.File", forms[0].argument, true), ("org.example.Piped", "-", false)] {
+            let run = try session.run(["check", "--feed", argument, "--app-id", appID, "--show-on-first-launch", "--max", "1", "--wait", "1"],
+                                      standardInput: forms[2].input, workingDirectory: folder)
+            XCTAssertEqual(run.status, 0, run.description)
+            let cache = session.environment["XDG_CACHE_HOME"]! + "/herald/\(appID).feed"
+            XCTAssertEqual(FileManager.default.fileExists(atPath: cache), cached, argument)
+            XCTAssertEqual(try session.state(appID: appID)["cachedFeed"] != nil, cached, argument)
+        }
+    }
+
+    func testAMissingOrUnreadableFileExits66WithTheSystemsReasonForEveryCommand() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        let folder = session.directory
+        let key = folder.appendingPathComponent("feed.key").path
+        XCTAssertEqual(try session.run(["feed", "keygen", "--private-key", key]).status, 0)
+        let commands: [[String]] = [
+            ["check", "--feed", "missing.plist", "--app-id", "org.example.A"],
+            ["validate", "missing.plist"],
+            ["feed", "verify", "missing.plist", "--public-key", String(repeating: "A", count: 43) + "="],
+            ["feed", "sign", "missing.plist", "--private-key", key],
+            ["feed", "add", "missing.plist", "--title", "T", "--message", "M"],
+            ["feed", "remove", "missing.plist", "2024/01/01"],
+            ["feed", "preview", "missing.plist"],
+            ["autostart", "enable", "--feed", "missing.plist", "--app-id", "org.example.A"],
+        ]
+        for arguments in commands {
+            XCTAssertEqual(try session.run(arguments, workingDirectory: folder),
+                           ToolRun(status: 66, output: "", errorOutput: "herald: missing.plist: No such file or directory\n"), arguments.joined(separator: " "))
+        }
+        XCTAssertEqual(try session.run(["validate", folder.path]), ToolRun(status: 66, output: "", errorOutput: "herald: \(folder.path): Is a directory\n"))
+        let locked = folder.appendingPathComponent("locked.plist")
+        try Data(feed.utf8).write(to: locked)
+        try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: locked.path)
+        if getuid() != 0 {
+            XCTAssertEqual(try session.run(["check", "--feed", locked.path, "--app-id", "org.example.A"]),
+                           ToolRun(status: 66, output: "", errorOutput: "herald: \(locked.path): Permission denied\n"))
+        }
+    }
+
+    func testAnAutostartEntryNamesARelativeFeedByItsAbsoluteFileURI() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        let (_, folder, server) = try setUpForms(session)
+        server.stop()
+        let appID = "org.example.Login"
+        let entry = session.environment["XDG_CONFIG_HOME"]! + "/autostart/\(appID).herald.desktop"
+        XCTAssertEqual(try session.run(["autostart", "enable", "--feed", "feed.plist", "--app-id", appID], workingDirectory: folder),
+                       ToolRun(status: 0, output: "enabled: \(entry)\n"))
+        XCTAssertEqual(try session.run(["autostart", "status", "--app-id", appID]), ToolRun(status: 0, output: """
+            on: \(entry)
+            runs: \(TestPaths.herald) check --feed file://\(folder.path)/feed.plist --app-id \(appID) --start-delay 120
+
+            """))
+        XCTAssertEqual(try session.run(["autostart", "enable", "--feed", "-", "--app-id", appID]), ToolRun(status: 64, output: "", errorOutput: """
+            herald: a login entry has no standard input to read a feed from
+            herald: see 'herald autostart enable --help'
+
+            """))
+    }
+}

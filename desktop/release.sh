@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Read by install.sh and debian/build-deb.sh: builds what they install and writes the manual and
 # the shell completions, so that both install the same things made the same way.
 #

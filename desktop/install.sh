@@ -1,20 +1,18 @@
 #!/usr/bin/env bash
 # Installs Herald for the current user (or into --prefix): the herald tool and the GTK demo,
-# built with the Swift runtime linked in (they run without a Swift toolchain), their desktop
-# entries and the icons. Undo with desktop/uninstall.sh and the same --prefix.
+# built with the Swift runtime linked in (they run without a Swift toolchain) and stripped, their
+# manual pages, herald's bash, zsh and fish completions, the desktop entries and the icons. Undo
+# with desktop/uninstall.sh and the same --prefix.
 #
 #   desktop/install.sh [--prefix DIR]      (default ~/.local)
 set -euo pipefail
 source "$(dirname "$0")/prefix.sh"
+source "$(dirname "$0")/release.sh"
 root="$(cd "$(dirname "$0")/.." && pwd)"
-scratch="${HERALD_BUILD_DIR:-$root/.build-release}"
-
-products=(herald)
-if pkg-config --exists gtk4; then products+=(herald-gtk-demo); fi
-for product in "${products[@]}"; do
-  swift build --package-path "$root" -c release --static-swift-stdlib --scratch-path "$scratch" --product "$product"
-done
-bin="$(swift build --package-path "$root" -c release --scratch-path "$scratch" --show-bin-path)"
+build_release "${HERALD_BUILD_DIR:-$root/.build-release}"
+generated="$(mktemp -d)"
+trap 'rm -rf "$generated"' EXIT
+write_manual_and_completions "$generated"
 
 installed=()
 put() { # put MODE SOURCE DESTINATION
@@ -22,8 +20,14 @@ put() { # put MODE SOURCE DESTINATION
   installed+=("$3")
 }
 for product in "${products[@]}"; do
-  put 755 "$bin/$product" "$prefix/bin/$product"
+  install_stripped "$bin/$product" "$prefix/bin/$product"
+  installed+=("$prefix/bin/$product")
+  put 644 "$generated/man1/$product.1" "$prefix/share/man/man1/$product.1"
 done
+# Where bash-completion, zsh (under /usr/local, and in fpath elsewhere) and fish look.
+put 644 "$generated/bash/herald" "$prefix/share/bash-completion/completions/herald"
+put 644 "$generated/zsh/_herald" "$prefix/share/zsh/site-functions/_herald"
+put 644 "$generated/fish/herald.fish" "$prefix/share/fish/vendor_completions.d/herald.fish"
 if [[ " ${products[*]} " == *" herald-gtk-demo "* ]]; then
   entry="$prefix/share/applications/org.herald.GtkDemo.desktop"
   mkdir -p "$(dirname "$entry")"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up the machine and runs every test: unit tests of the policy, in-process tests of the
 # library on a GLib main loop, and end-to-end tests of `herald` against a private session bus,
-# python3-dbusmock and a loopback feed server. Then the checks that need builds or tools of their
+# python3-dbusmock and a loopback feed server (among them, when run as root, the Debian package:
+# built from the release build the install test makes, installed with apt-get, run, purged). Then the checks that need builds or tools of their
 # own, each of which fails the run on a finding:
 #   the in-process tests under valgrind memcheck   Tests/scripts/memcheck.sh    HERALD_SKIP_MEMCHECK=1
 #   the same under AddressSanitizer and ThreadSanitizer  Tests/scripts/sanitizers.sh  HERALD_SKIP_SANITIZERS=1

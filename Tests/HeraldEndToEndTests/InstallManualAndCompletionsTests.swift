@@ -1,0 +1,43 @@
+import Foundation
+import HeraldTestSupport
+import XCTest
+
+/// What `desktop/install.sh` puts in a prefix beside the programs and their entries: the programs
+/// without symbols or debug information, manual pages that `man` finds through PATH (as for
+/// ~/.local), and herald's completions where bash, zsh and fish look.
+final class InstallManualAndCompletionsTests: XCTestCase {
+    func testInstallPutsStrippedProgramsTheirManualPagesAndHeraldsCompletionsWhereTheToolsFindThem() throws {
+        let prefix = try Fixtures.temporaryDirectory("herald-prefix")
+        defer { try? FileManager.default.removeItem(at: prefix) }
+        let build = TestPaths.packageRoot.appendingPathComponent(".build-release")
+        var environment = ProcessInfo.processInfo.environment
+        environment["HERALD_BUILD_DIR"] = build.path
+        let install = try runToEnd("/bin/bash", [TestPaths.packageRoot.appendingPathComponent("desktop/install.sh").path, "--prefix", prefix.path],
+                                   environment: environment)
+        XCTAssertEqual(install.status, 0, install.errors)
+
+        for program in ["herald", "herald-gtk-demo"] {
+            let built = try runToEnd("/usr/bin/readelf", ["--sections", "--wide", build.path + "/release/" + program]).output
+            XCTAssertTrue(built.contains(" .symtab "), "the release build of \(program) has its symbols")
+            let installed = try runToEnd("/usr/bin/readelf", ["--sections", "--wide", prefix.path + "/bin/" + program]).output
+            XCTAssertFalse(installed.contains(" .symtab "), "\(program) is installed without its symbols")
+            XCTAssertFalse(installed.contains(" .debug_"), "\(program) is installed without debug information")
+        }
+
+        let man = ["PATH": prefix.path + "/bin:/usr/bin:/bin", "MANPAGER": "cat", "MANWIDTH": "200", "LANG": "C.UTF-8"]
+        let found = try runToEnd("/usr/bin/man", ["-w", "herald", "herald-gtk-demo"], environment: man)
+        XCTAssertEqual(found.output, "\(prefix.path)/share/man/man1/herald.1\n\(prefix.path)/share/man/man1/herald-gtk-demo.1\n", found.errors)
+        let page = try runToEnd("/usr/bin/man", ["herald"], environment: man)
+        XCTAssertEqual(page.status, 0)
+        XCTAssertEqual(page.errors, "")
+        XCTAssertEqual(try subcommandsMissing(from: page.output, of: prefix.path + "/bin/herald"), [])
+
+        let bash = try bashCompletionOfHeraldSt(file: prefix.path + "/share/bash-completion/completions/herald")
+        XCTAssertEqual(bash.output, "complete -o filenames -F _herald herald\nstate\n", bash.errors)
+        // zsh finds a completion by the #compdef line of a file named after its function; fish by the file's name.
+        let zsh = try String(contentsOfFile: prefix.path + "/share/zsh/site-functions/_herald", encoding: .utf8)
+        XCTAssertEqual(zsh.split(separator: "\n").first, "#compdef herald")
+        let fish = try String(contentsOfFile: prefix.path + "/share/fish/vendor_completions.d/herald.fish", encoding: .utf8)
+        XCTAssertEqual(fish, try runToEnd(prefix.path + "/bin/herald", ["--generate-completion-script", "fish"]).output)
+    }
+}

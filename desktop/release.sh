@@ -1,0 +1,57 @@
+# shellcheck shell=bash
+# Read by install.sh and debian/build-deb.sh: builds what they install and writes the manual and
+# the shell completions, so that both install the same things made the same way.
+#
+#   build_release SCRATCH          release builds with the Swift runtime linked in (the programs
+#                                  run without a Swift toolchain) of herald, herald-gtk-demo when
+#                                  GTK 4 is there, and argument-parser's generate-manual tool;
+#                                  sets $bin (their folder) and $products (the programs to install)
+#   write_manual_and_completions DIR
+#                                  DIR/man1/herald.1, DIR/man1/herald-gtk-demo.1 and the
+#                                  completions DIR/bash/herald, DIR/zsh/_herald, DIR/fish/herald.fish
+#   install_stripped SOURCE DESTINATION
+#                                  a program without its symbols and debug information (the
+#                                  release build keeps them: 27 MB for herald, about half stripped)
+#
+# The manual and completions come from the built herald's own command tree (generate-manual runs
+# `herald --experimental-dump-help`, the completions are `herald --generate-completion-script`),
+# so they list exactly the options the program takes. Expects $root, the package folder.
+
+build_release() {
+  local scratch=$1 product
+  products=(herald)
+  if pkg-config --exists gtk4; then products+=(herald-gtk-demo); fi
+  for product in "${products[@]}" generate-manual; do
+    swift build --package-path "$root" -c release --static-swift-stdlib --scratch-path "$scratch" --product "$product"
+  done
+  bin="$(swift build --package-path "$root" -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)"
+}
+
+write_manual_and_completions() {
+  local out=$1 date shell
+  mkdir -p "$out/man1" "$out/bash" "$out/zsh" "$out/fish"
+  # The manual's date is the last commit's, so that the same sources make the same page.
+  date="$(git -C "$root" log -1 --format=%cs 2>/dev/null || date -u +%F)"
+  "$bin/generate-manual" "$bin/herald" --date "$date" --output-directory "$out/man1"
+  cp "$root/desktop/herald-gtk-demo.1" "$out/man1/herald-gtk-demo.1"
+  for shell in bash zsh fish; do
+    "$bin/herald" --generate-completion-script "$shell" > "$out/$shell/$(completion_name "$shell")"
+  done
+  # bash-completion sources the file; a #! line would say it is a program to run.
+  sed -i '1{/^#!/d}' "$out/bash/herald"
+}
+
+# The file name each shell looks a command's completion up by.
+completion_name() {
+  case $1 in
+    bash) echo herald ;;
+    zsh) echo _herald ;;
+    fish) echo herald.fish ;;
+  esac
+}
+
+install_stripped() {
+  install -Dm755 "$1" "$2"
+  # What Debian's dh_strip does for a program.
+  strip --strip-unneeded --remove-section=.comment --remove-section=.note "$2"
+}

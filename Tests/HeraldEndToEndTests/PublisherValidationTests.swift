@@ -143,6 +143,17 @@ final class PublisherValidationTests: XCTestCase {
             """, errorOutput: ""))
     }
 
+    func testAHigherPriorityIsListedFirstAsAChecksShowsIt() throws {
+        let (run, path) = try validate("p.json", #"{"2026/02/01": {"Title": "New"}, "2026/01/01": {"Title": "Urgent", "Priority": 10}}"#)
+        XCTAssertEqual(run, Run(status: 0, output: """
+            \(path): json, 2 messages, by priority, then newest first:
+              2026/01/01  Urgent  priority 10
+              2026/02/01  New
+            no problems found
+
+            """, errorOutput: ""))
+    }
+
     func testNotesAloneLetStrictPass() throws {
         let notesOnly = #"{"a": {"Title": "Old", "EndDate": "2020-01-31", "Urgency": "critical"}}"#
         XCTAssertEqual(try validate("f.json", notesOnly, ["--strict"]).0.status, 0)

@@ -55,37 +55,43 @@ struct ValidateCommand: ParsableCommand, UsageExample {
             EventReporter.complain(error.description)
             throw ExitCode(75)
         }
-        var report = FeedValidation.report(for: decoded, appVersion: appVersion, rules: rules)
+        var report = FeedValidation.report(for: decoded, appVersion: appVersion, rules: rules, now: Date())
         report.include(retired: try argument.retiredKeys().problems(for: report.messages.map(\.id)))
         if json {
             print(try Self.json(Self.data(of: report, format: decoded.format)))
         } else {
             for line in Self.text(of: report, source: feed, format: decoded.format) { print(line) }
         }
-        if strict, !report.findings.isEmpty { throw ExitCode(65) }
+        if strict, !report.problems.isEmpty { throw ExitCode(65) }
     }
 
-    /// The listing for people: a header, a line per message (`!` before one with faults, and
-    /// why a check would leave it out), then every finding.
+    /// The listing for people: a header, a line per message (`!` before one with faults, who
+    /// it is for when it has targeting keys, and why a check would leave it out), then every
+    /// problem and every note.
     static func text(of report: FeedReport, source: String, format: FeedFormat) -> [String] {
         let hidden = report.messages.filter { $0.notShown != nil }.count
         var lines = ["\(source): \(format.rawValue), \(counted(report.messages.count, "message"))"
-            + (hidden > 0 ? " (\(hidden) not shown)" : "") + ", newest first:"]
+            + (hidden > 0 ? " (\(hidden) not shown)" : "") + (report.byPriority ? ", by priority, then newest first:" : ", newest first:")]
         for message in report.messages {
-            var line = (message.hasFindings ? "! " : "  ") + "\(message.id)  \(message.string(FeedKey.title) ?? "(no title)")"
+            var line = (message.hasFindings ? "! " : "  ") + "\(message.id)  \(message.fallbackText(FeedKey.title) ?? "(no title)")"
             if let url = message.string(FeedKey.actionURL) { line += "  -> \(url)" }
             let minimum = message.text(FeedKey.minVersion), maximum = message.text(FeedKey.maxVersion)
             if minimum != nil || maximum != nil { line += "  [\(minimum ?? "")...\(maximum ?? "")]" }
+            if let targeting = message.targeting { line += "  \(targeting)" }
             if let reason = message.notShown { line += "  (not shown: \(reason))" }
             lines.append(line)
         }
-        lines.append(report.findings.isEmpty ? "no problems found" : "\(counted(report.findings.count, "problem")):")
-        lines += report.findings.map { "  \($0)" }
+        let problems = report.problems, notes = report.notes
+        lines.append(problems.isEmpty ? "no problems found" : "\(counted(problems.count, "problem")):")
+        lines += problems.map { "  \($0)" }
+        if !notes.isEmpty { lines.append("\(counted(notes.count, "note")):") }
+        lines += notes.map { "  \($0)" }
         return lines
     }
 
     /// The report as data: the entries as written (with their id as "key"), those a check
-    /// would leave out, and every finding with its entry id, key, kind and sentence.
+    /// would leave out, the targeting note of those with targeting keys, and every problem and
+    /// every note with its entry id, key, kind and sentence.
     static func data(of report: FeedReport, format: FeedFormat) -> [String: FeedValue] {
         [
             "usable": .bool(true), "format": .string(format.rawValue),
@@ -96,13 +102,20 @@ struct ValidateCommand: ParsableCommand, UsageExample {
             "notShown": .array(report.messages.compactMap { message in
                 message.notShown.map { .dictionary(["key": .string(message.id), "reason": .string($0)]) }
             }),
-            "problems": .array(report.findings.map { finding in
-                .dictionary([
-                    "key": .string(finding.id), "field": finding.key.map(FeedValue.string) ?? .null,
-                    "kind": .string(finding.kind.rawValue), "reason": .string(finding.sentence),
-                ])
+            "targeting": .array(report.messages.compactMap { message in
+                message.targeting.map { .dictionary(["key": .string(message.id), "note": .string($0)]) }
             }),
+            "problems": .array(report.problems.map(data(of:))),
+            "notes": .array(report.notes.map(data(of:))),
         ]
+    }
+
+    /// A finding as data: `{"key": entry id, "field": the entry's key or null, "kind", "reason"}`.
+    static func data(of finding: FeedFinding) -> FeedValue {
+        .dictionary([
+            "key": .string(finding.id), "field": finding.key.map(FeedValue.string) ?? .null,
+            "kind": .string(finding.kind.rawValue), "reason": .string(finding.sentence),
+        ])
     }
 
     /// A feed that cannot be used, as data: the message, and the format and place when known.

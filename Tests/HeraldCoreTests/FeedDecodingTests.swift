@@ -99,6 +99,82 @@ final class FeedDecodingTests: XCTestCase {
     }
 }
 
+/// A Herald feed with every targeting key stays an iNotify feed: an iNotify client, which
+/// reads the document as a plain dictionary and only looks at its own keys, finds them as
+/// before, and the keys change nothing of what a check decodes from iNotify's.
+final class TargetingCompatibilityTests: XCTestCase {
+    /// Every key Herald adds, as a plist writes each kind (a `<date>` start, a string end).
+    let newKeys = """
+        <key>StartDate</key><date>2026-12-01T00:00:00Z</date>
+        <key>EndDate</key><string>2026-12-31</string>
+        <key>Languages</key><array><string>en</string><string>de</string></array>
+        <key>Desktops</key><array><string>GNOME</string><string>KDE</string></array>
+        <key>Rollout</key><integer>20</integer>
+        <key>Priority</key><real>2.5</real>
+        <key>Urgency</key><string>low</string>
+        <key>Icon</key><string>emblem-sale</string>
+        """
+    /// The keys `newKeys` writes: every key Herald reads that iNotify does not.
+    let addedKeys = Set(TargetingKey.all).subtracting([FeedKey.title, FeedKey.message, FeedKey.actionURL, FeedKey.actionButton,
+                                                       FeedKey.minVersion, FeedKey.maxVersion])
+
+    func feed(withNewKeys: Bool) -> String {
+        let extra = withNewKeys ? newKeys : ""
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+                <key>2026/12/01</key>
+                <dict>
+                    <key>Title</key><string>Winter sale</string>
+                    <key>Message</key><string>Half price until the end of the year.</string>
+                    <key>ActionURL</key><string>https://example.com/sale</string>
+                    <key>ActionButton</key><string>Shop</string>
+                    <key>MinVersion</key><string>1.5</string>
+                    \(extra)
+                </dict>
+                <key>2026/11/01</key>
+                <dict>
+                    <key>Title</key><string>Version 2</string>
+                    <key>Message</key><string>Faster sync.</string>
+                    <key>MaxVersion</key><string>1.9.9</string>
+                    \(extra)
+                </dict>
+            </dict>
+            </plist>
+            """
+    }
+
+    func testAnINotifyClientReadingAFeedWithEveryNewKeyStillFindsTitleAndMessageAsStrings() throws {
+        let json = #"{"a": {"Title": "T", "Message": "M", "StartDate": "2026-12-01", "EndDate": "2026-12-31T18:00:00+01:00", "Languages": "de", "Desktops": ["GNOME"], "Rollout": 20.5, "Priority": -1, "Urgency": "critical", "Icon": "starred"}}"#
+        let documents = [
+            try PropertyListDecoder().decode([String: [String: FeedValue]].self, from: Data(feed(withNewKeys: true).utf8)),
+            try JSONDecoder().decode([String: [String: FeedValue]].self, from: Data(json.utf8)),
+        ]
+        for entries in documents {
+            for (id, fields) in entries {
+                for key in [FeedKey.title, FeedKey.message] {
+                    guard case .string? = fields[key] else { return XCTFail("\(id): \(key) is \(String(describing: fields[key]))") }
+                }
+                XCTAssertEqual(Set(fields.keys).intersection(addedKeys), addedKeys, id)
+            }
+        }
+        XCTAssertEqual(documents.map(\.count), [2, 1])
+    }
+
+    func testEveryNewKeyLeavesWhatACheckDecodesFromINotifysKeysAsItWas() throws {
+        let plain = try FeedDecoder.decode(Data(feed(withNewKeys: false).utf8))
+        var targeted = try FeedDecoder.decode(Data(feed(withNewKeys: true).utf8))
+        for key in targeted.entries.keys {
+            XCTAssertEqual(Set(targeted.entries[key]!.details.keys).intersection(addedKeys), addedKeys, key)
+            targeted.entries[key]!.details = targeted.entries[key]!.details.filter { !addedKeys.contains($0.key) }
+        }
+        XCTAssertEqual(targeted.entries, plain.entries)
+        XCTAssertEqual(targeted.problems, [])
+        XCTAssertEqual(targeted.format, plain.format)
+    }
+}
+
 /// The tool's event lines are written without `JSONEncoder`, and read the same.
 final class FeedValueJSONTextTests: XCTestCase {
     func testJSONTextIsWhatJSONEncoderWritesWithSortedKeys() throws {

@@ -73,6 +73,9 @@ final class PublisherValidationTests: XCTestCase {
                   "reason" : "Title is an integer, not a string"
                 }
               ],
+              "notes" : [
+
+              ],
               "problems" : [
                 {
                   "field" : null,
@@ -93,10 +96,219 @@ final class PublisherValidationTests: XCTestCase {
                   "reason" : "Mesage: did you mean Message?"
                 }
               ],
+              "targeting" : [
+
+              ],
               "usable" : true
             }
 
             """)
+    }
+
+    /// Every targeting key, each once right and once wrong: localised text, a schedule still to
+    /// come, one that cannot be read and one that has ended, languages, desktops, rollout,
+    /// priority, urgency and icon.
+    let everyKey = """
+        {
+          "2026/12/01": {"Title": {"en": "Winter sale", "de": "Winterschlussverkauf"}, "Message": {"en": "Half price", "de": "Halber Preis"},
+                         "ActionURL": "https://example.com/sale", "ActionButton": {"en": "Shop", "de": "Kaufen"},
+                         "StartDate": "2099-12-01", "EndDate": "2099-12-31T18:00:00+01:00", "Languages": ["en", "de"], "Desktops": ["GNOME", "KDE"],
+                         "Rollout": 20, "Priority": 5, "Urgency": "low", "Icon": "emblem-sale"},
+          "2026/11/01": {"Title": {"de": "Neu", "fr": "Nouveau"}, "StartDate": "next week", "Languages": ["de", "German"],
+                         "Rollout": 150, "Urgency": "critical", "Icon": "/usr/share/icons/sale.png"},
+          "2026/10/01": {"Title": "Autumn", "EndDate": "2020-01-31", "Desktops": [], "RollOut": 20}
+        }
+
+        """
+
+    func testEveryTargetingKeyIsListedWithWhoItIsForAndEachFaultAndNoteIsReported() throws {
+        let (run, path) = try validate("every.json", everyKey)
+        XCTAssertEqual(run, Run(status: 0, output: """
+            \(path): json, 3 messages (2 not shown), newest first:
+              2026/12/01  Winter sale  -> https://example.com/sale  [en, de]  on GNOME, KDE  from 2099-12-01  until 2099-12-31T18:00:00+01:00  rollout 20 %  priority 5
+            ! 2026/11/01  Neu  [de, German]  rollout 100 %  (not shown: StartDate "next week" is not an ISO 8601 date or date-time such as 2026-12-01 or 2026-12-01T09:00Z: a check never shows the message)
+            ! 2026/10/01  Autumn  on no desktop  until 2020-01-31  (not shown: EndDate: ended on 2020-01-31: no user sees it)
+            7 problems:
+              '2026/11/01': Title has no en text: users whose language is not listed see the 'de' text
+              '2026/11/01': StartDate "next week" is not an ISO 8601 date or date-time such as 2026-12-01 or 2026-12-01T09:00Z: a check never shows the message
+              '2026/11/01': Languages: "German" is not a language code such as de, pt_BR or zh_Hans, so no user's language matches it
+              '2026/11/01': Rollout 150 is outside 0–100: read as 100, every install sees the message
+              '2026/11/01': Icon "/usr/share/icons/sale.png" is a path: only themed icon names are used, so the app's icon is shown
+              '2026/10/01': RollOut: did you mean Rollout? Keys are case-sensitive.
+              '2026/10/01': Desktops is empty: no user sees it
+            2 notes:
+              '2026/11/01': Urgency critical is shown as normal unless the app allows critical urgency
+              '2026/10/01': EndDate: ended on 2020-01-31: no user sees it
+
+            """, errorOutput: ""))
+    }
+
+    func testAHigherPriorityIsListedFirstAsAChecksShowsIt() throws {
+        let (run, path) = try validate("p.json", #"{"2026/02/01": {"Title": "New"}, "2026/01/01": {"Title": "Urgent", "Priority": 10}}"#)
+        XCTAssertEqual(run, Run(status: 0, output: """
+            \(path): json, 2 messages, by priority, then newest first:
+              2026/01/01  Urgent  priority 10
+              2026/02/01  New
+            no problems found
+
+            """, errorOutput: ""))
+    }
+
+    func testNotesAloneLetStrictPass() throws {
+        let notesOnly = #"{"a": {"Title": "Old", "EndDate": "2020-01-31", "Urgency": "critical"}}"#
+        XCTAssertEqual(try validate("f.json", notesOnly, ["--strict"]).0.status, 0)
+        XCTAssertEqual(try validate("f.json", everyKey, ["--strict"]).0.status, 65)
+    }
+
+    func testJSONGivesEveryTargetingKeysFaultsNotesAndTargeting() throws {
+        let (run, _) = try validate("every.json", everyKey, ["--json"])
+        XCTAssertEqual(run.status, 0)
+        XCTAssertEqual(run.errorOutput, "")
+        XCTAssertEqual(run.output, #"""
+            {
+              "entries" : [
+                {
+                  "ActionButton" : {
+                    "de" : "Kaufen",
+                    "en" : "Shop"
+                  },
+                  "ActionURL" : "https://example.com/sale",
+                  "Desktops" : [
+                    "GNOME",
+                    "KDE"
+                  ],
+                  "EndDate" : "2099-12-31T18:00:00+01:00",
+                  "Icon" : "emblem-sale",
+                  "Languages" : [
+                    "en",
+                    "de"
+                  ],
+                  "Message" : {
+                    "de" : "Halber Preis",
+                    "en" : "Half price"
+                  },
+                  "Priority" : 5,
+                  "Rollout" : 20,
+                  "StartDate" : "2099-12-01",
+                  "Title" : {
+                    "de" : "Winterschlussverkauf",
+                    "en" : "Winter sale"
+                  },
+                  "Urgency" : "low",
+                  "key" : "2026/12/01"
+                },
+                {
+                  "Icon" : "/usr/share/icons/sale.png",
+                  "Languages" : [
+                    "de",
+                    "German"
+                  ],
+                  "Rollout" : 150,
+                  "StartDate" : "next week",
+                  "Title" : {
+                    "de" : "Neu",
+                    "fr" : "Nouveau"
+                  },
+                  "Urgency" : "critical",
+                  "key" : "2026/11/01"
+                },
+                {
+                  "Desktops" : [
+            
+                  ],
+                  "EndDate" : "2020-01-31",
+                  "RollOut" : 20,
+                  "Title" : "Autumn",
+                  "key" : "2026/10/01"
+                }
+              ],
+              "format" : "json",
+              "notShown" : [
+                {
+                  "key" : "2026/11/01",
+                  "reason" : "StartDate \"next week\" is not an ISO 8601 date or date-time such as 2026-12-01 or 2026-12-01T09:00Z: a check never shows the message"
+                },
+                {
+                  "key" : "2026/10/01",
+                  "reason" : "EndDate: ended on 2020-01-31: no user sees it"
+                }
+              ],
+              "notes" : [
+                {
+                  "field" : "Urgency",
+                  "key" : "2026/11/01",
+                  "kind" : "critical-urgency",
+                  "reason" : "Urgency critical is shown as normal unless the app allows critical urgency"
+                },
+                {
+                  "field" : "EndDate",
+                  "key" : "2026/10/01",
+                  "kind" : "ended",
+                  "reason" : "EndDate: ended on 2020-01-31: no user sees it"
+                }
+              ],
+              "problems" : [
+                {
+                  "field" : "Title",
+                  "key" : "2026/11/01",
+                  "kind" : "no-fallback-language",
+                  "reason" : "Title has no en text: users whose language is not listed see the 'de' text"
+                },
+                {
+                  "field" : "StartDate",
+                  "key" : "2026/11/01",
+                  "kind" : "unreadable-date",
+                  "reason" : "StartDate \"next week\" is not an ISO 8601 date or date-time such as 2026-12-01 or 2026-12-01T09:00Z: a check never shows the message"
+                },
+                {
+                  "field" : "Languages",
+                  "key" : "2026/11/01",
+                  "kind" : "unknown-language",
+                  "reason" : "Languages: \"German\" is not a language code such as de, pt_BR or zh_Hans, so no user's language matches it"
+                },
+                {
+                  "field" : "Rollout",
+                  "key" : "2026/11/01",
+                  "kind" : "out-of-range",
+                  "reason" : "Rollout 150 is outside 0–100: read as 100, every install sees the message"
+                },
+                {
+                  "field" : "Icon",
+                  "key" : "2026/11/01",
+                  "kind" : "not-an-icon-name",
+                  "reason" : "Icon \"/usr/share/icons/sale.png\" is a path: only themed icon names are used, so the app's icon is shown"
+                },
+                {
+                  "field" : "RollOut",
+                  "key" : "2026/10/01",
+                  "kind" : "misspelt-key",
+                  "reason" : "RollOut: did you mean Rollout? Keys are case-sensitive."
+                },
+                {
+                  "field" : "Desktops",
+                  "key" : "2026/10/01",
+                  "kind" : "empty-audience",
+                  "reason" : "Desktops is empty: no user sees it"
+                }
+              ],
+              "targeting" : [
+                {
+                  "key" : "2026/12/01",
+                  "note" : "[en, de]  on GNOME, KDE  from 2099-12-01  until 2099-12-31T18:00:00+01:00  rollout 20 %  priority 5"
+                },
+                {
+                  "key" : "2026/11/01",
+                  "note" : "[de, German]  rollout 100 %"
+                },
+                {
+                  "key" : "2026/10/01",
+                  "note" : "on no desktop  until 2020-01-31"
+                }
+              ],
+              "usable" : true
+            }
+
+            """#)
     }
 
     func testOneMessageAndOneProblemAreCountedInTheSingular() throws {

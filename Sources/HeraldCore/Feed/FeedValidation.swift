@@ -32,6 +32,30 @@ public struct FeedFinding: Sendable, Equatable, CustomStringConvertible {
         case hiddenFromVersion = "hidden-from-version"
         /// The id was retired (`herald feed remove`): clients that answered it never show it again.
         case retiredID = "retired-id"
+        /// A `StartDate` or `EndDate` that is not a date: a check never shows the message.
+        case unreadableDate = "unreadable-date"
+        /// An `EndDate` before its `StartDate`: the message can never show.
+        case scheduleNeverMatches = "schedule-never-matches"
+        /// An `EndDate` already past (a note): no user sees the message any more.
+        case ended
+        /// A localised text without an `en` entry, so other users get whichever sorts first.
+        case noFallbackLanguage = "no-fallback-language"
+        /// A language name that is not a language code (`de`, `pt_BR`, `zh_Hans`).
+        case unknownLanguage = "unknown-language"
+        /// An empty `Languages` or `Desktops` list: no user sees the message.
+        case emptyAudience = "empty-audience"
+        /// A `Rollout` outside 0–100, read as the nearer bound.
+        case outOfRange = "out-of-range"
+        /// An `Urgency` that is not `low`, `normal` or `critical`.
+        case unknownUrgency = "unknown-urgency"
+        /// `Urgency` critical (a note): shown as normal unless the app allows critical urgency.
+        case criticalUrgency = "critical-urgency"
+        /// An `Icon` that is a path, a URL or not a themed icon name: the app's icon is shown.
+        case notAnIconName = "not-an-icon-name"
+
+        /// Whether it is a note, which tells what users will see, rather than a fault: it does
+        /// not mark the message, and `--strict` lets it pass.
+        public var isNote: Bool { self == .ended || self == .criticalUrgency }
     }
 
     /// The message id of the entry.
@@ -64,13 +88,23 @@ public struct ListedMessage: Sendable, Equatable {
     /// Why a check would leave it out whatever the user answered before, or `nil` when a check
     /// may show it.
     public var notShown: String?
-    /// Whether any finding is about it.
+    /// Whether any finding that is not a note is about it.
     public var hasFindings: Bool
+    /// A short note of who sees it and when, for a message with targeting keys:
+    /// `[de, fr]  on GNOME  from 2026-12-01  until 2026-12-31  rollout 20 %  priority 5`.
+    public var targeting: String?
 
     /// A field of the entry as text (a string, or a number as iNotify's port reads it).
     public func text(_ key: String) -> String? {
         guard case .dictionary(let fields) = value else { return nil }
         return fields[key]?.textValue
+    }
+
+    /// A text field as a user without a listed language reads it: a string, or a localised
+    /// dictionary's fallback (`en`, else the language that sorts first).
+    public func fallbackText(_ key: String) -> String? {
+        guard case .dictionary(let fields) = value else { return nil }
+        return LocalisedText.resolve(fields[key], languages: [])
     }
 
     /// A field of the entry when it is a string.
@@ -82,10 +116,18 @@ public struct ListedMessage: Sendable, Equatable {
 
 /// What `FeedValidation` found in a feed.
 public struct FeedReport: Sendable, Equatable {
-    /// Every message, newest first as checks show them, those with faults included.
+    /// Every message in the order checks show them (newest first, or by `Priority` when the
+    /// feed gives one), those with faults included.
     public var messages: [ListedMessage]
     /// Every finding, in the order of `messages`.
     public var findings: [FeedFinding]
+    /// Whether `messages` are ordered by `Priority` first.
+    public var byPriority = false
+
+    /// The findings that are faults to fix.
+    public var problems: [FeedFinding] { findings.filter { !$0.kind.isNote } }
+    /// The findings that are notes (`FeedFinding.Kind.isNote`).
+    public var notes: [FeedFinding] { findings.filter(\.kind.isNote) }
 }
 
 /// A publisher's check of a feed: what users will see, and every fault, in one run.
@@ -95,23 +137,27 @@ public struct FeedReport: Sendable, Equatable {
 /// own, so a publisher fixes the feed in one pass. It never changes what a check accepts.
 public enum FeedValidation {
     /// The keys an entry uses; an unknown key close to one of them is reported.
-    static let knownKeys = [FeedKey.title, FeedKey.message, FeedKey.actionURL, FeedKey.actionButton, FeedKey.minVersion, FeedKey.maxVersion]
+    static let knownKeys = TargetingKey.all
 
     /// Lists a feed's messages and finds every fault.
     ///
     /// - Parameters:
     ///   - appVersion: when given, messages this version would not see are reported too.
     ///   - rules: which ActionURLs the app may offer.
-    public static func report(for feed: Feed, appVersion: String?, rules: URLRules) -> FeedReport {
+    ///   - now: the moment an `EndDate` is compared with.
+    public static func report(for feed: Feed, appVersion: String?, rules: URLRules, now: Date = Date()) -> FeedReport {
         let unreadable = Dictionary(feed.problems.filter { feed.documentEntries[$0.key] == nil }.map { ($0.key, $0) },
                                     uniquingKeysWith: { first, _ in first })
         let ids = Array(feed.documentEntries.keys) + unreadable.keys
         let newestFirst = VersionComparison.caseInsensitiveOrder(of: ids).reversed().map { ids[$0] }
-        let configuration = CheckConfiguration(appVersion: appVersion)
+        let displayOrder = CheckPolicy.byPriority(newestFirst.map { id in
+            guard case .dictionary(let fields)? = feed.documentEntries[id] else { return FeedEntry(key: id, details: [:]) }
+            return FeedEntry(key: id, details: fields)
+        }).map(\.key)
         var messages: [ListedMessage] = []
         var findings: [FeedFinding] = []
         let shared = idFindings(newestFirst)
-        for id in newestFirst {
+        for id in displayOrder {
             var found: [FeedFinding]
             var notShown: String?
             let value: FeedValue
@@ -121,25 +167,25 @@ public enum FeedValidation {
                 notShown = problem.reason
             } else {
                 value = feed.documentEntries[id]!
-                found = entryFindings(id: id, value: value, appVersion: appVersion, rules: rules)
+                found = entryFindings(id: id, value: value, appVersion: appVersion, rules: rules, now: now)
                 switch FeedDecoder.entry(key: id, value: value) {
                 case .failure(let problem):
                     notShown = problem.reason
                 case .success(let entry):
-                    notShown = CheckPolicy.exclusion(of: entry, configuration: configuration, state: HeraldState(), now: Date(),
-                                                     urlRules: rules, claimant: nil, isLive: { _ in false })?.description
-                        ?? found.first { $0.kind == .rangeNeverMatches }?.sentence
+                    notShown = exclusion(of: entry, appVersion: appVersion, rules: rules, now: now, findings: found)
                 }
             }
             found += shared[id] ?? []
-            messages.append(ListedMessage(id: id, value: value, notShown: notShown, hasFindings: !found.isEmpty))
+            var listed = ListedMessage(id: id, value: value, notShown: notShown, hasFindings: found.contains { !$0.kind.isNote })
+            if case .dictionary(let fields) = value { listed.targeting = targetingNote(of: FeedEntry(key: id, details: fields)) }
+            messages.append(listed)
             findings += found
         }
-        return FeedReport(messages: messages, findings: findings)
+        return FeedReport(messages: messages, findings: findings, byPriority: displayOrder != newestFirst)
     }
 
     /// The faults of one entry, each key on its own.
-    static func entryFindings(id: String, value: FeedValue, appVersion: String?, rules: URLRules) -> [FeedFinding] {
+    static func entryFindings(id: String, value: FeedValue, appVersion: String?, rules: URLRules, now: Date) -> [FeedFinding] {
         guard case .dictionary(let fields) = value else {
             return [FeedFinding(id: id, key: nil, kind: .crashesINotify,
                                 sentence: "the entry is \(value.kindPhrase), not a dictionary: an iNotify client crashes on it, and Herald skips it")]
@@ -149,7 +195,10 @@ public enum FeedValidation {
             found.append(FeedFinding(id: id, key: key, kind: kind, sentence: sentence))
         }
         for key in [FeedKey.title, FeedKey.message, FeedKey.actionURL, FeedKey.actionButton] {
-            if let field = fields[key], field.kindName != "string" {
+            guard let field = fields[key] else { continue }
+            if case .dictionary(let texts) = field, key != FeedKey.actionURL {
+                found += localisedTextFindings(id: id, key: key, texts: texts)
+            } else if field.kindName != "string" {
                 add(key, .wrongType, "\(key) is \(shown(field)), not a string")
             }
         }
@@ -193,6 +242,7 @@ public enum FeedValidation {
         if !isText(FeedKey.title), !isText(FeedKey.message) {
             add(nil, .noText, "has neither Title nor Message")
         }
+        found += targetingFindings(id: id, entry: FeedEntry(key: id, details: fields), now: now)
         if let version = appVersion {
             if let minimum = versions[FeedKey.minVersion], VersionComparison.numeric(version, minimum) == .ascending {
                 add(FeedKey.minVersion, .hiddenFromVersion, "not shown to version \(version): below MinVersion \(minimum)")
@@ -205,7 +255,7 @@ public enum FeedValidation {
     }
 
     /// A value for a sentence: "an integer (3)", "an array", "null".
-    private static func shown(_ value: FeedValue) -> String {
+    static func shown(_ value: FeedValue) -> String {
         switch value {
         case .null:
             return "null"

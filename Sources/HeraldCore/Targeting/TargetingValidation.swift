@@ -1,0 +1,184 @@
+import FoundationEssentials
+
+/// The publisher's side of the targeting keys: what `herald validate` says about them.
+extension FeedValidation {
+    /// The faults of a localised `Title`, `Message` or `ActionButton` (a dictionary keyed by
+    /// language): values that are not text, names that are not language codes, and no `en`
+    /// entry to fall back on.
+    static func localisedTextFindings(id: String, key: String, texts: [String: FeedValue]) -> [FeedFinding] {
+        var found: [FeedFinding] = []
+        func add(_ kind: FeedFinding.Kind, _ sentence: String) {
+            found.append(FeedFinding(id: id, key: key, kind: kind, sentence: sentence))
+        }
+        guard !texts.isEmpty else {
+            add(.wrongType, "\(key) is an empty dictionary, not text per language")
+            return found
+        }
+        for language in texts.keys.sorted() {
+            if case .string = texts[language]! {} else {
+                add(.wrongType, "\(key) for \(language) is \(shown(texts[language]!)), not a string: a check skips the message")
+            }
+            if !isLanguageCode(language) {
+                add(.unknownLanguage, "\(key): \"\(language)\" is not a language code such as de, pt_BR or zh_Hans, so no user's language picks it")
+            }
+        }
+        let languages = texts.keys.filter { if case .string = texts[$0]! { true } else { false } }
+        let fallback = LocalisedText.normalised(LocalisedText.fallbackLanguage)
+        if !languages.contains(where: { LocalisedText.normalised($0) == fallback }), let first = LocalisedText.language(of: languages, for: []) {
+            add(.noFallbackLanguage, "\(key) has no \(LocalisedText.fallbackLanguage) text: users whose language is not listed see the '\(first)' text")
+        }
+        return found
+    }
+
+    /// The faults of an entry's targeting keys, each key on its own, and the notes a publisher
+    /// should read (an end already past, a critical urgency).
+    static func targetingFindings(id: String, entry: FeedEntry, now: Date) -> [FeedFinding] {
+        let fields = entry.details
+        var found: [FeedFinding] = []
+        func add(_ key: String, _ kind: FeedFinding.Kind, _ sentence: String) {
+            found.append(FeedFinding(id: id, key: key, kind: kind, sentence: sentence))
+        }
+        for (key, date) in [(TargetingKey.startDate, entry.startDate), (TargetingKey.endDate, entry.endDate)] {
+            guard case .unreadable? = date, let value = fields[key] else { continue }
+            let what = if case .string(let text) = value {
+                "\"\(text)\" is not an ISO 8601 date or date-time such as 2026-12-01 or 2026-12-01T09:00Z"
+            } else {
+                "is \(shown(value)), not a date"
+            }
+            add(key, .unreadableDate, "\(key) \(what): a check never shows the message")
+        }
+        if case .moment(let end)? = entry.endDate, let written = fields[TargetingKey.endDate].map(writtenDate) {
+            if case .moment(let start)? = entry.startDate, end < start, let startWritten = fields[TargetingKey.startDate].map(writtenDate) {
+                add(TargetingKey.endDate, .scheduleNeverMatches, "EndDate \(written) is before StartDate \(startWritten): the message can never show")
+            } else if now > end {
+                add(TargetingKey.endDate, .ended, "EndDate: ended on \(written): no user sees it")
+            }
+        }
+        for (key, noun) in [(TargetingKey.languages, "language"), (TargetingKey.desktops, "desktop")] {
+            guard let value = fields[key] else { continue }
+            switch value {
+            case .string, .array:
+                let items = if case .array(let items) = value { items } else { [value] }
+                for item in items where item.kindName != "string" {
+                    add(key, .wrongType, "\(key) holds \(shown(item)), not a string: it is left out")
+                }
+                if FeedEntry.list(value)?.isEmpty == true {
+                    add(key, .emptyAudience, "\(key) " + (items.isEmpty ? "is empty" : "names no \(noun)") + ": no user sees it")
+                }
+            default:
+                add(key, .wrongType, "\(key) is \(shown(value)), not a string or an array of strings: every user sees the message")
+            }
+        }
+        for language in entry.languages ?? [] where !isLanguageCode(language) {
+            add(TargetingKey.languages, .unknownLanguage,
+                "Languages: \"\(language)\" is not a language code such as de, pt_BR or zh_Hans, so no user's language matches it")
+        }
+        if let value = fields[TargetingKey.rollout] {
+            if let share = FeedEntry.number(value) {
+                if !(0...100).contains(share) {
+                    add(TargetingKey.rollout, .outOfRange, "Rollout \(value.textValue!) is outside 0–100: read as "
+                        + (share < 0 ? "0, no install sees the message" : "100, every install sees the message"))
+                }
+            } else {
+                add(TargetingKey.rollout, .wrongType, "Rollout is \(shown(value)), not a number from 0 to 100: every install sees the message")
+            }
+        }
+        if let value = fields[TargetingKey.priority], FeedEntry.number(value) == nil {
+            add(TargetingKey.priority, .wrongType, "Priority is \(shown(value)), not a number: read as 0")
+        }
+        switch (fields[TargetingKey.urgency], entry.urgency) {
+        case (nil, _), (.string?, .low?), (.string?, .normal?):
+            break
+        case (.string?, .critical?):
+            add(TargetingKey.urgency, .criticalUrgency, "Urgency critical is shown as normal unless the app allows critical urgency")
+        case (.string(let text)?, nil):
+            add(TargetingKey.urgency, .unknownUrgency, "Urgency \"\(text)\" is not low, normal or critical: the notification has normal urgency")
+        case (let value?, _):
+            add(TargetingKey.urgency, .wrongType, "Urgency is \(shown(value)), not a string: low, normal or critical")
+        }
+        switch fields[TargetingKey.icon] {
+        case .string(let name)? where entry.icon == nil:
+            add(TargetingKey.icon, .notAnIconName, "Icon \"\(name)\" \(iconFault(name)): only themed icon names are used, so the app's icon is shown")
+        case .string?, nil:
+            break
+        case let value?:
+            add(TargetingKey.icon, .wrongType, "Icon is \(shown(value)), not a string")
+        }
+        return found
+    }
+
+    /// Why a string is not a themed icon name, from the most telling fault.
+    static func iconFault(_ name: String) -> String {
+        let scheme = name.prefix { $0 != ":" }
+        if scheme.count < name.count, !scheme.isEmpty, scheme.allSatisfy({ $0.isASCII && $0.isLetter }) { return "is a URL" }
+        if name.contains("/") { return "is a path" }
+        if name.contains(where: { !($0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0))) }) {
+            return "has characters other than letters, digits, -, _ and ."
+        }
+        return "is not a themed icon name"
+    }
+
+    /// Why a check leaves a message out whatever the user answered and whoever the user is,
+    /// or `nil` when some user may see it.
+    ///
+    /// A check's targeting depends on who runs it, so here it applies as for the user it
+    /// suits best (a listed language and desktop, inside every rollout short of 0 %), and a
+    /// start still to come is a schedule, not a reason. A finding that says the same thing
+    /// better gives the sentence.
+    static func exclusion(of entry: FeedEntry, appVersion: String?, rules: URLRules, now: Date, findings: [FeedFinding]) -> String? {
+        var suited = entry
+        if case .moment? = entry.startDate { suited.details[TargetingKey.startDate] = nil }
+        var state = HeraldState()
+        state.rolloutDraw = 0
+        let configuration = CheckConfiguration(
+            appVersion: appVersion, audience: Audience(languages: entry.languages ?? [], desktops: entry.desktops ?? []))
+        func sentence(_ kinds: FeedFinding.Kind...) -> String? { findings.first { kinds.contains($0.kind) }?.sentence }
+        let reason = CheckPolicy.exclusion(of: suited, configuration: configuration, state: state, now: now,
+                                           urlRules: rules, claimant: nil, isLive: { _ in false })
+        switch reason {
+        case nil: return sentence(.rangeNeverMatches, .scheduleNeverMatches)
+        case .outsideRollout?: return "Rollout is 0: no install sees it"
+        case .unreadableDate?, .ended?: return sentence(.unreadableDate, .scheduleNeverMatches, .ended) ?? reason?.description
+        case .otherLanguage?, .otherDesktop?: return sentence(.emptyAudience) ?? reason?.description
+        default: return reason?.description
+        }
+    }
+
+    /// Who sees a message and when, in a few words, or `nil` for a message without targeting
+    /// keys: `[de, fr]  on GNOME, KDE  from 2026-12-01  until 2026-12-31  rollout 20 %  priority 5`.
+    /// A date that cannot be read is left out: the listing says the message is not shown.
+    static func targetingNote(of entry: FeedEntry) -> String? {
+        var parts: [String] = []
+        if let languages = entry.languages { parts.append("[\(languages.joined(separator: ", "))]") }
+        if let desktops = entry.desktops { parts.append("on " + (desktops.isEmpty ? "no desktop" : desktops.joined(separator: ", "))) }
+        if case .moment? = entry.startDate, let value = entry.details[TargetingKey.startDate] { parts.append("from \(writtenDate(value))") }
+        if case .moment? = entry.endDate, let value = entry.details[TargetingKey.endDate] { parts.append("until \(writtenDate(value))") }
+        if let share = entry.rollout { parts.append("rollout \(FeedValue.real(share).textValue!) %") }
+        if entry.priority != 0 { parts.append("priority \(FeedValue.real(entry.priority).textValue!)") }
+        return parts.isEmpty ? nil : parts.joined(separator: "  ")
+    }
+
+    /// A date as the publisher wrote it (`2026-12-01`), or a plist `<date>` in ISO 8601.
+    static func writtenDate(_ value: FeedValue) -> String {
+        switch value {
+        case .string(let text): return NotificationText.trimmed(text)
+        case .date(let date): return date.formatted(.iso8601)
+        default: return value.jsonText
+        }
+    }
+
+    /// Whether a name is a language code as locales and gettext write them: a language of two
+    /// or three letters, then optionally a script of four letters and a region of two letters
+    /// or three digits, joined by `_` or `-` (`de`, `fil`, `pt_BR`, `zh-Hans`, `es_419`).
+    static func isLanguageCode(_ name: String) -> Bool {
+        let parts = name.split(omittingEmptySubsequences: false) { $0 == "_" || $0 == "-" }
+        func letters(_ part: Substring, _ counts: ClosedRange<Int>) -> Bool {
+            counts.contains(part.count) && part.allSatisfy { $0.isASCII && $0.isLetter }
+        }
+        guard parts.count <= 3, letters(parts[0], 2...3) else { return false }
+        var rest = parts.dropFirst()
+        if let script = rest.first, letters(script, 4...4) { rest = rest.dropFirst() }
+        guard let region = rest.first else { return true }
+        return rest.count == 1 && (letters(region, 2...2) || (region.count == 3 && region.allSatisfy { $0.isASCII && $0.isNumber }))
+    }
+}

@@ -34,6 +34,7 @@ final class PipelineRecorder: HeraldDelegate {
     }
 
     func herald(_ herald: Herald, didSkipCheck reason: CheckSkipReason) { events.append("check-skipped \(reason.name)") }
+    func herald(_ herald: Herald, didDeferCheckFor reason: QuietReason) { events.append("deferred \(reason.name)") }
     func herald(_ herald: Herald, didFetchFeed feed: Feed, notModified: Bool) { events.append("fetched") }
     func herald(_ herald: Herald, didFailWithError error: HeraldError) { events.append("failed \(error.kind)") }
     func herald(_ herald: Herald, didSkipMessage key: String, reason: MessageSkipReason) { events.append("skipped \(key) \(reason.name)") }

@@ -1,0 +1,59 @@
+import Foundation
+import HeraldTestSupport
+import XCTest
+
+/// Quiet is respected: while the desktop's do-not-disturb is on, a due check fetches and shows
+/// nothing and does not count, so the message comes at the first check after quiet ends. The
+/// setting is GNOME's real `gsettings` key, on the key-file backend so that separate processes
+/// see it.
+final class QuietEndToEndTests: XCTestCase {
+    let appID = "org.example.Quiet"
+    let feed = Fixtures.xmlFeed(["2027/01/01": ["Title": "Version 2 is out"]])
+    let keyFile = ["GSETTINGS_BACKEND": "keyfile"]
+
+    func check(_ session: DesktopSession, _ server: FeedServer) throws -> ChildProcess {
+        try session.herald(["check", "--json", "--feed", server.url("feed.plist"), "--app-id", appID, "--show-on-first-launch", "--wait", "1"],
+                           environment: keyFile)
+    }
+
+    func setBanners(_ session: DesktopSession, _ value: Bool) throws {
+        var environment = session.environment
+        environment.merge(keyFile) { _, new in new }
+        let set = try runToCompletion("/usr/bin/gsettings", ["set", "org.gnome.desktop.notifications", "show-banners", String(value)],
+                                      environment: environment)
+        XCTAssertEqual(set.status, 0, set.output)
+    }
+
+    func testDoNotDisturbDefersTheCheckAndTheMessageComesOnceItIsOff() throws {
+        let session = try DesktopSession()
+        let server = try session.serveFeed(feed)
+        try setBanners(session, false)
+        let quiet = try check(session, server)
+        XCTAssertEqual(quiet.wait(), 0, quiet.errorOutput)
+        XCTAssertEqual(quiet.events.map { $0["event"] as? String }, ["deferred"])
+        XCTAssertEqual(quiet.events.first?["reason"] as? String, "do-not-disturb")
+        XCTAssertEqual(server.requests.count, 0, "nothing is fetched while quiet")
+        XCTAssertEqual(try session.notifyCalls().count, 0)
+        XCTAssertNil(try? session.state(appID: appID)["lastChecked"], "the check does not count as done")
+
+        try setBanners(session, true)
+        let after = try check(session, server)
+        XCTAssertEqual(after.wait(), 0, after.errorOutput)
+        XCTAssertEqual(try session.notifyCalls().map(\.summary), ["Version 2 is out"], "shown at the first check after quiet")
+    }
+
+    func testAServerThatSaysItIsInhibitedDefersTheCheck() throws {
+        let session = try DesktopSession()
+        let server = try session.serveFeed(feed)
+        let add = try runToCompletion("/usr/bin/gdbus", [
+            "call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path", "/org/freedesktop/Notifications",
+            "--method", "org.freedesktop.DBus.Mock.AddProperty", "org.freedesktop.Notifications", "Inhibited", "<true>",
+        ], environment: session.environment)
+        XCTAssertEqual(add.status, 0, add.output)
+        let run = try check(session, server)
+        XCTAssertEqual(run.wait(), 0, run.errorOutput)
+        XCTAssertEqual(run.events.first?["reason"] as? String, "server-inhibited")
+        XCTAssertEqual(server.requests.count, 0)
+        XCTAssertEqual(try session.notifyCalls().count, 0)
+    }
+}

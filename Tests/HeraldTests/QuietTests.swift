@@ -1,0 +1,50 @@
+import Foundation
+import Herald
+import HeraldCore
+import HeraldDesktop
+import HeraldTestSupport
+import HeraldTesting
+import XCTest
+
+/// Quiet in the pipeline: a due check while the desktop asks for quiet fetches nothing, shows
+/// nothing (prompts neither), does not count, and tells the delegate once.
+final class QuietTests: XCTestCase {
+    func testADueCheckDuringQuietShowsNothingAndDoesNotCount() throws {
+        let feed = try CheckPipelineTests.feedURL(["a"])
+        try MainContext.assumeIsolated {
+            let (store, presenter, herald, recorder) = try CheckPipelineTests.pipeline(feed)
+            herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", usesUntilPrompt: 1, daysUntilPrompt: 0)))
+            var asked = 0
+            herald.quietReason = { asked += 1; return .doNotDisturb }
+            recorder.run { herald.appLaunched() }
+            XCTAssertEqual(recorder.events, ["deferred do-not-disturb", "finished"])
+            XCTAssertEqual(asked, 1, "asked once per check")
+            XCTAssertEqual(presenter.shown.count, 0)
+            XCTAssertNil(store.state.lastChecked, "not done: the next check tries again")
+            XCTAssertEqual(store.state.prompts["pro"]?.usesCount, 1, "the launch still counts as a use")
+            XCTAssertEqual(store.state.presentingPrompts, [:], "the due prompt waits, unclaimed")
+
+            herald.quietReason = { nil }
+            recorder.events = []
+            recorder.answer = "ok"
+            recorder.run { herald.appLaunched() }
+            XCTAssertEqual(recorder.events.first, "fetched")
+            XCTAssertTrue(recorder.events.contains("shown a"), "\(recorder.events)")
+            XCTAssertTrue(recorder.events.contains("shown prompt pro"), "\(recorder.events)")
+        }
+    }
+
+    func testACheckThatIsNotDueDoesNotAskAboutQuiet() throws {
+        let feed = try CheckPipelineTests.feedURL(["a"])
+        try MainContext.assumeIsolated {
+            var state = CheckPipelineTests.launched
+            state.lastChecked = ManualClock().now
+            let (_, _, herald, recorder) = try CheckPipelineTests.pipeline(feed, state: state)
+            var asked = 0
+            herald.quietReason = { asked += 1; return .doNotDisturb }
+            recorder.run { herald.appLaunched() }
+            XCTAssertEqual(recorder.events, ["check-skipped check-period", "finished"])
+            XCTAssertEqual(asked, 0, "reading the desktop's settings is left to checks that are due")
+        }
+    }
+}

@@ -51,7 +51,7 @@ final class DebianPackageTests: XCTestCase {
         try assertTheDemoShowsTheSampleFeed()
         let demoUsage = try runToEnd("/usr/bin/herald-gtk-demo", ["--no-such-option"])
         XCTAssertEqual(demoUsage.status, 64, "the GTK demo starts with the libraries the package depends on")
-        XCTAssertEqual(demoUsage.errors, "usage: herald-gtk-demo [--feed URL] [--app-id ID]\n")
+        XCTAssertEqual(demoUsage.errors, "usage: herald-gtk-demo [--feed URL] [--app-id ID] [--in-window]\n")
         try assertManRendersEveryCommand()
         let completion = try bashCompletionOfHeraldSt(file: "/usr/share/bash-completion/completions/herald")
         XCTAssertEqual(completion.output, "complete -o filenames -F _herald herald\nstate\n", completion.errors)

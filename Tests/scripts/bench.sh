@@ -80,11 +80,11 @@ wait_for_line() {
   return 1
 }
 
-say "building herald (release, static Swift runtime) in .build-bench"
-swift build -c release --product herald --static-swift-stdlib --scratch-path .build-bench >&2
-swift build -c release --product herald-decode-bench --static-swift-stdlib --scratch-path .build-bench >&2
-swift build -c release --product herald-launch-bench --static-swift-stdlib --scratch-path .build-bench >&2
-bin_path=$(swift build -c release --product herald --static-swift-stdlib --scratch-path .build-bench --show-bin-path)
+say "building herald (release, static Swift runtime) in .build-release (shared with desktop/install.sh)"
+swift build -c release --product herald --static-swift-stdlib --scratch-path .build-release >&2
+swift build -c release --product herald-decode-bench --static-swift-stdlib --scratch-path .build-release >&2
+swift build -c release --product herald-launch-bench --static-swift-stdlib --scratch-path .build-release >&2
+bin_path=$(swift build -c release --product herald --static-swift-stdlib --scratch-path .build-release --show-bin-path)
 herald="$bin_path/herald"
 [ -x "$herald" ] || die "no herald binary at $herald"
 [ -x "$bin_path/herald-decode-bench" ] || die "no herald-decode-bench binary in $bin_path"

@@ -60,10 +60,16 @@ final class EventReporter: HeraldDelegate {
 
     func herald(_ herald: Herald, didFailWithError error: HeraldError) {
         if exitCode == 0 { exitCode = error.exitCode }
+        // A feed that cannot be read is placed the way compilers place faults, so an editor
+        // can jump to it: `feed.plist:23:5: …`, or the URL for a fetched one.
+        var message = error.description
+        if case .feed(let feedError) = error, let url = herald.configuration.feedURL {
+            message = feedError.description(source: FeedSource.path(forFileURL: url) ?? url)
+        }
         if json {
-            emit("failed", ["kind": .string(error.kind), "message": .string(error.description), "exitCode": .integer(Int(error.exitCode))], text: "")
+            emit("failed", ["kind": .string(error.kind), "message": .string(message), "exitCode": .integer(Int(error.exitCode))], text: "")
         } else {
-            Self.complain(error.description)
+            Self.complain(message)
         }
     }
 

@@ -53,7 +53,7 @@ final class HostileInputTests: XCTestCase {
         let session = try DesktopSession()
         let (server, url) = try serve(session, "feed.bplist", Fixtures.binaryPlist(objects: [BinaryPlistObject.array([0])]))
         defer { server.stop() }
-        assertExit(try check(session, url), 65, errorLines: ["herald: byte 8: object 0 contains itself (binary property list)"])
+        assertExit(try check(session, url), 65, errorLines: ["herald: \(url): byte 8: object 0 contains itself (binary property list)"])
         XCTAssertEqual(try session.notifyCalls().count, 0)
     }
 
@@ -141,7 +141,7 @@ final class HostileInputTests: XCTestCase {
         let xml = "<plist version=\"1.0\">" + String(repeating: "<array>", count: 60_000) + String(repeating: "</array>", count: 60_000) + "</plist>"
         let (server, url) = try serve(session, "feed.plist", Data(xml.utf8))
         defer { server.stop() }
-        assertExit(try check(session, url), 65, errorLines: ["herald: the document nests deeper than 32 levels (XML property list)"])
+        assertExit(try check(session, url), 65, errorLines: ["herald: \(url): the document nests deeper than 32 levels (XML property list)"])
     }
 
     func testDeeplyNestedOpenStepIsRefused() throws {

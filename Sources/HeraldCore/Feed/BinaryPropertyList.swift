@@ -27,9 +27,10 @@ struct BinaryPropertyList {
     private var values = 0
     private var expandedBytes = 0
     private var problems = EntryProblems()
-    /// Strings and data already decoded, by object, with their size: a shared one is counted
-    /// each time it is reached but decoded once.
-    private var decoded: [Int: (value: FeedValue, problem: String?, size: Int)] = [:]
+    /// Strings and data already decoded, by object number, with their size: a shared one is
+    /// counted each time it is reached but decoded once. An array, not a dictionary: the
+    /// object numbers are dense, and hashing them cost more than decoding.
+    private var decoded: [(value: FeedValue, problem: String?, size: Int)?]
 
     /// Reads a whole document.
     ///
@@ -79,6 +80,7 @@ struct BinaryPropertyList {
         }
         objectOffsets = offsets
         rootObject = Int(topObject)
+        decoded = Array(repeating: nil, count: offsets.count)
     }
 
     private mutating func document() throws(DocumentFailure) -> FeedDocument {

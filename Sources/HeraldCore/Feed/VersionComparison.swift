@@ -1,3 +1,4 @@
+import Glibc
 /// The comparisons iNotify relies on, reproduced exactly (ORIGINALS.md §1.7, §1.8).
 public enum VersionComparison {
     /// Compares like `NSString compare:options:NSNumericSearch`.
@@ -40,20 +41,41 @@ public enum VersionComparison {
     /// their bytes, which for ASCII are their UTF-16 units; the others through their
     /// UTF-16 units, kept in arrays.
     public static func caseInsensitiveOrder(of strings: [String]) -> [Int] {
-        let texts = strings
-        let units = texts.map { text -> [UInt16]? in text.utf8.allSatisfy({ $0 < 0x80 }) ? nil : Array(text.utf16) }
-        return texts.indices.sorted { left, right in
-            if units[left] == nil, units[right] == nil {
-                var leftText = texts[left], rightText = texts[right]
-                return leftText.withUTF8 { leftBytes in
-                    rightText.withUTF8 { rightBytes in
-                        let folded = compareUnits(leftBytes.lazy.map { fold(UInt16($0)) }, rightBytes.lazy.map { fold(UInt16($0)) })
-                        return (folded == .same ? compareUnits(leftBytes.lazy.map(UInt16.init), rightBytes.lazy.map(UInt16.init)) : folded) == .ascending
+        // Nearly every key is ASCII: those are laid out once, folded and as written, in two
+        // buffers and compared with memcmp, with no per-comparison copies or retains. The few
+        // others go through the full comparison.
+        var folded: [UInt8] = [], written: [UInt8] = []
+        var spans: [(start: Int, count: Int)?] = []
+        spans.reserveCapacity(strings.count)
+        for string in strings {
+            var text = string
+            let span = text.withUTF8 { bytes -> (start: Int, count: Int)? in
+                guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+                let start = written.count
+                written.append(contentsOf: bytes)
+                folded.append(contentsOf: bytes.lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 })
+                return (start, bytes.count)
+            }
+            spans.append(span)
+        }
+        return folded.withUnsafeBufferPointer { folded in
+            written.withUnsafeBufferPointer { written in
+                strings.indices.sorted { left, right in
+                    guard let leftSpan = spans[left], let rightSpan = spans[right] else {
+                        return caseInsensitive(strings[left], strings[right]) == .ascending
                     }
+                    let byFolding = compareBytes(folded, leftSpan, rightSpan)
+                    return (byFolding != 0 ? byFolding : compareBytes(written, leftSpan, rightSpan)) < 0
                 }
             }
-            return caseInsensitive(texts[left], texts[right]) == .ascending
         }
+    }
+
+    /// Compares two spans of one buffer as unsigned bytes, a prefix first.
+    private static func compareBytes(_ buffer: UnsafeBufferPointer<UInt8>, _ left: (start: Int, count: Int), _ right: (start: Int, count: Int)) -> Int {
+        guard let base = buffer.baseAddress else { return left.count - right.count }
+        let common = Int(memcmp(base + left.start, base + right.start, min(left.count, right.count)))
+        return common != 0 ? common : left.count - right.count
     }
 
     /// The three outcomes of a comparison.

@@ -256,4 +256,7 @@ extension OffSwitches {
 public struct AdministratorMute: Error, Sendable, Equatable {
     /// The administrator's mute.
     public var mute: Mute
+
+    /// Creates the refusal.
+    public init(mute: Mute) { self.mute = mute }
 }

@@ -22,3 +22,7 @@
 @_exported import enum HeraldDesktop.CertificateProblem
 // `LoadedFeed.validators`.
 @_exported import struct HeraldDesktop.FeedValidators
+// `Herald.offSwitches`: the key files of the user's and the administrator's mutes, and what
+// reading them throws.
+@_exported import enum HeraldDesktop.OffSwitchFiles
+@_exported import struct HeraldDesktop.OffSwitchFileError

@@ -61,12 +61,18 @@ extension Herald {
     }
 
     /// Why a launch check would not run now, as the gate sees it (iNotify's
-    /// `shouldCheckForNotifications`, with Herald's backoff): `nil` when it is due. Asks the
-    /// delegate's `heraldShouldCheck` last, as a launch check does. Reads the state without
-    /// changing it, so asking does not pass the first launch.
+    /// `shouldCheckForNotifications`, with Herald's backoff and the off switches): `nil` when it
+    /// is due. A mute comes first; the delegate's `heraldShouldCheck` is asked last, as a launch
+    /// check does. Reads the state without changing it, so asking does not pass the first launch.
     ///
-    /// - Throws: `HeraldError.state` when the state cannot be read.
+    /// - Throws: `HeraldError.configuration` when a key file of the off switches cannot be
+    ///   read, `HeraldError.state` when the state cannot be read.
     public func reasonNotToCheck() throws(HeraldError) -> CheckSkipReason? {
+        do {
+            if let mute = try offSwitches().mute { return .muted(mute) }
+        } catch {
+            throw HeraldError.configuration(error.description)
+        }
         if let skip = CheckPolicy.gate(configuration.check, state: try readState(), now: now()).skip { return skip }
         return delegate?.heraldShouldCheck(self) == false ? .delegateDeclined : nil
     }

@@ -100,14 +100,27 @@ public final class Herald {
     /// Whether the person at the desktop asked for quiet, asked before a check fetches or shows
     /// anything; by default the desktop's do-not-disturb (`DesktopQuiet.reason`).
     public var quietReason: @MainContext () -> QuietReason? = DesktopQuiet.reason
+    /// Whether the user or the administrator muted this app, and the administrator's mirror of
+    /// its feed, asked at the start of every check, before anything is counted, fetched or
+    /// shown; by default the key files of `OffSwitchFiles`, read from `configuration.environment`.
+    public var offSwitches: @MainContext () throws(OffSwitchFileError) -> OffSwitchDecision
     /// Where this app's answers and cached feed are kept.
     public let store: any StateStore
 
-    /// The feed's source (fetch, cache, decode); `nil` for an app with prompts only.
-    private(set) lazy var feedSource: FeedSource? = configuration.feedURL.map { url in
-        FeedSource(url: url, userAgent: "Herald/\(HeraldVersion.current) (\(configuration.appID)/\(configuration.check.appVersion ?? "unknown"))",
-                   timeout: configuration.timeout, sizeLimit: configuration.sizeLimit, rules: configuration.urlRules,
-                   caFile: configuration.caFile, publicKey: signingKey, cache: store)
+    /// The source made last, kept while the checks fetch the same URL (its cached copy's
+    /// validators go with it).
+    private var madeFeedSource: FeedSource?
+
+    /// The source (fetch, cache, decode) of the feed a check fetches: the app's own, or the
+    /// administrator's mirror of it.
+    func feedSource(for url: String) -> FeedSource {
+        if let made = madeFeedSource, made.url == url { return made }
+        let source = FeedSource(
+            url: url, userAgent: "Herald/\(HeraldVersion.current) (\(configuration.appID)/\(configuration.check.appVersion ?? "unknown"))",
+            timeout: configuration.timeout, sizeLimit: configuration.sizeLimit, rules: configuration.urlRules,
+            caFile: configuration.caFile, publicKey: signingKey, cache: store)
+        madeFeedSource = source
+        return source
     }
     /// The configured public key, read once at creation.
     private let signingKey: Data?
@@ -150,6 +163,9 @@ public final class Herald {
         }
         self.configuration = configuration
         self.now = now
+        offSwitches = { [appID = configuration.appID, environment = configuration.environment] () throws(OffSwitchFileError) in
+            try OffSwitchFiles.read(environment: environment).decision(for: appID)
+        }
         self.presenter = presenter ?? DesktopPresenter(appName: configuration.appName, appID: configuration.appID, icon: configuration.icon)
     }
 

@@ -11,11 +11,14 @@ import HeraldDesktop
 public protocol HeraldDelegate: AnyObject {
     /// Whether a due check may run. Not asked for forced checks. Default: true.
     func heraldShouldCheck(_ herald: Herald) -> Bool
-    /// A check did not run, and why (first launch, check period, backoff, declined).
+    /// A check did not run, and why (first launch, check period, backoff, declined, muted).
     func herald(_ herald: Herald, didSkipCheck reason: CheckSkipReason)
     /// A due check waits because the person at the desktop asked for quiet: nothing is fetched
     /// or shown, the check does not count as done, and a later check tries again.
     func herald(_ herald: Herald, didDeferCheckFor reason: QuietReason)
+    /// The check fetches the administrator's mirror instead of the app's feed URL (a system key
+    /// file's `FeedURL`); said before the request.
+    func herald(_ herald: Herald, willFetchFeedFrom mirror: FeedMirror)
     /// The feed arrived; `notModified` when a 304 reused the cached copy.
     func herald(_ herald: Herald, didFetchFeed feed: Feed, notModified: Bool)
     /// The check failed: network, HTTP status, bad feed, no notification server, state I/O.
@@ -73,6 +76,8 @@ extension HeraldDelegate {
     public func herald(_ herald: Herald, didSkipCheck reason: CheckSkipReason) {}
     /// Default: nothing.
     public func herald(_ herald: Herald, didDeferCheckFor reason: QuietReason) {}
+    /// Default: nothing.
+    public func herald(_ herald: Herald, willFetchFeedFrom mirror: FeedMirror) {}
     /// Default: nothing.
     public func herald(_ herald: Herald, didFetchFeed feed: Feed, notModified: Bool) {}
     /// Default: nothing.

@@ -17,9 +17,9 @@ struct CheckSession {
     var verbose = false
     /// Where the answers go instead of the app's state file (a preview keeps them in memory).
     var store: (any StateStore)?
-    /// Whether the desktop's do-not-disturb holds the check back; a publisher's preview, asked
-    /// for on purpose, shows anyway.
-    var respectsQuiet = true
+    /// Whether the desktop's do-not-disturb and the off switches hold the check back; a
+    /// publisher's preview, asked for on purpose, shows its own feed anyway.
+    var respectsQuietAndMutes = true
 
     /// Runs the check and returns the exit code. Call it from the main thread: it runs the
     /// GLib main loop there until the check is over.
@@ -45,7 +45,10 @@ struct CheckSession {
         let reporter = EventReporter(json: json, verbose: verbose) { loop.quit() }
         for prompt in prompts { herald.register(prompt) }
         herald.delegate = reporter
-        if !respectsQuiet { herald.quietReason = { nil } }
+        if !respectsQuietAndMutes {
+            herald.quietReason = { nil }
+            herald.offSwitches = { .none }
+        }
         let waitLimit = configuration.waitLimit
         herald.presenter = FallbackPresenter(
             primary: herald.presenter,

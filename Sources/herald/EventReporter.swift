@@ -47,7 +47,17 @@ final class EventReporter: HeraldDelegate {
     }
 
     func herald(_ herald: Herald, didSkipCheck reason: CheckSkipReason) {
-        emit("check-skipped", ["reason": .string(reason.name), "detail": .string(reason.description)], text: "no check: \(reason)")
+        var fields: [String: FeedValue] = ["reason": .string(reason.name), "detail": .string(reason.description)]
+        if case .muted(let mute) = reason {
+            fields["by"] = .string(mute.by.rawValue)
+            fields["scope"] = .string(mute.scope.rawValue)
+            fields["file"] = .string(mute.file)
+        }
+        emit("check-skipped", fields, text: "no check: \(reason)")
+    }
+
+    func herald(_ herald: Herald, willFetchFeedFrom mirror: FeedMirror) {
+        emit("mirror", ["url": .string(mirror.url), "file": .string(mirror.file)], text: "feed: \(mirror)")
     }
 
     func herald(_ herald: Herald, didFetchFeed feed: Feed, notModified: Bool) {

@@ -60,7 +60,7 @@ struct FeedPreviewCommand: ParsableCommand, UsageExample {
             urlRules: links.rules, icon: SampleFeed.icon, sizeLimit: 64 << 20, caFile: links.caFile, publicKey: links.publicKey, waitLimit: wait)
         var session = CheckSession(configuration: configuration, json: json)
         session.store = InMemoryStateStore()
-        session.respectsQuiet = false
+        session.respectsQuietAndMutes = false
         throw ExitCode(MainContext.assumeIsolated { session.run(force: true) })
     }
 }

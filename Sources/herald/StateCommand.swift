@@ -2,12 +2,18 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import HeraldCore
+import HeraldDesktop
 
 /// `herald state`: what Herald remembers for an app.
 struct StateCommand: ParsableCommand, UsageExample {
     static let configuration = CommandConfiguration(
         commandName: "state",
-        abstract: "Show (or reset) what Herald remembers for an app: answers, reminders, last check."
+        abstract: "Show (or reset) what Herald remembers for an app: answers, reminders, last check.",
+        discussion: """
+            Also shows whether the app is muted and by whom (herald mute, or the administrator's \
+            key file), and the administrator's mirror of its feed. Exit codes: 0 done, 64 usage, \
+            73 state unusable, 78 a key file cannot be read (the state is shown all the same).
+            """
     )
 
     static let example = "herald state --app-id org.example.App"
@@ -38,14 +44,17 @@ struct StateCommand: ParsableCommand, UsageExample {
                 if !json { print("state of \(appID) reset") }
             }
             let state = try store.load()
+            let switches = offSwitches()
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
                 encoder.dateEncodingStrategy = .iso8601
-                print(String(decoding: try encoder.encode(state), as: UTF8.self))
+                let shown = ShownState(state: state, muted: switches?.mute, feedMirror: switches?.mirror)
+                print(String(decoding: try encoder.encode(shown), as: UTF8.self))
             } else {
-                print(describe(state, path: store.paths.stateFile))
+                print(describe(state, path: store.paths.stateFile, switches: switches))
             }
+            if switches == nil { throw ExitCode(78) }
         } catch let error as StateStoreError {
             EventReporter.complain(error.description)
             if !reset, let hint = Self.hint(for: error, appID: appID, stateFile: store.paths.stateFile) { EventReporter.complain(hint) }
@@ -67,9 +76,23 @@ struct StateCommand: ParsableCommand, UsageExample {
         }
     }
 
-    private func describe(_ state: HeraldState, path: String) -> String {
+    /// The off switches of the app, or `nil` (said on stderr) when a key file cannot be read.
+    private func offSwitches() -> OffSwitchDecision? {
+        do {
+            return try OffSwitchFiles.read(environment: ProcessInfo.processInfo.environment).decision(for: appID)
+        } catch {
+            EventReporter.complain(error.description)
+            return nil
+        }
+    }
+
+    private func describe(_ state: HeraldState, path: String, switches: OffSwitchDecision?) -> String {
         func list(_ keys: some Collection<String>) -> String { keys.isEmpty ? "none" : keys.sorted().joined(separator: ", ") }
         var lines = ["state file: \(path)"]
+        if let switches {
+            lines.append("muted: \(switches.mute?.summary ?? "no")")
+            if let mirror = switches.mirror { lines.append("feed URL: \(mirror)") }
+        }
         lines.append("first launch: \(state.ignored == nil ? "not yet" : "passed")")
         lines.append("last check: \(state.lastChecked?.formatted(.iso8601) ?? "never")")
         lines.append("viewed: \(list(state.viewed))")
@@ -91,5 +114,24 @@ struct StateCommand: ParsableCommand, UsageExample {
             lines.append("failing: \(failure.count) in a row, last at \(failure.lastAttempt.formatted(.iso8601)): \(failure.reason)")
         }
         return lines.joined(separator: "\n")
+    }
+}
+
+/// The state as `--json` prints it: the state file's fields, with the app's mute and feed mirror
+/// beside them when there are any.
+private struct ShownState: Encodable {
+    var state: HeraldState
+    var muted: Mute?
+    var feedMirror: FeedMirror?
+
+    private enum Keys: String, CodingKey {
+        case muted, feedMirror
+    }
+
+    func encode(to encoder: Encoder) throws {
+        try state.encode(to: encoder)
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encodeIfPresent(muted, forKey: .muted)
+        try container.encodeIfPresent(feedMirror, forKey: .feedMirror)
     }
 }

@@ -9,7 +9,7 @@ struct HeraldCommand: ParsableCommand {
         abstract: "Show an app's messages from an iNotify-style feed as desktop notifications.",
         version: "herald \(HeraldVersion.current)",
         subcommands: [CheckCommand.self, PromptsCommand.self, AutostartCommand.self, DemoCommand.self, ValidateCommand.self, FeedCommand.self,
-                      StateCommand.self]
+                      StateCommand.self, MuteCommand.self, UnmuteCommand.self]
     )
 }
 

@@ -99,6 +99,8 @@ final class ToolConventionsTests: XCTestCase {
             (check + ["--max", "0"], "--max must be at least 1", "herald check"),
             (["feed", "verify", "feed.plist"], "give the key to check with: --public-key KEY", "herald feed verify"),
             (["state", "--app-id", "a/b"], "app id 'a/b' is not usable: use letters, digits, '.', '-' and '_' (e.g. org.example.App)", "herald state"),
+            (["mute"], "give one app with --app-id ID, or --all", "herald mute"),
+            (["unmute", "--all", "--app-id", "org.example.App"], "give one app with --app-id ID, or --all", "herald unmute"),
         ]
         for (arguments, sentence, command) in cases {
             XCTAssertEqual(try run(session, arguments), Run(status: 64, output: "", errorOutput: "herald: \(sentence)\nherald: see '\(command) --help'\n"),
@@ -110,7 +112,7 @@ final class ToolConventionsTests: XCTestCase {
         let session = try DesktopSession(capabilities: nil, bus: false)
         let screens = try helpOfEverySubcommand(session)
         XCTAssertEqual(screens.map { $0.path.joined(separator: " ") }, [
-            "check", "prompts", "autostart", "demo", "validate", "feed", "state",
+            "check", "prompts", "autostart", "demo", "validate", "feed", "state", "mute", "unmute",
             "autostart enable", "autostart disable", "autostart status", "feed add", "feed remove", "feed preview", "feed keygen", "feed sign",
             "feed verify",
         ])
@@ -141,7 +143,7 @@ final class ToolConventionsTests: XCTestCase {
         let toolFolder = URL(fileURLWithPath: TestPaths.herald).deletingLastPathComponent().path
         var environment = session.environment
         environment["PATH"] = toolFolder + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        for name in ["feed", "validate", "state", "autostart", "autostart status", "autostart disable", "prompts"] {
+        for name in ["feed", "validate", "state", "autostart", "autostart status", "autostart disable", "prompts", "mute", "unmute"] {
             let script = try XCTUnwrap(examples[name], name)
             let shell = try ChildProcess("/bin/sh", ["-e", "-c", "cd '\(folder.path)'\n" + script], environment: environment,
                                          directory: session.directory, name: "example-" + name.replacingOccurrences(of: " ", with: "-"))
@@ -167,7 +169,7 @@ final class ToolConventionsTests: XCTestCase {
         let before = filesUnderTheUsersFolders(session)
         let app = "org.example.Unknown"
         let stateFile = session.environment["XDG_STATE_HOME"]! + "/herald/\(app).json"
-        let noState = ["state file: \(stateFile)", "first launch: not yet", "last check: never", "viewed: none", "ignored: none", "reminded: none"]
+        let noState = ["state file: \(stateFile)", "muted: no", "first launch: not yet", "last check: never", "viewed: none", "ignored: none", "reminded: none"]
         XCTAssertEqual(try readOnly(["state", "--app-id", app]), Run(status: 0, output: noState.map { $0 + "\n" }.joined(), errorOutput: ""))
         XCTAssertEqual(try readOnly(["state", "--app-id", app, "--json"]).status, 0)
         let entry = session.environment["XDG_CONFIG_HOME"]! + "/autostart/\(app).herald.desktop"

@@ -32,6 +32,8 @@ public final class DesktopSession {
             environment[name] = path.path
         }
         environment["XDG_DATA_DIRS"] = "/usr/local/share:/usr/share"
+        // The administrator's key files of this machine are not the test's.
+        environment["XDG_CONFIG_DIRS"] = directory.appendingPathComponent("system-config").path
         environment["LANG"] = "C.UTF-8"
         environment["LANGUAGE"] = nil
         environment["LC_ALL"] = nil
@@ -84,6 +86,23 @@ public final class DesktopSession {
         bus?.stop()
         xvfb?.stop()
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// The administrator's key file of the off switches in this session,
+    /// `$XDG_CONFIG_DIRS/herald/herald.conf`; not there unless a test writes it.
+    public var systemKeyFile: URL {
+        URL(fileURLWithPath: environment["XDG_CONFIG_DIRS"]!).appendingPathComponent("herald/herald.conf")
+    }
+
+    /// The user's key file, `$XDG_CONFIG_HOME/herald/herald.conf`.
+    public var userKeyFile: URL {
+        URL(fileURLWithPath: environment["XDG_CONFIG_HOME"]!).appendingPathComponent("herald/herald.conf")
+    }
+
+    /// Writes the administrator's key file, making its folder.
+    public func writeSystemKeyFile(_ text: String) throws {
+        try FileManager.default.createDirectory(at: systemKeyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: systemKeyFile)
     }
 
     /// Starts a loopback feed server for this session, serving `contents` as "feed.plist".

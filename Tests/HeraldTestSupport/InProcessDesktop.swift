@@ -20,7 +20,7 @@ public enum InProcessDesktop {
     private static func start() -> DesktopSession {
         let session = try! DesktopSession()
         setenv("DBUS_SESSION_BUS_ADDRESS", session.environment["DBUS_SESSION_BUS_ADDRESS"]!, 1)
-        for name in ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_DATA_DIRS"] { setenv(name, session.environment[name]!, 1) }
+        for name in ["XDG_CONFIG_HOME", "XDG_CONFIG_DIRS", "XDG_DATA_HOME", "XDG_DATA_DIRS"] { setenv(name, session.environment[name]!, 1) }
         // GLib ends a process whose session bus goes away; this one outlives its private bus.
         // The connection is a weakly held singleton, so the reference is kept until exit.
         if let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, nil) { g_dbus_connection_set_exit_on_close(bus, 0) }

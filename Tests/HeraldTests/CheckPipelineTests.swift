@@ -35,6 +35,7 @@ final class PipelineRecorder: HeraldDelegate {
 
     func herald(_ herald: Herald, didSkipCheck reason: CheckSkipReason) { events.append("check-skipped \(reason.name)") }
     func herald(_ herald: Herald, didDeferCheckFor reason: QuietReason) { events.append("deferred \(reason.name)") }
+    func herald(_ herald: Herald, willFetchFeedFrom mirror: FeedMirror) { events.append("mirror \(mirror.url)") }
     func herald(_ herald: Herald, didFetchFeed feed: Feed, notModified: Bool) { events.append("fetched") }
     func herald(_ herald: Herald, didFailWithError error: HeraldError) { events.append("failed \(error.kind)") }
     func herald(_ herald: Herald, didSkipMessage key: String, reason: MessageSkipReason) { events.append("skipped \(key) \(reason.name)") }
@@ -95,8 +96,13 @@ final class CheckPipelineTests: XCTestCase {
     @MainContext
     static func herald(_ feed: String?, store: InMemoryStateStore, presenter: RecordingPresenter, clock: ManualClock = ManualClock(),
                        check: CheckConfiguration = CheckConfiguration(), waitLimit: Double? = nil) throws -> Herald {
-        try Herald(configuration: .init(feedURL: feed, appID: "org.example.Pipeline", appVersion: "1", check: check, waitLimit: waitLimit),
-                   store: store, presenter: presenter, now: clock.read)
+        let herald = try Herald(configuration: .init(feedURL: feed, appID: "org.example.Pipeline", appVersion: "1", check: check, waitLimit: waitLimit),
+                                store: store, presenter: presenter, now: clock.read)
+        // Not this machine's key files or do-not-disturb: a test's outcome must not depend on
+        // who runs it, or when.
+        herald.offSwitches = { .none }
+        herald.quietReason = { nil }
+        return herald
     }
 
     func testAOneMessageCheckLocksAndWritesTheStateOnceBeforeItsNotificationAndOnceForTheAnswer() throws {
@@ -349,6 +355,63 @@ final class CheckPipelineTests: XCTestCase {
             XCTAssertThrowsError(try Herald(configuration: endlessWait, store: InMemoryStateStore())) { error in
                 XCTAssertEqual((error as? HeraldError)?.description.hasPrefix("waitLimit must be more than 0 and at most 604800 seconds"), true)
             }
+        }
+    }
+
+    func testAMutedAppCountsFetchesShowsAndWritesNothingPromptsIncluded() throws {
+        let feed = try Self.feedURL(["a"])
+        try MainContext.assumeIsolated {
+            let (store, presenter, herald, recorder) = try Self.pipeline(feed)
+            herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", usesUntilPrompt: 1, daysUntilPrompt: 0)))
+            let mute = Mute(by: .administrator, scope: .allApps, file: "/etc/xdg/herald/herald.conf")
+            herald.offSwitches = { .init(mute: mute, mirror: FeedMirror(url: "https://mirror.example.com/feed.plist", file: mute.file)) }
+            recorder.run { herald.appLaunched() }
+            XCTAssertEqual(recorder.events, ["check-skipped muted", "finished"])
+            XCTAssertEqual(try herald.reasonNotToCheck(), .muted(mute))
+            XCTAssertEqual(presenter.capabilityRequests, 0, "no D-Bus")
+            XCTAssertEqual(presenter.shown.count, 0)
+            XCTAssertEqual(store.snapshots + store.updates + store.writes, 0, "the state is not read or written")
+            XCTAssertEqual(store.state, Self.launched)
+        }
+    }
+
+    func testAKeyFileThatCannotBeReadStopsTheCheckAsAConfigurationFailure() throws {
+        let feed = try Self.feedURL(["a"])
+        try MainContext.assumeIsolated {
+            let (store, presenter, herald, recorder) = try Self.pipeline(feed)
+            herald.offSwitches = { () throws(OffSwitchFileError) in throw OffSwitchFileError(file: "/etc/xdg/herald/herald.conf", reason: "Permission denied") }
+            recorder.run { herald.checkNow() }
+            XCTAssertEqual(recorder.events, ["failed configuration", "finished"])
+            XCTAssertEqual(presenter.shown.count, 0)
+            XCTAssertEqual(store.writes, 0)
+            XCTAssertThrowsError(try herald.reasonNotToCheck()) { error in
+                XCTAssertEqual(error as? HeraldError, .configuration("/etc/xdg/herald/herald.conf: Permission denied"))
+            }
+        }
+    }
+
+    func testTheAdministratorsMirrorIsFetchedInsteadOfTheAppsFeed() throws {
+        let own = try Self.feedURL(["own"])
+        let mirror = try Self.feedURL(["mirrored"])
+        try MainContext.assumeIsolated {
+            let (store, _, herald, recorder) = try Self.pipeline(own)
+            herald.offSwitches = { .init(mirror: FeedMirror(url: mirror, file: "/etc/xdg/herald/herald.conf")) }
+            recorder.answer = "ok"
+            recorder.run { herald.checkNow() }
+            XCTAssertEqual(recorder.events, ["mirror \(mirror)", "fetched", "shown mirrored", "ok mirrored", "finished"])
+            XCTAssertEqual(store.state.viewed, ["mirrored"])
+        }
+    }
+
+    func testAMirrorTheURLRulesRefuseIsNotFetchedNorTheAppsFeedInstead() throws {
+        let own = try Self.feedURL(["own"])
+        try MainContext.assumeIsolated {
+            let (store, presenter, herald, recorder) = try Self.pipeline(own)
+            herald.offSwitches = { .init(mirror: FeedMirror(url: "file://elsewhere.example.com/feed.plist", file: "/etc/xdg/herald/herald.conf")) }
+            recorder.run { herald.checkNow() }
+            XCTAssertEqual(recorder.events, ["failed configuration", "finished"])
+            XCTAssertEqual(presenter.shown.count, 0)
+            XCTAssertNil(store.state.lastChecked)
         }
     }
 

@@ -42,6 +42,10 @@ final class Check {
     /// fetch or show.
     private lazy var quiet: QuietReason? = herald.quietReason()
     private var deferralReported = false
+    /// The feed this check fetches: the app's own, or the administrator's mirror.
+    private var feedURL: String?
+    /// The administrator's mirror, told to the delegate when the check fetches from it.
+    private var mirror: FeedMirror?
 
     private struct Shown {
         let item: Showable
@@ -78,7 +82,8 @@ final class Check {
 
     /// Runs the check: counts the launch's prompt uses, asks the gate, fetches when due.
     func start() {
-        let feedRuns = configuration.feedURL != nil && (force || configuration.checkAtLaunch)
+        guard readOffSwitches() else { return presentationEnded() }
+        let feedRuns = feedURL != nil && (force || configuration.checkAtLaunch)
         let countUses = launch && !herald.prompts.isEmpty
         let prompts = Array(herald.prompts.values)
         let now = herald.now()
@@ -107,7 +112,8 @@ final class Check {
         // Nothing is fetched while the desktop asks for quiet, and the gate's state stays: the
         // check is not done, so the next one tries again (and the prompts wait too).
         if deferredForQuiet() { return plan(after: .notRun, snapshot: gate.state) }
-        herald.feedSource!.load(cached: gate.state.cachedFeed) { [self] result in
+        if let mirror { delegate?.herald(herald, willFetchFeedFrom: mirror) }
+        herald.feedSource(for: feedURL!).load(cached: gate.state.cachedFeed) { [self] result in
             switch result {
             case .success(let loaded):
                 delegate?.herald(herald, didFetchFeed: loaded.feed, notModified: loaded.notModified)
@@ -116,6 +122,32 @@ final class Check {
                 plan(after: .failed(error), snapshot: gate.state)
             }
         }
+    }
+
+    /// Reads the off switches, before anything else: a muted app counts, fetches, shows and
+    /// writes nothing, and the delegate hears who muted it. A key file that cannot be read
+    /// stops the check too, as does a mirror the URL rules refuse: an administrator's word is
+    /// not passed over. Returns whether the check goes on.
+    private func readOffSwitches() -> Bool {
+        let decision: OffSwitchDecision
+        do {
+            decision = try herald.offSwitches()
+        } catch {
+            report(.configuration(error.description))
+            return false
+        }
+        if let mute = decision.mute {
+            delegate?.herald(herald, didSkipCheck: .muted(mute))
+            return false
+        }
+        feedURL = decision.feedURL(replacing: configuration.feedURL)
+        guard feedURL != nil, decision.mirror != nil else { return true }
+        if let refusal = decision.mirrorRefusal(configuration.urlRules) {
+            report(.configuration(refusal))
+            return false
+        }
+        mirror = decision.mirror
+        return true
     }
 
     /// Whether the desktop asks for quiet; the delegate hears it once per check.
@@ -213,7 +245,7 @@ final class Check {
             return state
         case .fetched(let loaded):
             var state = CheckPolicy.recordSuccess(state, now: now)
-            if let validators = loaded.validators, let url = configuration.feedURL {
+            if let validators = loaded.validators, let url = feedURL {
                 state.cachedFeed = .init(url: url, etag: validators.etag, lastModified: validators.lastModified)
             }
             return state

@@ -10,6 +10,9 @@ public enum CheckSkipReason: Sendable, Equatable, CustomStringConvertible {
     case failureBackoff(nextAttempt: Date)
     /// The delegate answered no to "should check".
     case delegateDeclined
+    /// The user or the administrator muted the app (or every app): nothing is fetched or shown,
+    /// prompts included, and the state is not touched.
+    case muted(Mute)
 
     /// A short machine-readable name.
     public var name: String {
@@ -18,6 +21,7 @@ public enum CheckSkipReason: Sendable, Equatable, CustomStringConvertible {
         case .checkPeriod: return "check-period"
         case .failureBackoff: return "failure-backoff"
         case .delegateDeclined: return "delegate-declined"
+        case .muted: return "muted"
         }
     }
 
@@ -28,6 +32,7 @@ public enum CheckSkipReason: Sendable, Equatable, CustomStringConvertible {
         case .checkPeriod(let next): return "checked recently; next check due \(next.formatted(.iso8601))"
         case .failureBackoff(let next): return "the last check failed; next attempt at \(next.formatted(.iso8601))"
         case .delegateDeclined: return "the app declined the check"
+        case .muted(let mute): return mute.description
         }
     }
 }

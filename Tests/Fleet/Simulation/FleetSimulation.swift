@@ -174,7 +174,7 @@ public struct FleetCounts: Sendable, Equatable, Codable {
         case .firstLaunch: firstLaunchSkips += 1
         case .checkPeriod: checkPeriodSkips += 1
         case .failureBackoff: backoffSkips += 1
-        case .delegateDeclined, nil: break
+        case .delegateDeclined, .muted, nil: break
         }
     }
 

@@ -1,0 +1,89 @@
+import Foundation
+import HeraldCore
+import HeraldDesktop
+import HeraldTestSupport
+import XCTest
+
+/// The key files as GLib's key-file parser reads and writes them, in temporary folders.
+final class OffSwitchFilesTests: XCTestCase {
+    var directory: URL!
+    var environment: [String: String] = [:]
+    var systemFile: String { directory.path + "/etc/xdg/herald/herald.conf" }
+    var userFile: String { directory.path + "/config/herald/herald.conf" }
+
+    override func setUpWithError() throws {
+        directory = try Fixtures.temporaryDirectory("herald-off-switches")
+        environment = ["HOME": directory.path + "/home", "XDG_CONFIG_HOME": directory.path + "/config",
+                       "XDG_CONFIG_DIRS": directory.path + "/site:" + directory.path + "/etc/xdg"]
+    }
+
+    override func tearDownWithError() throws { try FileManager.default.removeItem(at: directory) }
+
+    func write(_ text: String, to path: String) throws {
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    func testTheFilesAreUnderTheXDGConfigFoldersWithEtcXdgAndDotConfigByDefault() {
+        XCTAssertEqual(OffSwitchFiles.systemFiles(environment: [:]), ["/etc/xdg/herald/herald.conf"])
+        XCTAssertEqual(OffSwitchFiles.systemFiles(environment: ["XDG_CONFIG_DIRS": "/a:relative::/b"]), ["/a/herald/herald.conf", "/b/herald/herald.conf"])
+        XCTAssertEqual(OffSwitchFiles.userFile(environment: ["HOME": "/home/ada"]), "/home/ada/.config/herald/herald.conf")
+        XCTAssertEqual(OffSwitchFiles.userFile(environment: ["HOME": "/home/ada", "XDG_CONFIG_HOME": "relative"]), "/home/ada/.config/herald/herald.conf")
+    }
+
+    func testMissingFilesSayNothingAndReadingCreatesNothing() throws {
+        let switches = try OffSwitchFiles.read(environment: environment)
+        XCTAssertEqual(switches, OffSwitches(system: [OffSwitchSettings(file: directory.path + "/site/herald/herald.conf"), OffSwitchSettings(file: systemFile)],
+                                             user: OffSwitchSettings(file: userFile)))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
+    }
+
+    func testTheAdministratorsFileGivesMutesAndMirrorsAndTheUsersOnlyMutes() throws {
+        try write("""
+            # Company policy
+            [all]
+            Muted=true
+
+            [app org.example.App]
+            Muted=false
+            FeedURL=https://mirror.example.com/org.example.App/feed.plist
+
+            [unrelated]
+            Key=value
+            """, to: systemFile)
+        try write("[app org.example.App]\nMuted=true\nFeedURL=https://elsewhere.example.com/feed.plist\n", to: userFile)
+        let switches = try OffSwitchFiles.read(environment: environment)
+        XCTAssertEqual(switches.system[1], OffSwitchSettings(file: systemFile, allMuted: true, apps: [
+            "org.example.App": .init(muted: false, feedURL: "https://mirror.example.com/org.example.App/feed.plist")]))
+        XCTAssertEqual(switches.user, OffSwitchSettings(file: userFile, apps: ["org.example.App": .init(muted: true)]))
+        XCTAssertEqual(switches.decision(for: "org.example.App"),
+                       OffSwitchDecision(mute: Mute(by: .user, scope: .app, file: userFile),
+                                         mirror: FeedMirror(url: "https://mirror.example.com/org.example.App/feed.plist", file: systemFile)))
+    }
+
+    func testAFileGLibCannotParseOrAMutedThatIsNoBooleanIsAnErrorNamingTheFile() throws {
+        try write("[all]\nMuted=yes\n", to: systemFile)
+        XCTAssertThrowsError(try OffSwitchFiles.read(environment: environment)) { error in
+            XCTAssertEqual(error as? OffSwitchFileError, OffSwitchFileError(file: systemFile, reason: "[all] Muted must be true or false, not 'yes'"))
+        }
+        try write("[all\n", to: systemFile)
+        XCTAssertThrowsError(try OffSwitchFiles.read(environment: environment)) { error in
+            XCTAssertEqual((error as? OffSwitchFileError)?.file, systemFile)
+        }
+    }
+
+    func testAnEditKeepsTheRestOfTheUsersFileAndDropsAGroupLeftEmpty() throws {
+        try write("# mine\n[all]\nMuted=true\n", to: userFile)
+        try OffSwitchFiles.apply(.set(group: "app org.example.App", key: "Muted", value: false), environment: environment)
+        XCTAssertEqual(try String(contentsOfFile: userFile, encoding: .utf8), "# mine\n\n[all]\nMuted=true\n\n[app org.example.App]\nMuted=false\n")
+        try OffSwitchFiles.apply(.remove(group: "all", key: "Muted"), environment: environment)
+        XCTAssertEqual(try String(contentsOfFile: userFile, encoding: .utf8), "# mine\n\n[app org.example.App]\nMuted=false\n")
+    }
+
+    func testTheFirstEditMakesTheUsersFolderForTheUserAlone() throws {
+        try OffSwitchFiles.apply(.set(group: "all", key: "Muted", value: true), environment: environment)
+        XCTAssertEqual(try String(contentsOfFile: userFile, encoding: .utf8), "[all]\nMuted=true\n")
+        let folder = try FileManager.default.attributesOfItem(atPath: directory.path + "/config/herald")
+        XCTAssertEqual((folder[.posixPermissions] as? NSNumber)?.intValue, 0o700)
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import HeraldTestSupport
+import XCTest
+
+/// The off switches through the built `herald`: `mute` / `unmute` in the user's key file, the
+/// administrator's key file in a temporary `XDG_CONFIG_DIRS`, a loopback feed server that
+/// records what is asked of it and the mock notification server.
+final class OffSwitchesEndToEndTests: XCTestCase {
+    let app = "org.example.App"
+    let other = "org.example.Other"
+    let feed = Fixtures.xmlFeed(["2027/01/01": ["Title": "From the app's own feed"]])
+
+    func check(_ session: DesktopSession, _ url: String, appID: String) throws -> ToolRun {
+        try session.run(["check", "--json", "--feed", url, "--app-id", appID, "--show-on-first-launch", "--wait", "1"])
+    }
+
+    /// The whole output of a check that a mute stopped.
+    func mutedCheck(by: String, scope: String, file: URL) -> ToolRun {
+        let detail = "muted by the \(by) for \(scope == "app" ? "this app" : "every app") (\(file.path))"
+        return ToolRun(status: 0, output: #"{"by":"\#(by)","detail":"\#(detail)","event":"check-skipped","file":"\#(file.path)","reason":"muted","scope":"\#(scope)"}"# + "\n")
+    }
+
+    /// The events of a check's `--json` output, by name.
+    func eventNames(_ run: ToolRun) -> [String] {
+        run.output.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["event"] as? String
+        }
+    }
+
+    var fetchedAndShown: [String] { ["fetched", "detected", "shown", "closed"] }
+
+    func userFileText(_ session: DesktopSession) -> String? { try? String(contentsOf: session.userKeyFile, encoding: .utf8) }
+
+    func testASystemWideMuteStopsTheFetchAndTheJSONSaysWhoMutedIt() throws {
+        let session = try DesktopSession()
+        let server = try session.serveFeed(feed)
+        try session.writeSystemKeyFile("[all]\nMuted=true\n")
+        XCTAssertEqual(try check(session, server.url("feed.plist"), appID: app), mutedCheck(by: "administrator", scope: "all-apps", file: session.systemKeyFile))
+        XCTAssertEqual(server.requests.map(\.path), [], "nothing is fetched")
+        XCTAssertEqual(try session.notifyCalls().count, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: session.environment["XDG_STATE_HOME"]! + "/herald"), "nor is the state written")
+    }
+
+    func testAnAdministratorsMuteOfOneAppStopsThatAppAlone() throws {
+        let session = try DesktopSession()
+        let server = try session.serveFeed(feed)
+        try session.writeSystemKeyFile("# Not on our desktops\n[app \(app)]\nMuted=true\n")
+        XCTAssertEqual(try check(session, server.url("feed.plist"), appID: app), mutedCheck(by: "administrator", scope: "app", file: session.systemKeyFile))
+        XCTAssertEqual(server.requests.map(\.path), [])
+        let unmuted = try check(session, server.url("feed.plist"), appID: other)
+        XCTAssertEqual(unmuted.status, 0, unmuted.description)
+        XCTAssertEqual(eventNames(unmuted), fetchedAndShown)
+        XCTAssertEqual(server.requests.map(\.path), ["/feed.plist"])
+    }
+
+    func testMuteAndUnmuteOneApp() throws {
+        let session = try DesktopSession()
+        let server = try session.serveFeed(feed)
+        let file = session.userKeyFile.path
+        XCTAssertEqual(try session.run(["mute", "--app-id", app]), ToolRun(status: 0, output: "muted \(app) (\(file))\n"))
+        XCTAssertEqual(userFileText(session), "[app \(app)]\nMuted=true\n")
+        XCTAssertEqual(try session.run(["mute", "--app-id", app]), ToolRun(status: 0, output: "\(app) is muted already (\(file))\n"))
+        XCTAssertEqual(try check(session, server.url("feed.plist"), appID: app), mutedCheck(by: "user", scope: "app", file: session.userKeyFile))
+        XCTAssertEqual(server.requests.map(\.path), [])
+
+        XCTAssertEqual(try session.run(["unmute", "--app-id", app]), ToolRun(status: 0, output: "unmuted \(app) (\(file))\n"))
+        XCTAssertEqual(userFileText(session), "")
+        XCTAssertEqual(try session.run(["unmute", "--app-id", app]), ToolRun(status: 0, output: "\(app) was not muted\n"))
+        let unmuted = try check(session, server.url("feed.plist"), appID: app)
+        XCTAssertEqual(eventNames(unmuted), fetchedAndShown, unmuted.description)
+        XCTAssertEqual(server.requests.map(\.path), ["/feed.plist"])
+    }
+
+    func testMuteAllAndUnmuteAllWithAnAppSparedInBetween() throws {
+        let session = try DesktopSession()
+        let server = try session.serveFeed(feed)
+        let file = session.userKeyFile.path
+        XCTAssertEqual(try session.run(["mute", "--all"]), ToolRun(status: 0, output: "muted all apps (\(file))\n"))
+        XCTAssertEqual(try session.run(["mute", "--all"]), ToolRun(status: 0, output: "all apps are muted already (\(file))\n"))
+        XCTAssertEqual(try check(session, server.url("feed.plist"), appID: app), mutedCheck(by: "user", scope: "all-apps", file: session.userKeyFile))
+        XCTAssertEqual(try check(session, server.url("feed.plist"), appID: other), mutedCheck(by: "user", scope: "all-apps", file: session.userKeyFile))
+        XCTAssertEqual(server.requests.map(\.path), [])
+
+        XCTAssertEqual(try session.run(["unmute", "--app-id", other]), ToolRun(status: 0, output: "unmuted \(other) (\(file))\n"))
+        XCTAssertEqual(userFileText(session), "[all]\nMuted=true\n\n[app \(other)]\nMuted=false\n")
+        XCTAssertEqual(eventNames(try check(session, server.url("feed.plist"), appID: other)), fetchedAndShown)
+        XCTAssertEqual(try check(session, server.url("feed.plist"), appID: app), mutedCheck(by: "user", scope: "all-apps", file: session.userKeyFile))
+
+        XCTAssertEqual(try session.run(["unmute", "--all"]), ToolRun(status: 0, output: "unmuted all apps (\(file))\n"))
+        XCTAssertEqual(try session.run(["unmute", "--all"]), ToolRun(status: 0, output: "all apps were not muted\n"))
+        XCTAssertEqual(eventNames(try check(session, server.url("feed.plist"), appID: app)), fetchedAndShown)
+        XCTAssertEqual(server.requests.map(\.path), ["/feed.plist", "/feed.plist"])
+    }
+
+    func testUnmutingAllSaysWhichAppsStayMutedOneByOne() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        let file = session.userKeyFile.path
+        for arguments in [["mute", "--app-id", other], ["mute", "--all"], ["mute", "--app-id", app]] {
+            XCTAssertEqual(try session.run(arguments).status, 0)
+        }
+        XCTAssertEqual(try session.run(["unmute", "--all"]),
+                       ToolRun(status: 0, output: "unmuted all apps (\(file))\nstill muted one by one: \(app), \(other)\n"))
+    }
+
+    func testTheUserCannotUnmuteAnAdministratorsMute() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        let system = session.systemKeyFile.path
+        try session.writeSystemKeyFile("[app \(app)]\nMuted=true\n")
+        XCTAssertEqual(try session.run(["unmute", "--app-id", app]),
+                       ToolRun(status: 77, output: "", errorOutput: "herald: cannot unmute \(app): muted by the administrator for this app (\(system))\n"))
+        XCTAssertNil(userFileText(session), "nothing is written")
+        XCTAssertEqual(try session.run(["mute", "--app-id", app]), ToolRun(status: 0, output: "muted \(app) (\(session.userKeyFile.path))\n"),
+                       "the user's own mute is kept for when the administrator's goes")
+        XCTAssertEqual(try session.run(["unmute", "--app-id", app]).status, 77)
+        XCTAssertEqual(userFileText(session), "[app \(app)]\nMuted=true\n")
+
+        try session.writeSystemKeyFile("[all]\nMuted=true\n")
+        XCTAssertEqual(try session.run(["unmute", "--all"]),
+                       ToolRun(status: 77, output: "", errorOutput: "herald: cannot unmute all apps: muted by the administrator for every app (\(system))\n"))
+    }
+
+    func testARepointedFeedURLIsFetchedInsteadOfTheAppsOwn() throws {
+        let session = try DesktopSession()
+        let server = try session.serveFeed(feed)
+        try server.publish("mirror.plist", Fixtures.xmlFeed(["2027/01/01": ["Title": "From the company's mirror"]]))
+        try session.writeSystemKeyFile("[app \(app)]\nFeedURL=\(server.url("mirror.plist"))\n")
+        let run = try check(session, server.url("feed.plist"), appID: app)
+        XCTAssertEqual(run.status, 0, run.description)
+        XCTAssertEqual(run.output.split(separator: "\n").first.map(String.init),
+                       #"{"event":"mirror","file":"\#(session.systemKeyFile.path)","url":"\#(server.url("mirror.plist"))"}"#)
+        XCTAssertEqual(eventNames(run), ["mirror"] + fetchedAndShown)
+        XCTAssertEqual(server.requests.map(\.path), ["/mirror.plist"])
+        XCTAssertEqual(try session.notifyCalls().map(\.summary), ["From the company's mirror"])
+    }
+
+    func testAMirrorTheURLRulesRefuseIsNotFetchedNorIsTheAppsOwnFeed() throws {
+        let session = try DesktopSession()
+        let server = try session.serveFeed(feed)
+        try session.writeSystemKeyFile("[app \(app)]\nFeedURL=http://mirror.example.com/feed.plist\n")
+        let message = "the feed URL http://mirror.example.com/feed.plist of \(session.systemKeyFile.path) is refused: "
+            + "plain http is refused for feeds outside this machine (use https, or allow http)"
+        XCTAssertEqual(try check(session, server.url("feed.plist"), appID: app),
+                       ToolRun(status: 64, output: #"{"event":"failed","exitCode":64,"kind":"configuration","message":"\#(message)"}"# + "\n"))
+        XCTAssertEqual(server.requests.map(\.path), [])
+    }
+
+    func testStateShowsWhatIsMutedByWhomAndTheMirror() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        let system = session.systemKeyFile.path
+        let stateFile = session.environment["XDG_STATE_HOME"]! + "/herald/\(app).json"
+        let rest = ["first launch: not yet", "last check: never", "viewed: none", "ignored: none", "reminded: none"]
+        func lines(_ lines: [String]) -> String { lines.map { $0 + "\n" }.joined() }
+
+        XCTAssertEqual(try session.run(["state", "--app-id", app]), ToolRun(status: 0, output: lines(["state file: \(stateFile)", "muted: no"] + rest)))
+        XCTAssertEqual(try session.run(["mute", "--app-id", app]).status, 0)
+        XCTAssertEqual(try session.run(["state", "--app-id", app]),
+                       ToolRun(status: 0, output: lines(["state file: \(stateFile)", "muted: by the user for this app (\(session.userKeyFile.path))"] + rest)))
+        try session.writeSystemKeyFile("[all]\nMuted=true\n\n[app \(app)]\nFeedURL=https://mirror.example.com/feed.plist\n")
+        XCTAssertEqual(try session.run(["state", "--app-id", app]), ToolRun(status: 0, output: lines([
+            "state file: \(stateFile)", "muted: by the administrator for every app (\(system))",
+            "feed URL: https://mirror.example.com/feed.plist (the administrator's mirror, \(system))",
+        ] + rest)))
+        let json = try session.state(appID: app)
+        XCTAssertEqual(json["muted"] as? [String: String], ["by": "administrator", "scope": "all-apps", "file": system])
+        XCTAssertEqual(json["feedMirror"] as? [String: String], ["url": "https://mirror.example.com/feed.plist", "file": system])
+
+        try session.writeSystemKeyFile("[all]\nMuted=maybe\n")
+        XCTAssertEqual(try session.run(["state", "--app-id", app]),
+                       ToolRun(status: 78, output: lines(["state file: \(stateFile)"] + rest),
+                               errorOutput: "herald: \(system): [all] Muted must be true or false, not 'maybe'\n"))
+        XCTAssertEqual(try session.run(["mute", "--all"]),
+                       ToolRun(status: 78, output: "", errorOutput: "herald: \(system): [all] Muted must be true or false, not 'maybe'\n"))
+    }
+}

@@ -60,6 +60,19 @@ extension Herald {
                            urlRules: configuration.urlRules, isLive: Check.isLive).candidates
     }
 
+    /// What a check would do with each message of `feed` now, and why (`CheckPolicy.explain`):
+    /// shown, deferred while the desktop asks for quiet, or left out with the reason. Nothing
+    /// is shown, drawn, claimed or written.
+    ///
+    /// - Parameter state: the state to explain against; by default a snapshot of this app's.
+    /// - Throws: `HeraldError.state` when the state is not given and cannot be read.
+    public func explain(_ feed: Feed, state: HeraldState? = nil) throws(HeraldError) -> [MessageExplanation] {
+        let read: HeraldState
+        if let state { read = state } else { read = try readState() }
+        return CheckPolicy.explain(feed, configuration: configuration.check, state: read, now: now(), quiet: quietReason(),
+                                   urlRules: configuration.urlRules, isLive: Check.isLive)
+    }
+
     /// Why a launch check would not run now, as the gate sees it (iNotify's
     /// `shouldCheckForNotifications`, with Herald's backoff and the off switches): `nil` when it
     /// is due. A mute comes first; the delegate's `heraldShouldCheck` is asked last, as a launch

@@ -27,6 +27,8 @@ public final class Herald {
         /// The feed: https, file, or http on this machine (others need `urlRules.allowPlainHTTPFeed`);
         /// `-` (`FeedSource.standardInput`) reads it once from standard input, uncached and
         /// without a conditional request; `nil` for an app that only shows local prompts.
+        /// `{lang}` in it is filled with the user's languages in turn, then left out
+        /// (`LanguageFeedURL`), and the URL that answered is asked alone at later checks.
         public var feedURL: String?
         /// The app's id, e.g. "org.example.App": names the state file and the `desktop-entry` hint.
         public var appID: String
@@ -85,6 +87,11 @@ public final class Herald {
             self.checkAtLaunch = checkAtLaunch
             self.environment = environment
         }
+
+        /// The User-Agent of this app's feed requests: Herald's version, the app's id and version.
+        public var userAgent: String {
+            "Herald/\(HeraldVersion.current) (\(appID)/\(check.appVersion ?? "unknown"))"
+        }
     }
 
     /// The settings this Herald was made with.
@@ -116,9 +123,9 @@ public final class Herald {
     func feedSource(for url: String) -> FeedSource {
         if let made = madeFeedSource, made.url == url { return made }
         let source = FeedSource(
-            url: url, userAgent: "Herald/\(HeraldVersion.current) (\(configuration.appID)/\(configuration.check.appVersion ?? "unknown"))",
+            url: url, userAgent: configuration.userAgent,
             timeout: configuration.timeout, sizeLimit: configuration.sizeLimit, rules: configuration.urlRules,
-            caFile: configuration.caFile, publicKey: signingKey, cache: store)
+            caFile: configuration.caFile, publicKey: signingKey, languages: configuration.check.audience?.languages ?? [], cache: store)
         madeFeedSource = source
         return source
     }

@@ -38,6 +38,8 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooManyRedirects(Int)
     /// Network or file errors.
     case transport(String)
+    /// A `file:` feed that does not exist, with the system's words for it.
+    case missingFile(String)
     /// The https server's certificate was not accepted, and why.
     case untrustedCertificate([CertificateProblem])
 
@@ -49,9 +51,18 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .timedOut(let seconds): return "no answer from the feed server within \(Self.format(seconds)) s"
         case .tooLarge(let limit): return "the feed is larger than \(limit) bytes"
         case .tooManyRedirects(let count): return "more than \(count) redirects"
-        case .transport(let reason): return "could not fetch the feed: \(reason)"
+        case .transport(let reason), .missingFile(let reason): return "could not fetch the feed: \(reason)"
         case .untrustedCertificate(let problems):
             return "the feed server's certificate was refused: " + problems.map(\.description).joined(separator: "; ")
+        }
+    }
+
+    /// Whether the feed is not there: HTTP 404, or a `file:` feed that does not exist. A feed
+    /// URL with `{lang}` then asks its next URL; any other failure ends the search.
+    public var isNotFound: Bool {
+        switch self {
+        case .httpStatus(404), .missingFile: return true
+        default: return false
         }
     }
 
@@ -243,6 +254,9 @@ private final class FetchOperation {
                 var length: gsize = 0
                 var error: UnsafeMutablePointer<GError>?
                 guard g_file_load_contents_finish(OpaquePointer(source), result, &contents, &length, nil, &error) != 0, let contents else {
+                    if let error, g_error_matches(error, g_io_error_quark(), Int32(G_IO_ERROR_NOT_FOUND.rawValue)) != 0 {
+                        return operation.finish(.failure(.missingFile(consume(error) ?? "not found")))
+                    }
                     return operation.fail(error)
                 }
                 defer { g_free(contents) }

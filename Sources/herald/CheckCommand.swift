@@ -23,12 +23,18 @@ struct CheckCommand: ParsableCommand, UsageExample {
     @Option(help: "Wait a random 0...N seconds before the first request, so a fleet logging in together spreads out (at most 86400).")
     var startDelay: Double = 0
 
+    @Flag(help: ArgumentHelp(
+        "Say for each message of the feed whether it would show now and, if not, why; show nothing and change no state.",
+        discussion: "With --json, one object per message. The feed is fetched; the state is only read."))
+    var explain = false
+
     func validate() throws {
         if let refusal = CheckOptionLimits.startDelayRefusal(startDelay) { throw ValidationError(refusal) }
     }
 
     func run() throws {
         try FeedArgument(target.feed).requireReadable()
+        if explain { throw ExitCode(MainContext.assumeIsolated { CheckExplanation(target: target).run() }) }
         var session = CheckSession(configuration: target.configuration, json: target.options.json)
         session.prompts = try target.loadPrompts()
         let delay = StartDelay.seconds(upTo: startDelay)

@@ -1,3 +1,4 @@
+import ArgumentParser
 import FoundationEssentials
 import Glibc
 import Herald
@@ -27,20 +28,8 @@ struct CheckSession {
     func run(force: Bool, startDelay: Double = 0) -> Int32 {
         let herald: Herald
         // The state file's store, whose claims the signal watcher releases if the loop is stuck.
-        var file: FileStateStore?
-        do {
-            if store == nil {
-                let paths = try HeraldPaths(appID: configuration.appID, environment: configuration.environment)
-                file = FileStateStore(paths: paths, onCorruptFile: EventReporter.reportCorruptStateFile)
-            }
-            herald = try Herald(configuration: configuration, store: store ?? file)
-        } catch let error as HeraldError {
-            EventReporter.complain(error.description)
-            return error.exitCode
-        } catch {
-            EventReporter.complain(StateStoreError(error, writing: "the state").description)
-            return 64
-        }
+        let file: FileStateStore?
+        do { (herald, file) = try Self.makeHerald(configuration, store: store) } catch { return error.rawValue }
         let loop = MainLoop()
         let reporter = EventReporter(json: json, verbose: verbose) { loop.quit() }
         for prompt in prompts { herald.register(prompt) }
@@ -69,6 +58,29 @@ struct CheckSession {
         herald.closeShownMessages()
         // A stop signal ends the process as the shell expects of it: 128 + the signal's number.
         return stop.signal.map { 128 + $0 } ?? reporter.exitCode
+    }
+}
+
+extension CheckSession {
+    /// A `Herald` for `configuration` on `store`, or on the app's state file (returned too)
+    /// when `store` is `nil`. A configuration that cannot work is said on stderr and thrown as
+    /// its exit code.
+    @MainContext
+    static func makeHerald(_ configuration: Herald.Configuration, store: (any StateStore)?) throws(ExitCode) -> (herald: Herald, file: FileStateStore?) {
+        do {
+            var file: FileStateStore?
+            if store == nil {
+                let paths = try HeraldPaths(appID: configuration.appID, environment: configuration.environment)
+                file = FileStateStore(paths: paths, onCorruptFile: EventReporter.reportCorruptStateFile)
+            }
+            return (try Herald(configuration: configuration, store: store ?? file), file)
+        } catch let error as HeraldError {
+            EventReporter.complain(error.description)
+            throw ExitCode(error.exitCode)
+        } catch {
+            EventReporter.complain(StateStoreError(error, writing: "the state").description)
+            throw ExitCode(64)
+        }
     }
 }
 

@@ -25,9 +25,10 @@ struct FeedArgument {
     var isStandardInput: Bool { url == FeedSource.standardInput }
 
     /// Exits 66 with the system's reason (`feed.plist: No such file or directory`) unless the
-    /// local file can be read; URLs and standard input pass.
+    /// local file can be read; URLs and standard input pass, and so does a path with `{lang}`,
+    /// which names several files that need not all be there.
     func requireReadable() throws {
-        guard path != nil else { return }
+        guard path != nil, !LanguageFeedURL.isTemplate(url) else { return }
         close(try openForReading())
     }
 
@@ -76,17 +77,35 @@ extension URLRuleOptions {
     /// about to trim.
     ///
     /// - Parameter publicKey: when given, the signature is checked as a check would.
+    ///
+    /// A feed with `{lang}` is asked in the languages of this process's environment.
     @MainContext
     func loadOnce(_ feed: String, publicKey: Data?) -> Result<LoadedFeed, HeraldError> {
+        FeedSource(url: FeedArgument(feed).url, userAgent: "Herald/\(HeraldVersion.current) (publisher)",
+                   timeout: 60, sizeLimit: 64 << 20, rules: rules, caFile: caFile, publicKey: publicKey,
+                   languages: Audience(environment: ProcessInfo.processInfo.environment).languages, cache: nil).loadOnce()
+    }
+}
+
+extension FeedSource {
+    /// Loads the feed on a main loop of its own, without a cached copy, and returns the outcome.
+    @MainContext
+    func loadOnce() -> Result<LoadedFeed, HeraldError> {
         let loop = MainLoop()
         var outcome: Result<LoadedFeed, HeraldError> = .failure(.fetch(.transport("no answer")))
-        let source = FeedSource(url: FeedArgument(feed).url, userAgent: "Herald/\(HeraldVersion.current) (publisher)",
-                                timeout: 60, sizeLimit: 64 << 20, rules: rules, caFile: caFile, publicKey: publicKey, cache: nil)
-        source.load(cached: nil) { result in
+        load(cached: nil) { result in
             outcome = result
             loop.quit()
         }
         loop.run()
         return outcome
+    }
+
+    /// For a feed URL with `{lang}`, which URL answered and which were not there, as
+    /// `messages.{lang}.plist: asked …, answered by …`; `nil` for other feeds.
+    nonisolated static func languageNote(of loaded: LoadedFeed, source: String) -> String? {
+        guard LanguageFeedURL.isTemplate(FeedArgument(source).url) else { return nil }
+        let missing = loaded.notFound.isEmpty ? "" : " (not found: \(loaded.notFound.joined(separator: ", ")))"
+        return "\(source): \(loaded.url) answered" + missing
     }
 }

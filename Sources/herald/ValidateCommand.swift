@@ -34,10 +34,10 @@ struct ValidateCommand: ParsableCommand, UsageExample {
         let rules = links.rules
         let key = links.publicKey.flatMap { try? FeedSignature.publicKey(base64: $0) }
         let outcome = MainContext.assumeIsolated { links.loadOnce(feed, publicKey: key) }
-        let decoded: Feed
+        let loaded: LoadedFeed
         switch outcome {
-        case .success(let loaded):
-            decoded = loaded.feed
+        case .success(let success):
+            loaded = success
         case .failure(.signature(let problem)):
             EventReporter.complain("\(feed): \(problem)")
             throw ExitCode(65)
@@ -55,11 +55,19 @@ struct ValidateCommand: ParsableCommand, UsageExample {
             EventReporter.complain(error.description)
             throw ExitCode(75)
         }
+        let decoded = loaded.feed
+        let languageNote = FeedSource.languageNote(of: loaded, source: feed)
         var report = FeedValidation.report(for: decoded, appVersion: appVersion, rules: rules, now: Date())
         report.include(retired: try argument.retiredKeys().problems(for: report.messages.map(\.id)))
         if json {
-            print(try Self.json(Self.data(of: report, format: decoded.format)))
+            var data = Self.data(of: report, format: decoded.format)
+            if languageNote != nil {
+                data["url"] = .string(loaded.url)
+                data["notFound"] = .array(loaded.notFound.map(FeedValue.string))
+            }
+            print(try Self.json(data))
         } else {
+            if let languageNote { print(languageNote) }
             for line in Self.text(of: report, source: feed, format: decoded.format) { print(line) }
         }
         if strict, !report.problems.isEmpty { throw ExitCode(65) }

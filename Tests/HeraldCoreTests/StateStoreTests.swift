@@ -63,6 +63,19 @@ final class StateStoreTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: aside, encoding: .utf8), "{ not json")
     }
 
+    func testInspectingReadsTheFileAsItIsAndChangesNothingEvenWhenItIsCorrupt() throws {
+        let store = try store()
+        XCTAssertEqual(try store.inspect(), HeraldState(), "no file is the empty state")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.path + "/state"), "no folder, no lock")
+        try FileManager.default.createDirectory(atPath: directory.path + "/state/herald", withIntermediateDirectories: true)
+        try Data(#"{"viewed": ["kept"]}"#.utf8).write(to: URL(fileURLWithPath: store.paths.stateFile))
+        XCTAssertEqual(try store.inspect()?.viewed, ["kept"])
+        try Data("{ not json".utf8).write(to: URL(fileURLWithPath: store.paths.stateFile))
+        XCTAssertNil(try store.inspect(), "a corrupt file is said to be one, not moved aside")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path + "/state/herald"), ["org.example.App.json"])
+        XCTAssertEqual(try String(contentsOfFile: store.paths.stateFile, encoding: .utf8), "{ not json")
+    }
+
     func testUnwritableStateDirectoryIsAClearErrorAndLosesNothing() throws {
         let store = try store()
         try store.update { $0.viewed = ["kept"] }

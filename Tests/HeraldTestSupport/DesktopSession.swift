@@ -128,8 +128,11 @@ public final class DesktopSession {
     }
 
     /// Runs `herald` to the end and returns how it ended and everything it printed.
-    public func run(_ arguments: [String], standardInput: URL? = nil, workingDirectory: URL? = nil) throws -> ToolRun {
-        let child = try herald(arguments, standardInput: standardInput, workingDirectory: workingDirectory)
+    ///
+    /// - Parameter extra: variables set (or replaced) in the session's environment for this run.
+    public func run(_ arguments: [String], environment extra: [String: String] = [:], standardInput: URL? = nil,
+                    workingDirectory: URL? = nil) throws -> ToolRun {
+        let child = try herald(arguments, environment: extra, standardInput: standardInput, workingDirectory: workingDirectory)
         let status = child.wait(seconds: 60)
         return ToolRun(status: status, output: child.output, errorOutput: child.errorOutput)
     }

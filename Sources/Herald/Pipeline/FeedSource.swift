@@ -12,6 +12,10 @@ public struct LoadedFeed: Sendable {
     public var validators: FeedValidators?
     /// Whether a 304 re-used the cached copy.
     public var notModified: Bool
+    /// The URL that answered: the feed URL, or for one with `{lang}` the URL it stood for.
+    public var url: String
+    /// The URLs asked before `url` that were not there (HTTP 404), in order.
+    public var notFound: [String] = []
 }
 
 /// Turns a feed URL into decoded entries: the second stage of a check (DESIGN.md, "How a
@@ -21,10 +25,17 @@ public struct LoadedFeed: Sendable {
 /// checked over the exact bytes before anything is decoded (D20); decoding by content. With a
 /// store it keeps the cached copy, which a 304 re-uses; without one (`herald validate`) every
 /// load is a plain GET.
+///
+/// A feed URL with `{lang}` is asked with each of the user's languages in turn, then without
+/// one, moving on only on a 404 (`LanguageFeedURL`): at most the languages and one more
+/// requests. The URL that answered is kept with the cached copy's validators, so later loads
+/// ask it alone, conditionally, until it is gone or the languages change.
 @MainContext
 public final class FeedSource {
-    /// The feed's URL.
+    /// The feed's URL, as configured (with `{lang}` when it has one).
     public let url: String
+    /// The user's languages that may fill `{lang}`, in order.
+    public let languages: [String]
     private let fetcher: FeedFetcher
     private let cache: (any StateStore)?
     private let publicKey: Data?
@@ -39,10 +50,12 @@ public final class FeedSource {
     ///   - rules: which URLs and redirects may be followed.
     ///   - caFile: the certificate authorities trusted for https instead of the system's.
     ///   - publicKey: the Ed25519 key the feed must be signed with; `nil` accepts unsigned feeds.
+    ///   - languages: the user's languages (`Audience.languages`), for a URL with `{lang}`.
     ///   - cache: where the cached copy is kept; `nil` for none.
     public init(url: String, userAgent: String, timeout: Double, sizeLimit: Int, rules: URLRules, caFile: String? = nil,
-                publicKey: Data? = nil, cache: (any StateStore)?) {
+                publicKey: Data? = nil, languages: [String] = [], cache: (any StateStore)?) {
         self.url = url
+        self.languages = LanguageFeedURL.usable(languages)
         self.cache = cache
         self.publicKey = publicKey
         fetcher = FeedFetcher(userAgent: userAgent, timeout: timeout, sizeLimit: sizeLimit, rules: rules, caFile: caFile)
@@ -55,26 +68,47 @@ public final class FeedSource {
     /// Whether the fetched bytes are kept for a conditional request next time.
     private var cacheable: Bool { url != Self.standardInput }
 
-    /// Where a signature that is not at the feed's end is looked for.
-    public var detachedSignatureURL: String { url + ".sig" }
+    /// Where a signature that is not at the feed's end is looked for: beside the URL that answered.
+    public nonisolated static func detachedSignatureURL(of url: String) -> String { url + ".sig" }
 
     /// Fetches, verifies and decodes the feed; `completion` runs once, on the main context.
     ///
     /// - Parameter cached: the state's record of the cached copy. The request is conditional
     ///   only when that copy is of this URL and still there; it is read only on a 304, and a
-    ///   copy that no longer verifies or decodes is fetched anew once.
+    ///   copy that no longer verifies or decodes is fetched anew once. For a URL with `{lang}`
+    ///   the record also names the URL that answered last, which is asked first and alone.
     public func load(cached: HeraldState.CachedFeed?, completion: @escaping @MainContext (Result<LoadedFeed, HeraldError>) -> Void) {
-        let reusable = cached.flatMap { $0.url == url && cacheable && cache?.hasCachedFeed == true ? $0 : nil }
-        let validators = reusable.map { FeedValidators(etag: $0.etag, lastModified: $0.lastModified) }
+        let candidates = cacheable ? LanguageFeedURL.candidates(for: url, languages: languages) : [url]
+        let template = candidates != [url]
+        let record = cached.flatMap { cached -> HeraldState.CachedFeed? in
+            guard cacheable else { return nil }
+            guard template else { return cached.url == url && cached.template == nil ? cached : nil }
+            return cached.template == url && cached.languages == languages && candidates.contains(cached.url) ? cached : nil
+        }
+        let validators = record.flatMap { cache?.hasCachedFeed == true ? FeedValidators(etag: $0.etag, lastModified: $0.lastModified) : nil }
+        // The URL that answered last goes first; when it is gone, the others follow in order.
+        let order = record.map { remembered in [remembered.url] + candidates.filter { $0 != remembered.url } } ?? candidates
+        ask(order[...], validators: validators, notFound: [], completion: completion)
+    }
+
+    /// Asks the first of `urls`, and the next on a 404 while there is one.
+    private func ask(_ urls: ArraySlice<String>, validators: FeedValidators?, notFound: [String],
+                     completion: @escaping @MainContext (Result<LoadedFeed, HeraldError>) -> Void) {
+        let target = urls.first!
         // Standard input is read through its /dev path, with the size limit of any other feed.
-        fetcher.fetch(cacheable ? url : "file:///dev/stdin", validators: validators) { [self] result in
+        fetcher.fetch(cacheable ? target : "file:///dev/stdin", validators: validators) { [self] result in
             switch result {
+            case .failure(let error) where error.isNotFound && urls.count > 1:
+                // The validators were the answered URL's: another URL's copy is fetched whole.
+                ask(urls.dropFirst(), validators: nil, notFound: notFound + [target], completion: completion)
             case .failure(let error):
                 completion(.failure(.fetch(error)))
             case .success(.fetched(let bytes, let received)):
-                accept(bytes, validators: received, completion: completion)
+                accept(bytes, from: Origin(url: target, notFound: notFound), validators: received, completion: completion)
             case .success(.notModified):
-                if case .success(let loaded) = reuseCachedCopy() { return completion(.success(loaded)) }
+                if case .success(let loaded) = reuseCachedCopy(from: Origin(url: target, notFound: notFound)) {
+                    return completion(.success(loaded))
+                }
                 // Damaged or gone: a plain request replaces it, instead of failing every check
                 // until the feed changes.
                 load(cached: nil, completion: completion)
@@ -82,43 +116,51 @@ public final class FeedSource {
         }
     }
 
+    /// The URL that answered and those asked before it that were not there.
+    private struct Origin {
+        let url: String
+        let notFound: [String]
+    }
+
     /// New bytes: verified when a key is configured, decoded, then cached with their signature.
-    private func accept(_ bytes: Data, validators: FeedValidators, completion: @escaping @MainContext (Result<LoadedFeed, HeraldError>) -> Void) {
-        guard let publicKey else { return completion(decode(bytes, cacheAs: bytes, validators: validators)) }
+    private func accept(_ bytes: Data, from origin: Origin, validators: FeedValidators,
+                        completion: @escaping @MainContext (Result<LoadedFeed, HeraldError>) -> Void) {
+        guard let publicKey else { return completion(decode(bytes, from: origin, cacheAs: bytes, validators: validators)) }
         let split: FeedSignature.Split
         do { split = try FeedSignature.split(bytes) } catch { return completion(.failure(.signature(error))) }
         if let signature = split.signature {
-            return completion(verified(split.content, signature: signature, key: publicKey, validators: validators))
+            return completion(verified(split.content, from: origin, signature: signature, key: publicKey, validators: validators))
         }
-        fetcher.fetch(detachedSignatureURL, validators: nil) { [self] result in
+        let signatureURL = Self.detachedSignatureURL(of: origin.url)
+        fetcher.fetch(signatureURL, validators: nil) { [self] result in
             switch result {
             case .success(.fetched(let text, _)):
                 do throws(FeedSignatureProblem) {
                     let signature = try FeedSignature.detached(text)
-                    completion(verified(bytes, signature: signature, key: publicKey, validators: validators))
+                    completion(verified(bytes, from: origin, signature: signature, key: publicKey, validators: validators))
                 } catch {
                     completion(.failure(.signature(error)))
                 }
             case .success(.notModified):
-                completion(.failure(.signature(.missing(detachedURL: detachedSignatureURL, reason: "HTTP 304 without a copy"))))
+                completion(.failure(.signature(.missing(detachedURL: signatureURL, reason: "HTTP 304 without a copy"))))
             case .failure(let error):
-                completion(.failure(.signature(.missing(detachedURL: detachedSignatureURL, reason: error.description))))
+                completion(.failure(.signature(.missing(detachedURL: signatureURL, reason: error.description))))
             }
         }
     }
 
-    private func verified(_ content: Data, signature: Data, key: Data, validators: FeedValidators) -> Result<LoadedFeed, HeraldError> {
+    private func verified(_ content: Data, from origin: Origin, signature: Data, key: Data, validators: FeedValidators) -> Result<LoadedFeed, HeraldError> {
         do throws(FeedSignatureProblem) {
             guard try Ed25519.isValid(signature: signature, of: content, publicKey: key) else { return .failure(.signature(.doesNotMatch)) }
         } catch {
             return .failure(.signature(error))
         }
         // The cached copy keeps its signature, so a 304 can check it again.
-        return decode(content, cacheAs: content + Data(FeedSignature.block(for: signature).utf8), validators: validators)
+        return decode(content, from: origin, cacheAs: content + Data(FeedSignature.block(for: signature).utf8), validators: validators)
     }
 
     /// The cached copy, verified again when a key is configured, and decoded.
-    private func reuseCachedCopy() -> Result<LoadedFeed, HeraldError> {
+    private func reuseCachedCopy(from origin: Origin) -> Result<LoadedFeed, HeraldError> {
         guard let bytes = cache?.cachedFeed() else { return .failure(.fetch(.transport("HTTP 304 without a cached copy"))) }
         var content = bytes
         if let publicKey {
@@ -132,23 +174,35 @@ public final class FeedSource {
                 return .failure(.signature(error))
             }
         }
-        return decode(content, cacheAs: nil, validators: nil)
+        return decode(content, from: origin, cacheAs: nil, validators: nil)
     }
 
     /// Decodes verified (or unsigned) bytes and, for new bytes, keeps them as the cached copy.
     /// A cache that cannot be written costs the next check a full download, never this one.
-    private func decode(_ content: Data, cacheAs cachedBytes: Data?, validators: FeedValidators?) -> Result<LoadedFeed, HeraldError> {
+    private func decode(_ content: Data, from origin: Origin, cacheAs cachedBytes: Data?, validators: FeedValidators?) -> Result<LoadedFeed, HeraldError> {
         let feed: Feed
         do {
             feed = try FeedDecoder.decode(content)
         } catch {
             return .failure(.feed(error as? FeedError ?? .unreadable(String(describing: error))))
         }
-        guard let cachedBytes, let cache, cacheable else { return .success(LoadedFeed(feed: feed, validators: nil, notModified: validators == nil)) }
+        var loaded = LoadedFeed(feed: feed, validators: nil, notModified: validators == nil, url: origin.url, notFound: origin.notFound)
+        guard let cachedBytes, let cache, cacheable else { return .success(loaded) }
+        loaded.notModified = false
         // The bytes go to disk before their validators reach the state, so a conditional
         // request never names a copy that is not there.
         let kept = (try? cache.storeCachedFeed(cachedBytes)) != nil
-        return .success(LoadedFeed(feed: feed, validators: kept ? validators : nil, notModified: false))
+        guard origin.url != url else {
+            loaded.validators = kept ? validators : nil
+            return .success(loaded)
+        }
+        // A URL with `{lang}`: the record names the URL that answered, which the check's own
+        // record of the validators (under the configured URL) would not. So it is written here,
+        // and the check is handed no validators to record over it.
+        let record = HeraldState.CachedFeed(url: origin.url, etag: kept ? validators?.etag : nil, lastModified: kept ? validators?.lastModified : nil,
+                                            template: url, languages: languages)
+        _ = try? cache.update { state in state.cachedFeed = record }
+        return .success(loaded)
     }
 
     /// A feed argument as a URL: URLs pass unchanged, `-` (standard input) too, and a path

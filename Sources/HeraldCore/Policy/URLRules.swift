@@ -44,7 +44,14 @@ public struct URLRules: Sendable, Equatable {
     /// A `file:` URL must name this machine: no host, or `localhost`. GIO ignores the host of
     /// a file URI and reads the local path, so `file://evil.example/etc/passwd` would read
     /// this machine's `/etc/passwd` while looking like a remote file.
+    ///
+    /// A URL with `{lang}` is judged as the URLs it stands for: with a language in its place,
+    /// and without it (`LanguageFeedURL`). The fetcher judges each URL again as it asks it.
     public func feedURLRefusal(_ text: String) -> String? {
+        if LanguageFeedURL.isTemplate(text) {
+            return feedURLRefusal(LanguageFeedURL.filled(text, with: LocalisedText.fallbackLanguage))
+                ?? feedURLRefusal(LanguageFeedURL.fallback(of: text))
+        }
         guard let scheme = Self.scheme(of: text), let url = URL(string: text) else { return "not a valid URL" }
         switch scheme {
         case "https":

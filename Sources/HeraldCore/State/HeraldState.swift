@@ -67,18 +67,26 @@ public struct HeraldState: Codable, Sendable, Equatable {
 
     /// Where the cached copy came from and its HTTP validators.
     public struct CachedFeed: Codable, Sendable, Equatable {
-        /// The feed URL the copy was fetched from; a different URL never reuses it.
+        /// The feed URL the copy was fetched from; a different URL never reuses it. For a feed
+        /// URL with `{lang}`, the URL that answered, which later checks ask (conditionally) alone.
         public var url: String
         /// The `ETag` response header, if the server sent one.
         public var etag: String?
         /// The `Last-Modified` response header, if the server sent one.
         public var lastModified: String?
+        /// The feed URL with `{lang}` that `url` answered for; `nil` for a feed URL without it.
+        public var template: String?
+        /// The user's languages when `url` answered (`LanguageFeedURL.usable`): other languages
+        /// start the search over.
+        public var languages: [String]?
 
         /// Creates the record.
-        public init(url: String, etag: String?, lastModified: String?) {
+        public init(url: String, etag: String?, lastModified: String?, template: String? = nil, languages: [String]? = nil) {
             self.url = url
             self.etag = etag
             self.lastModified = lastModified
+            self.template = template
+            self.languages = languages
         }
     }
 

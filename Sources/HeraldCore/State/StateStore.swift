@@ -159,6 +159,13 @@ public final class FileStateStore: StateStore, Sendable {
         return try withLock { try read() }
     }
 
+    /// Reads the state file as it is, for a command that must change nothing: never takes the
+    /// lock (so creates no file), and returns `nil` for a file that does not decode, which a
+    /// check would move aside. A missing file is the empty state.
+    public func inspect() throws -> HeraldState? {
+        try readWithoutLock()
+    }
+
     /// Reads, changes and writes the state as one step under the lock.
     ///
     /// - Parameter change: edits the state; its return value is passed back.

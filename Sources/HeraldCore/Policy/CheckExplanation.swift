@@ -1,0 +1,119 @@
+import FoundationEssentials
+
+/// What a check would do with one message of the feed now (`herald check --explain`).
+public enum MessageVerdict: Sendable, Equatable, CustomStringConvertible {
+    /// It would be shown.
+    case shows
+    /// It would be shown, but the desktop asks for quiet: it comes at a check after quiet ends.
+    case deferred(QuietReason)
+    /// It is left out, for this reason.
+    case skipped(MessageSkipReason)
+    /// Its `Rollout` (the percentage) decides, and this install has not drawn its place in
+    /// rollouts yet: the next check that sees the feed draws it, and keeps it.
+    case rolloutNotDrawn(Double)
+    /// The entry cannot be used at all (`Feed.problems`), for this reason.
+    case unusable(String)
+
+    /// `shows`, `deferred` or `not-shown`.
+    public var decision: String {
+        switch self {
+        case .shows: return "shows"
+        case .deferred: return "deferred"
+        case .skipped, .rolloutNotDrawn, .unusable: return "not-shown"
+        }
+    }
+
+    /// A stable name for the reason (`MessageSkipReason.name`, `QuietReason.name`,
+    /// `rollout-not-drawn`, `unusable-entry`); `nil` for a message that shows.
+    public var reason: String? {
+        switch self {
+        case .shows: return nil
+        case .deferred(let quiet): return quiet.name
+        case .skipped(let reason): return reason.name
+        case .rolloutNotDrawn: return "rollout-not-drawn"
+        case .unusable: return "unusable-entry"
+        }
+    }
+
+    /// Why, in one sentence; `nil` for a message that shows.
+    public var detail: String? {
+        switch self {
+        case .shows: return nil
+        case .deferred(let quiet): return quiet.description
+        case .skipped(let reason): return reason.description
+        case .rolloutNotDrawn(let share):
+            return "Rollout \(FeedValue.real(share).textValue!) %: this install has not drawn its place yet (the next check does)"
+        case .unusable(let reason): return reason
+        }
+    }
+
+    /// `shows`, or the decision, the detail and the reason's name: `not shown: already viewed (viewed)`.
+    public var description: String {
+        guard let detail, let reason else { return decision }
+        return "\(decision.replacing("-", with: " ")): \(detail) (\(reason))"
+    }
+}
+
+/// One message of the feed with the check's verdict on it.
+public struct MessageExplanation: Sendable, Equatable {
+    /// The message id.
+    public var key: String
+    /// Its title in the user's language, if it has one.
+    public var title: String?
+    /// What a check would do with it now.
+    public var verdict: MessageVerdict
+
+    /// Creates an explanation.
+    public init(key: String, title: String?, verdict: MessageVerdict) {
+        self.key = key
+        self.title = title
+        self.verdict = verdict
+    }
+}
+
+extension CheckPolicy {
+    /// What a check would do with every message of `feed` now, and why: one verdict per
+    /// message in the order a check considers them (priority, then display order), then the
+    /// entries that cannot be used. The rules are `select`'s and the cap's; nothing is drawn,
+    /// claimed or stored.
+    ///
+    /// - Parameters:
+    ///   - configuration: the check's settings; its `audience` is who the user is.
+    ///   - state: the state as it is (read, never changed).
+    ///   - quiet: why the desktop asks for quiet now, if it does: what would show is deferred.
+    ///   - urlRules: which ActionURLs may be offered.
+    ///   - isLive: whether the check holding a claim still runs.
+    public static func explain(
+        _ feed: Feed, configuration: CheckConfiguration, state: HeraldState, now: Date, quiet: QuietReason?,
+        urlRules: URLRules = URLRules(), isLive: (HeraldState.Claim) -> Bool = { _ in false }
+    ) -> [MessageExplanation] {
+        let undrawn = state.rolloutDraw == nil
+        // A place of 1 is past every rollout short of 100 %: without a draw, such a message is
+        // explained as waiting for one rather than as shown or left out by chance.
+        let selection = select(feed, configuration: configuration, state: state, now: now, urlRules: urlRules,
+                               isLive: isLive, rolloutDraw: { 1 })
+        var verdicts: [String: MessageVerdict] = [:]
+        for (key, reason) in selection.skipped {
+            if undrawn, case .outsideRollout(let share) = reason, share > 0 {
+                verdicts[key] = .rolloutNotDrawn(share)
+            } else {
+                verdicts[key] = .skipped(reason)
+            }
+        }
+        for (index, entry) in selection.candidates.enumerated() {
+            if index >= configuration.maxNotificationsPerCheck {
+                verdicts[entry.key] = .skipped(.overCap)
+            } else {
+                verdicts[entry.key] = quiet.map(MessageVerdict.deferred) ?? .shows
+            }
+        }
+        let languages = configuration.audience?.languages ?? []
+        let considered = byPriority(order(Array(feed.entries.values), oldestFirst: configuration.showOldestFirst)).map { entry in
+            MessageExplanation(key: entry.key, title: entry.localised(to: languages).title, verdict: verdicts[entry.key]!)
+        }
+        let unusable = VersionComparison.caseInsensitiveOrder(of: feed.problems.map(\.key)).map { index in
+            MessageExplanation(key: feed.problems[index].key, title: nil, verdict: .unusable(feed.problems[index].reason))
+        }
+        return considered + (configuration.showOldestFirst ? unusable : unusable.reversed())
+    }
+}

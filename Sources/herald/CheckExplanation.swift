@@ -1,0 +1,80 @@
+import ArgumentParser
+import FoundationEssentials
+import Herald
+import HeraldCore
+
+/// `herald check --explain`: what a check would do with each message of the feed now, and why,
+/// without showing anything or touching the state.
+///
+/// The feed is fetched as a check fetches it (the feed argument's forms, `{lang}`, the public
+/// key) but without the cached copy, so no conditional request and nothing cached; the state
+/// file is read without the lock, so not even the lock file is created.
+@MainContext
+struct CheckExplanation {
+    let target: FeedCheckArguments
+
+    /// Prints the explanation and returns the exit code: 0, or the failure's as for a check.
+    func run() -> Int32 {
+        let configuration = target.configuration
+        let json = target.options.json
+        let made: (herald: Herald, file: FileStateStore?)
+        do { made = try CheckSession.makeHerald(configuration, store: nil) } catch { return error.rawValue }
+        // Without a store of its own, the Herald is on the app's state file.
+        let herald = made.herald, store = made.file!
+        var state = HeraldState()
+        do {
+            if let read = try store.inspect() {
+                state = read
+            } else {
+                EventReporter.complain("\(store.paths.stateFile) does not decode (a check would move it aside): explained as a first launch")
+            }
+        } catch {
+            EventReporter.complain(StateStoreError(error, writing: "the state").description)
+            return 73
+        }
+        let publicKey = configuration.publicKey.flatMap { try? FeedSignature.publicKey(base64: $0) }
+        let source = FeedSource(url: configuration.feedURL!, userAgent: configuration.userAgent, timeout: configuration.timeout,
+                                sizeLimit: configuration.sizeLimit, rules: configuration.urlRules, caFile: configuration.caFile,
+                                publicKey: publicKey, languages: configuration.check.audience?.languages ?? [], cache: nil)
+        let loaded: LoadedFeed
+        switch source.loadOnce() {
+        case .success(let success): loaded = success
+        case .failure(let error):
+            EventReporter.complain(error.description)
+            return error.exitCode
+        }
+        if let skip = CheckPolicy.gate(configuration.check, state: state, now: herald.now(), force: target.options.force).skip {
+            print(json ? Self.event("check-skipped", ["reason": .string(skip.name), "detail": .string(skip.description)])
+                  : "no check now (\(skip)); a due check would decide:")
+        }
+        if let note = FeedSource.languageNote(of: loaded, source: target.feed) {
+            print(json ? Self.event("feed-url", ["url": .string(loaded.url), "notFound": .array(loaded.notFound.map(FeedValue.string))]) : note)
+        }
+        let explanations: [MessageExplanation]
+        do { explanations = try herald.explain(loaded.feed, state: state) } catch { return error.exitCode }
+        for explanation in explanations {
+            print(json ? Self.data(of: explanation) : Self.line(for: explanation))
+        }
+        return 0
+    }
+
+    /// `2027/01/01  New release: shows`, `2026/12/01  For KDE users: not shown: not for this desktop (other-desktop)`.
+    static func line(for explanation: MessageExplanation) -> String {
+        "\(explanation.key)  \(explanation.title ?? "(no title)"): \(explanation.verdict)"
+    }
+
+    /// `{"event": "explained", "key", "title", "decision", "reason", "detail"}`, with `null`
+    /// where there is no title, reason or detail.
+    static func data(of explanation: MessageExplanation) -> String {
+        let verdict = explanation.verdict
+        return event("explained", [
+            "key": .string(explanation.key), "title": explanation.title.map(FeedValue.string) ?? .null,
+            "decision": .string(verdict.decision), "reason": verdict.reason.map(FeedValue.string) ?? .null,
+            "detail": verdict.detail.map(FeedValue.string) ?? .null,
+        ])
+    }
+
+    private static func event(_ name: String, _ fields: [String: FeedValue]) -> String {
+        FeedValue.dictionary(fields.merging(["event": .string(name)]) { _, name in name }).jsonText
+    }
+}

@@ -57,7 +57,10 @@ extension Herald {
     /// - Throws: `HeraldError.state` when the state cannot be read.
     public func pendingMessages(in feed: Feed) throws(HeraldError) -> [FeedEntry] {
         CheckPolicy.select(feed, configuration: configuration.check, state: try readState(), now: now(),
-                           urlRules: configuration.urlRules, isLive: Check.isLive).candidates
+                           urlRules: configuration.urlRules, isLive: Check.isLive,
+                           // Nothing is drawn by asking: an install without a draw yet is outside
+                           // every rollout until its first check draws one.
+                           rolloutDraw: { 1 }).candidates
     }
 
     /// What a check would do with each message of `feed` now, and why (`CheckPolicy.explain`):

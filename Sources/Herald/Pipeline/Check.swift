@@ -42,6 +42,9 @@ final class Check {
     /// fetch or show.
     private lazy var quiet: QuietReason? = herald.quietReason()
     private var deferralReported = false
+    /// The install's place in every rollout, should the state have none yet: drawn once per
+    /// check, so the plan on a snapshot and the plan that claims agree.
+    private let rolloutDraw = Double.random(in: 0..<1)
     /// The feed this check fetches: the app's own, or the administrator's mirror.
     private var feedURL: String?
     /// The administrator's mirror, told to the delegate when the check fetches from it.
@@ -233,7 +236,8 @@ final class Check {
         CheckPolicy.plan(
             feed: feed, prompts: prompts, configuration: configuration.check, state: state, now: herald.now(),
             urlRules: configuration.urlRules, claimant: claimant,
-            claimUntil: herald.now().addingTimeInterval(configuration.waitLimit ?? 86_400), isLive: Self.isLive)
+            claimUntil: herald.now().addingTimeInterval(configuration.waitLimit ?? 86_400), isLive: Self.isLive,
+            rolloutDraw: rolloutDraw)
     }
 
     /// How the feed step counts (DESIGN.md D4, D12): the one place that decides success.

@@ -41,16 +41,20 @@ extension CheckPolicy {
     ///   - claimant: the check that will hold the claims.
     ///   - claimUntil: when the claims lapse if nobody releases them.
     ///   - isLive: whether the check holding an existing claim still runs.
+    ///   - rolloutDraw: the install's place in every rollout when the state has none yet. A check
+    ///     draws it once and passes the same number to every plan it makes, so that a plan made
+    ///     again (on a state changed since) cannot draw a second time.
     public static func plan(
         feed: Feed?, prompts: [Prompt], configuration: CheckConfiguration, state: HeraldState, now: Date,
-        urlRules: URLRules, claimant: Claimant, claimUntil: Date, isLive: (HeraldState.Claim) -> Bool
+        urlRules: URLRules, claimant: Claimant, claimUntil: Date, isLive: (HeraldState.Claim) -> Bool,
+        rolloutDraw: Double = Double.random(in: 0..<1)
     ) -> CheckPlan {
         var state = state
         var messages: [FeedEntry] = []
         var skipped: [(key: String, reason: MessageSkipReason)] = []
         if let feed {
             let selection = select(feed, configuration: configuration, state: state, now: now, urlRules: urlRules,
-                                   claimant: claimant, isLive: isLive)
+                                   claimant: claimant, isLive: isLive, rolloutDraw: { rolloutDraw })
             state = selection.state
             messages = selection.candidates
             skipped = selection.skipped

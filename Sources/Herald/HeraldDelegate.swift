@@ -13,8 +13,8 @@ public protocol HeraldDelegate: AnyObject {
     func heraldShouldCheck(_ herald: Herald) -> Bool
     /// A check did not run, and why (first launch, check period, backoff, declined, muted).
     func herald(_ herald: Herald, didSkipCheck reason: CheckSkipReason)
-    /// A due check waits because the person at the desktop asked for quiet: nothing is fetched
-    /// or shown, the check does not count as done, and a later check tries again.
+    /// A check had something to show, but the person at the desktop asked for quiet: nothing is
+    /// shown or claimed, the check does not count as done, and a later check tries again.
     func herald(_ herald: Herald, didDeferCheckFor reason: QuietReason)
     /// The check fetches the administrator's mirror instead of the app's feed URL (a system key
     /// file's `FeedURL`); said before the request.

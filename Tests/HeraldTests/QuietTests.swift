@@ -6,8 +6,9 @@ import HeraldTestSupport
 import HeraldTesting
 import XCTest
 
-/// Quiet in the pipeline: a due check while the desktop asks for quiet fetches nothing, shows
-/// nothing (prompts neither), does not count, and tells the delegate once.
+/// Quiet in the pipeline: a due check while the desktop asks for quiet shows nothing (prompts
+/// neither), claims nothing, does not count, and tells the delegate once; a check with nothing
+/// to show never asks.
 final class QuietTests: XCTestCase {
     func testADueCheckDuringQuietShowsNothingAndDoesNotCount() throws {
         let feed = try CheckPipelineTests.feedURL(["a"])
@@ -17,12 +18,13 @@ final class QuietTests: XCTestCase {
             var asked = 0
             herald.quietReason = { asked += 1; return .doNotDisturb }
             recorder.run { herald.appLaunched() }
-            XCTAssertEqual(recorder.events, ["deferred do-not-disturb", "finished"])
+            XCTAssertEqual(recorder.events, ["fetched", "deferred do-not-disturb", "finished"])
             XCTAssertEqual(asked, 1, "asked once per check")
             XCTAssertEqual(presenter.shown.count, 0)
             XCTAssertNil(store.state.lastChecked, "not done: the next check tries again")
             XCTAssertEqual(store.state.prompts["pro"]?.usesCount, 1, "the launch still counts as a use")
             XCTAssertEqual(store.state.presentingPrompts, [:], "the due prompt waits, unclaimed")
+            XCTAssertEqual(store.state.presenting, [:], "the message too")
 
             herald.quietReason = { nil }
             recorder.events = []
@@ -31,6 +33,21 @@ final class QuietTests: XCTestCase {
             XCTAssertEqual(recorder.events.first, "fetched")
             XCTAssertTrue(recorder.events.contains("shown a"), "\(recorder.events)")
             XCTAssertTrue(recorder.events.contains("shown prompt pro"), "\(recorder.events)")
+        }
+    }
+
+    func testACheckWithNothingToShowDoesNotAskAboutQuiet() throws {
+        let feed = try CheckPipelineTests.feedURL(["a"])
+        try MainContext.assumeIsolated {
+            var state = CheckPipelineTests.launched
+            state.viewed = ["a"]
+            let (store, _, herald, recorder) = try CheckPipelineTests.pipeline(feed, state: state)
+            var asked = 0
+            herald.quietReason = { asked += 1; return .doNotDisturb }
+            recorder.run { herald.checkNow() }
+            XCTAssertEqual(recorder.events, ["fetched", "skipped a viewed", "finished"])
+            XCTAssertEqual(asked, 0, "the settings and the server are asked only when there is something to show")
+            XCTAssertNotNil(store.state.lastChecked, "a check with nothing to show is done")
         }
     }
 

@@ -38,8 +38,7 @@ final class Check {
     private var ended = false
     /// Told to stop (`closeAll`) before the presentation: nothing more is planned or shown.
     private var stopped = false
-    /// Why the desktop asks for quiet, asked once, when the check first has something it may
-    /// fetch or show.
+    /// Why the desktop asks for quiet, asked once, when the check first has something to show.
     private lazy var quiet: QuietReason? = herald.quietReason()
     private var deferralReported = false
     /// The install's place in every rollout, should the state have none yet: drawn once per
@@ -112,9 +111,6 @@ final class Check {
     private func run(_ gate: (skip: CheckSkipReason?, state: HeraldState)) {
         if let skip = gate.skip { return skipCheck(skip, snapshot: gate.state) }
         if !force, delegate?.heraldShouldCheck(herald) == false { return skipCheck(.delegateDeclined, snapshot: gate.state) }
-        // Nothing is fetched while the desktop asks for quiet, and the gate's state stays: the
-        // check is not done, so the next one tries again (and the prompts wait too).
-        if deferredForQuiet() { return plan(after: .notRun, snapshot: gate.state) }
         if let mirror { delegate?.herald(herald, willFetchFeedFrom: mirror) }
         herald.feedSource(for: feedURL!).load(cached: gate.state.cachedFeed) { [self] result in
             switch result {
@@ -153,7 +149,20 @@ final class Check {
         return true
     }
 
-    /// Whether the desktop asks for quiet; the delegate hears it once per check.
+    /// Ends a check that had something to show while the desktop asks for quiet: nothing is
+    /// claimed or shown and a fetched feed does not count, so the next check tries again; only
+    /// a failure is recorded, for the backoff.
+    private func deferred(after step: FeedStep) {
+        if case .failed = step {
+            let now = herald.now()
+            updateState { state in state = record(step, in: state, now: now) }
+        }
+        presentationEnded()
+    }
+
+    /// Whether the desktop asks for quiet, asked only once the check has something to show (a
+    /// D-Bus call and a settings read that a check with nothing to show never pays); the
+    /// delegate hears it once per check.
     private func deferredForQuiet() -> Bool {
         guard let quiet else { return false }
         if !deferralReported {
@@ -179,15 +188,18 @@ final class Check {
         var step = step
         if case .failed(let error) = step { report(error) }
         if stopped { return presentationEnded() }
-        // Prompts are counted and shown at a launch, unless the desktop asks for quiet; a manual
-        // check is about the feed alone.
-        let prompts = launch && !herald.prompts.isEmpty && !deferredForQuiet() ? Array(herald.prompts.values) : []
+        // Prompts are counted and shown at a launch; a manual check is about the feed alone.
+        let prompts = launch ? Array(herald.prompts.values) : []
         // Nothing fetched and no prompts: nothing to plan, claim or record.
         if case .notRun = step, prompts.isEmpty { return presentationEnded() }
-        if let snapshot, makePlan(step.feed, prompts, state: snapshot).showsAnything { askCapabilities(&step) }
+        if let snapshot, makePlan(step.feed, prompts, state: snapshot).showsAnything {
+            if deferredForQuiet() { return deferred(after: step) }
+            askCapabilities(&step)
+        }
         var claimed = claim(step, prompts)
         if case .needsCapabilities = claimed {
             // The state changed since the snapshot: there is something to show after all.
+            if deferredForQuiet() { return deferred(after: step) }
             askCapabilities(&step)
             claimed = claim(step, prompts)
         }

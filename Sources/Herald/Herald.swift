@@ -118,6 +118,10 @@ public final class Herald {
     /// validators go with it).
     private var madeFeedSource: FeedSource?
 
+    /// Where the last check's feed came from: the app's own URL, the administrator's mirror, or
+    /// the language a `{lang}` feed answered in; `nil` before any fetch.
+    public var lastFeedURL: String? { madeFeedSource?.answeredURL }
+
     /// The source (fetch, cache, decode) of the feed a check fetches: the app's own, or the
     /// administrator's mirror of it.
     func feedSource(for url: String) -> FeedSource {

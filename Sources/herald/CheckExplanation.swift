@@ -32,8 +32,28 @@ struct CheckExplanation {
             EventReporter.complain(StateStoreError(error, writing: "the state").description)
             return 73
         }
+        // The off switches come first, as in a check: a muted app fetches nothing, and the
+        // administrator's mirror is the feed explained.
+        let decision: OffSwitchDecision
+        do {
+            decision = try herald.offSwitches()
+        } catch {
+            EventReporter.complain(error.description)
+            return 64
+        }
+        if let mute = decision.mute {
+            let skip = CheckSkipReason.muted(mute)
+            print(json ? Self.event("check-skipped", ["reason": .string(skip.name), "detail": .string(skip.description)])
+                  : "no check: \(skip); no message is shown")
+            return 0
+        }
+        if decision.mirror != nil, let refusal = decision.mirrorRefusal(configuration.urlRules) {
+            EventReporter.complain(refusal)
+            return 64
+        }
+        let feedURL = decision.feedURL(replacing: configuration.feedURL) ?? configuration.feedURL!
         let publicKey = configuration.publicKey.flatMap { try? FeedSignature.publicKey(base64: $0) }
-        let source = FeedSource(url: configuration.feedURL!, userAgent: configuration.userAgent, timeout: configuration.timeout,
+        let source = FeedSource(url: feedURL, userAgent: configuration.userAgent, timeout: configuration.timeout,
                                 sizeLimit: configuration.sizeLimit, rules: configuration.urlRules, caFile: configuration.caFile,
                                 publicKey: publicKey, languages: configuration.check.audience?.languages ?? [], cache: nil)
         let loaded: LoadedFeed

@@ -73,7 +73,7 @@ final class EventReporter: HeraldDelegate {
         // A feed that cannot be read is placed the way compilers place faults, so an editor
         // can jump to it: `feed.plist:23:5: …`, or the URL for a fetched one.
         var message = error.description
-        if case .feed(let feedError) = error, let url = herald.configuration.feedURL {
+        if case .feed(let feedError) = error, let url = herald.lastFeedURL ?? herald.configuration.feedURL {
             message = feedError.description(source: FeedSource.path(forFileURL: url) ?? url)
         }
         if json {

@@ -133,6 +133,30 @@ final class OffSwitchesEndToEndTests: XCTestCase {
         XCTAssertEqual(try session.notifyCalls().map(\.summary), ["From the company's mirror"])
     }
 
+    func testExplainHonoursAMuteBeforeFetchingAndExplainsTheMirrorsMessages() throws {
+        let session = try DesktopSession()
+        let server = try session.serveFeed(feed)
+        try server.publish("mirror.plist", Fixtures.xmlFeed(["2027/02/01": ["Title": "From the company's mirror"]]))
+        try session.writeSystemKeyFile("[app \(app)]\nFeedURL=\(server.url("mirror.plist"))\n[app \(other)]\nMuted=true\n")
+        let muted = try session.run(["check", "--explain", "--feed", server.url("feed.plist"), "--app-id", other])
+        XCTAssertEqual(muted, ToolRun(status: 0, output: "no check: muted by the administrator for this app (\(session.systemKeyFile.path)); no message is shown\n"))
+        XCTAssertEqual(server.requests.map(\.path), [], "a muted app's explanation fetches nothing")
+        let mirrored = try session.run(["check", "--explain", "--force", "--feed", server.url("feed.plist"), "--app-id", app])
+        XCTAssertEqual(mirrored, ToolRun(status: 0, output: "2027/02/01  From the company's mirror: shows\n"))
+        XCTAssertEqual(server.requests.map(\.path), ["/mirror.plist"])
+    }
+
+    func testAMirrorThatCannotBeReadIsNamedInTheError() throws {
+        let session = try DesktopSession()
+        let server = try session.serveFeed(feed)
+        try server.publish("mirror.json", #"{"2027/02/01": {"Title": "Mirrored",}}"#)
+        try session.writeSystemKeyFile("[app \(app)]\nFeedURL=\(server.url("mirror.json"))\n")
+        let run = try session.run(["check", "--feed", server.url("feed.plist"), "--app-id", app, "--show-on-first-launch", "--wait", "1"])
+        XCTAssertEqual(run.status, 65, run.description)
+        XCTAssertEqual(run.errorOutput.split(separator: "\n").last.map(String.init),
+                       "herald: \(server.url("mirror.json")):1:36: a trailing ',' before '}': JSON allows none (JSON)")
+    }
+
     func testAMirrorTheURLRulesRefuseIsNotFetchedNorIsTheAppsOwnFeed() throws {
         let session = try DesktopSession()
         let server = try session.serveFeed(feed)

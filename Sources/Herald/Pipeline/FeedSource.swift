@@ -37,6 +37,9 @@ public final class FeedSource {
     /// The user's languages that may fill `{lang}`, in order.
     public let languages: [String]
     private let fetcher: FeedFetcher
+    /// The URL that gave the last load its answer (for a `{lang}` feed, the language's), or
+    /// `nil` before one: where a feed that cannot be read came from.
+    public private(set) var answeredURL: String?
     private let cache: (any StateStore)?
     private let publicKey: Data?
 
@@ -101,6 +104,11 @@ public final class FeedSource {
             case .failure(let error) where error.isNotFound && urls.count > 1:
                 // The validators were the answered URL's: another URL's copy is fetched whole.
                 ask(urls.dropFirst(), validators: nil, notFound: notFound + [target], completion: completion)
+                return
+            default:
+                answeredURL = target
+            }
+            switch result {
             case .failure(let error):
                 completion(.failure(.fetch(error)))
             case .success(.fetched(let bytes, let received)):

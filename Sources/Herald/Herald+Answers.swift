@@ -94,14 +94,23 @@ extension Herald {
     }
 
     /// Whether a launch check would run now: `reasonNotToCheck()` is `nil`. A state that
-    /// cannot be read counts as due, as the launch check itself would try.
+    /// cannot be read counts as due, as the launch check itself would try; a key file that
+    /// cannot be read does not, since a check stops on it.
     public var shouldCheck: Bool {
-        (try? reasonNotToCheck()) == nil
+        do {
+            return try reasonNotToCheck() == nil
+        } catch .configuration {
+            return false
+        } catch {
+            return true
+        }
     }
 
     private func readState() throws(HeraldError) -> HeraldState {
         do {
-            return try store.snapshot()
+            // A question changes nothing: a damaged file is read as the empty state a check
+            // would start over from, and left where it is.
+            return try store.inspect() ?? HeraldState()
         } catch {
             throw HeraldError.state(StateStoreError(error, writing: "the state"))
         }

@@ -60,7 +60,12 @@ final class OffSwitchDecisionTests: XCTestCase {
         let second = file(etc, all: true, [app: .init(muted: true), "org.example.Loud": .init(feedURL: "https://mirror.example.com/second.plist")])
         let files = switches(system: [first, second])
         XCTAssertNil(files.decision(for: "org.example.Loud").mute, "the first file's [all] Muted=false decides")
-        XCTAssertEqual(files.decision(for: app).mute, Mute(by: .administrator, scope: .app, file: etc), "an app's own Muted in any system file comes first")
+        XCTAssertNil(files.decision(for: app).mute, "a less important file's app mute cannot undo what the first file said of all apps")
+        let siteMutesAll = switches(system: [file(site, all: true), file(etc, [app: .init(muted: false)])])
+        XCTAssertEqual(siteMutesAll.decision(for: app).mute, Mute(by: .administrator, scope: .allApps, file: site),
+                       "a package's default in a less important file cannot spare an app from the site's mute")
+        XCTAssertEqual(switches(system: [file(site), file(etc, [app: .init(muted: true)])]).decision(for: app).mute,
+                       Mute(by: .administrator, scope: .app, file: etc), "a file that says nothing passes the word on")
         XCTAssertEqual(files.decision(for: "org.example.Loud").mirror, FeedMirror(url: "https://mirror.example.com/first.plist", file: site))
     }
 

@@ -48,6 +48,13 @@ final class LocalisedTextTests: XCTestCase {
         XCTAssertEqual(LocalisedText.resolve(texts, languages: []), "Hello")
     }
 
+    func testAnotherRegionOfTheUsersLanguageOrOfEnglishComesBeforeAnyOtherLanguage() {
+        let regions: FeedValue = .dictionary(["en_US": .string("Color"), "de": .string("Farbe"), "pt_BR": .string("Cor")])
+        XCTAssertEqual(LocalisedText.resolve(regions, languages: ["en_GB", "en"]), "Color")
+        XCTAssertEqual(LocalisedText.resolve(regions, languages: ["pt_PT", "pt"]), "Cor")
+        XCTAssertEqual(LocalisedText.resolve(regions, languages: ["fr"]), "Color", "English in any region before other languages")
+    }
+
     func testWithoutEnglishTheLanguageThatSortsFirstIsTheFallback() {
         XCTAssertEqual(LocalisedText.resolve(.dictionary(["fr": .string("Bonjour"), "de": .string("Hallo")]), languages: ["es"]), "Hallo")
     }
@@ -98,6 +105,9 @@ final class ScheduleTests: XCTestCase {
         XCTAssertEqual(exclusion(["StartDate": .string("2027-01-01T10:00+01:00")], at: newYear(9 * 3600 - 1))?.name, "not-started")
         XCTAssertNil(exclusion(["StartDate": .string("2027-01-01T10:00+01:00")], at: newYear(9 * 3600)))
         XCTAssertNil(exclusion(["StartDate": .string("2027-01-01T08:30:00.5-00:30")], at: newYear(9 * 3600 + 1)))
+        XCTAssertNil(exclusion(["StartDate": .string("2027-01-01T10:00+01")], at: newYear(9 * 3600)), "an offset in hours alone")
+        XCTAssertEqual(exclusion(["StartDate": .string("2027-01-01t10:00+0100")], at: newYear(9 * 3600 - 1))?.name, "not-started",
+                       "a lower-case t, as RFC 3339 allows, and an offset without a colon")
     }
 
     func testADateHeraldCannotReadKeepsTheMessageBack() {

@@ -60,6 +60,9 @@ final class TargetingValidationTests: XCTestCase {
 
     func testALocalisedDictionaryWithoutEnglishSaysWhichTextOtherUsersSee() throws {
         XCTAssertEqual(try findings(#"{"a": {"Title": {"fr": "Bonjour", "de": "Hallo", "en_US": "Hi"}}}"#), [
+            finding("Title", .noFallbackLanguage, "Title has no en text: users whose language is not listed see the 'en_US' text"),
+        ])
+        XCTAssertEqual(try findings(#"{"a": {"Title": {"fr": "Bonjour", "de": "Hallo"}}}"#), [
             finding("Title", .noFallbackLanguage, "Title has no en text: users whose language is not listed see the 'de' text"),
         ])
     }

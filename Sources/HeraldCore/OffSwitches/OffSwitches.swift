@@ -173,13 +173,15 @@ public struct OffSwitches: Sendable, Equatable {
     }
 
     /// The administrator's mute of an app, if any, naming the file that decided it. As the XDG
-    /// base directory rules have it, the most important file that sets a key decides; an app's
-    /// own `Muted` (in any system file) decides before an `[all]` one.
+    /// base directory rules have it, the most important file that says anything decides: in
+    /// it, the app's own `Muted` before its `[all]`; a less important file (a package's
+    /// default, say) cannot undo what a more important one said.
     public func administratorMute(of appID: String) -> Mute? {
         for file in system {
             if let muted = file.apps[appID]?.muted { return muted ? Mute(by: .administrator, scope: .app, file: file.file) : nil }
+            if let all = file.allMuted { return all ? Mute(by: .administrator, scope: .allApps, file: file.file) : nil }
         }
-        return administratorMutesAll
+        return nil
     }
 
     /// The administrator's mute of every app, if any.

@@ -83,6 +83,10 @@ public protocol StateStore: AnyObject {
     /// before it knows whether a check is due. Whatever it decides is taken again under the
     /// lock before anything is written.
     func snapshot() throws -> HeraldState
+    /// Reads the state for a question that must change nothing (`herald state`, `--explain`,
+    /// `Herald.answers()`): never takes the lock, never moves a damaged file aside; `nil` for a
+    /// state that does not decode, which a check would move aside and start over from.
+    func inspect() throws -> HeraldState?
     /// Reads, changes and writes the state as one step that no other process or check can
     /// interleave with; writes nothing when `change` leaves the state as it was.
     ///
@@ -101,6 +105,8 @@ public protocol StateStore: AnyObject {
 extension StateStore {
     /// The state as `load()` reads it.
     public func snapshot() throws -> HeraldState { try load() }
+    /// The state as `snapshot()` reads it.
+    public func inspect() throws -> HeraldState? { try snapshot() }
 }
 
 /// Reads and writes one app's `HeraldState` in files, safely between processes.

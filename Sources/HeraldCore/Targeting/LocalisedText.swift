@@ -6,7 +6,8 @@ public enum LocalisedText {
 
     /// The text for `languages` (in order of preference, as `Audience.languages` lists them):
     /// a string is itself; a dictionary gives its entry for the first of `languages` it has,
-    /// else `en`, else the entry whose language sorts first. Language names match whatever
+    /// else `en`, else one in the same language for another region (`en_US` for `en_GB`; the
+    /// first of those by name), else the entry whose language sorts first. Language names match whatever
     /// their case and whether `-` or `_` separates the region (`pt-br` is `pt_BR`). `nil` when
     /// there is no text.
     public static func resolve(_ value: FeedValue?, languages: [String]) -> String? {
@@ -22,8 +23,13 @@ public enum LocalisedText {
     /// Which of a dictionary's languages `resolve` picks for `languages`.
     public static func language(of available: [String], for languages: [String]) -> String? {
         let byName = Dictionary(available.map { (normalised($0), $0) }, uniquingKeysWith: { first, second in min(first, second) })
-        for wanted in languages + [fallbackLanguage] {
-            if let match = byName[normalised(wanted)] { return match }
+        let wanted = languages + [fallbackLanguage]
+        for language in wanted {
+            if let match = byName[normalised(language)] { return match }
+        }
+        func base(_ language: String) -> Substring { normalised(language).prefix { $0 != "_" } }
+        for language in wanted {
+            if let match = available.filter({ base($0) == base(language) }).min() { return match }
         }
         return available.min()
     }

@@ -141,7 +141,7 @@ enum ISO8601Moment {
               (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day) else { return nil }
         var seconds = Double(daysFromCivil(year: year, month: month, day: day)) * 86_400
         if index == bytes.count { return (Date(timeIntervalSince1970: seconds), true) }
-        guard expect("T") || expect(" "), let hour = digits(2), expect(":"), let minute = digits(2),
+        guard expect("T") || expect("t") || expect(" "), let hour = digits(2), expect(":"), let minute = digits(2),
               hour < 24, minute < 60 else { return nil }
         seconds += Double(hour * 3600 + minute * 60)
         if expect(":") {
@@ -164,8 +164,10 @@ enum ISO8601Moment {
             let sign = bytes[index] == UInt8(ascii: "+") ? 1.0 : -1.0
             index += 1
             guard let hours = digits(2), hours < 24 else { return nil }
-            _ = expect(":")
-            guard let minutes = digits(2), minutes < 60 else { return nil }
+            // `+01`, `+0100` and `+01:00` are all ISO 8601.
+            let colon = expect(":")
+            let minutes = index < bytes.count || colon ? digits(2) : 0
+            guard let minutes, minutes < 60 else { return nil }
             seconds -= sign * Double(hours * 3600 + minutes * 60)
         }
         guard index == bytes.count else { return nil }

@@ -75,7 +75,12 @@ struct FeedAddCommand: ParsableCommand, UsageExample {
         let retired = try argument.retiredKeys()
         let taken = FeedEdits.keys(of: bytes) + retired.dates.keys
         guard let key = key ?? MessageKeys.next(on: Date(), taken: taken) else {
-            EventReporter.complain("\(feed): no id left for today: \(MessageKeys.day(of: Date()))-\(MessageKeys.lastSuffix) is taken")
+            // Every id given out today must sort after the day's others: name the one in the way.
+            let day = MessageKeys.day(of: Date())
+            let today = taken.filter { $0.lowercased().hasPrefix(day) }
+            let latest = VersionComparison.caseInsensitiveOrder(of: today).last.map { today[$0] }
+            let blocking = latest.map { "'\($0)' sorts after every id \(day)-02 … -\(MessageKeys.lastSuffix) could be" } ?? "no id is left"
+            EventReporter.complain("\(feed): no id left for today: \(blocking); give one with --key")
             throw ExitCode(65)
         }
         if let refusal = retired.refusal(of: key) {

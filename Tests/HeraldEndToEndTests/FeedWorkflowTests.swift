@@ -137,6 +137,13 @@ final class FeedWorkflowTests: XCTestCase {
             "herald: \(empty.path): not changed, because the feed cannot be used: the feed is empty (--create starts a new feed)\n"))
     }
 
+    func testAHandWrittenIdThatSortsAfterEveryGeneratedOneIsNamed() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        let file = try write(session, "feed.json", #"{"\#(today)b": {"Title": "By hand"}}"#)
+        XCTAssertEqual(try session.run(["feed", "add", file.path, "--title", "New", "--message", "Text"]), ToolRun(status: 65, output: "", errorOutput:
+            "herald: \(file.path): no id left for today: '\(today)b' sorts after every id \(today)-02 … -99 could be; give one with --key\n"))
+    }
+
     func testPreviewShowsTheMessagesOnTheDesktopAndWritesNoState() throws {
         let session = try DesktopSession()
         let file = try write(session, "feed.plist", Fixtures.xmlFeed([

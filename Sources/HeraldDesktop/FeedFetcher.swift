@@ -243,28 +243,26 @@ private final class FetchOperation {
 
     // MARK: file:
 
+    /// Reads a local file (or standard input, as `/dev/stdin`) in chunks, as a response body
+    /// is read: past the size limit it stops, instead of loading a file of any size first.
     func readFile(_ url: String) {
         let file = g_file_new_for_uri(url)!
         defer { g_object_unref(UnsafeMutableRawPointer(file)) }
-        g_file_load_contents_async(file, cancellable, { source, result, pointer in
+        g_file_read_async(file, Int32(G_PRIORITY_DEFAULT), cancellable, { source, result, pointer in
             // GIO's source and result are used once, here, on the loop that called back.
             nonisolated(unsafe) let (source, result) = (source, result)
             FetchOperation.resume(pointer) { operation in
-                var contents: UnsafeMutablePointer<CChar>?
-                var length: gsize = 0
                 var error: UnsafeMutablePointer<GError>?
-                guard g_file_load_contents_finish(OpaquePointer(source), result, &contents, &length, nil, &error) != 0, let contents else {
+                guard let input = g_file_read_finish(OpaquePointer(source), result, &error) else {
                     if let error, g_error_matches(error, g_io_error_quark(), Int32(G_IO_ERROR_NOT_FOUND.rawValue)) != 0 {
                         return operation.finish(.failure(.missingFile(consume(error) ?? "not found")))
                     }
                     return operation.fail(error)
                 }
-                defer { g_free(contents) }
-                guard Int(length) <= operation.fetcher.sizeLimit else {
-                    return operation.finish(.failure(.tooLarge(limit: operation.fetcher.sizeLimit)))
-                }
-                let bytes = Data(bytes: contents, count: Int(length))
-                operation.finish(.success(.fetched(bytes, FeedValidators(etag: nil, lastModified: nil))))
+                if let stream = operation.stream { g_object_unref(stream) }
+                operation.stream = UnsafeMutableRawPointer(input).assumingMemoryBound(to: GInputStream.self)
+                operation.received = FeedValidators(etag: nil, lastModified: nil)
+                operation.readChunk()
             }
         }, retained())
     }

@@ -65,6 +65,18 @@ final class FeedArgumentTests: XCTestCase {
         }
     }
 
+    /// Standard input has the size limit of any feed, and is read in chunks that stop at it:
+    /// 200 MB of zeros on the pipe cost no more memory than a small feed.
+    func testAFeedOnStandardInputStopsAtTheSizeLimitWithoutBeingReadWhole() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        let script = "head -c 200000000 /dev/zero | /usr/bin/time -f 'peak %M kB' \"$0\" check --force --feed - --app-id org.example.Piped"
+        let run = try runToCompletion("/bin/sh", ["-c", script + " 2>&1", TestPaths.herald], environment: session.environment)
+        let lines = run.output.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "herald: the feed is larger than 1048576 bytes", run.output)
+        let peak = try XCTUnwrap(lines.last.flatMap { Int($0.dropFirst("peak ".count).dropLast(" kB".count)) }, run.output)
+        XCTAssertLessThan(peak, 80_000, "kB at the peak: the pipe is not read whole")
+    }
+
     func testAMissingOrUnreadableFileExits66WithTheSystemsReasonForEveryCommand() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
         let folder = session.directory

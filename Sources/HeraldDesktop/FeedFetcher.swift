@@ -194,7 +194,7 @@ private final class FetchOperation {
     var currentURL = ""
     var message: OpaquePointer?
     var stream: UnsafeMutablePointer<GInputStream>?
-    var body = Data()
+    var body: [UInt8] = []
     var received: FeedValidators?
     /// What TLS found wrong with the server's certificate, if it refused it.
     var certificateFlags: UInt32 = 0
@@ -356,9 +356,9 @@ private final class FetchOperation {
                 var size: gsize = 0
                 let data = g_bytes_get_data(bytes, &size)
                 if size == 0 {
-                    return operation.finish(.success(.fetched(operation.body, operation.received ?? FeedValidators(etag: nil, lastModified: nil))))
+                    return operation.finish(.success(.fetched(Data(operation.body), operation.received ?? FeedValidators(etag: nil, lastModified: nil))))
                 }
-                operation.body.append(data!.assumingMemoryBound(to: UInt8.self), count: Int(size))
+                operation.body.append(contentsOf: UnsafeBufferPointer(start: data!.assumingMemoryBound(to: UInt8.self), count: Int(size)))
                 guard operation.body.count <= operation.fetcher.sizeLimit else {
                     return operation.finish(.failure(.tooLarge(limit: operation.fetcher.sizeLimit)))
                 }

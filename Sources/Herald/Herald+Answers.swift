@@ -112,7 +112,7 @@ extension Herald {
             // would start over from, and left where it is.
             return try store.inspect() ?? HeraldState()
         } catch {
-            throw HeraldError.state(StateStoreError(error, writing: "the state"))
+            throw HeraldError.state(failing: error)
         }
     }
 
@@ -120,7 +120,7 @@ extension Herald {
         do {
             return try store.update(change)
         } catch {
-            throw HeraldError.state(StateStoreError(error, writing: "the state"))
+            throw HeraldError.state(failing: error)
         }
     }
 }

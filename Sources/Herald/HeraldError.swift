@@ -43,6 +43,11 @@ public enum HeraldError: Error, Equatable, CustomStringConvertible {
         }
     }
 
+    /// A state store's failure, as a check and the advanced API report it.
+    static func state(failing error: any Error) -> HeraldError {
+        .state(StateStoreError(error, writing: "the state"))
+    }
+
     /// A short machine-readable kind.
     public var kind: String {
         switch self {

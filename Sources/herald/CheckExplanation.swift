@@ -41,17 +41,19 @@ struct CheckExplanation {
             EventReporter.complain(error.description)
             return 64
         }
-        if let mute = decision.mute {
+        let feedURL: String
+        switch decision.outcome(forFeed: configuration.feedURL, rules: configuration.urlRules) {
+        case .muted(let mute):
             let skip = CheckSkipReason.muted(mute)
             print(json ? Self.event("check-skipped", ["reason": .string(skip.name), "detail": .string(skip.description)])
                   : "no check: \(skip); no message is shown")
             return 0
-        }
-        if decision.mirror != nil, let refusal = decision.mirrorRefusal(configuration.urlRules) {
+        case .refused(let refusal):
             EventReporter.complain(refusal)
             return 64
+        case .fetch(let url, _):
+            feedURL = url ?? configuration.feedURL!
         }
-        let feedURL = decision.feedURL(replacing: configuration.feedURL) ?? configuration.feedURL!
         let publicKey = configuration.publicKey.flatMap { try? FeedSignature.publicKey(base64: $0) }
         let source = FeedSource(url: feedURL, userAgent: configuration.userAgent, timeout: configuration.timeout,
                                 sizeLimit: configuration.sizeLimit, rules: configuration.urlRules, caFile: configuration.caFile,

@@ -36,8 +36,8 @@ enum SignalWatcher {
         var thread = pthread_t()
         let context = Unmanaged.passRetained(watch).toOpaque()
         pthread_create(&thread, nil, { pointer in
+            // The watching thread ends only with the process.
             Unmanaged<Watch>.fromOpaque(pointer!).takeRetainedValue().run()
-            return nil
         }, context)
         pthread_detach(thread)
     }

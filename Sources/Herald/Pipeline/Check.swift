@@ -135,18 +135,18 @@ final class Check {
             report(.configuration(error.description))
             return false
         }
-        if let mute = decision.mute {
+        switch decision.outcome(forFeed: configuration.feedURL, rules: configuration.urlRules) {
+        case .muted(let mute):
             delegate?.herald(herald, didSkipCheck: .muted(mute))
             return false
-        }
-        feedURL = decision.feedURL(replacing: configuration.feedURL)
-        guard feedURL != nil, decision.mirror != nil else { return true }
-        if let refusal = decision.mirrorRefusal(configuration.urlRules) {
+        case .refused(let refusal):
             report(.configuration(refusal))
             return false
+        case .fetch(let url, let mirror):
+            feedURL = url
+            self.mirror = mirror
+            return true
         }
-        mirror = decision.mirror
-        return true
     }
 
     /// Ends a check that had something to show while the desktop asks for quiet: nothing is
@@ -489,7 +489,7 @@ final class Check {
         do {
             return try store.update(change)
         } catch {
-            let failure = HeraldError.state(StateStoreError(error, writing: "the state"))
+            let failure = HeraldError.state(failing: error)
             lastStateFailure = failure
             report(failure)
             return nil

@@ -100,14 +100,11 @@ public final class FeedSource {
         let target = urls.first!
         // Standard input is read through its /dev path, with the size limit of any other feed.
         fetcher.fetch(cacheable ? target : "file:///dev/stdin", validators: validators) { [self] result in
-            switch result {
-            case .failure(let error) where error.isNotFound && urls.count > 1:
+            if case .failure(let error) = result, error.isNotFound, urls.count > 1 {
                 // The validators were the answered URL's: another URL's copy is fetched whole.
-                ask(urls.dropFirst(), validators: nil, notFound: notFound + [target], completion: completion)
-                return
-            default:
-                answeredURL = target
+                return ask(urls.dropFirst(), validators: nil, notFound: notFound + [target], completion: completion)
             }
+            answeredURL = target
             switch result {
             case .failure(let error):
                 completion(.failure(.fetch(error)))

@@ -153,6 +153,25 @@ public struct OffSwitchDecision: Sendable, Equatable {
         guard let mirror, let refusal = rules.feedURLRefusal(mirror.url) else { return nil }
         return "the feed URL \(mirror.url) of \(mirror.file) is refused: \(refusal)"
     }
+
+    /// What a check (or its explanation) does under this decision, before any network traffic.
+    public enum Outcome: Sendable, Equatable {
+        /// Stop: the app is muted.
+        case muted(Mute)
+        /// Fail: the mirror is refused by the URL rules; nothing is fetched, not the app's own feed.
+        case refused(String)
+        /// Go on with this feed (`nil` for an app with prompts only), and the mirror it is, if any.
+        case fetch(feedURL: String?, mirror: FeedMirror?)
+    }
+
+    /// The outcome for an app whose own feed is `own`, under `rules`.
+    public func outcome(forFeed own: String?, rules: URLRules) -> Outcome {
+        if let mute { return .muted(mute) }
+        let url = feedURL(replacing: own)
+        guard url != nil, mirror != nil else { return .fetch(feedURL: url, mirror: nil) }
+        if let refusal = mirrorRefusal(rules) { return .refused(refusal) }
+        return .fetch(feedURL: url, mirror: mirror)
+    }
 }
 
 /// The key files of one user, read: the administrator's system files and the user's own.

@@ -15,23 +15,22 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
+        // GLib and GObject, linked; their headers bring GIO's.
         .systemLibrary(
-            name: "CLibNotify",
-            pkgConfig: "libnotify",
-            providers: [.apt(["libnotify-dev"])]
+            name: "CGObject",
+            pkgConfig: "gobject-2.0",
+            providers: [.apt(["libglib2.0-dev"])]
         ),
-        .systemLibrary(
-            name: "CLibSoup",
-            pkgConfig: "libsoup-3.0",
-            providers: [.apt(["libsoup-3.0-dev", "glib-networking"])]
-        ),
+        // GIO, libsoup 3 and libnotify, loaded on first use: a check that is not due maps none
+        // of them. At run time: libglib2.0-0, libsoup-3.0-0, glib-networking and libnotify4.
+        .target(name: "CDesktopLibraries", dependencies: ["CGObject"]),
         .systemLibrary(
             name: "CGtk",
             pkgConfig: "gtk4",
             providers: [.apt(["libgtk-4-dev"])]
         ),
         .target(name: "HeraldCore"),
-        .target(name: "HeraldDesktop", dependencies: ["CLibNotify", "CLibSoup", "HeraldCore"]),
+        .target(name: "HeraldDesktop", dependencies: ["CDesktopLibraries", "HeraldCore"]),
         .target(name: "Herald", dependencies: ["HeraldCore", "HeraldDesktop"]),
         .target(name: "HeraldTesting", dependencies: ["Herald", "HeraldCore", "HeraldDesktop"]),
         .executableTarget(
@@ -53,10 +52,10 @@ let package = Package(
         .executableTarget(name: "herald-decode-bench", dependencies: ["HeraldCore"], path: "Tests/Benchmarks/Decoding"),
         // How long appLaunched() holds the caller's thread, for Tests/scripts/bench.sh.
         .executableTarget(name: "herald-launch-bench", dependencies: ["Herald", "HeraldCore", "HeraldDesktop"], path: "Tests/Benchmarks/Launch"),
-        .target(name: "HeraldTestSupport", dependencies: ["HeraldCore", "HeraldDesktop", "CLibNotify"], path: "Tests/HeraldTestSupport"),
+        .target(name: "HeraldTestSupport", dependencies: ["HeraldCore", "HeraldDesktop", "CDesktopLibraries"], path: "Tests/HeraldTestSupport"),
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldTestSupport"]),
-        .testTarget(name: "HeraldDesktopTests", dependencies: ["HeraldDesktop", "HeraldTestSupport", "CLibNotify"]),
-        .testTarget(name: "HeraldTests", dependencies: ["Herald", "HeraldTesting", "HeraldTestSupport", "CLibNotify"]),
+        .testTarget(name: "HeraldDesktopTests", dependencies: ["HeraldDesktop", "HeraldTestSupport", "CDesktopLibraries"]),
+        .testTarget(name: "HeraldTests", dependencies: ["Herald", "HeraldTesting", "HeraldTestSupport", "CDesktopLibraries"]),
         .testTarget(name: "HeraldEndToEndTests", dependencies: ["HeraldCore", "HeraldTestSupport"]),
         .testTarget(name: "HeraldFleetTests", dependencies: ["HeraldFleet"]),
     ]

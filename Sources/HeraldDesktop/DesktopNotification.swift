@@ -1,4 +1,4 @@
-import CLibNotify
+import CDesktopLibraries
 import HeraldCore
 
 /// How a shown notification ended: one action, or a close. Delivered exactly once.

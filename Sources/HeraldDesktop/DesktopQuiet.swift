@@ -1,5 +1,4 @@
-import CLibNotify
-import CLibSoup
+import CDesktopLibraries
 import HeraldCore
 
 /// Whether the desktop asks for quiet right now: GNOME's do-not-disturb setting, then the

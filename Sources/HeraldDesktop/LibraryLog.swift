@@ -1,4 +1,4 @@
-import CLibNotify
+import CDesktopLibraries
 import Glibc
 
 /// Where the warnings of GLib, GIO, libsoup and libnotify go in a command-line program.

@@ -1,4 +1,4 @@
-import CLibNotify
+import CDesktopLibraries
 import HeraldCore
 
 /// Opens links with the desktop's default applications, through GIO.

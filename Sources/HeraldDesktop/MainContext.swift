@@ -1,4 +1,4 @@
-import CLibNotify
+import CDesktopLibraries
 import Glibc
 
 /// The GLib default main context as a global actor: everything Herald does runs there.

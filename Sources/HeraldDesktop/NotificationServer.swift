@@ -1,4 +1,4 @@
-import CLibNotify
+import CDesktopLibraries
 
 /// The session's notification server, reached through libnotify.
 ///

@@ -1,4 +1,4 @@
-import CLibSoup
+import CDesktopLibraries
 import Glibc
 import HeraldCore
 

@@ -176,6 +176,45 @@ final class CheckEndToEndTests: XCTestCase {
         }
     }
 
+    /// The shared libraries the loader mapped for one run of `herald` (its `LD_DEBUG=files` log).
+    func librariesMapped(_ session: DesktopSession, _ arguments: [String]) throws -> (run: ChildProcess, libraries: Set<String>) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("herald-ld-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let run = try session.herald(arguments, environment: ["LD_DEBUG": "files", "LD_DEBUG_OUTPUT": folder.appendingPathComponent("ld").path])
+        XCTAssertEqual(run.wait(), 0, "\(run.output) \(run.errorOutput)")
+        var libraries = Set<String>()
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            let log = try String(contentsOfFile: folder.appendingPathComponent(name).path, encoding: .utf8)
+            for line in log.split(separator: "\n") {
+                guard let start = line.range(of: "file=") else { continue }
+                libraries.insert(String(line[start.upperBound...].prefix { $0 != " " && $0 != "\t" }))
+            }
+        }
+        XCTAssertTrue(libraries.contains { $0.hasPrefix("libglib-2.0") }, "the log names what was loaded: \(libraries)")
+        return (run, libraries)
+    }
+
+    func testACheckThatIsNotDueMapsNeitherGIONorLibsoupNorLibnotify() throws {
+        let session = try DesktopSession()
+        let server = try session.serveFeed(twoMessages)
+        let arguments = ["check", "--json", "--feed", server.url("feed.plist"), "--app-id", appID, "--wait", "0.5"]
+        let loadedOnUse = ["libgio-2.0.so.0", "libsoup-3.0.so.0", "libnotify.so.4"]
+
+        let firstLaunch = try librariesMapped(session, arguments)
+        XCTAssertEqual(events(firstLaunch.run, "check-skipped").first?["reason"] as? String, "first-launch")
+        let shown = try librariesMapped(session, arguments)
+        XCTAssertEqual(events(shown.run, "shown").count, 2)
+        let notDue = try librariesMapped(session, arguments)
+        XCTAssertEqual(events(notDue.run, "check-skipped").first?["reason"] as? String, "check-period")
+
+        for library in loadedOnUse {
+            XCTAssertFalse(firstLaunch.libraries.contains(library), "first launch mapped \(library)")
+            XCTAssertFalse(notDue.libraries.contains(library), "a check that is not due mapped \(library)")
+            XCTAssertTrue(shown.libraries.contains(library), "a check that shows loads \(library) when it first calls it")
+        }
+    }
+
     func testFirstLaunchFetchesNothingSecondLaunchShows() throws {
         let session = try DesktopSession()
         let server = try session.serveFeed(twoMessages)

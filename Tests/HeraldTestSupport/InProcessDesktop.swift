@@ -1,4 +1,4 @@
-import CLibNotify
+import CDesktopLibraries
 import Foundation
 
 /// The private desktop that every in-process test shares: a session bus, python3-dbusmock's

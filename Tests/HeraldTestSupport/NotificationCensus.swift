@@ -1,4 +1,4 @@
-import CLibNotify
+import CDesktopLibraries
 
 /// Counts the `NotifyNotification` objects this process creates and finalizes.
 ///

@@ -1,4 +1,4 @@
-import CLibNotify
+import CDesktopLibraries
 import Foundation
 import Herald
 import HeraldCore

@@ -1,4 +1,4 @@
-import CLibNotify
+import CDesktopLibraries
 import FoundationEssentials
 import HeraldCore
 import HeraldDesktop

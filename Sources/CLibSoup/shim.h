@@ -1,1 +1,0 @@
-#include <libsoup/soup.h>

@@ -56,6 +56,7 @@ struct CheckSession {
         // What is still shown is closed here, once; libnotify is not shut down, since its
         // shut-down would close the same notifications a second time.
         herald.closeShownMessages()
+        reporter.flush()
         // A stop signal ends the process as the shell expects of it: 128 + the signal's number.
         return stop.signal.map { 128 + $0 } ?? reporter.exitCode
     }

@@ -44,6 +44,9 @@ final class Check {
     /// The install's place in every rollout, should the state have none yet: drawn once per
     /// check, so the plan on a snapshot and the plan that claims agree.
     private let rolloutDraw = Double.random(in: 0..<1)
+    /// The plan made on the gate's snapshot, kept for the locked update: when the state has
+    /// not changed since, it is the plan, and a feed of thousands of messages is planned once.
+    private var snapshotPlan: (state: HeraldState, plan: CheckPlan)?
     /// The feed this check fetches: the app's own, or the administrator's mirror.
     private var feedURL: String?
     /// The administrator's mirror, told to the delegate when the check fetches from it.
@@ -192,11 +195,16 @@ final class Check {
         let prompts = launch ? Array(herald.prompts.values) : []
         // Nothing fetched and no prompts: nothing to plan, claim or record.
         if case .notRun = step, prompts.isEmpty { return presentationEnded() }
-        if let snapshot, makePlan(step.feed, prompts, state: snapshot).showsAnything {
-            if deferredForQuiet() { return deferred(after: step) }
-            askCapabilities(&step)
+        if let snapshot {
+            let planned = makePlan(step.feed, prompts, state: snapshot)
+            snapshotPlan = (snapshot, planned)
+            if planned.showsAnything {
+                if deferredForQuiet() { return deferred(after: step) }
+                askCapabilities(&step)
+            }
         }
         var claimed = claim(step, prompts)
+        snapshotPlan = nil
         if case .needsCapabilities = claimed {
             // The state changed since the snapshot: there is something to show after all.
             if deferredForQuiet() { return deferred(after: step) }
@@ -222,7 +230,7 @@ final class Check {
                 state = record(step, in: state, now: now)
                 return .nothing
             }
-            let plan = makePlan(step.feed, prompts, state: state)
+            let plan = snapshotPlan.flatMap { $0.state == state ? $0.plan : nil } ?? makePlan(step.feed, prompts, state: state)
             if plan.showsAnything, capabilities == nil { return .needsCapabilities }
             lastCheckedBefore = .some(state.lastChecked)
             state = record(step, in: plan.state, now: now)
@@ -301,10 +309,14 @@ final class Check {
         var shownWithoutButtons: [Showable] = []
         var count = 0
         var claimed = Set(plan.messages.prefix(plan.claimedMessages).map(\.key))
-        for message in plan.messages {
+        for index in plan.messages.indices {
+            // Past the cap only the key is needed: a feed of thousands is not copied entry by entry.
             if count >= configuration.check.maxNotificationsPerCheck {
-                skip(message, .overCap, &unshownMessages)
-            } else if let url = message.actionURL, !herald.linkOpener.canOpen(url) {
+                skip(plan.messages[index].key, .overCap, &unshownMessages)
+                continue
+            }
+            let message = plan.messages[index]
+            if let url = message.actionURL, !herald.linkOpener.canOpen(url) {
                 skip(message, .noHandler(URLRules.scheme(of: url) ?? url), &unshownMessages)
             } else if delegate?.herald(herald, shouldDisplay: message) == false {
                 skip(message, .delegateDeclined, &unshownMessages)
@@ -371,8 +383,12 @@ final class Check {
     }
 
     private func skip(_ message: FeedEntry, _ reason: MessageSkipReason, _ unshown: inout [String]) {
-        delegate?.herald(herald, didSkipMessage: message.key, reason: reason)
-        unshown.append(message.key)
+        skip(message.key, reason, &unshown)
+    }
+
+    private func skip(_ key: String, _ reason: MessageSkipReason, _ unshown: inout [String]) {
+        delegate?.herald(herald, didSkipMessage: key, reason: reason)
+        unshown.append(key)
     }
 
     /// Shows one message or prompt; returns whether it awaits an answer, or `nil` when it

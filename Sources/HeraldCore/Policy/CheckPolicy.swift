@@ -229,9 +229,10 @@ public enum CheckPolicy {
     /// writes. An entry the feed has but could not use (a problem) counts as present.
     public static func prune(_ state: HeraldState, feed: Feed, now: Date) -> HeraldState {
         var state = state
-        let present = Set(feed.entries.keys).union(feed.problems.map(\.key))
-        var answered = state.viewed.union(state.ignored ?? []).union(state.reminded.keys)
-        answered.subtract(present)
+        // The answered ids are few and the feed's may be thousands: each answered id is looked up.
+        let problems = Set(feed.problems.map(\.key))
+        let answered = state.viewed.union(state.ignored ?? []).union(state.reminded.keys)
+            .filter { feed.entries[$0] == nil && !problems.contains($0) }
         var absentSince: [String: Date] = [:]
         var forgotten: Set<String> = []
         for key in answered {
@@ -287,32 +288,36 @@ public enum CheckPolicy {
             state.rolloutDraw = rolloutDraw()
         }
         let ignored = state.ignored ?? []
-        var answered: [(String, MessageSkipReason)] = []
-        var pending = feed.entries.values.filter { entry in
-            if configuration.showAnswered { return true }
-            if ignored.contains(entry.key) { answered.append((entry.key, .ignored)); return false }
-            if state.viewed.contains(entry.key) { answered.append((entry.key, .viewed)); return false }
-            return true
+        var skipped: [(key: String, reason: MessageSkipReason)] = []
+        // Entries are copied once into `pending` and once more for each candidate: a feed of
+        // thousands of messages is ordered, put in priority order and filtered by position.
+        var pending: [FeedEntry] = []
+        pending.reserveCapacity(feed.entries.count)
+        for entry in feed.entries.values {
+            if !configuration.showAnswered {
+                if ignored.contains(entry.key) { skipped.append((entry.key, .ignored)); continue }
+                if state.viewed.contains(entry.key) { skipped.append((entry.key, .viewed)); continue }
+            }
+            pending.append(entry)
         }
         if configuration.debug, !feed.entries.isEmpty, pending.isEmpty {
             state.ignored = []
             state.viewed = []
             pending = Array(feed.entries.values)
-            answered = []
+            skipped = []
         }
-        var skipped: [String: MessageSkipReason] = Dictionary(answered, uniquingKeysWith: { first, _ in first })
-        let candidates = byPriority(order(pending, oldestFirst: configuration.showOldestFirst)).filter { entry in
-            if let reason = exclusion(of: entry, configuration: configuration, state: state, now: now,
-                                      urlRules: urlRules, claimant: claimant, isLive: isLive) {
-                skipped[entry.key] = reason
-                return false
-            }
-            return true
-        }
-        let skippedInOrder = order(skipped.keys.map { key in feed.entries[key]! }, oldestFirst: configuration.showOldestFirst)
-            .map { (key: $0.key, reason: skipped[$0.key]!) }
         let languages = configuration.audience?.languages ?? []
-        return Selection(candidates: candidates.map { $0.localised(to: languages) }, skipped: skippedInOrder, state: state)
+        var candidates: [FeedEntry] = []
+        for position in byPriority(orderPositions(of: pending.map(\.key), oldestFirst: configuration.showOldestFirst), of: pending) {
+            if let reason = exclusion(of: pending[position], configuration: configuration, state: state, now: now,
+                                      urlRules: urlRules, claimant: claimant, isLive: isLive) {
+                skipped.append((pending[position].key, reason))
+            } else {
+                candidates.append(pending[position].localised(to: languages))
+            }
+        }
+        let skippedInOrder = orderPositions(of: skipped.map(\.key), oldestFirst: configuration.showOldestFirst).map { skipped[$0] }
+        return Selection(candidates: candidates, skipped: skippedInOrder, state: state)
     }
 
     static func exclusion(
@@ -355,7 +360,12 @@ public enum CheckPolicy {
     public static func order(_ entries: [FeedEntry], oldestFirst: Bool) -> [FeedEntry] {
         // Each key is turned into its comparable units once, and the positions are sorted:
         // comparing through String views and moving whole entries cost more than the rest.
-        let ascending = VersionComparison.caseInsensitiveOrder(of: entries.map(\.key)).map { entries[$0] }
+        orderPositions(of: entries.map(\.key), oldestFirst: oldestFirst).map { entries[$0] }
+    }
+
+    /// The positions of `keys` in the order of `order(_:oldestFirst:)`.
+    static func orderPositions(of keys: [String], oldestFirst: Bool) -> [Int] {
+        let ascending = VersionComparison.caseInsensitiveOrder(of: keys)
         return oldestFirst ? ascending : ascending.reversed()
     }
 

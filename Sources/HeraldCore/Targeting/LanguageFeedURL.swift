@@ -61,6 +61,9 @@ public enum LanguageFeedURL {
 
     /// Where each placeholder is in `url`, in order; the encoded form matches in any case.
     static func placeholders(in url: String) -> [Range<String.Index>] {
+        // Nearly every URL has neither `{` nor `%`: those are answered without the walk below,
+        // which lowercases a slice at every character (it runs at every check, before the fetch).
+        guard url.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "%") }) else { return [] }
         var found: [Range<String.Index>] = []
         var index = url.startIndex
         while index < url.endIndex {

@@ -37,10 +37,15 @@ extension CheckPolicy {
     /// Entries in display order, moved so that a higher `Priority` comes first; equal
     /// priorities keep the display order. A feed without priorities is returned as it is.
     public static func byPriority(_ entries: [FeedEntry]) -> [FeedEntry] {
-        let priorities = entries.map(\.priority)
-        guard priorities.contains(where: { $0 != 0 }) else { return entries }
-        return entries.indices.sorted { priorities[$0] != priorities[$1] ? priorities[$0] > priorities[$1] : $0 < $1 }
-            .map { entries[$0] }
+        byPriority(Array(entries.indices), of: entries).map { entries[$0] }
+    }
+
+    /// `positions` of `entries`, in display order, moved as `byPriority(_:)` moves the entries.
+    static func byPriority(_ positions: [Int], of entries: [FeedEntry]) -> [Int] {
+        let priorities = positions.map { entries[$0].priority }
+        guard priorities.contains(where: { $0 != 0 }) else { return positions }
+        return positions.indices.sorted { priorities[$0] != priorities[$1] ? priorities[$0] > priorities[$1] : $0 < $1 }
+            .map { positions[$0] }
     }
 
     /// The reminders of messages whose `EndDate` has passed: nobody will be reminded of them,

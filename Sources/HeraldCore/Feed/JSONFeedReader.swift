@@ -30,12 +30,13 @@ struct JSONFeedReader {
     private mutating func document() throws(DocumentFailure) -> FeedDocument {
         skipSpace()
         var unreadable: [FeedProblem] = []
-        let root: FeedValue
         if peek == UInt8(ascii: "{") {
-            root = try rootObject(unreadable: &unreadable)
-        } else {
-            root = try value()
+            let entries = try rootObject(unreadable: &unreadable)
+            skipSpace()
+            guard position >= bytes.count else { throw fail("text after the root value") }
+            return FeedDocument(entries: entries, format: .json, unreadableEntries: unreadable)
         }
+        let root = try value()
         skipSpace()
         guard position >= bytes.count else { throw fail("text after the root value") }
         return FeedDocument(root: root, format: .json, unreadableEntries: unreadable)
@@ -82,16 +83,31 @@ struct JSONFeedReader {
     }
 
     /// The root dictionary: each entry is read on its own, so a problem in one skips only it.
-    private mutating func rootObject(unreadable: inout [FeedProblem]) throws(DocumentFailure) -> FeedValue {
+    private mutating func rootObject(unreadable: inout [FeedProblem]) throws(DocumentFailure) -> [DocumentEntry] {
         try countValue()
-        var result: [String: FeedValue] = [:]
+        var result: [DocumentEntry] = []
         try members { (reader, key, keyProblem) throws(DocumentFailure) in
             reader.problems.startEntry(key)
             if let keyProblem { reader.problems.noteEntryKey(keyProblem) }
-            let entry = try reader.value()
+            let entry = try reader.entryBody()
             reader.problems.file(entry, under: key, in: &result, unreadable: &unreadable)
         }
-        return .dictionary(result)
+        return result
+    }
+
+    /// An entry of the root object: an object is kept as its list of keys and values.
+    private mutating func entryBody() throws(DocumentFailure) -> DocumentEntry.Body {
+        skipSpace()
+        guard peek == UInt8(ascii: "{") else { return .other(try value()) }
+        try countValue()
+        var fields = FeedFields(capacity: 8)
+        try members { (reader, key, keyProblem) throws(DocumentFailure) in
+            if let keyProblem { reader.problems.noteKey(keyProblem) }
+            reader.problems.enter(key)
+            fields[key] = try reader.value()
+            reader.problems.leave()
+        }
+        return .fields(fields)
     }
 
     private mutating func object() throws(DocumentFailure) -> FeedValue {
@@ -255,25 +271,24 @@ struct JSONFeedReader {
         // Most strings have no escapes: made straight from their bytes, and only checked as
         // UTF-8 when a byte is not ASCII.
         let start = position
-        var highBits: UInt8 = 0
-        while position < bytes.count {
-            let byte = bytes[position]
-            if byte == 0x22 || byte == 0x5C || byte < 0x20 { break }
-            highBits |= byte
-            position += 1
-        }
-        if position < bytes.count, bytes[position] == 0x22 {
-            let end = position
-            let text = bytes.withUnsafeBufferPointer { buffer -> String? in
-                let run = UnsafeBufferPointer(rebasing: buffer[start..<end])
-                return highBits < 0x80 ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self)
+        // Scanned through a pointer: indexing the array here cost a bounds check per byte.
+        let fast = bytes.withUnsafeBufferPointer { buffer -> (text: String?, end: Int) in
+            var end = start
+            var highBits: UInt8 = 0
+            while end < buffer.count {
+                let byte = buffer[end]
+                if byte == 0x22 || byte == 0x5C || byte < 0x20 { break }
+                highBits |= byte
+                end += 1
             }
-            if let text {
-                position += 1
-                return text
-            }
+            guard end < buffer.count, buffer[end] == 0x22 else { return (nil, end) }
+            let run = UnsafeBufferPointer(rebasing: buffer[start..<end])
+            return (highBits < 0x80 ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self), end)
         }
-        position = start
+        if let text = fast.text {
+            position = fast.end + 1
+            return text
+        }
         var out: [UInt8] = []
         while true {
             let runStart = position

@@ -124,7 +124,7 @@ public enum FeedDecoder {
     /// OpenStep. Comments are skipped on the way, so JSON with a comment is read as JSON and
     /// refused for it, not read as OpenStep. `nil` when there is nothing but white space.
     public static func format(of bytes: Data) -> FeedFormat? {
-        format(of: Array(bytes))
+        format(of: byteArray(bytes))
     }
 
     static func format(of bytes: [UInt8]) -> FeedFormat? {
@@ -188,9 +188,14 @@ public enum FeedDecoder {
         }
     }
 
+    /// The bytes copied in one go: `Array(data)` went through Data's iterator a byte at a time.
+    static func byteArray(_ data: Data) -> [UInt8] {
+        data.withUnsafeBytes { [UInt8]($0) }
+    }
+
     /// Reads a document in the format its first bytes name, within `FeedLimits`.
     static func read(_ bytes: Data) throws(FeedError) -> FeedDocument {
-        let bytes = Array(bytes)
+        let bytes = byteArray(bytes)
         guard let format = format(of: bytes) else { throw FeedError.empty }
         do throws(DocumentFailure) {
             switch format {

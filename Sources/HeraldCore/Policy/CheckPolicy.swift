@@ -355,8 +355,8 @@ public enum CheckPolicy {
     public static func order(_ entries: [FeedEntry], oldestFirst: Bool) -> [FeedEntry] {
         // Each key is turned into its comparable units once, and the positions are sorted:
         // comparing through String views and moving whole entries cost more than the rest.
-        let ascending = VersionComparison.caseInsensitiveOrder(of: entries.map(\.key)).map { entries[$0] }
-        return oldestFirst ? ascending : ascending.reversed()
+        let ascending = VersionComparison.caseInsensitiveOrder(of: entries.map(\.key))
+        return oldestFirst ? ascending.map { entries[$0] } : ascending.reversed().map { entries[$0] }
     }
 
     /// Applies an answer to the state (ORIGINALS.md §1.9, with D6's per-message reminder).

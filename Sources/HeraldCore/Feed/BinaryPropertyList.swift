@@ -15,7 +15,9 @@ import FoundationEssentials
 /// A value that is well-formed but cannot be used (a set, a UID, a string that is not valid
 /// text, a date out of range) spoils only the entry holding it, as in JSON.
 struct BinaryPropertyList {
-    private let bytes: [UInt8]
+    /// The file's bytes, read through a pointer: slices of an array retained its storage at
+    /// every integer and string read.
+    private let bytes: UnsafeBufferPointer<UInt8>
     private let objectOffsets: [Int]
     private let referenceSize: Int
     /// Where the object area ends: the offset table follows it.
@@ -30,19 +32,28 @@ struct BinaryPropertyList {
     /// Strings and data already decoded, by object number, with their size: a shared one is
     /// counted each time it is reached but decoded once. An array, not a dictionary: the
     /// object numbers are dense, and hashing them cost more than decoding.
-    private var decoded: [(value: FeedValue, problem: String?, size: Int)?]
+    private var decoded: [DecodedLeaf?]
+
+    /// A string or data object as decoded, with what it counts against the limits.
+    private struct DecodedLeaf {
+        var value: FeedValue
+        var problem: String?
+        var size: Int
+    }
 
     /// Reads a whole document.
     ///
     /// - Throws: `DocumentFailure` with the byte where a damaged file or a cycle was found, or
     ///   a refusal of a document beyond `FeedLimits`.
     static func read(_ bytes: [UInt8]) throws(DocumentFailure) -> FeedDocument {
-        var reader = try BinaryPropertyList(bytes: bytes)
-        return try reader.document()
+        try bytes.withUnsafeBufferPointer { (buffer) throws(DocumentFailure) -> FeedDocument in
+            var reader = try BinaryPropertyList(bytes: buffer)
+            return try reader.document()
+        }
     }
 
     /// Reads and checks the header, the trailer and the offset table.
-    private init(bytes: [UInt8]) throws(DocumentFailure) {
+    private init(bytes: UnsafeBufferPointer<UInt8>) throws(DocumentFailure) {
         self.bytes = bytes
         let trailerSize = 32
         guard bytes.count >= 8 + 1 + trailerSize else { throw .endsEarly("the file is too short to hold a trailer") }
@@ -90,18 +101,50 @@ struct BinaryPropertyList {
             return FeedDocument(root: try value(root), format: .binaryPropertyList, unreadableEntries: [])
         }
         try enter(root)
-        var entries: [String: FeedValue] = [:]
+        var entries: [DocumentEntry] = []
         entries.reserveCapacity(keyReferences.count)
         for (keyReference, valueReference) in zip(keyReferences, valueReferences) {
             var keyProblem: String?
             let key = try key(keyReference, problem: &keyProblem)
             problems.startEntry(key)
             if let keyProblem { problems.noteEntryKey(keyProblem) }
-            let entry = try value(valueReference)
+            let entry = try entryBody(valueReference)
             problems.file(entry, under: key, in: &entries, unreadable: &unreadable)
         }
         path.removeLast()
-        return FeedDocument(root: .dictionary(entries), format: .binaryPropertyList, unreadableEntries: unreadable)
+        return FeedDocument(entries: entries, format: .binaryPropertyList, unreadableEntries: unreadable)
+    }
+
+    /// An entry of the root dictionary: a dictionary is kept as its list of keys and values.
+    ///
+    /// Its references are read where they stand, once all are checked, without arrays of them.
+    private mutating func entryBody(_ object: Int) throws(DocumentFailure) -> DocumentEntry.Body {
+        let (kind, info, start) = marker(of: object)
+        guard kind == 0xD else { return .other(try value(object)) }
+        let (count, first) = try length(of: object, info: info, start: start)
+        let range = try payload(of: object, start: first, count: count, size: 2 * referenceSize)
+        for start in stride(from: range.lowerBound, to: range.upperBound, by: referenceSize) {
+            let reference = Self.unsigned(bytes[start..<start + referenceSize])
+            guard reference < UInt64(objectOffsets.count) else {
+                throw .syntax(offset: start, reason: "object \(object) refers to object \(reference), which does not exist")
+            }
+        }
+        try enter(object)
+        var fields = FeedFields(capacity: count)
+        for index in 0..<count {
+            let keyStart = range.lowerBound + index * referenceSize
+            let valueStart = keyStart + count * referenceSize
+            let keyObject = Int(Self.unsigned(bytes[keyStart..<keyStart + referenceSize]))
+            let valueObject = Int(Self.unsigned(bytes[valueStart..<valueStart + referenceSize]))
+            var keyProblem: String?
+            let key = try key(keyObject, problem: &keyProblem)
+            if let keyProblem { problems.noteKey(keyProblem) }
+            problems.enter(key)
+            fields[key] = try value(valueObject)
+            problems.leave()
+        }
+        path.removeLast()
+        return .fields(fields)
     }
 
     // MARK: objects
@@ -204,7 +247,7 @@ struct BinaryPropertyList {
     /// A dictionary key: a string object.
     private mutating func key(_ object: Int, problem: inout String?) throws(DocumentFailure) -> String {
         try count()
-        guard [0x5, 0x6, 0x7].contains(marker(of: object).kind), case .string(let text) = try leaf(object, problem: &problem) else {
+        guard (0x5...0x7).contains(marker(of: object).kind), case .string(let text) = try leaf(object, problem: &problem) else {
             throw damaged(object, "a dictionary key (object \(object)) is not a string")
         }
         return text
@@ -257,7 +300,7 @@ struct BinaryPropertyList {
         guard (0x4...0x7).contains(kind) else { return try scalar(object, kind: kind, info: info, start: start, problem: &problem) }
         var found: String?
         let (value, size) = try sized(object, kind: kind, info: info, start: start, problem: &found)
-        decoded[object] = (value, found, size)
+        decoded[object] = DecodedLeaf(value: value, problem: found, size: size)
         problem = problem ?? found
         return value
     }
@@ -274,9 +317,13 @@ struct BinaryPropertyList {
             return (.string(utf16(bytes[range], problem: &problem)), range.count)
         default:
             // 0x5 is ASCII; 0x7 (UTF-8) is read too, as Core Foundation does.
-            if kind == 0x5, bytes[range].contains(where: { $0 >= 0x80 }) {
+            let run = UnsafeBufferPointer(rebasing: bytes[range])
+            let isASCII = !run.contains { $0 >= 0x80 }
+            if isASCII {
+                return (.string(String(decoding: run, as: UTF8.self)), range.count)
+            } else if kind == 0x5 {
                 problem = "holds an ASCII string with bytes beyond ASCII"
-            } else if let text = String(validating: bytes[range], as: UTF8.self) {
+            } else if let text = String(validating: run, as: UTF8.self) {
                 return (.string(text), range.count)
             } else {
                 problem = "holds a string that is not valid UTF-8"
@@ -322,7 +369,7 @@ struct BinaryPropertyList {
     }
 
     /// 1, 2 and 4-byte integers are unsigned, 8-byte ones signed, 16-byte ones signed 128-bit.
-    private func integer(_ payload: ArraySlice<UInt8>, problem: inout String?) -> FeedValue {
+    private func integer(_ payload: Slice<UnsafeBufferPointer<UInt8>>, problem: inout String?) -> FeedValue {
         switch payload.count {
         case 16:
             let high = Self.unsigned(payload.prefix(8))
@@ -339,7 +386,7 @@ struct BinaryPropertyList {
     }
 
     /// Big-endian UTF-16; a lone surrogate becomes U+FFFD and is reported.
-    private func utf16(_ payload: ArraySlice<UInt8>, problem: inout String?) -> String {
+    private func utf16(_ payload: Slice<UnsafeBufferPointer<UInt8>>, problem: inout String?) -> String {
         var units: [UInt16] = []
         units.reserveCapacity(payload.count / 2)
         var index = payload.startIndex
@@ -363,7 +410,7 @@ struct BinaryPropertyList {
     }
 
     /// A big-endian unsigned integer of up to 8 bytes.
-    private static func unsigned(_ payload: ArraySlice<UInt8>) -> UInt64 {
+    private static func unsigned(_ payload: Slice<UnsafeBufferPointer<UInt8>>) -> UInt64 {
         payload.reduce(0) { $0 << 8 | UInt64($1) }
     }
 }

@@ -1,23 +1,98 @@
 import FoundationEssentials
 
 /// One message of a feed: the dictionary stored under a message id.
+///
+/// Its parts live in one shared, copy-on-write box: a check copies entries while it orders
+/// and plans them, and a copy then costs one reference count instead of one per string.
 public struct FeedEntry: Sendable, Equatable {
+    /// The parts of an entry; never changed while shared (see `parts`).
+    private final class Parts: @unchecked Sendable {
+        var key: String
+        var title: String?
+        var message: String?
+        var actionURL: String?
+        var actionButton: String?
+        var minVersion: String?
+        var maxVersion: String?
+        var fields: FeedFields
+
+        init(key: String, title: String?, message: String?, actionURL: String?, actionButton: String?,
+             minVersion: String?, maxVersion: String?, fields: FeedFields) {
+            self.key = key
+            self.title = title
+            self.message = message
+            self.actionURL = actionURL
+            self.actionButton = actionButton
+            self.minVersion = minVersion
+            self.maxVersion = maxVersion
+            self.fields = fields
+        }
+
+        func copy() -> Parts {
+            Parts(key: key, title: title, message: message, actionURL: actionURL, actionButton: actionButton,
+                  minVersion: minVersion, maxVersion: maxVersion, fields: fields)
+        }
+    }
+
+    private var storage: Parts
+
+    /// The box, copied first when another entry shares it.
+    private var parts: Parts {
+        mutating get {
+            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+            return storage
+        }
+    }
+
     /// The message id (the feed's key for it), e.g. "2024/05/01".
-    public var key: String
+    public var key: String {
+        get { storage.key }
+        set { parts.key = newValue }
+    }
     /// The alert title (`Title`), if any.
-    public var title: String?
+    public var title: String? {
+        get { storage.title }
+        set { parts.title = newValue }
+    }
     /// The body text (`Message`), if any.
-    public var message: String?
+    public var message: String? {
+        get { storage.message }
+        set { parts.message = newValue }
+    }
     /// The link opened by the view action (`ActionURL`), as written in the feed.
-    public var actionURL: String?
+    public var actionURL: String? {
+        get { storage.actionURL }
+        set { parts.actionURL = newValue }
+    }
     /// The label of the view button (`ActionButton`), used only with an `ActionURL`.
-    public var actionButton: String?
+    public var actionButton: String? {
+        get { storage.actionButton }
+        set { parts.actionButton = newValue }
+    }
     /// The lowest app version that shows this message, inclusive (`MinVersion`).
-    public var minVersion: String?
+    public var minVersion: String? {
+        get { storage.minVersion }
+        set { parts.minVersion = newValue }
+    }
     /// The highest app version that shows this message, inclusive (`MaxVersion`).
-    public var maxVersion: String?
+    public var maxVersion: String? {
+        get { storage.maxVersion }
+        set { parts.maxVersion = newValue }
+    }
     /// Every key of the entry as written, including keys Herald does not use.
-    public var details: [String: FeedValue]
+    ///
+    /// Made from the entry's fields each time it is read; Herald itself reads single keys
+    /// (`field(_:)`).
+    public var details: [String: FeedValue] {
+        get { storage.fields.dictionary }
+        set { parts.fields = FeedFields(newValue) }
+    }
+
+    /// The keys and values as written.
+    var fields: FeedFields { storage.fields }
+
+    /// The value of one key of the entry as written, without making `details`.
+    public func field(_ name: String) -> FeedValue? { storage.fields[name] }
 
     /// Creates an entry from its parts; `details` defaults to the known keys.
     public init(
@@ -25,25 +100,37 @@ public struct FeedEntry: Sendable, Equatable {
         actionButton: String? = nil, minVersion: String? = nil, maxVersion: String? = nil,
         details: [String: FeedValue]? = nil
     ) {
-        self.key = key
-        self.title = title
-        self.message = message
-        self.actionURL = actionURL
-        self.actionButton = actionButton
-        self.minVersion = minVersion
-        self.maxVersion = maxVersion
+        var fields: FeedFields
         if let details {
-            self.details = details
+            fields = FeedFields(details)
         } else {
-            var known: [String: FeedValue] = [:]
-            known[FeedKey.title] = title.map(FeedValue.string)
-            known[FeedKey.message] = message.map(FeedValue.string)
-            known[FeedKey.actionURL] = actionURL.map(FeedValue.string)
-            known[FeedKey.actionButton] = actionButton.map(FeedValue.string)
-            known[FeedKey.minVersion] = minVersion.map(FeedValue.string)
-            known[FeedKey.maxVersion] = maxVersion.map(FeedValue.string)
-            self.details = known
+            fields = FeedFields(capacity: 6)
+            fields[FeedKey.title] = title.map(FeedValue.string)
+            fields[FeedKey.message] = message.map(FeedValue.string)
+            fields[FeedKey.actionURL] = actionURL.map(FeedValue.string)
+            fields[FeedKey.actionButton] = actionButton.map(FeedValue.string)
+            fields[FeedKey.minVersion] = minVersion.map(FeedValue.string)
+            fields[FeedKey.maxVersion] = maxVersion.map(FeedValue.string)
         }
+        self.init(key: key, title: title, message: message, actionURL: actionURL, actionButton: actionButton,
+                  minVersion: minVersion, maxVersion: maxVersion, fields: fields)
+    }
+
+    /// Creates an entry from its parts and the keys and values it was read from.
+    init(key: String, title: String?, message: String?, actionURL: String?, actionButton: String?,
+         minVersion: String?, maxVersion: String?, fields: FeedFields) {
+        storage = Parts(key: key, title: title, message: message, actionURL: actionURL, actionButton: actionButton,
+                        minVersion: minVersion, maxVersion: maxVersion, fields: fields)
+    }
+
+    /// Entries are equal when their parts are, whatever the order their keys were written in.
+    public static func == (lhs: FeedEntry, rhs: FeedEntry) -> Bool {
+        let left = lhs.storage, right = rhs.storage
+        if left === right { return true }
+        return left.key == right.key && left.title == right.title && left.message == right.message
+            && left.actionURL == right.actionURL && left.actionButton == right.actionButton
+            && left.minVersion == right.minVersion && left.maxVersion == right.maxVersion
+            && left.fields.sameFields(as: right.fields)
     }
 }
 
@@ -91,28 +178,50 @@ public struct Feed: Sendable, Equatable {
     public var problems: [FeedProblem]
     /// The format the bytes were read as.
     public var format: FeedFormat
+    /// The entries of the document that were read but are not usable (not a dictionary, or a
+    /// known key of the wrong kind), keyed by message id.
+    var skippedEntries: [String: FeedValue]
+    /// `documentEntries` as set, when it was set rather than made from the entries.
+    private var writtenDocumentEntries: [String: FeedValue]?
+
     /// Every entry of the document as it was written, usable or not, keyed by message id:
     /// what `FeedValidation` lints. An entry whose value could not be read at all (a lone
     /// surrogate, a number beyond a double) is only in `problems`.
     ///
-    /// The values are the ones `entries` hold in their `details`, so keeping them costs the
-    /// root dictionary only, not a second copy of the feed.
-    public var documentEntries: [String: FeedValue]
+    /// Made from `entries` and the skipped entries when it is read, so a check, which never
+    /// reads it, does not build a second dictionary of the feed.
+    public var documentEntries: [String: FeedValue] {
+        get {
+            if let writtenDocumentEntries { return writtenDocumentEntries }
+            var all = skippedEntries
+            all.reserveCapacity(entries.count + skippedEntries.count)
+            for (key, entry) in entries { all[key] = .dictionary(entry.details) }
+            return all
+        }
+        set { writtenDocumentEntries = newValue }
+    }
 
     /// Creates a feed from entries (used by tests and by apps that build feeds in code).
     public init(entries: [FeedEntry], problems: [FeedProblem] = [], format: FeedFormat = .json) {
         self.entries = Dictionary(entries.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         self.problems = problems
         self.format = format
-        documentEntries = self.entries.mapValues { .dictionary($0.details) }
+        skippedEntries = [:]
     }
 
-    /// Creates a feed from entries already keyed by their ids, and the document they came from.
-    init(keyed entries: [String: FeedEntry], problems: [FeedProblem], format: FeedFormat, documentEntries: [String: FeedValue]) {
+    /// Creates a feed from entries already keyed by their ids, and the document's entries that
+    /// were read but skipped.
+    init(keyed entries: [String: FeedEntry], problems: [FeedProblem], format: FeedFormat, skippedEntries: [String: FeedValue]) {
         self.entries = entries
         self.problems = problems
         self.format = format
-        self.documentEntries = documentEntries
+        self.skippedEntries = skippedEntries
+    }
+
+    /// Feeds are equal when their entries, problems, format and document entries are.
+    public static func == (lhs: Feed, rhs: Feed) -> Bool {
+        lhs.entries == rhs.entries && lhs.problems == rhs.problems && lhs.format == rhs.format
+            && lhs.documentEntries == rhs.documentEntries
     }
 }
 

@@ -67,20 +67,55 @@ public enum FeedDecoder {
     /// - Throws: `FeedError` when the document as a whole cannot be used.
     public static func decode(_ bytes: Data) throws -> Feed {
         let document = try read(bytes)
-        guard case .dictionary(let dictionary) = document.root else {
+        guard let documentEntries = document.entries else {
             throw FeedError.rootNotDictionary(found: document.root.kindName)
         }
         var entries: [String: FeedEntry] = [:]
-        entries.reserveCapacity(dictionary.count)
-        var problems = document.unreadableEntries
-        for (key, value) in dictionary {
-            switch entry(key: key, value: value) {
-            case .success(let entry): entries[key] = entry
-            case .failure(let problem): problems.append(problem)
+        entries.reserveCapacity(documentEntries.count)
+        // Entries read but skipped, and why; a later entry under the same id replaces an
+        // earlier one, as in a dictionary.
+        var skipped: [String: FeedValue] = [:]
+        var skipProblems: [String: FeedProblem] = [:]
+        for documentEntry in documentEntries {
+            let key = documentEntry.key
+            let result: Result<FeedEntry, FeedProblem>
+            let value: FeedValue
+            switch documentEntry.body {
+            case .fields(let fields):
+                result = entry(key: key, fields: fields)
+                value = .null
+            case .other(let other):
+                result = .failure(FeedProblem(key: key, reason: "the entry is \(other.kindPhrase), not a dictionary"))
+                value = other
+            case .unreadable:
+                entries[key] = nil
+                if !skipProblems.isEmpty {
+                    skipped[key] = nil
+                    skipProblems[key] = nil
+                }
+                continue
+            }
+            switch result {
+            case .success(let entry):
+                entries[key] = entry
+                if !skipProblems.isEmpty {
+                    skipped[key] = nil
+                    skipProblems[key] = nil
+                }
+            case .failure(let problem):
+                entries[key] = nil
+                if case .fields(let fields) = documentEntry.body {
+                    skipped[key] = .dictionary(fields.dictionary)
+                } else {
+                    skipped[key] = value
+                }
+                skipProblems[key] = problem
             }
         }
+        var problems = document.unreadableEntries
+        problems += skipProblems.values
         problems.sort { $0.key < $1.key }
-        return Feed(keyed: entries, problems: problems, format: document.format, documentEntries: dictionary)
+        return Feed(keyed: entries, problems: problems, format: document.format, skippedEntries: skipped)
     }
 
     /// The format of a document, from its first bytes: `bplist` is a binary plist, `<` XML,
@@ -89,7 +124,7 @@ public enum FeedDecoder {
     /// OpenStep. Comments are skipped on the way, so JSON with a comment is read as JSON and
     /// refused for it, not read as OpenStep. `nil` when there is nothing but white space.
     public static func format(of bytes: Data) -> FeedFormat? {
-        format(of: Array(bytes))
+        format(of: byteArray(bytes))
     }
 
     static func format(of bytes: [UInt8]) -> FeedFormat? {
@@ -153,9 +188,14 @@ public enum FeedDecoder {
         }
     }
 
+    /// The bytes copied in one go: `Array(data)` went through Data's iterator a byte at a time.
+    static func byteArray(_ data: Data) -> [UInt8] {
+        data.withUnsafeBytes { [UInt8]($0) }
+    }
+
     /// Reads a document in the format its first bytes name, within `FeedLimits`.
     static func read(_ bytes: Data) throws(FeedError) -> FeedDocument {
-        let bytes = Array(bytes)
+        let bytes = byteArray(bytes)
         guard let format = format(of: bytes) else { throw FeedError.empty }
         do throws(DocumentFailure) {
             switch format {
@@ -181,30 +221,55 @@ public enum FeedDecoder {
         guard case .dictionary(let fields) = value else {
             return .failure(FeedProblem(key: key, reason: "the entry is \(value.kindPhrase), not a dictionary"))
         }
-        func text(_ name: String, numbersAllowed: Bool, localisable: Bool = false) -> Result<String?, FeedProblem> {
-            guard let field = fields[name] else { return .success(nil) }
-            if case .string(let text) = field { return .success(text) }
-            if numbersAllowed, let text = field.textValue { return .success(text) }
+        return entry(key: key, fields: FeedFields(fields))
+    }
+
+    /// Reads one entry from its keys and values as written.
+    static func entry(key: String, fields: FeedFields) -> Result<FeedEntry, FeedProblem> {
+        // One pass over the keys finds the known ones, told apart by length before content;
+        // they are then checked in a fixed order, so the problem reported does not depend on
+        // the order the keys were written in.
+        var title: FeedValue?, message: FeedValue?, actionURL: FeedValue?
+        var actionButton: FeedValue?, minVersion: FeedValue?, maxVersion: FeedValue?
+        for (name, value) in fields.pairs {
+            switch name.utf8.count {
+            case 5: if name == FeedKey.title { title = value }
+            case 7: if name == FeedKey.message { message = value }
+            case 9: if name == FeedKey.actionURL { actionURL = value }
+            case 10:
+                if name == FeedKey.minVersion {
+                    minVersion = value
+                } else if name == FeedKey.maxVersion {
+                    maxVersion = value
+                }
+            case 12: if name == FeedKey.actionButton { actionButton = value }
+            default: continue
+            }
+        }
+        func text(_ field: FeedValue?, _ name: String, numbersAllowed: Bool, localisable: Bool = false) throws(FeedProblem) -> String? {
+            guard let field else { return nil }
+            if case .string(let text) = field { return text }
+            if numbersAllowed, let text = field.textValue { return text }
             // Localised text (a dictionary keyed by language) reads as its fallback here; a check
             // resolves it for the user's languages (`FeedEntry.localised(to:)`).
             if localisable, case .dictionary(let texts) = field {
                 guard !texts.isEmpty, texts.values.allSatisfy({ if case .string = $0 { true } else { false } }) else {
-                    return .failure(FeedProblem(key: key, reason: "\(name) is a dictionary whose values are not all strings, expected text per language", field: name))
+                    throw FeedProblem(key: key, reason: "\(name) is a dictionary whose values are not all strings, expected text per language", field: name)
                 }
-                return .success(LocalisedText.resolve(field, languages: []))
+                return LocalisedText.resolve(field, languages: [])
             }
-            return .failure(FeedProblem(key: key, reason: "\(name) is \(field.kindPhrase), not a string", field: name))
+            throw FeedProblem(key: key, reason: "\(name) is \(field.kindPhrase), not a string", field: name)
         }
         do throws(FeedProblem) {
             return .success(FeedEntry(
                 key: key,
-                title: try text(FeedKey.title, numbersAllowed: false, localisable: true).get(),
-                message: try text(FeedKey.message, numbersAllowed: false, localisable: true).get(),
-                actionURL: try text(FeedKey.actionURL, numbersAllowed: false).get(),
-                actionButton: try text(FeedKey.actionButton, numbersAllowed: false, localisable: true).get(),
-                minVersion: try text(FeedKey.minVersion, numbersAllowed: true).get(),
-                maxVersion: try text(FeedKey.maxVersion, numbersAllowed: true).get(),
-                details: fields
+                title: try text(title, FeedKey.title, numbersAllowed: false, localisable: true),
+                message: try text(message, FeedKey.message, numbersAllowed: false, localisable: true),
+                actionURL: try text(actionURL, FeedKey.actionURL, numbersAllowed: false),
+                actionButton: try text(actionButton, FeedKey.actionButton, numbersAllowed: false, localisable: true),
+                minVersion: try text(minVersion, FeedKey.minVersion, numbersAllowed: true),
+                maxVersion: try text(maxVersion, FeedKey.maxVersion, numbersAllowed: true),
+                fields: fields
             ))
         } catch {
             return .failure(error)

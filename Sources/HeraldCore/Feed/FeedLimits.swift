@@ -104,7 +104,8 @@ struct EntryProblems {
 
     /// Starts reading the entry under `key` of the root dictionary.
     mutating func startEntry(_ key: String) {
-        path = [key]
+        path.removeAll(keepingCapacity: true)
+        path.append(key)
         current = nil
         currentField = nil
     }
@@ -138,13 +139,13 @@ struct EntryProblems {
     }
 
     /// Files the entry just read under its id: kept in `entries`, or, when a problem spoiled it,
-    /// left out and reported in `unreadable`.
-    func file(_ entry: FeedValue, under key: String, in entries: inout [String: FeedValue], unreadable: inout [FeedProblem]) {
+    /// marked unreadable there and reported in `unreadable`.
+    func file(_ body: DocumentEntry.Body, under key: String, in entries: inout [DocumentEntry], unreadable: inout [FeedProblem]) {
         if let current {
             unreadable.append(FeedProblem(key: key, reason: current, field: currentField))
-            entries[key] = nil
+            entries.append(DocumentEntry(key: key, body: .unreadable))
         } else {
-            entries[key] = entry
+            entries.append(DocumentEntry(key: key, body: body))
         }
     }
 
@@ -161,10 +162,37 @@ struct EntryProblems {
 
 /// A document read in one of the feed formats, before its entries are interpreted.
 struct FeedDocument {
-    /// The root value; entries that could not be read are left out of it.
-    var root: FeedValue
+    /// The root dictionary's entries in document order, a later one under an id replacing an
+    /// earlier one; `nil` when the root is not a dictionary.
+    var entries: [DocumentEntry]?
+    /// The root when it is not a dictionary.
+    private var otherRoot: FeedValue
     /// The format the bytes were read as.
     var format: FeedFormat
     /// The root dictionary's entries that could not be read, with the reason.
     var unreadableEntries: [FeedProblem]
+
+    /// A document whose root is not a dictionary.
+    init(root: FeedValue, format: FeedFormat, unreadableEntries: [FeedProblem]) {
+        otherRoot = root
+        self.format = format
+        self.unreadableEntries = unreadableEntries
+    }
+
+    /// A document whose root is a dictionary, read entry by entry.
+    init(entries: [DocumentEntry], format: FeedFormat, unreadableEntries: [FeedProblem]) {
+        self.entries = entries
+        otherRoot = .null
+        self.format = format
+        self.unreadableEntries = unreadableEntries
+    }
+
+    /// The root value; entries that could not be read are left out of it.
+    var root: FeedValue {
+        guard let entries else { return otherRoot }
+        var dictionary: [String: FeedValue] = [:]
+        dictionary.reserveCapacity(entries.count)
+        for entry in entries { dictionary[entry.key] = entry.value }
+        return .dictionary(dictionary)
+    }
 }

@@ -146,12 +146,14 @@ public enum FeedValidation {
     ///   - rules: which ActionURLs the app may offer.
     ///   - now: the moment an `EndDate` is compared with.
     public static func report(for feed: Feed, appVersion: String?, rules: URLRules, now: Date = Date()) -> FeedReport {
-        let unreadable = Dictionary(feed.problems.filter { feed.documentEntries[$0.key] == nil }.map { ($0.key, $0) },
+        // Made once: the feed makes it from its entries each time it is read.
+        let documentEntries = feed.documentEntries
+        let unreadable = Dictionary(feed.problems.filter { documentEntries[$0.key] == nil }.map { ($0.key, $0) },
                                     uniquingKeysWith: { first, _ in first })
-        let ids = Array(feed.documentEntries.keys) + unreadable.keys
+        let ids = Array(documentEntries.keys) + unreadable.keys
         let newestFirst = VersionComparison.caseInsensitiveOrder(of: ids).reversed().map { ids[$0] }
         let displayOrder = CheckPolicy.byPriority(newestFirst.map { id in
-            guard case .dictionary(let fields)? = feed.documentEntries[id] else { return FeedEntry(key: id, details: [:]) }
+            guard case .dictionary(let fields)? = documentEntries[id] else { return FeedEntry(key: id, details: [:]) }
             return FeedEntry(key: id, details: fields)
         }).map(\.key)
         var messages: [ListedMessage] = []
@@ -166,7 +168,7 @@ public enum FeedValidation {
                 found = [FeedFinding(id: id, key: problem.field, kind: .unreadableValue, sentence: problem.reason)]
                 notShown = problem.reason
             } else {
-                value = feed.documentEntries[id]!
+                value = documentEntries[id]!
                 found = entryFindings(id: id, value: value, appVersion: appVersion, rules: rules, now: now)
                 switch FeedDecoder.entry(key: id, value: value) {
                 case .failure(let problem):

@@ -15,12 +15,13 @@ enum OpenStepPropertyList {
         var reader = Reader(bytes: bytes)
         reader.skipSpaceAndComments()
         var unreadable: [FeedProblem] = []
-        let value: FeedValue
         if reader.position < bytes.count, bytes[reader.position] == UInt8(ascii: "{") {
-            value = try reader.rootDictionary(unreadable: &unreadable)
-        } else {
-            value = try reader.value()
+            let entries = try reader.rootDictionary(unreadable: &unreadable)
+            reader.skipSpaceAndComments()
+            guard reader.atEnd else { throw reader.fail("text after the root value") }
+            return FeedDocument(entries: entries, format: .openStepPropertyList, unreadableEntries: unreadable)
         }
+        let value = try reader.value()
         reader.skipSpaceAndComments()
         guard reader.atEnd else { throw reader.fail("text after the root value") }
         return FeedDocument(root: value, format: .openStepPropertyList, unreadableEntries: unreadable)
@@ -115,11 +116,11 @@ enum OpenStepPropertyList {
         }
 
         /// The root dictionary: each entry is read on its own, so a problem in one skips only it.
-        mutating func rootDictionary(unreadable: inout [FeedProblem]) throws(DocumentFailure) -> FeedValue {
+        mutating func rootDictionary(unreadable: inout [FeedProblem]) throws(DocumentFailure) -> [DocumentEntry] {
             try countValue()
             let start = position
             try enterContainer()
-            var result: [String: FeedValue] = [:]
+            var result: [DocumentEntry] = []
             while true {
                 skipSpaceAndComments()
                 guard position < bytes.count else { throw notClosed("dictionary", from: start) }
@@ -131,10 +132,14 @@ enum OpenStepPropertyList {
                 try expect(UInt8(ascii: "="), after: "the key \"\(key)\"")
                 let entry = try value()
                 try expect(UInt8(ascii: ";"), after: "the value of \"\(key)\"")
-                problems.file(entry, under: key, in: &result, unreadable: &unreadable)
+                if case .dictionary(let fields) = entry {
+                    problems.file(.fields(FeedFields(fields)), under: key, in: &result, unreadable: &unreadable)
+                } else {
+                    problems.file(.other(entry), under: key, in: &result, unreadable: &unreadable)
+                }
             }
             depth -= 1
-            return .dictionary(result)
+            return result
         }
 
         mutating func dictionary() throws(DocumentFailure) -> FeedValue {

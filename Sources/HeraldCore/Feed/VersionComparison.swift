@@ -58,12 +58,33 @@ public enum VersionComparison {
             }
             spans.append(span)
         }
+        // The first 16 folded bytes of each ASCII key, big-endian and padded with zeros, settle
+        // most comparisons without memcmp; equal prefixes fall through to the whole bytes.
+        var prefixes: [(high: UInt64, low: UInt64)] = []
+        prefixes.reserveCapacity(strings.count)
+        folded.withUnsafeBufferPointer { folded in
+            for span in spans {
+                guard let span else {
+                    prefixes.append((0, 0))
+                    continue
+                }
+                var high: UInt64 = 0, low: UInt64 = 0
+                for offset in 0..<16 {
+                    let byte = offset < span.count ? UInt64(folded[span.start + offset]) : 0
+                    if offset < 8 { high = high << 8 | byte } else { low = low << 8 | byte }
+                }
+                prefixes.append((high, low))
+            }
+        }
         return folded.withUnsafeBufferPointer { folded in
             written.withUnsafeBufferPointer { written in
                 strings.indices.sorted { left, right in
                     guard let leftSpan = spans[left], let rightSpan = spans[right] else {
                         return caseInsensitive(strings[left], strings[right]) == .ascending
                     }
+                    let leftPrefix = prefixes[left], rightPrefix = prefixes[right]
+                    if leftPrefix.high != rightPrefix.high { return leftPrefix.high < rightPrefix.high }
+                    if leftPrefix.low != rightPrefix.low { return leftPrefix.low < rightPrefix.low }
                     let byFolding = compareBytes(folded, leftSpan, rightSpan)
                     return (byFolding != 0 ? byFolding : compareBytes(written, leftSpan, rightSpan)) < 0
                 }

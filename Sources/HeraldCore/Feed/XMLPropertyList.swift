@@ -62,10 +62,12 @@ struct XMLPropertyList {
             tag = inner
         }
         var unreadable: [FeedProblem] = []
-        let root = tag.name == .dict ? try rootDictionary(tag, unreadable: &unreadable) : try value(tag)
+        let entries = tag.name == .dict ? try rootDictionary(tag, unreadable: &unreadable) : nil
+        let root = entries == nil ? try value(tag) : .null
         if let plist { try expectClose(of: plist) }
         try skipMisc()
         guard position >= bytes.count else { throw fail(at: position, "text after the property list") }
+        if let entries { return FeedDocument(entries: entries, format: .xmlPropertyList, unreadableEntries: unreadable) }
         return FeedDocument(root: root, format: .xmlPropertyList, unreadableEntries: unreadable)
     }
 
@@ -142,15 +144,28 @@ struct XMLPropertyList {
 
     /// The root dictionary: each entry is read on its own, so a value that cannot be read
     /// skips only its entry.
-    private mutating func rootDictionary(_ tag: Tag, unreadable: inout [FeedProblem]) throws(DocumentFailure) -> FeedValue {
+    private mutating func rootDictionary(_ tag: Tag, unreadable: inout [FeedProblem]) throws(DocumentFailure) -> [DocumentEntry] {
         try countValue()
-        var result: [String: FeedValue] = [:]
+        var result: [DocumentEntry] = []
         try members(of: tag) { (reader, key, valueTag) throws(DocumentFailure) in
             reader.problems.startEntry(key)
-            let entry = try reader.value(valueTag)
+            let entry = try reader.entryBody(valueTag)
             reader.problems.file(entry, under: key, in: &result, unreadable: &unreadable)
         }
-        return .dictionary(result)
+        return result
+    }
+
+    /// An entry of the root dictionary: a `<dict>` is kept as its list of keys and values.
+    private mutating func entryBody(_ tag: Tag) throws(DocumentFailure) -> DocumentEntry.Body {
+        guard tag.name == .dict else { return .other(try value(tag)) }
+        try countValue()
+        var fields = FeedFields(capacity: 8)
+        try members(of: tag) { (reader, key, valueTag) throws(DocumentFailure) in
+            reader.problems.enter(key)
+            fields[key] = try reader.value(valueTag)
+            reader.problems.leave()
+        }
+        return .fields(fields)
     }
 
     /// Reads `<key>…</key>` and a value, pair after pair, up to the dictionary's close tag;

@@ -284,7 +284,7 @@ public enum CheckPolicy {
         rolloutDraw: () -> Double = { Double.random(in: 0..<1) }
     ) -> Selection {
         var state = prune(distrustingFutureDates(in: state, now: now), feed: feed, now: now)
-        if state.rolloutDraw == nil, feed.entries.values.contains(where: { $0.details[TargetingKey.rollout] != nil }) {
+        if state.rolloutDraw == nil, feed.entries.values.contains(where: { $0.field(TargetingKey.rollout) != nil }) {
             state.rolloutDraw = rolloutDraw()
         }
         let ignored = state.ignored ?? []

@@ -64,7 +64,7 @@ public enum FeedEditor {
     /// The fields `herald feed add` writes, in iNotify's order: Title, Message, ActionURL, ActionButton, MinVersion, MaxVersion.
     static func fields(of entry: FeedEntry) -> [(String, String)] {
         let known = [FeedKey.title, FeedKey.message, FeedKey.actionURL, FeedKey.actionButton, FeedKey.minVersion, FeedKey.maxVersion]
-        return known.compactMap { name in entry.details[name]?.textValue.map { (name, $0) } }
+        return known.compactMap { name in entry.field(name)?.textValue.map { (name, $0) } }
     }
 
     /// A feed with no entries in `format`, for a file made from nothing.

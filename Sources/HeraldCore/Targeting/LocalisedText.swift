@@ -52,10 +52,10 @@ extension FeedEntry {
     /// `languages` (see `LocalisedText.resolve`); plain strings stay as they are.
     public func localised(to languages: [String]) -> FeedEntry {
         var entry = self
-        if case .dictionary = details[FeedKey.title] { entry.title = LocalisedText.resolve(details[FeedKey.title], languages: languages) }
-        if case .dictionary = details[FeedKey.message] { entry.message = LocalisedText.resolve(details[FeedKey.message], languages: languages) }
-        if case .dictionary = details[FeedKey.actionButton] {
-            entry.actionButton = LocalisedText.resolve(details[FeedKey.actionButton], languages: languages)
+        if case .dictionary = field(FeedKey.title) { entry.title = LocalisedText.resolve(field(FeedKey.title), languages: languages) }
+        if case .dictionary = field(FeedKey.message) { entry.message = LocalisedText.resolve(field(FeedKey.message), languages: languages) }
+        if case .dictionary = field(FeedKey.actionButton) {
+            entry.actionButton = LocalisedText.resolve(field(FeedKey.actionButton), languages: languages)
         }
         return entry
     }

@@ -37,35 +37,35 @@ public enum MessageUrgency: String, Sendable, Equatable, CaseIterable {
 
 extension FeedEntry {
     /// When the message starts to show (`StartDate`); `.unreadable` when the value is not a date.
-    public var startDate: FeedDate? { FeedDate(details[TargetingKey.startDate], endOfDay: false) }
+    public var startDate: FeedDate? { FeedDate(field(TargetingKey.startDate), endOfDay: false) }
     /// When the message stops showing (`EndDate`); a bare date lasts to the end of that day.
-    public var endDate: FeedDate? { FeedDate(details[TargetingKey.endDate], endOfDay: true) }
+    public var endDate: FeedDate? { FeedDate(field(TargetingKey.endDate), endOfDay: true) }
 
     /// The languages the message is for (`Languages`), `nil` for everyone. A single string
     /// counts as a list of one.
-    public var languages: [String]? { Self.list(details[TargetingKey.languages]) }
+    public var languages: [String]? { Self.list(field(TargetingKey.languages)) }
     /// The desktops the message is for (`Desktops`), `nil` for every desktop.
-    public var desktops: [String]? { Self.list(details[TargetingKey.desktops]) }
+    public var desktops: [String]? { Self.list(field(TargetingKey.desktops)) }
 
     /// The share of installs that see the message (`Rollout`), clamped to 0–100; `nil` for all.
     public var rollout: Double? {
-        guard let value = details[TargetingKey.rollout], let number = Self.number(value) else { return nil }
+        guard let value = field(TargetingKey.rollout), let number = Self.number(value) else { return nil }
         return min(max(number, 0), 100)
     }
 
     /// The message's priority (`Priority`); 0 when absent or not a number.
-    public var priority: Double { details[TargetingKey.priority].flatMap(Self.number) ?? 0 }
+    public var priority: Double { field(TargetingKey.priority).flatMap(Self.number) ?? 0 }
 
     /// The urgency the feed asks for (`Urgency`), `nil` when absent or unknown.
     public var urgency: MessageUrgency? {
-        guard case .string(let text) = details[TargetingKey.urgency] else { return nil }
+        guard case .string(let text) = field(TargetingKey.urgency) else { return nil }
         return MessageUrgency(rawValue: text.lowercased())
     }
 
     /// The themed icon name for this message (`Icon`), when it is one: letters, digits, `-`,
     /// `_` and `.`, no path, so a feed cannot point the server at a file.
     public var icon: String? {
-        guard case .string(let name) = details[TargetingKey.icon], !name.isEmpty, name.count <= 255,
+        guard case .string(let name) = field(TargetingKey.icon), !name.isEmpty, name.count <= 255,
               name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) }),
               name.first != "."
         else { return nil }

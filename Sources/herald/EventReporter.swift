@@ -61,7 +61,10 @@ final class EventReporter: HeraldDelegate {
         pending.append(0x0A)
         guard !flushScheduled else { return }
         flushScheduled = true
-        MainContext.idle { [self] in flush() }
+        MainContext.idle { [self] in
+            flushScheduled = false
+            flush()
+        }
     }
 
     /// Writes the lines still pending, in one write.

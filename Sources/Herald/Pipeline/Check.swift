@@ -44,9 +44,6 @@ final class Check {
     /// The install's place in every rollout, should the state have none yet: drawn once per
     /// check, so the plan on a snapshot and the plan that claims agree.
     private let rolloutDraw = Double.random(in: 0..<1)
-    /// The plan made on the gate's snapshot, kept for the locked update: when the state has
-    /// not changed since, it is the plan, and a feed of thousands of messages is planned once.
-    private var snapshotPlan: (state: HeraldState, plan: CheckPlan)?
     /// The feed this check fetches: the app's own, or the administrator's mirror.
     private var feedURL: String?
     /// The administrator's mirror, told to the delegate when the check fetches from it.
@@ -195,16 +192,16 @@ final class Check {
         let prompts = launch ? Array(herald.prompts.values) : []
         // Nothing fetched and no prompts: nothing to plan, claim or record.
         if case .notRun = step, prompts.isEmpty { return presentationEnded() }
+        var onSnapshot: (state: HeraldState, plan: CheckPlan)?
         if let snapshot {
             let planned = makePlan(step.feed, prompts, state: snapshot)
-            snapshotPlan = (snapshot, planned)
+            onSnapshot = (snapshot, planned)
             if planned.showsAnything {
                 if deferredForQuiet() { return deferred(after: step) }
                 askCapabilities(&step)
             }
         }
-        var claimed = claim(step, prompts)
-        snapshotPlan = nil
+        var claimed = claim(step, prompts, reusing: onSnapshot)
         if case .needsCapabilities = claimed {
             // The state changed since the snapshot: there is something to show after all.
             if deferredForQuiet() { return deferred(after: step) }
@@ -223,14 +220,17 @@ final class Check {
     }
 
     /// The one locked update that plans, claims and records the feed step's outcome.
-    private func claim(_ step: FeedStep, _ prompts: [Prompt]) -> Claimed {
+    ///
+    /// - Parameter earlier: a plan made on a snapshot of the state; when the locked state is
+    ///   still that snapshot, it is the plan, and a feed of thousands of messages is planned once.
+    private func claim(_ step: FeedStep, _ prompts: [Prompt], reusing earlier: (state: HeraldState, plan: CheckPlan)? = nil) -> Claimed {
         let now = herald.now()
         return updateState { state -> Claimed in
             if serverMissing {
                 state = record(step, in: state, now: now)
                 return .nothing
             }
-            let plan = snapshotPlan.flatMap { $0.state == state ? $0.plan : nil } ?? makePlan(step.feed, prompts, state: state)
+            let plan = earlier.flatMap { $0.state == state ? $0.plan : nil } ?? makePlan(step.feed, prompts, state: state)
             if plan.showsAnything, capabilities == nil { return .needsCapabilities }
             lastCheckedBefore = .some(state.lastChecked)
             state = record(step, in: plan.state, now: now)

@@ -15,6 +15,7 @@ struct AutostartCommand: ParsableCommand, UsageExample {
 
     struct Enable: ParsableCommand, UsageExample {
         static let configuration = CommandConfiguration(
+            commandName: "enable",
             abstract: "Write $XDG_CONFIG_HOME/autostart/<app-id>.herald.desktop.")
 
         static let example = "herald autostart enable --app-id org.example.App \\\n    --feed https://example.org/feed.plist"
@@ -56,7 +57,7 @@ struct AutostartCommand: ParsableCommand, UsageExample {
     }
 
     struct Disable: ParsableCommand, UsageExample {
-        static let configuration = CommandConfiguration(abstract: "Remove the app's autostart entry.")
+        static let configuration = CommandConfiguration(commandName: "disable", abstract: "Remove the app's autostart entry.")
 
         static let example = "herald autostart disable --app-id org.example.App"
 
@@ -76,7 +77,7 @@ struct AutostartCommand: ParsableCommand, UsageExample {
     }
 
     struct Status: ParsableCommand, UsageExample {
-        static let configuration = CommandConfiguration(abstract: "Say whether the app's autostart entry is on and what it runs.")
+        static let configuration = CommandConfiguration(commandName: "status", abstract: "Say whether the app's autostart entry is on and what it runs.")
 
         static let example = "herald autostart status --app-id org.example.App"
 

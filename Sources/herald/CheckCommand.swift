@@ -21,7 +21,7 @@ struct CheckCommand: ParsableCommand, UsageExample {
     @OptionGroup var target: FeedCheckArguments
 
     @Option(help: "Wait a random 0...N seconds before the first request, so a fleet logging in together spreads out (at most 86400).")
-    var startDelay: Double = 0
+    var startDelay: Double = CheckCommandLine.Defaults.startDelay
 
     @Flag(help: ArgumentHelp(
         "Say for each message of the feed whether it would show now and, if not, why; show nothing and change no state.",
@@ -33,12 +33,25 @@ struct CheckCommand: ParsableCommand, UsageExample {
     }
 
     func run() throws {
-        try FeedArgument(target.feed).requireReadable()
-        if explain { throw ExitCode(MainContext.assumeIsolated { CheckExplanation(target: target).run() }) }
-        var session = CheckSession(configuration: target.configuration, json: target.options.json)
-        session.prompts = try target.loadPrompts()
-        let delay = StartDelay.seconds(upTo: startDelay)
-        throw ExitCode(MainContext.assumeIsolated { session.run(force: target.options.force, startDelay: delay) })
+        try Self.run(target.commandLine(startDelay: startDelay, explain: explain))
+    }
+
+    /// Runs the check these values ask for; the parser's and the plain reading's alike.
+    static func run(_ line: CheckCommandLine) throws {
+        try FeedArgument(line.feed).requireReadable()
+        if line.explain { throw ExitCode(MainContext.assumeIsolated { CheckExplanation(line: line).run() }) }
+        var session = CheckSession(configuration: line.configuration, json: line.json)
+        session.prompts = try line.loadPrompts()
+        let delay = StartDelay.seconds(upTo: line.startDelay)
+        throw ExitCode(MainContext.assumeIsolated { session.run(force: line.force, startDelay: delay) })
+    }
+
+    /// Runs `herald check` when its arguments are all in their plain form and acceptable
+    /// (`CheckCommandLine.init(plainArguments:)`), without building the parser's argument sets;
+    /// returns otherwise, leaving them to the parser.
+    static func runPlainArguments(_ arguments: [String]) throws {
+        guard let line = CheckCommandLine(plainArguments: arguments), line.usageProblem == nil else { return }
+        try run(line)
     }
 }
 
@@ -57,30 +70,98 @@ struct FeedCheckArguments: ParsableArguments {
     var prompts: String?
 
     func validate() throws {
-        let argument = FeedArgument(feed)
-        if !argument.isStandardInput, let refusal = options.links.rules.feedURLRefusal(argument.url) {
-            throw ValidationError("feed URL refused: \(refusal)")
-        }
+        if let refusal = Self.feedRefusal(feed, rules: options.links.rules) { throw ValidationError(refusal) }
     }
 
-    /// The library's configuration for these arguments; a path becomes an absolute `file:` URI.
-    var configuration: Herald.Configuration { options.configuration(feed: FeedArgument(feed).url, app: app) }
+    /// Why a feed argument is refused under `rules`, or `nil`; standard input always passes.
+    static func feedRefusal(_ feed: String, rules: URLRules) -> String? {
+        let argument = FeedArgument(feed)
+        guard !argument.isStandardInput, let refusal = rules.feedURLRefusal(argument.url) else { return nil }
+        return "feed URL refused: \(refusal)"
+    }
+
+    /// These arguments as plain values, with the command's start delay and explain flag.
+    func commandLine(startDelay: Double, explain: Bool = false) -> CheckCommandLine {
+        var line = CheckCommandLine(feed: feed, appID: app.appID)
+        line.prompts = prompts
+        line.startDelay = startDelay
+        line.explain = explain
+        app.apply(to: &line)
+        options.apply(to: &line)
+        return line
+    }
+
+    /// The same check as `herald check` arguments after "check" (see `CheckCommandLine.checkArguments`).
+    func checkArguments(startDelay: Double) -> [String] { commandLine(startDelay: startDelay).checkArguments }
+}
+
+extension CheckCommandLine {
+    /// A mistake the parser would report for these values, or `nil` when it would report none:
+    /// the checks of every option group's `validate()` together, for the plain reading, which
+    /// leaves a command line with a mistake to the parser to report.
+    var usageProblem: String? {
+        if let refusal = CheckOptionLimits.startDelayRefusal(startDelay) ?? numberRefusal { return refusal }
+        if !HeraldPaths.isValid(appID: appID) { return StateStoreError.invalidAppID(appID).description }
+        return URLRuleOptions.refusal(caFile: caFile, publicKey: publicKey) ?? FeedCheckArguments.feedRefusal(feed, rules: rules)
+    }
+
+    /// The rules for the feed and the links.
+    var rules: URLRules { URLRules(allowedCustomSchemes: Set(allowedSchemes), allowPlainHTTPFeed: allowHttp) }
+
+    /// The library's configuration for these values; a path becomes an absolute `file:` URI.
+    var configuration: Herald.Configuration {
+        Herald.Configuration(
+            feedURL: FeedArgument(feed).url, appID: appID, appVersion: appVersion, appName: appName,
+            check: CheckConfiguration(
+                appVersion: appVersion, checkPeriod: checkPeriod, remindPeriod: remindPeriod,
+                showOldestFirst: showOldestFirst, showOnFirstLaunch: showOnFirstLaunch, debug: debug,
+                maxNotificationsPerCheck: max, showAnswered: all),
+            urlRules: rules,
+            icon: icon ?? SampleFeed.icon, timeout: timeout, caFile: caFile, publicKey: publicKey, waitLimit: wait)
+    }
 
     /// The prompts of the prompts file, if one is given.
     func loadPrompts() throws -> [Prompt] {
         guard let prompts else { return [] }
-        return try PromptsCommand.load(prompts, rules: options.links.rules)
+        return try PromptsCommand.load(prompts, rules: rules)
     }
 
-    /// The same check as `herald check` arguments after "check", with a start delay, the feed
-    /// as a URL (a path as an absolute `file:` URI), the prompts file by absolute path and only options that differ from their defaults.
-    func checkArguments(startDelay: Double) -> [String] {
-        var out = ["--feed", FeedArgument(feed).url, "--app-id", app.appID]
-        if let version = app.appVersion { out += ["--app-version", version] }
-        if let name = app.appName { out += ["--app-name", name] }
-        out += ["--start-delay", CheckOptions.number(startDelay)]
-        if let prompts { out += ["--prompts", prompts.hasPrefix("/") ? prompts : FileManager.default.currentDirectoryPath + "/" + prompts] }
-        return out + options.arguments
+    /// The same check as `herald check` arguments after "check", with the feed as a URL (a
+    /// path as an absolute `file:` URI), the prompts and CA files by absolute path and only the
+    /// options that differ from their defaults.
+    var checkArguments: [String] {
+        var out = ["--feed", FeedArgument(feed).url, "--app-id", appID]
+        if let appVersion { out += ["--app-version", appVersion] }
+        if let appName { out += ["--app-name", appName] }
+        out += ["--start-delay", Self.number(startDelay)]
+        if let prompts { out += ["--prompts", Self.absolute(prompts)] }
+        if checkPeriod != Defaults.checkPeriod { out += ["--check-period", Self.number(checkPeriod)] }
+        if remindPeriod != Defaults.remindPeriod { out += ["--remind-period", Self.number(remindPeriod)] }
+        if showOldestFirst { out.append("--show-oldest-first") }
+        if showOnFirstLaunch { out.append("--show-on-first-launch") }
+        if debug { out.append("--debug") }
+        if force { out.append("--force") }
+        if max != Defaults.max { out += ["--max", String(max)] }
+        if all { out.append("--all") }
+        if wait != Defaults.wait { out += ["--wait", Self.number(wait)] }
+        if timeout != Defaults.timeout { out += ["--timeout", Self.number(timeout)] }
+        if allowHttp { out.append("--allow-http") }
+        out += allowedSchemes.flatMap { ["--allow-scheme", $0] }
+        if let caFile { out += ["--ca-file", Self.absolute(caFile)] }
+        if let publicKey { out += ["--public-key", publicKey] }
+        if let icon { out += ["--icon", icon] }
+        if json { out.append("--json") }
+        return out
+    }
+
+    /// A number as an argument: whole numbers without ".0".
+    static func number(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
+    /// A path made absolute against the current folder, for an entry that runs elsewhere.
+    static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
 }
 
@@ -102,23 +183,27 @@ struct URLRuleOptions: ParsableArguments {
     var rules: URLRules { URLRules(allowedCustomSchemes: Set(allowedSchemes), allowPlainHTTPFeed: allowHttp) }
 
     func validate() throws {
+        if let refusal = Self.refusal(caFile: caFile, publicKey: publicKey) { throw ValidationError(refusal) }
+    }
+
+    /// Why a CA file or public key is refused, or `nil`: the file must be readable and the key
+    /// an Ed25519 public key.
+    static func refusal(caFile: String?, publicKey: String?) -> String? {
         if let caFile, access(caFile, R_OK) != 0 {
-            throw ValidationError("cannot read the CA file \(caFile): \(String(cString: strerror(errno)))")
+            return "cannot read the CA file \(caFile): \(String(cString: strerror(errno)))"
         }
         if let publicKey {
-            do { _ = try FeedSignature.publicKey(base64: publicKey) } catch { throw ValidationError(error.description) }
+            do { _ = try FeedSignature.publicKey(base64: publicKey) } catch { return error.description }
         }
+        return nil
     }
 
-    /// The CA file by absolute path, for an entry that runs elsewhere (the autostart entry).
-    var absoluteCAFile: String? {
-        caFile.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
-    }
-
-    /// These options as arguments, leaving out defaults.
-    var arguments: [String] {
-        (allowHttp ? ["--allow-http"] : []) + allowedSchemes.flatMap { ["--allow-scheme", $0] }
-            + (absoluteCAFile.map { ["--ca-file", $0] } ?? []) + (publicKey.map { ["--public-key", $0] } ?? [])
+    /// Puts these options into `line`.
+    func apply(to line: inout CheckCommandLine) {
+        line.allowHttp = allowHttp
+        line.allowedSchemes = allowedSchemes
+        line.caFile = caFile
+        line.publicKey = publicKey
     }
 }
 
@@ -140,15 +225,21 @@ struct AppOptions: ParsableArguments {
     static func requireUsable(appID: String) throws {
         guard HeraldPaths.isValid(appID: appID) else { throw ValidationError(StateStoreError.invalidAppID(appID).description) }
     }
+
+    /// Puts the version and name into `line`; the id is the line's own.
+    func apply(to line: inout CheckCommandLine) {
+        line.appVersion = appVersion
+        line.appName = appName
+    }
 }
 
 /// Options mirroring Herald's configuration.
 struct CheckOptions: ParsableArguments {
     @Option(help: "Days between checks (fractional).")
-    var checkPeriod: Double = 0.5
+    var checkPeriod: Double = CheckCommandLine.Defaults.checkPeriod
 
     @Option(help: "Days a message waits after 'remind me later' (fractional).")
-    var remindPeriod: Double = 1
+    var remindPeriod: Double = CheckCommandLine.Defaults.remindPeriod
 
     @Flag(help: "Show the oldest pending message first.")
     var showOldestFirst = false
@@ -163,16 +254,16 @@ struct CheckOptions: ParsableArguments {
     var force = false
 
     @Option(help: "Most messages shown by one check.")
-    var max: Int = 3
+    var max: Int = CheckCommandLine.Defaults.max
 
     @Flag(help: "Show answered messages too (viewed, ignored, put off), keeping the answers.")
     var all = false
 
     @Option(help: "Seconds to wait for answers before closing what is still shown.")
-    var wait: Double = 600
+    var wait: Double = CheckCommandLine.Defaults.wait
 
     @Option(help: "Seconds the fetch may take.")
-    var timeout: Double = 60
+    var timeout: Double = CheckCommandLine.Defaults.timeout
 
     @OptionGroup var links: URLRuleOptions
 
@@ -185,46 +276,25 @@ struct CheckOptions: ParsableArguments {
     /// Refuses numbers outside `CheckOptionLimits` (NaN and infinity included) before they reach
     /// the fetcher, the timers or an autostart entry.
     func validate() throws {
-        let refusals = [
-            CheckOptionLimits.periodRefusal("--check-period", checkPeriod), CheckOptionLimits.periodRefusal("--remind-period", remindPeriod),
-            CheckOptionLimits.waitRefusal(wait), CheckOptionLimits.timeoutRefusal(timeout),
-        ]
-        if let refusal = refusals.compactMap({ $0 }).first { throw ValidationError(refusal) }
-        guard max >= 1 else { throw ValidationError("--max must be at least 1") }
+        var line = CheckCommandLine(feed: "", appID: "")
+        apply(to: &line)
+        if let refusal = line.numberRefusal { throw ValidationError(refusal) }
     }
 
-    /// These options as `herald check` arguments, leaving out defaults (for the autostart entry).
-    var arguments: [String] {
-        var out: [String] = []
-        if checkPeriod != 0.5 { out += ["--check-period", Self.number(checkPeriod)] }
-        if remindPeriod != 1 { out += ["--remind-period", Self.number(remindPeriod)] }
-        if showOldestFirst { out.append("--show-oldest-first") }
-        if showOnFirstLaunch { out.append("--show-on-first-launch") }
-        if debug { out.append("--debug") }
-        if force { out.append("--force") }
-        if max != 3 { out += ["--max", String(max)] }
-        if all { out.append("--all") }
-        if wait != 600 { out += ["--wait", Self.number(wait)] }
-        if timeout != 60 { out += ["--timeout", Self.number(timeout)] }
-        out += links.arguments
-        if let icon { out += ["--icon", icon] }
-        if json { out.append("--json") }
-        return out
-    }
-
-    /// A number as an argument: whole numbers without ".0".
-    static func number(_ value: Double) -> String {
-        value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
-    }
-
-    func configuration(feed: String, app: AppOptions) -> Herald.Configuration {
-        Herald.Configuration(
-            feedURL: feed, appID: app.appID, appVersion: app.appVersion, appName: app.appName,
-            check: CheckConfiguration(
-                appVersion: app.appVersion, checkPeriod: checkPeriod, remindPeriod: remindPeriod,
-                showOldestFirst: showOldestFirst, showOnFirstLaunch: showOnFirstLaunch, debug: debug,
-                maxNotificationsPerCheck: max, showAnswered: all),
-            urlRules: links.rules,
-            icon: icon ?? SampleFeed.icon, timeout: timeout, caFile: links.caFile, publicKey: links.publicKey, waitLimit: wait)
+    /// Puts these options into `line`.
+    func apply(to line: inout CheckCommandLine) {
+        line.checkPeriod = checkPeriod
+        line.remindPeriod = remindPeriod
+        line.showOldestFirst = showOldestFirst
+        line.showOnFirstLaunch = showOnFirstLaunch
+        line.debug = debug
+        line.force = force
+        line.max = max
+        line.all = all
+        line.wait = wait
+        line.timeout = timeout
+        line.icon = icon
+        line.json = json
+        links.apply(to: &line)
     }
 }

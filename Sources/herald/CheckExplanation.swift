@@ -11,12 +11,12 @@ import HeraldCore
 /// file is read without the lock, so not even the lock file is created.
 @MainContext
 struct CheckExplanation {
-    let target: FeedCheckArguments
+    let line: CheckCommandLine
 
     /// Prints the explanation and returns the exit code: 0, or the failure's as for a check.
     func run() -> Int32 {
-        let configuration = target.configuration
-        let json = target.options.json
+        let configuration = line.configuration
+        let json = line.json
         let made: (herald: Herald, file: FileStateStore?)
         do { made = try CheckSession.makeHerald(configuration, store: nil) } catch { return error.rawValue }
         // Without a store of its own, the Herald is on the app's state file.
@@ -65,11 +65,11 @@ struct CheckExplanation {
             EventReporter.complain(error.description)
             return error.exitCode
         }
-        if let skip = CheckPolicy.gate(configuration.check, state: state, now: herald.now(), force: target.options.force).skip {
+        if let skip = CheckPolicy.gate(configuration.check, state: state, now: herald.now(), force: line.force).skip {
             print(json ? Self.event("check-skipped", ["reason": .string(skip.name), "detail": .string(skip.description)])
                   : "no check now (\(skip)); a due check would decide:")
         }
-        if let note = FeedSource.languageNote(of: loaded, source: target.feed) {
+        if let note = FeedSource.languageNote(of: loaded, source: line.feed) {
             print(json ? Self.event("feed-url", ["url": .string(loaded.url), "notFound": .array(loaded.notFound.map(FeedValue.string))]) : note)
         }
         let explanations: [MessageExplanation]

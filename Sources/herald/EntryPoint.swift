@@ -15,6 +15,7 @@ extension HeraldCommand {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
+            if arguments.first == "check" { try CheckCommand.runPlainArguments(Array(arguments.dropFirst())) }
             var command = try parseAsRoot(arguments)
             let named = type(of: command)
             if !named.configuration.subcommands.isEmpty {

@@ -1,0 +1,95 @@
+import HeraldCore
+import XCTest
+
+/// `CheckCommandLine(plainArguments:)` reads `herald check`'s plain forms into the same values
+/// the parser gives, and leaves every other form to the parser.
+final class CheckCommandLineTests: XCTestCase {
+    let required = ["--feed", "https://example.org/feed.plist", "--app-id", "org.example.App"]
+
+    func testEveryOptionInItsPlainFormIsRead() throws {
+        let line = try XCTUnwrap(CheckCommandLine(plainArguments: required + [
+            "--app-version", "2.1", "--app-name", "Example", "--prompts", "prompts.plist", "--start-delay", "30", "--explain",
+            "--check-period", "2.5", "--remind-period", "0.25", "--show-oldest-first", "--show-on-first-launch", "--debug",
+            "--force", "--max", "7", "--all", "--wait", "90", "--timeout", "12", "--allow-http", "--allow-scheme", "example",
+            "--ca-file", "ca.pem", "--public-key", "KEY", "--icon", "dialog-information", "--json",
+        ]))
+        var expected = CheckCommandLine(feed: "https://example.org/feed.plist", appID: "org.example.App")
+        expected.appVersion = "2.1"
+        expected.appName = "Example"
+        expected.prompts = "prompts.plist"
+        expected.startDelay = 30
+        expected.explain = true
+        expected.checkPeriod = 2.5
+        expected.remindPeriod = 0.25
+        expected.showOldestFirst = true
+        expected.showOnFirstLaunch = true
+        expected.debug = true
+        expected.force = true
+        expected.max = 7
+        expected.all = true
+        expected.wait = 90
+        expected.timeout = 12
+        expected.allowHttp = true
+        expected.allowedSchemes = ["example"]
+        expected.caFile = "ca.pem"
+        expected.publicKey = "KEY"
+        expected.icon = "dialog-information"
+        expected.json = true
+        XCTAssertEqual(line, expected)
+    }
+
+    func testOptionsComeInAnyOrderAndThoseLeftOutKeepTheParsersDefaults() throws {
+        let line = try XCTUnwrap(CheckCommandLine(plainArguments: ["--app-id", "org.example.App", "--feed", "https://example.org/feed.plist"]))
+        XCTAssertEqual(line, CheckCommandLine(feed: "https://example.org/feed.plist", appID: "org.example.App"))
+        XCTAssertEqual([line.startDelay, line.checkPeriod, line.remindPeriod, line.wait, line.timeout], [0, 0.5, 1, 600, 60])
+        XCTAssertEqual(line.max, 3)
+        XCTAssertFalse(line.explain || line.force || line.json || line.allowHttp || line.all || line.debug)
+        XCTAssertNil(line.appVersion ?? line.appName ?? line.prompts ?? line.caFile ?? line.publicKey ?? line.icon)
+    }
+
+    func testAllowSchemeMayBeGivenAgainAndKeepsItsOrder() throws {
+        let line = try XCTUnwrap(CheckCommandLine(plainArguments: required + ["--allow-scheme", "b", "--allow-scheme", "a"]))
+        XCTAssertEqual(line.allowedSchemes, ["b", "a"])
+    }
+
+    func testNumbersAreReadAsTheParserReadsThem() throws {
+        let line = try XCTUnwrap(CheckCommandLine(plainArguments: required + ["--wait", "1e2", "--timeout", "nan", "--max", "+4"]))
+        XCTAssertEqual(line.wait, 100)
+        XCTAssertTrue(line.timeout.isNaN)
+        XCTAssertEqual(line.max, 4)
+    }
+
+    func testEveryOtherFormIsLeftToTheParser() {
+        let others: [[String]] = [
+            [],
+            ["--feed", "https://example.org/feed.plist"],
+            ["--app-id", "org.example.App"],
+            ["--feed=https://example.org/feed.plist", "--app-id", "org.example.App"],
+            required + ["--help"], required + ["-h"], required + ["help"], required + ["--version"],
+            required + ["--"], required + ["--bogus"], required + ["extra"],
+            required + ["--json=true"],
+            required + ["--max", "2", "--max", "3"],
+            required + ["--json", "--json"],
+            required + ["--feed", "https://example.org/other.plist"],
+            required + ["--max"],
+            required + ["--app-name", "-x"],
+            required + ["--check-period", "-1"],
+            required + ["--max", "two"], required + ["--max", "2.5"], required + ["--wait", "soon"], required + ["--timeout", ""],
+            required + ["--experimental-dump-help"], required + ["--generate-completion-script", "bash"],
+        ]
+        for arguments in others {
+            XCTAssertNil(CheckCommandLine(plainArguments: arguments), "\(arguments)")
+        }
+    }
+
+    func testNumbersOutOfRangeAreRefusedInTheParsersWords() {
+        var line = CheckCommandLine(feed: "f", appID: "a")
+        XCTAssertNil(line.numberRefusal)
+        line.max = 0
+        XCTAssertEqual(line.numberRefusal, "--max must be at least 1")
+        line.wait = .infinity
+        XCTAssertEqual(line.numberRefusal, "--wait must be more than 0 and at most 604800 seconds, not inf")
+        line.checkPeriod = -1
+        XCTAssertEqual(line.numberRefusal, "--check-period must be from 0 to 3650 days, not -1")
+    }
+}

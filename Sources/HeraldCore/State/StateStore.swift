@@ -240,18 +240,15 @@ public final class FileStateStore: StateStore, Sendable {
     /// when it does not decode.
     private func readWithoutLock() throws -> HeraldState? {
         guard let bytes = try Self.readRegularFile(paths.stateFile, limit: Self.sizeLimit) else { return HeraldState() }
-        return try? Self.decoder.decode(HeraldState.self, from: bytes)
+        return StateFileFormat.decode(bytes)
     }
 
     private func read() throws -> HeraldState {
         guard let bytes = try Self.readRegularFile(paths.stateFile, limit: Self.sizeLimit) else { return HeraldState() }
-        do {
-            return try Self.decoder.decode(HeraldState.self, from: bytes)
-        } catch {
-            let aside = try moveAside(paths.stateFile)
-            onCorruptFile?(aside)
-            return HeraldState()
-        }
+        if let state = StateFileFormat.decode(bytes) { return state }
+        let aside = try moveAside(paths.stateFile)
+        onCorruptFile?(aside)
+        return HeraldState()
     }
 
     /// Renames a corrupt file to a name no other copy has: two corrupt files moved aside in the
@@ -278,7 +275,7 @@ public final class FileStateStore: StateStore, Sendable {
     }
 
     private func write(_ state: HeraldState) throws {
-        let bytes = try Self.encoder.encode(state)
+        let bytes = try StateFileFormat.encode(state)
         // A file that could not be read back would lock the user out: refuse it, keep the old one.
         guard bytes.count <= Self.sizeLimit else {
             throw StateStoreError.tooLarge(path: paths.stateFile, size: bytes.count, limit: Self.sizeLimit)
@@ -408,17 +405,4 @@ public final class FileStateStore: StateStore, Sendable {
         default: return "of an unknown kind"
         }
     }
-
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
-        return encoder
-    }()
-
-    static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
-    }()
 }

@@ -84,9 +84,6 @@ enum StateFileFormat {
         return state
     }
 
-    /// The fields of a nested record; `nil` for a value that is not an object.
-    private typealias Fields = [String: FeedValue]
-
     private static func failure(_ value: FeedValue) -> HeraldState.FailureRecord? {
         guard case .dictionary(let fields) = value, let count = fields["count"].flatMap(integer),
               let lastAttempt = fields["lastAttempt"].flatMap(date), let reason = fields["reason"].flatMap(string)

@@ -29,8 +29,8 @@ public enum CheckSkipReason: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .firstLaunch: return "first launch: nothing is fetched until the next one"
-        case .checkPeriod(let next): return "checked recently; next check due \(next.formatted(.iso8601))"
-        case .failureBackoff(let next): return "the last check failed; next attempt at \(next.formatted(.iso8601))"
+        case .checkPeriod(let next): return "checked recently; next check due \(ISO8601Moment.text(next))"
+        case .failureBackoff(let next): return "the last check failed; next attempt at \(ISO8601Moment.text(next))"
         case .delegateDeclined: return "the app declined the check"
         case .muted(let mute): return mute.description
         }
@@ -99,7 +99,7 @@ public enum MessageSkipReason: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .viewed: return "already viewed"
         case .ignored: return "ignored by the user"
-        case .remindLater(let until): return "reminder due \(until.formatted(.iso8601))"
+        case .remindLater(let until): return "reminder due \(ISO8601Moment.text(until))"
         case .belowMinVersion(let version): return "app version is below MinVersion \(version)"
         case .aboveMaxVersion(let version): return "app version is above MaxVersion \(version)"
         case .refusedURL(let reason): return "ActionURL refused: \(reason)"
@@ -107,8 +107,8 @@ public enum MessageSkipReason: Sendable, Equatable, CustomStringConvertible {
         case .delegateDeclined: return "the app declined to display it"
         case .shownElsewhere: return "another process is showing it"
         case .overCap: return "more messages than one check shows"
-        case .notStarted(let start): return "starts \(start.formatted(.iso8601))"
-        case .ended(let end): return "ended \(end.formatted(.iso8601))"
+        case .notStarted(let start): return "starts \(ISO8601Moment.text(start))"
+        case .ended(let end): return "ended \(ISO8601Moment.text(end))"
         case .unreadableDate(let key): return "\(key) is not a date Herald can read"
         case .otherLanguage: return "not for this user's language"
         case .otherDesktop: return "not for this desktop"

@@ -418,56 +418,12 @@ enum StateFileFormat {
             bytes.append(UInt8(ascii: "\""))
         }
 
-        /// A date as the `.iso8601` strategy writes it, whole seconds rounded down, in UTC.
-        /// Dates from 1970 to 9999 are written here; others as `Date.ISO8601FormatStyle`
-        /// writes them, which is what the strategy uses (and which counts days before 1582 in
-        /// the Julian calendar).
+        /// A date as the `.iso8601` strategy writes it (`ISO8601Moment.text`: the format style's
+        /// default form, which is what the strategy uses).
         mutating func date(_ date: Date) {
-            let interval = date.timeIntervalSince1970
-            guard interval >= 0, interval < 253_402_300_800 else {
-                bytes.append(UInt8(ascii: "\""))
-                bytes.append(contentsOf: date.formatted(.iso8601).utf8)
-                bytes.append(UInt8(ascii: "\""))
-                return
-            }
-            let seconds = Int(interval.rounded(.down))
-            let days = seconds / 86_400
-            let time = seconds % 86_400
-            // Civil date from days since 1970-01-01 (proleptic Gregorian).
-            let shifted = days + 719_468
-            let era = shifted / 146_097
-            let dayOfEra = shifted - era * 146_097
-            let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-            let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-            let monthIndex = (5 * dayOfYear + 2) / 153
-            let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-            let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-            let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
             bytes.append(UInt8(ascii: "\""))
-            digits(year, 4)
-            bytes.append(UInt8(ascii: "-"))
-            digits(month, 2)
-            bytes.append(UInt8(ascii: "-"))
-            digits(day, 2)
-            bytes.append(UInt8(ascii: "T"))
-            digits(time / 3600, 2)
-            bytes.append(UInt8(ascii: ":"))
-            digits(time / 60 % 60, 2)
-            bytes.append(UInt8(ascii: ":"))
-            digits(time % 60, 2)
-            bytes.append(UInt8(ascii: "Z"))
+            bytes.append(contentsOf: ISO8601Moment.text(date).utf8)
             bytes.append(UInt8(ascii: "\""))
-        }
-
-        private mutating func digits(_ value: Int, _ count: Int) {
-            var divisor = 1
-            for _ in 1..<count { divisor *= 10 }
-            var value = value
-            while divisor > 0 {
-                bytes.append(UInt8(0x30 + value / divisor))
-                value %= divisor
-                divisor /= 10
-            }
         }
     }
 }

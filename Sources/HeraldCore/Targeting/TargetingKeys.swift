@@ -174,6 +174,51 @@ enum ISO8601Moment {
         return (Date(timeIntervalSince1970: seconds), false)
     }
 
+    /// A date as `Date.ISO8601FormatStyle` writes it by default, `2026-11-22T14:43:32Z`: UTC,
+    /// whole seconds rounded down. Dates from 1970 to 9999 are written here, without the
+    /// calendar and time zone the format style sets up on first use (a check that is not due
+    /// says when the next one is, and that set-up cost it more than the rest of its policy);
+    /// others are left to the format style, which counts days before 1582 in the Julian calendar.
+    static func text(_ date: Date) -> String {
+        let interval = date.timeIntervalSince1970
+        guard interval >= 0, interval < 253_402_300_800 else { return date.formatted(.iso8601) }
+        let seconds = Int(interval.rounded(.down))
+        let (year, month, day) = civil(daysSince1970: seconds / 86_400)
+        let time = seconds % 86_400
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(20)
+        func append(_ value: Int, digits count: Int, then separator: String) {
+            var divisor = 1
+            for _ in 1..<count { divisor *= 10 }
+            while divisor > 0 {
+                bytes.append(UInt8(0x30 + value / divisor % 10))
+                divisor /= 10
+            }
+            bytes.append(contentsOf: separator.utf8)
+        }
+        append(year, digits: 4, then: "-")
+        append(month, digits: 2, then: "-")
+        append(day, digits: 2, then: "T")
+        append(time / 3600, digits: 2, then: ":")
+        append(time / 60 % 60, digits: 2, then: ":")
+        append(time % 60, digits: 2, then: "Z")
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's
+    /// algorithm, the inverse of `daysFromCivil`).
+    static func civil(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
     static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28

@@ -162,7 +162,7 @@ extension FeedValidation {
     static func writtenDate(_ value: FeedValue) -> String {
         switch value {
         case .string(let text): return NotificationText.trimmed(text)
-        case .date(let date): return date.formatted(.iso8601)
+        case .date(let date): return ISO8601Moment.text(date)
         default: return value.jsonText
         }
     }

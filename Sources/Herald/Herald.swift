@@ -174,8 +174,11 @@ public final class Herald {
         }
         self.configuration = configuration
         self.now = now
-        offSwitches = { [appID = configuration.appID, environment = configuration.environment] () throws(OffSwitchFileError) in
-            try OffSwitchFiles.read(environment: environment).decision(for: appID)
+        // The configuration's environment cannot change, so neither can the files' paths.
+        let systemFiles = OffSwitchFiles.systemFiles(environment: configuration.environment)
+        let userFile = OffSwitchFiles.userFile(environment: configuration.environment)
+        offSwitches = { [appID = configuration.appID] () throws(OffSwitchFileError) in
+            try OffSwitchFiles.read(systemFiles: systemFiles, userFile: userFile).decision(for: appID)
         }
         self.presenter = presenter ?? DesktopPresenter(appName: configuration.appName, appID: configuration.appID, icon: configuration.icon)
     }

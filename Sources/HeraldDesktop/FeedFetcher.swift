@@ -123,7 +123,9 @@ public final class FeedFetcher {
     /// Largest number of redirects followed.
     public var maxRedirects: Int
     /// Which URLs may be fetched.
-    public var rules: URLRules
+    public var rules: URLRules { didSet { lastVerdict = nil } }
+    /// The URL judged last under `rules`, and the verdict: a feed asked at every check is judged once.
+    private var lastVerdict: (url: String, refusal: String?)?
     private let session: UnsafeMutablePointer<SoupSession>
     /// Why the CA file could not be used, if one was given and it could not: every https
     /// fetch then fails with this reason rather than falling back to the system's store.
@@ -164,12 +166,13 @@ public final class FeedFetcher {
 
     /// Starts a fetch; `completion` runs once on the default main context.
     public func fetch(_ url: String, validators: FeedValidators?, completion: @escaping @MainContext (Result<FetchResult, FetchError>) -> Void) {
-        if let refusal = rules.feedURLRefusal(url) { return MainContext.idle { completion(.failure(.refused(refusal))) } }
-        if let unusableAuthorities, URLRules.scheme(of: url) == "https" {
+        if let refusal = verdict(on: url) { return MainContext.idle { completion(.failure(.refused(refusal))) } }
+        let scheme = URLRules.scheme(of: url)
+        if let unusableAuthorities, scheme == "https" {
             return MainContext.idle { completion(.failure(.transport(unusableAuthorities))) }
         }
         let operation = FetchOperation(fetcher: self, validators: validators, completion: completion)
-        if URLRules.scheme(of: url) == "file" {
+        if scheme == "file" {
             operation.readFile(url)
         } else {
             operation.request(url)
@@ -177,6 +180,14 @@ public final class FeedFetcher {
     }
 
     fileprivate var soupSession: UnsafeMutablePointer<SoupSession> { session }
+
+    /// Why `url` may not be fetched under `rules`, or `nil` when it may.
+    private func verdict(on url: String) -> String? {
+        if let lastVerdict, lastVerdict.url == url { return lastVerdict.refusal }
+        let refusal = rules.feedURLRefusal(url)
+        lastVerdict = (url, refusal)
+        return refusal
+    }
 }
 
 /// One fetch in flight. Each asynchronous step retains it and the step's callback takes that

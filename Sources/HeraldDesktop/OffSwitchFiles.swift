@@ -27,9 +27,17 @@ public enum OffSwitchFiles {
 
     /// Reads every file that applies to this environment's user. Creates nothing.
     public static func read(environment: [String: String]) throws(OffSwitchFileError) -> OffSwitches {
+        try read(systemFiles: systemFiles(environment: environment), userFile: userFile(environment: environment))
+    }
+
+    /// Reads the given files: `systemFiles` most important first, as `systemFiles(environment:)`
+    /// names them, and the user's. For a caller that reads them again and again under one
+    /// environment, so that the paths are worked out once. Creates nothing.
+    public static func read(systemFiles: [String], userFile: String) throws(OffSwitchFileError) -> OffSwitches {
         var system: [OffSwitchSettings] = []
-        for path in systemFiles(environment: environment) { system.append(try read(path, administrator: true)) }
-        return OffSwitches(system: system, user: try read(userFile(environment: environment), administrator: false))
+        system.reserveCapacity(systemFiles.count)
+        for path in systemFiles { system.append(try read(path, administrator: true)) }
+        return OffSwitches(system: system, user: try read(userFile, administrator: false))
     }
 
     /// Makes one change to the user's file, keeping the rest of it (comments too), and creates

@@ -42,8 +42,9 @@ final class Check {
     private lazy var quiet: QuietReason? = herald.quietReason()
     private var deferralReported = false
     /// The install's place in every rollout, should the state have none yet: drawn once per
-    /// check, so the plan on a snapshot and the plan that claims agree.
-    private let rolloutDraw = Double.random(in: 0..<1)
+    /// check, so the plan on a snapshot and the plan that claims agree, and only by a check
+    /// that plans (a draw is a system call that a check that is not due never needs).
+    private lazy var rolloutDraw = Double.random(in: 0..<1)
     /// The feed this check fetches: the app's own, or the administrator's mirror.
     private var feedURL: String?
     /// The administrator's mirror, told to the delegate when the check fetches from it.

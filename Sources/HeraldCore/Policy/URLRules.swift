@@ -30,10 +30,11 @@ public struct URLRules: Sendable, Equatable {
         if let character = Self.unsafeCharacter(in: text) {
             return "the URL contains \(character): percent-encode it"
         }
-        guard let scheme = Self.scheme(of: text), let url = URL(string: text) else { return "not a valid URL" }
+        guard let parts = PlainURL(text) ?? PlainURL(parsing: text) else { return "not a valid URL" }
+        let scheme = parts.scheme
         if Self.forbiddenSchemes.contains(scheme) { return "the \(scheme): scheme is never opened" }
         if scheme == "http" || scheme == "https" {
-            guard let host = url.host, !host.isEmpty else { return "the URL has no host" }
+            guard let host = parts.host, !host.isEmpty else { return "the URL has no host" }
             return nil
         }
         return allowedCustomSchemes.contains(scheme) ? nil : "the \(scheme): scheme is not allowed by the app"
@@ -52,19 +53,19 @@ public struct URLRules: Sendable, Equatable {
             return feedURLRefusal(LanguageFeedURL.filled(text, with: LocalisedText.fallbackLanguage))
                 ?? feedURLRefusal(LanguageFeedURL.fallback(of: text))
         }
-        guard let scheme = Self.scheme(of: text), let url = URL(string: text) else { return "not a valid URL" }
-        switch scheme {
+        guard let parts = PlainURL(text) ?? PlainURL(parsing: text) else { return "not a valid URL" }
+        switch parts.scheme {
         case "https":
             return nil
         case "file":
-            let host = url.host(percentEncoded: true) ?? ""
+            let host = parts.encodedHost ?? ""
             if host.isEmpty || host.lowercased() == "localhost" { return nil }
             return "a file: feed must be on this machine (file:///path or file://localhost/path), not on host \(host)"
         case "http":
-            if allowPlainHTTPFeed || Self.isLoopback(host: url.host ?? "") { return nil }
+            if allowPlainHTTPFeed || Self.isLoopback(host: parts.host ?? "") { return nil }
             return "plain http is refused for feeds outside this machine (use https, or allow http)"
         default:
-            return "feeds are fetched over https, http or file, not \(scheme):"
+            return "feeds are fetched over https, http or file, not \(parts.scheme):"
         }
     }
 
@@ -101,6 +102,15 @@ public struct URLRules: Sendable, Equatable {
 
     /// The lower-cased scheme of a URL string, if it has a valid one.
     public static func scheme(of text: String) -> String? {
+        switch PlainURL.asciiScheme(of: text) {
+        case .scheme(let scheme): return scheme
+        case .none: return nil
+        case .undecided: return characterScheme(of: text)
+        }
+    }
+
+    /// `scheme(of:)` read by characters: for a colon that may join the character after it.
+    static func characterScheme(of text: String) -> String? {
         guard let colon = text.firstIndex(of: ":") else { return nil }
         let scheme = text[..<colon]
         guard let first = scheme.first, first.isASCII, first.isLetter,

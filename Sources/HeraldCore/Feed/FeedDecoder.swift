@@ -231,7 +231,8 @@ public enum FeedDecoder {
         // the order the keys were written in.
         var title: FeedValue?, message: FeedValue?, actionURL: FeedValue?
         var actionButton: FeedValue?, minVersion: FeedValue?, maxVersion: FeedValue?
-        for (name, value) in fields.pairs {
+        for pair in fields.pairs {
+            let name = pair.name, value = pair.value
             switch name.utf8.count {
             case 5: if name == FeedKey.title { title = value }
             case 7: if name == FeedKey.message { message = value }

@@ -5,8 +5,19 @@
 /// beyond `indexedFrom` get an index, so an entry with very many keys is not read in quadratic
 /// time. `FeedEntry.details` turns the list into a dictionary when it is asked for.
 struct FeedFields: Sendable {
+    /// One key and its value.
+    ///
+    /// A struct, not a tuple: an array of tuples was destroyed by the runtime's generic tuple
+    /// code, element by element, where a struct has its own compiled destroy.
+    struct Field: Sendable {
+        /// The key.
+        var name: String
+        /// Its value.
+        var value: FeedValue
+    }
+
     /// The keys and values, in document order; a later duplicate key replaced the earlier value.
-    private(set) var pairs: [(name: String, value: FeedValue)] = []
+    private(set) var pairs: [Field] = []
     /// Positions by key, kept only once there are more than `indexedFrom` keys.
     private var index: [String: Int]?
 
@@ -31,7 +42,7 @@ struct FeedFields: Sendable {
     var dictionary: [String: FeedValue] {
         var out: [String: FeedValue] = [:]
         out.reserveCapacity(pairs.count)
-        for (name, value) in pairs { out[name] = value }
+        for pair in pairs { out[pair.name] = pair.value }
         return out
     }
 
@@ -54,7 +65,7 @@ struct FeedFields: Sendable {
                     if index != nil { reindex() }
                 }
             } else if let newValue {
-                pairs.append((name, newValue))
+                pairs.append(Field(name: name, value: newValue))
                 if index != nil {
                     index![name] = pairs.count - 1
                 } else if pairs.count > Self.indexedFrom {
@@ -74,7 +85,7 @@ struct FeedFields: Sendable {
     /// Whether both hold the same keys with the same values, in any order.
     func sameFields(as other: FeedFields) -> Bool {
         guard count == other.count else { return false }
-        for (name, value) in pairs where other[name] != value { return false }
+        for pair in pairs where other[pair.name] != pair.value { return false }
         return true
     }
 }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// An entry's keys and values in the order they were written, each key once.
 ///
 /// A check reads a handful of known keys from each of thousands of entries: a short list
@@ -80,6 +82,30 @@ struct FeedFields: Sendable {
         positions.reserveCapacity(pairs.count)
         for (position, pair) in pairs.enumerated() { positions[pair.name] = position }
         index = positions
+    }
+
+    /// The key of `FeedKey` that `text` spells, as a string constant, or `nil`.
+    ///
+    /// Readers look keys up here before they make a string of their bytes: the six keys of
+    /// every entry then cost a length check and a comparison, not a new string each.
+    static func knownKey(_ text: UnsafeBufferPointer<UInt8>) -> String? {
+        switch text.count {
+        case 5: return spells(text, "Title") ? "Title" : nil
+        case 7: return spells(text, "Message") ? "Message" : nil
+        case 9: return spells(text, "ActionURL") ? "ActionURL" : nil
+        case 10:
+            if spells(text, "MinVersion") { return "MinVersion" }
+            return spells(text, "MaxVersion") ? "MaxVersion" : nil
+        case 12: return spells(text, "ActionButton") ? "ActionButton" : nil
+        default: return nil
+        }
+    }
+
+    /// Whether `text` holds exactly the bytes of `word`.
+    @inline(__always)
+    private static func spells(_ text: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+        guard let base = text.baseAddress, text.count == word.utf8CodeUnitCount else { return false }
+        return memcmp(base, word.utf8Start, text.count) == 0
     }
 
     /// Whether both hold the same keys with the same values, in any order.

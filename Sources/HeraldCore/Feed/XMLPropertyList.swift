@@ -266,7 +266,8 @@ struct XMLPropertyList {
         var index = position
         while index < bytes.count, bytes[index] != UInt8(ascii: "<"), bytes[index] != UInt8(ascii: "&") { index += 1 }
         if index < bytes.count, bytes[index] == UInt8(ascii: "<"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "/") {
-            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<index]), as: UTF8.self)
+            let run = UnsafeBufferPointer(rebasing: bytes[position..<index])
+            let text = tag.name == .key ? FeedFields.knownKey(run) ?? String(decoding: run, as: UTF8.self) : String(decoding: run, as: UTF8.self)
             position = index
             let offset = position
             let name = try closeTagName()

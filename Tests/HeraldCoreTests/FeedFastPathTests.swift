@@ -1,0 +1,56 @@
+import Foundation
+@testable import HeraldCore
+import HeraldTestSupport
+import XCTest
+
+/// The readers' shortcuts give what their general paths give.
+final class FeedFastPathTests: XCTestCase {
+    /// Keys that are one of `FeedKey`'s, or nearly: the shortcut must take only the exact ones.
+    private let keys = [
+        "Title", "Message", "ActionURL", "ActionButton", "MinVersion", "MaxVersion",
+        "title", "Titles", "Titl", "TITLE", "Messages", "ActionURl", "MinVersio", "MaxVersionX", "MidVersion",
+        "ActionButtoN", "Tîtle", "", "Extra",
+    ]
+
+    func testAKnownKeyIsSpelledByItsConstantAndNoOtherTextIs() {
+        let known: Set = [FeedKey.title, FeedKey.message, FeedKey.actionURL, FeedKey.actionButton, FeedKey.minVersion, FeedKey.maxVersion]
+        for key in keys {
+            let found = Array(key.utf8).withUnsafeBufferPointer { FeedFields.knownKey($0) }
+            XCTAssertEqual(found, known.contains(key) ? key : nil, key)
+        }
+    }
+
+    func testJSONKeysReadThroughTheShortcutEqualKeysReadWithEscapes() throws {
+        // An escape in a key sends it through the general path; the entries must come out equal.
+        var plain = "{\"k\": {", escaped = "{\"k\": {"
+        for (index, key) in keys.enumerated() {
+            let separator = index == 0 ? "" : ", "
+            let value = "\"v\(index)\""
+            plain += "\(separator)\"\(key)\": \(value)"
+            let spelled = key.unicodeScalars.map { "\\u" + String(format: "%04x", $0.value) }.joined()
+            escaped += "\(separator)\"\(spelled)\": \(value)"
+        }
+        plain += "}}"
+        escaped += "}}"
+        let fast = try FeedDecoder.decode(Data(plain.utf8)), general = try FeedDecoder.decode(Data(escaped.utf8))
+        XCTAssertEqual(fast, general)
+        XCTAssertEqual(fast.entries["k"]?.title, "v0")
+        XCTAssertEqual(fast.entries["k"]?.maxVersion, "v5")
+        XCTAssertEqual(fast.entries["k"]?.details.count, keys.count)
+    }
+
+    func testXMLKeysReadThroughTheShortcutEqualKeysReadWithReferences() throws {
+        var plain = "<plist><dict><key>k</key><dict>", referenced = plain
+        for (index, key) in keys.enumerated() {
+            plain += "<key>\(key)</key><string>v\(index)</string>"
+            let spelled = key.unicodeScalars.map { "&#\($0.value);" }.joined()
+            referenced += "<key>\(spelled)</key><string>v\(index)</string>"
+        }
+        plain += "</dict></dict></plist>"
+        referenced += "</dict></dict></plist>"
+        let fast = try FeedDecoder.decode(Data(plain.utf8)), general = try FeedDecoder.decode(Data(referenced.utf8))
+        XCTAssertEqual(fast, general)
+        XCTAssertEqual(fast.entries["k"]?.actionButton, "v3")
+        XCTAssertEqual(fast.entries["k"]?.details.count, keys.count)
+    }
+}

@@ -53,4 +53,18 @@ final class FeedFastPathTests: XCTestCase {
         XCTAssertEqual(fast.entries["k"]?.actionButton, "v3")
         XCTAssertEqual(fast.entries["k"]?.details.count, keys.count)
     }
+
+    func testOrderingByFoldedPrefixesGivesTheOrderOfTheFullComparison() {
+        // Long shared prefixes, case-only differences, equal keys, NUL bytes, non-ASCII keys
+        // mixed with ASCII ones: the shortcut must agree with `caseInsensitive` everywhere.
+        var keys = [
+            "2024/05/01", "2024/5/1", "2024/05/01-b", "2024/05/01-B", "2024/05/01", "a", "A", "", "\u{0}", "a\u{0}",
+            "message-0000000000000000-1", "message-0000000000000000-2", "MESSAGE-0000000000000000-10",
+            "é", "E", "z", "Zebra", "zebra", "Ωmega", "0", "10", "9", "[", "_", "`",
+        ]
+        for number in stride(from: 0, to: 400, by: 7) { keys.append("feed/\(number % 3 == 0 ? "X" : "x")/\(number)") }
+        let expected = keys.indices.sorted { VersionComparison.caseInsensitive(keys[$0], keys[$1]) == .ascending }
+        XCTAssertEqual(VersionComparison.caseInsensitiveOrder(of: keys), expected)
+        XCTAssertEqual(CheckPolicy.order(keys.map { FeedEntry(key: $0) }, oldestFirst: true).map(\.key), expected.map { keys[$0] })
+    }
 }

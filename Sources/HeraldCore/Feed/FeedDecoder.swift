@@ -115,10 +115,14 @@ public enum FeedDecoder {
     /// OpenStep. Comments are skipped on the way, so JSON with a comment is read as JSON and
     /// refused for it, not read as OpenStep. `nil` when there is nothing but white space.
     public static func format(of bytes: Data) -> FeedFormat? {
-        format(of: byteArray(bytes))
+        bytes.withUnsafeBytes { format(of: $0.assumingMemoryBound(to: UInt8.self)) }
     }
 
     static func format(of bytes: [UInt8]) -> FeedFormat? {
+        bytes.withUnsafeBufferPointer { format(of: $0) }
+    }
+
+    static func format(of bytes: UnsafeBufferPointer<UInt8>) -> FeedFormat? {
         if bytes.starts(with: Array("bplist".utf8)) { return .binaryPropertyList }
         var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         var sawComment = false
@@ -179,29 +183,30 @@ public enum FeedDecoder {
         }
     }
 
-    /// The bytes copied in one go: `Array(data)` went through Data's iterator a byte at a time.
-    static func byteArray(_ data: Data) -> [UInt8] {
-        data.withUnsafeBytes { [UInt8]($0) }
-    }
-
     /// Reads a document in the format its first bytes name, within `FeedLimits`.
+    ///
+    /// The bytes are read where they lie: copying a large feed into an array first cost a
+    /// copy and the page faults of a fresh allocation.
     static func read(_ bytes: Data) throws(FeedError) -> FeedDocument {
-        let bytes = byteArray(bytes)
-        guard let format = format(of: bytes) else { throw FeedError.empty }
-        do throws(DocumentFailure) {
-            switch format {
-            case .binaryPropertyList:
-                return try BinaryPropertyList.read(bytes)
-            case .json:
-                return try JSONFeedReader.read(bytes)
-            case .openStepPropertyList:
-                return try OpenStepPropertyList.read(bytes)
-            case .xmlPropertyList:
-                return try XMLPropertyList.read(bytes)
+        let result = bytes.withUnsafeBytes { (raw) -> Result<FeedDocument, FeedError> in
+            let bytes = raw.assumingMemoryBound(to: UInt8.self)
+            guard let format = format(of: bytes) else { return .failure(FeedError.empty) }
+            do throws(DocumentFailure) {
+                switch format {
+                case .binaryPropertyList:
+                    return .success(try BinaryPropertyList.read(bytes))
+                case .json:
+                    return .success(try JSONFeedReader.read(bytes))
+                case .openStepPropertyList:
+                    return .success(try OpenStepPropertyList.read(Array(bytes)))
+                case .xmlPropertyList:
+                    return .success(try XMLPropertyList.read(bytes))
+                }
+            } catch {
+                return .failure(error.error(in: format, bytes: Array(bytes)))
             }
-        } catch {
-            throw error.error(in: format, bytes: bytes)
         }
+        return try result.get()
     }
 
     /// Reads one entry; a value of the wrong kind makes the entry a problem, not a crash.

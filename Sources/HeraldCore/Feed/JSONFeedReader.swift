@@ -21,10 +21,13 @@ struct JSONFeedReader {
     ///
     /// - Throws: `DocumentFailure` for a syntax error or a document beyond `FeedLimits`.
     static func read(_ bytes: [UInt8]) throws(DocumentFailure) -> FeedDocument {
-        try bytes.withUnsafeBufferPointer { (buffer) throws(DocumentFailure) -> FeedDocument in
-            var reader = JSONFeedReader(bytes: buffer)
-            return try reader.document()
-        }
+        try bytes.withUnsafeBufferPointer { (buffer) throws(DocumentFailure) -> FeedDocument in try read(buffer) }
+    }
+
+    /// Reads a whole document from bytes that stay valid while it is read.
+    static func read(_ buffer: UnsafeBufferPointer<UInt8>) throws(DocumentFailure) -> FeedDocument {
+        var reader = JSONFeedReader(bytes: buffer)
+        return try reader.document()
     }
 
     /// Reads a document that is one JSON value, strictly: `nil` for a syntax error, a document

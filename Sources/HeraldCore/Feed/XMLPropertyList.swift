@@ -25,10 +25,13 @@ struct XMLPropertyList {
     ///
     /// - Throws: `DocumentFailure` for a structural fault or a document beyond `FeedLimits`.
     static func read(_ bytes: [UInt8]) throws(DocumentFailure) -> FeedDocument {
-        try bytes.withUnsafeBufferPointer { (buffer) throws(DocumentFailure) -> FeedDocument in
-            var reader = XMLPropertyList(bytes: buffer)
-            return try reader.document()
-        }
+        try bytes.withUnsafeBufferPointer { (buffer) throws(DocumentFailure) -> FeedDocument in try read(buffer) }
+    }
+
+    /// Reads a whole document from bytes that stay valid while it is read.
+    static func read(_ buffer: UnsafeBufferPointer<UInt8>) throws(DocumentFailure) -> FeedDocument {
+        var reader = XMLPropertyList(bytes: buffer)
+        return try reader.document()
     }
 
     private init(bytes: UnsafeBufferPointer<UInt8>) {

@@ -67,4 +67,19 @@ final class FeedFastPathTests: XCTestCase {
         XCTAssertEqual(VersionComparison.caseInsensitiveOrder(of: keys), expected)
         XCTAssertEqual(CheckPolicy.order(keys.map { FeedEntry(key: $0) }, oldestFirst: true).map(\.key), expected.map { keys[$0] })
     }
+
+    func testAddingFieldsAsReadGivesWhatTheSubscriptGives() {
+        // Past `indexedFrom` keys lookups go through an index; duplicates replace on both sides.
+        var names = (0..<24).map { "key\($0)" }
+        names += ["key3", "key20", "Title", "key23", "Title"]
+        var added = FeedFields(), assigned = FeedFields()
+        for (number, name) in names.enumerated() {
+            added.add(name, .integer(number))
+            assigned[name] = .integer(number)
+        }
+        XCTAssertEqual(added.pairs.map(\.name), assigned.pairs.map(\.name))
+        XCTAssertEqual(added.pairs.map(\.value), assigned.pairs.map(\.value))
+        for name in names + ["absent"] { XCTAssertEqual(added[name], assigned[name], name) }
+        XCTAssertEqual(added["key20"], .integer(25))
+    }
 }

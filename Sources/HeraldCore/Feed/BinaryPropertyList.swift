@@ -143,7 +143,7 @@ struct BinaryPropertyList {
             let key = try key(keyObject, problem: &keyProblem)
             if let keyProblem { problems.noteKey(keyProblem) }
             problems.enter(key)
-            fields[key] = try value(valueObject)
+            fields.add(key, try value(valueObject))
             problems.leave()
         }
         path.removeLast()

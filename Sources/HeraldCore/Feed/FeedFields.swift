@@ -77,6 +77,21 @@ struct FeedFields: Sendable {
         }
     }
 
+    /// Adds a key as a reader finds it, or replaces the value of the same key found before.
+    ///
+    /// The subscript's setter with the key and value handed over rather than copied: a reader
+    /// has no further use for them, and copying each value cost a retain and a release.
+    mutating func add(_ name: consuming String, _ value: consuming FeedValue) {
+        if let position = position(of: name) {
+            pairs[position].value = value
+            return
+        }
+        // The index, when there is one, learns the position the new pair is about to take.
+        if index != nil { index![copy name] = pairs.count }
+        pairs.append(Field(name: name, value: value))
+        if index == nil, pairs.count > Self.indexedFrom { reindex() }
+    }
+
     private mutating func reindex() {
         var positions: [String: Int] = [:]
         positions.reserveCapacity(pairs.count)

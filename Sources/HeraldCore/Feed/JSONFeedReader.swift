@@ -132,7 +132,7 @@ struct JSONFeedReader {
         try members { (reader, key, keyProblem) throws(DocumentFailure) in
             if let keyProblem { reader.problems.noteKey(keyProblem) }
             reader.problems.enter(key)
-            fields[key] = try reader.value()
+            fields.add(key, try reader.value())
             reader.problems.leave()
         }
         return .fields(fields)

@@ -165,7 +165,7 @@ struct XMLPropertyList {
         var fields = FeedFields(capacity: 8)
         try members(of: tag) { (reader, key, valueTag) throws(DocumentFailure) in
             reader.problems.enter(key)
-            fields[key] = try reader.value(valueTag)
+            fields.add(key, try reader.value(valueTag))
             reader.problems.leave()
         }
         return .fields(fields)

@@ -46,10 +46,13 @@ struct BinaryPropertyList {
     /// - Throws: `DocumentFailure` with the byte where a damaged file or a cycle was found, or
     ///   a refusal of a document beyond `FeedLimits`.
     static func read(_ bytes: [UInt8]) throws(DocumentFailure) -> FeedDocument {
-        try bytes.withUnsafeBufferPointer { (buffer) throws(DocumentFailure) -> FeedDocument in
-            var reader = try BinaryPropertyList(bytes: buffer)
-            return try reader.document()
-        }
+        try bytes.withUnsafeBufferPointer { (buffer) throws(DocumentFailure) -> FeedDocument in try read(buffer) }
+    }
+
+    /// Reads a whole document from bytes that stay valid while it is read.
+    static func read(_ buffer: UnsafeBufferPointer<UInt8>) throws(DocumentFailure) -> FeedDocument {
+        var reader = try BinaryPropertyList(bytes: buffer)
+        return try reader.document()
     }
 
     /// Reads and checks the header, the trailer and the offset table.
@@ -140,7 +143,7 @@ struct BinaryPropertyList {
             let key = try key(keyObject, problem: &keyProblem)
             if let keyProblem { problems.noteKey(keyProblem) }
             problems.enter(key)
-            fields[key] = try value(valueObject)
+            fields.add(key, try value(valueObject))
             problems.leave()
         }
         path.removeLast()

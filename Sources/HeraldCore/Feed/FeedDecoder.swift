@@ -78,38 +78,29 @@ public enum FeedDecoder {
         var skipProblems: [String: FeedProblem] = [:]
         for documentEntry in documentEntries {
             let key = documentEntry.key
-            let result: Result<FeedEntry, FeedProblem>
-            let value: FeedValue
             switch documentEntry.body {
             case .fields(let fields):
-                result = entry(key: key, fields: fields)
-                value = .null
+                do throws(FeedProblem) {
+                    entries[key] = try readEntry(key: key, fields: fields)
+                    if !skipProblems.isEmpty {
+                        skipped[key] = nil
+                        skipProblems[key] = nil
+                    }
+                } catch {
+                    entries[key] = nil
+                    skipped[key] = .dictionary(fields.dictionary)
+                    skipProblems[key] = error
+                }
             case .other(let other):
-                result = .failure(FeedProblem(key: key, reason: "the entry is \(other.kindPhrase), not a dictionary"))
-                value = other
+                entries[key] = nil
+                skipped[key] = other
+                skipProblems[key] = FeedProblem(key: key, reason: "the entry is \(other.kindPhrase), not a dictionary")
             case .unreadable:
                 entries[key] = nil
                 if !skipProblems.isEmpty {
                     skipped[key] = nil
                     skipProblems[key] = nil
                 }
-                continue
-            }
-            switch result {
-            case .success(let entry):
-                entries[key] = entry
-                if !skipProblems.isEmpty {
-                    skipped[key] = nil
-                    skipProblems[key] = nil
-                }
-            case .failure(let problem):
-                entries[key] = nil
-                if case .fields(let fields) = documentEntry.body {
-                    skipped[key] = .dictionary(fields.dictionary)
-                } else {
-                    skipped[key] = value
-                }
-                skipProblems[key] = problem
             }
         }
         var problems = document.unreadableEntries
@@ -124,10 +115,14 @@ public enum FeedDecoder {
     /// OpenStep. Comments are skipped on the way, so JSON with a comment is read as JSON and
     /// refused for it, not read as OpenStep. `nil` when there is nothing but white space.
     public static func format(of bytes: Data) -> FeedFormat? {
-        format(of: byteArray(bytes))
+        bytes.withUnsafeBytes { format(of: $0.assumingMemoryBound(to: UInt8.self)) }
     }
 
     static func format(of bytes: [UInt8]) -> FeedFormat? {
+        bytes.withUnsafeBufferPointer { format(of: $0) }
+    }
+
+    static func format(of bytes: UnsafeBufferPointer<UInt8>) -> FeedFormat? {
         if bytes.starts(with: Array("bplist".utf8)) { return .binaryPropertyList }
         var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         var sawComment = false
@@ -188,29 +183,30 @@ public enum FeedDecoder {
         }
     }
 
-    /// The bytes copied in one go: `Array(data)` went through Data's iterator a byte at a time.
-    static func byteArray(_ data: Data) -> [UInt8] {
-        data.withUnsafeBytes { [UInt8]($0) }
-    }
-
     /// Reads a document in the format its first bytes name, within `FeedLimits`.
+    ///
+    /// The bytes are read where they lie: copying a large feed into an array first cost a
+    /// copy and the page faults of a fresh allocation.
     static func read(_ bytes: Data) throws(FeedError) -> FeedDocument {
-        let bytes = byteArray(bytes)
-        guard let format = format(of: bytes) else { throw FeedError.empty }
-        do throws(DocumentFailure) {
-            switch format {
-            case .binaryPropertyList:
-                return try BinaryPropertyList.read(bytes)
-            case .json:
-                return try JSONFeedReader.read(bytes)
-            case .openStepPropertyList:
-                return try OpenStepPropertyList.read(bytes)
-            case .xmlPropertyList:
-                return try XMLPropertyList.read(bytes)
+        let result = bytes.withUnsafeBytes { (raw) -> Result<FeedDocument, FeedError> in
+            let bytes = raw.assumingMemoryBound(to: UInt8.self)
+            guard let format = format(of: bytes) else { return .failure(FeedError.empty) }
+            do throws(DocumentFailure) {
+                switch format {
+                case .binaryPropertyList:
+                    return .success(try BinaryPropertyList.read(bytes))
+                case .json:
+                    return .success(try JSONFeedReader.read(bytes))
+                case .openStepPropertyList:
+                    return .success(try OpenStepPropertyList.read(Array(bytes)))
+                case .xmlPropertyList:
+                    return .success(try XMLPropertyList.read(bytes))
+                }
+            } catch {
+                return .failure(error.error(in: format, bytes: Array(bytes)))
             }
-        } catch {
-            throw error.error(in: format, bytes: bytes)
         }
+        return try result.get()
     }
 
     /// Reads one entry; a value of the wrong kind makes the entry a problem, not a crash.
@@ -226,29 +222,43 @@ public enum FeedDecoder {
 
     /// Reads one entry from its keys and values as written.
     static func entry(key: String, fields: FeedFields) -> Result<FeedEntry, FeedProblem> {
+        do throws(FeedProblem) {
+            return .success(try readEntry(key: key, fields: fields))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Reads one entry from its keys and values as written, or says why it cannot be used.
+    static func readEntry(key: String, fields: FeedFields) throws(FeedProblem) -> FeedEntry {
         // One pass over the keys finds the known ones, told apart by length before content;
         // they are then checked in a fixed order, so the problem reported does not depend on
-        // the order the keys were written in.
-        var title: FeedValue?, message: FeedValue?, actionURL: FeedValue?
-        var actionButton: FeedValue?, minVersion: FeedValue?, maxVersion: FeedValue?
-        for (name, value) in fields.pairs {
+        // the order the keys were written in. Positions, not values, are kept: a value is
+        // copied only once, into the entry.
+        var title = -1, message = -1, actionURL = -1, actionButton = -1, minVersion = -1, maxVersion = -1
+        let pairs = fields.pairs
+        for position in pairs.indices {
+            let name = pairs[position].name
             switch name.utf8.count {
-            case 5: if name == FeedKey.title { title = value }
-            case 7: if name == FeedKey.message { message = value }
-            case 9: if name == FeedKey.actionURL { actionURL = value }
+            case 5: if name == "Title" { title = position }
+            case 7: if name == "Message" { message = position }
+            case 9: if name == "ActionURL" { actionURL = position }
             case 10:
-                if name == FeedKey.minVersion {
-                    minVersion = value
-                } else if name == FeedKey.maxVersion {
-                    maxVersion = value
+                if name == "MinVersion" {
+                    minVersion = position
+                } else if name == "MaxVersion" {
+                    maxVersion = position
                 }
-            case 12: if name == FeedKey.actionButton { actionButton = value }
+            case 12: if name == "ActionButton" { actionButton = position }
             default: continue
             }
         }
-        func text(_ field: FeedValue?, _ name: String, numbersAllowed: Bool, localisable: Bool = false) throws(FeedProblem) -> String? {
-            guard let field else { return nil }
-            if case .string(let text) = field { return text }
+        func text(_ position: Int, _ name: String, numbersAllowed: Bool, localisable: Bool = false) throws(FeedProblem) -> String? {
+            guard position >= 0 else { return nil }
+            if case .string(let text) = pairs[position].value { return text }
+            return try otherText(pairs[position].value, name, numbersAllowed: numbersAllowed, localisable: localisable)
+        }
+        func otherText(_ field: FeedValue, _ name: String, numbersAllowed: Bool, localisable: Bool) throws(FeedProblem) -> String? {
             if numbersAllowed, let text = field.textValue { return text }
             // Localised text (a dictionary keyed by language) reads as its fallback here; a check
             // resolves it for the user's languages (`FeedEntry.localised(to:)`).
@@ -260,19 +270,15 @@ public enum FeedDecoder {
             }
             throw FeedProblem(key: key, reason: "\(name) is \(field.kindPhrase), not a string", field: name)
         }
-        do throws(FeedProblem) {
-            return .success(FeedEntry(
-                key: key,
-                title: try text(title, FeedKey.title, numbersAllowed: false, localisable: true),
-                message: try text(message, FeedKey.message, numbersAllowed: false, localisable: true),
-                actionURL: try text(actionURL, FeedKey.actionURL, numbersAllowed: false),
-                actionButton: try text(actionButton, FeedKey.actionButton, numbersAllowed: false, localisable: true),
-                minVersion: try text(minVersion, FeedKey.minVersion, numbersAllowed: true),
-                maxVersion: try text(maxVersion, FeedKey.maxVersion, numbersAllowed: true),
-                fields: fields
-            ))
-        } catch {
-            return .failure(error)
-        }
+        return FeedEntry(
+            key: key,
+            title: try text(title, FeedKey.title, numbersAllowed: false, localisable: true),
+            message: try text(message, FeedKey.message, numbersAllowed: false, localisable: true),
+            actionURL: try text(actionURL, FeedKey.actionURL, numbersAllowed: false),
+            actionButton: try text(actionButton, FeedKey.actionButton, numbersAllowed: false, localisable: true),
+            minVersion: try text(minVersion, FeedKey.minVersion, numbersAllowed: true),
+            maxVersion: try text(maxVersion, FeedKey.maxVersion, numbersAllowed: true),
+            fields: fields
+        )
     }
 }

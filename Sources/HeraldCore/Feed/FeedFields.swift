@@ -1,3 +1,5 @@
+import Glibc
+
 /// An entry's keys and values in the order they were written, each key once.
 ///
 /// A check reads a handful of known keys from each of thousands of entries: a short list
@@ -5,8 +7,19 @@
 /// beyond `indexedFrom` get an index, so an entry with very many keys is not read in quadratic
 /// time. `FeedEntry.details` turns the list into a dictionary when it is asked for.
 struct FeedFields: Sendable {
+    /// One key and its value.
+    ///
+    /// A struct, not a tuple: an array of tuples was destroyed by the runtime's generic tuple
+    /// code, element by element, where a struct has its own compiled destroy.
+    struct Field: Sendable {
+        /// The key.
+        var name: String
+        /// Its value.
+        var value: FeedValue
+    }
+
     /// The keys and values, in document order; a later duplicate key replaced the earlier value.
-    private(set) var pairs: [(name: String, value: FeedValue)] = []
+    private(set) var pairs: [Field] = []
     /// Positions by key, kept only once there are more than `indexedFrom` keys.
     private var index: [String: Int]?
 
@@ -31,7 +44,7 @@ struct FeedFields: Sendable {
     var dictionary: [String: FeedValue] {
         var out: [String: FeedValue] = [:]
         out.reserveCapacity(pairs.count)
-        for (name, value) in pairs { out[name] = value }
+        for pair in pairs { out[pair.name] = pair.value }
         return out
     }
 
@@ -54,7 +67,7 @@ struct FeedFields: Sendable {
                     if index != nil { reindex() }
                 }
             } else if let newValue {
-                pairs.append((name, newValue))
+                pairs.append(Field(name: name, value: newValue))
                 if index != nil {
                     index![name] = pairs.count - 1
                 } else if pairs.count > Self.indexedFrom {
@@ -64,6 +77,21 @@ struct FeedFields: Sendable {
         }
     }
 
+    /// Adds a key as a reader finds it, or replaces the value of the same key found before.
+    ///
+    /// The subscript's setter with the key and value handed over rather than copied: a reader
+    /// has no further use for them, and copying each value cost a retain and a release.
+    mutating func add(_ name: consuming String, _ value: consuming FeedValue) {
+        if let position = position(of: name) {
+            pairs[position].value = value
+            return
+        }
+        // The index, when there is one, learns the position the new pair is about to take.
+        if index != nil { index![copy name] = pairs.count }
+        pairs.append(Field(name: name, value: value))
+        if index == nil, pairs.count > Self.indexedFrom { reindex() }
+    }
+
     private mutating func reindex() {
         var positions: [String: Int] = [:]
         positions.reserveCapacity(pairs.count)
@@ -71,10 +99,34 @@ struct FeedFields: Sendable {
         index = positions
     }
 
+    /// The key of `FeedKey` that `text` spells, as a string constant, or `nil`.
+    ///
+    /// Readers look keys up here before they make a string of their bytes: the six keys of
+    /// every entry then cost a length check and a comparison, not a new string each.
+    static func knownKey(_ text: UnsafeBufferPointer<UInt8>) -> String? {
+        switch text.count {
+        case 5: return spells(text, "Title") ? "Title" : nil
+        case 7: return spells(text, "Message") ? "Message" : nil
+        case 9: return spells(text, "ActionURL") ? "ActionURL" : nil
+        case 10:
+            if spells(text, "MinVersion") { return "MinVersion" }
+            return spells(text, "MaxVersion") ? "MaxVersion" : nil
+        case 12: return spells(text, "ActionButton") ? "ActionButton" : nil
+        default: return nil
+        }
+    }
+
+    /// Whether `text` holds exactly the bytes of `word`.
+    @inline(__always)
+    private static func spells(_ text: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+        guard let base = text.baseAddress, text.count == word.utf8CodeUnitCount else { return false }
+        return memcmp(base, word.utf8Start, text.count) == 0
+    }
+
     /// Whether both hold the same keys with the same values, in any order.
     func sameFields(as other: FeedFields) -> Bool {
         guard count == other.count else { return false }
-        for (name, value) in pairs where other[name] != value { return false }
+        for pair in pairs where other[pair.name] != pair.value { return false }
         return true
     }
 }

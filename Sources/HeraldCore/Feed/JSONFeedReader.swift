@@ -21,10 +21,13 @@ struct JSONFeedReader {
     ///
     /// - Throws: `DocumentFailure` for a syntax error or a document beyond `FeedLimits`.
     static func read(_ bytes: [UInt8]) throws(DocumentFailure) -> FeedDocument {
-        try bytes.withUnsafeBufferPointer { (buffer) throws(DocumentFailure) -> FeedDocument in
-            var reader = JSONFeedReader(bytes: buffer)
-            return try reader.document()
-        }
+        try bytes.withUnsafeBufferPointer { (buffer) throws(DocumentFailure) -> FeedDocument in try read(buffer) }
+    }
+
+    /// Reads a whole document from bytes that stay valid while it is read.
+    static func read(_ buffer: UnsafeBufferPointer<UInt8>) throws(DocumentFailure) -> FeedDocument {
+        var reader = JSONFeedReader(bytes: buffer)
+        return try reader.document()
     }
 
     /// Reads a document that is one JSON value, strictly: `nil` for a syntax error, a document
@@ -129,7 +132,7 @@ struct JSONFeedReader {
         try members { (reader, key, keyProblem) throws(DocumentFailure) in
             if let keyProblem { reader.problems.noteKey(keyProblem) }
             reader.problems.enter(key)
-            fields[key] = try reader.value()
+            fields.add(key, try reader.value())
             reader.problems.leave()
         }
         return .fields(fields)
@@ -169,7 +172,7 @@ struct JSONFeedReader {
             guard byte == UInt8(ascii: "\"") else { throw unexpected(where: "a key in double quotes") }
             try countValue()
             var keyProblem: String?
-            let key = try string(problem: &keyProblem)
+            let key = try string(problem: &keyProblem, isKey: true)
             skipSpace()
             guard let colon = peek else { throw notClosed }
             guard colon == UInt8(ascii: ":") else {
@@ -298,7 +301,8 @@ struct JSONFeedReader {
 
     /// A string. A lone surrogate escape becomes U+FFFD and invalid UTF-8 is replaced the same
     /// way; either is reported in `problem`, so the caller can skip the entry holding it.
-    private mutating func string(problem: inout String?) throws(DocumentFailure) -> String {
+    /// A key Herald reads (`isKey`) comes back as the constant it is compared with.
+    private mutating func string(problem: inout String?, isKey: Bool = false) throws(DocumentFailure) -> String {
         let opening = position
         position += 1
         // Most strings have no escapes: made straight from their bytes, and only checked as
@@ -332,6 +336,10 @@ struct JSONFeedReader {
         }
         if end < bytes.count, bytes[end] == 0x22 {
             let run = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            if isKey, let known = FeedFields.knownKey(run) {
+                position = end + 1
+                return known
+            }
             if let text = highBits < 0x80 ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self) {
                 position = end + 1
                 return text

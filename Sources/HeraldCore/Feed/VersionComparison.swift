@@ -59,13 +59,15 @@ public enum VersionComparison {
             spans.append(span)
         }
         // The first 16 folded bytes of each ASCII key, big-endian and padded with zeros, settle
-        // most comparisons without memcmp; equal prefixes fall through to the whole bytes.
-        var prefixes: [(high: UInt64, low: UInt64)] = []
-        prefixes.reserveCapacity(strings.count)
+        // most comparisons without memcmp; equal prefixes fall through to the whole bytes. The
+        // prefixes are sorted with their positions, side by side, rather than positions that
+        // look their prefixes up at every comparison.
+        var records: [OrderRecord] = []
+        records.reserveCapacity(strings.count)
         folded.withUnsafeBufferPointer { folded in
-            for span in spans {
+            for (position, span) in spans.enumerated() {
                 guard let span else {
-                    prefixes.append((0, 0))
+                    records.append(OrderRecord(high: 0, low: 0, position: position, isASCII: false))
                     continue
                 }
                 var high: UInt64 = 0, low: UInt64 = 0
@@ -73,23 +75,32 @@ public enum VersionComparison {
                     let byte = offset < span.count ? UInt64(folded[span.start + offset]) : 0
                     if offset < 8 { high = high << 8 | byte } else { low = low << 8 | byte }
                 }
-                prefixes.append((high, low))
+                records.append(OrderRecord(high: high, low: low, position: position, isASCII: true))
             }
         }
-        return folded.withUnsafeBufferPointer { folded in
+        folded.withUnsafeBufferPointer { folded in
             written.withUnsafeBufferPointer { written in
-                strings.indices.sorted { left, right in
-                    guard let leftSpan = spans[left], let rightSpan = spans[right] else {
-                        return caseInsensitive(strings[left], strings[right]) == .ascending
+                records.sort { left, right in
+                    guard left.isASCII, right.isASCII else {
+                        return caseInsensitive(strings[left.position], strings[right.position]) == .ascending
                     }
-                    let leftPrefix = prefixes[left], rightPrefix = prefixes[right]
-                    if leftPrefix.high != rightPrefix.high { return leftPrefix.high < rightPrefix.high }
-                    if leftPrefix.low != rightPrefix.low { return leftPrefix.low < rightPrefix.low }
+                    if left.high != right.high { return left.high < right.high }
+                    if left.low != right.low { return left.low < right.low }
+                    let leftSpan = spans[left.position].unsafelyUnwrapped, rightSpan = spans[right.position].unsafelyUnwrapped
                     let byFolding = compareBytes(folded, leftSpan, rightSpan)
                     return (byFolding != 0 ? byFolding : compareBytes(written, leftSpan, rightSpan)) < 0
                 }
             }
         }
+        return records.map(\.position)
+    }
+
+    /// A string's place in `caseInsensitiveOrder`: its folded prefix and its position.
+    private struct OrderRecord {
+        var high: UInt64
+        var low: UInt64
+        var position: Int
+        var isASCII: Bool
     }
 
     /// Compares two spans of one buffer as unsigned bytes, a prefix first.

@@ -25,10 +25,13 @@ struct XMLPropertyList {
     ///
     /// - Throws: `DocumentFailure` for a structural fault or a document beyond `FeedLimits`.
     static func read(_ bytes: [UInt8]) throws(DocumentFailure) -> FeedDocument {
-        try bytes.withUnsafeBufferPointer { (buffer) throws(DocumentFailure) -> FeedDocument in
-            var reader = XMLPropertyList(bytes: buffer)
-            return try reader.document()
-        }
+        try bytes.withUnsafeBufferPointer { (buffer) throws(DocumentFailure) -> FeedDocument in try read(buffer) }
+    }
+
+    /// Reads a whole document from bytes that stay valid while it is read.
+    static func read(_ buffer: UnsafeBufferPointer<UInt8>) throws(DocumentFailure) -> FeedDocument {
+        var reader = XMLPropertyList(bytes: buffer)
+        return try reader.document()
     }
 
     private init(bytes: UnsafeBufferPointer<UInt8>) {
@@ -162,7 +165,7 @@ struct XMLPropertyList {
         var fields = FeedFields(capacity: 8)
         try members(of: tag) { (reader, key, valueTag) throws(DocumentFailure) in
             reader.problems.enter(key)
-            fields[key] = try reader.value(valueTag)
+            fields.add(key, try reader.value(valueTag))
             reader.problems.leave()
         }
         return .fields(fields)
@@ -266,7 +269,8 @@ struct XMLPropertyList {
         var index = position
         while index < bytes.count, bytes[index] != UInt8(ascii: "<"), bytes[index] != UInt8(ascii: "&") { index += 1 }
         if index < bytes.count, bytes[index] == UInt8(ascii: "<"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "/") {
-            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<index]), as: UTF8.self)
+            let run = UnsafeBufferPointer(rebasing: bytes[position..<index])
+            let text = tag.name == .key ? FeedFields.knownKey(run) ?? String(decoding: run, as: UTF8.self) : String(decoding: run, as: UTF8.self)
             position = index
             let offset = position
             let name = try closeTagName()

@@ -1,0 +1,85 @@
+import Foundation
+@testable import HeraldCore
+import HeraldTestSupport
+import XCTest
+
+/// The readers' shortcuts give what their general paths give.
+final class FeedFastPathTests: XCTestCase {
+    /// Keys that are one of `FeedKey`'s, or nearly: the shortcut must take only the exact ones.
+    private let keys = [
+        "Title", "Message", "ActionURL", "ActionButton", "MinVersion", "MaxVersion",
+        "title", "Titles", "Titl", "TITLE", "Messages", "ActionURl", "MinVersio", "MaxVersionX", "MidVersion",
+        "ActionButtoN", "Tîtle", "", "Extra",
+    ]
+
+    func testAKnownKeyIsSpelledByItsConstantAndNoOtherTextIs() {
+        let known: Set = [FeedKey.title, FeedKey.message, FeedKey.actionURL, FeedKey.actionButton, FeedKey.minVersion, FeedKey.maxVersion]
+        for key in keys {
+            let found = Array(key.utf8).withUnsafeBufferPointer { FeedFields.knownKey($0) }
+            XCTAssertEqual(found, known.contains(key) ? key : nil, key)
+        }
+    }
+
+    func testJSONKeysReadThroughTheShortcutEqualKeysReadWithEscapes() throws {
+        // An escape in a key sends it through the general path; the entries must come out equal.
+        var plain = "{\"k\": {", escaped = "{\"k\": {"
+        for (index, key) in keys.enumerated() {
+            let separator = index == 0 ? "" : ", "
+            let value = "\"v\(index)\""
+            plain += "\(separator)\"\(key)\": \(value)"
+            let spelled = key.unicodeScalars.map { "\\u" + String(format: "%04x", $0.value) }.joined()
+            escaped += "\(separator)\"\(spelled)\": \(value)"
+        }
+        plain += "}}"
+        escaped += "}}"
+        let fast = try FeedDecoder.decode(Data(plain.utf8)), general = try FeedDecoder.decode(Data(escaped.utf8))
+        XCTAssertEqual(fast, general)
+        XCTAssertEqual(fast.entries["k"]?.title, "v0")
+        XCTAssertEqual(fast.entries["k"]?.maxVersion, "v5")
+        XCTAssertEqual(fast.entries["k"]?.details.count, keys.count)
+    }
+
+    func testXMLKeysReadThroughTheShortcutEqualKeysReadWithReferences() throws {
+        var plain = "<plist><dict><key>k</key><dict>", referenced = plain
+        for (index, key) in keys.enumerated() {
+            plain += "<key>\(key)</key><string>v\(index)</string>"
+            let spelled = key.unicodeScalars.map { "&#\($0.value);" }.joined()
+            referenced += "<key>\(spelled)</key><string>v\(index)</string>"
+        }
+        plain += "</dict></dict></plist>"
+        referenced += "</dict></dict></plist>"
+        let fast = try FeedDecoder.decode(Data(plain.utf8)), general = try FeedDecoder.decode(Data(referenced.utf8))
+        XCTAssertEqual(fast, general)
+        XCTAssertEqual(fast.entries["k"]?.actionButton, "v3")
+        XCTAssertEqual(fast.entries["k"]?.details.count, keys.count)
+    }
+
+    func testOrderingByFoldedPrefixesGivesTheOrderOfTheFullComparison() {
+        // Long shared prefixes, case-only differences, equal keys, NUL bytes, non-ASCII keys
+        // mixed with ASCII ones: the shortcut must agree with `caseInsensitive` everywhere.
+        var keys = [
+            "2024/05/01", "2024/5/1", "2024/05/01-b", "2024/05/01-B", "2024/05/01", "a", "A", "", "\u{0}", "a\u{0}",
+            "message-0000000000000000-1", "message-0000000000000000-2", "MESSAGE-0000000000000000-10",
+            "é", "E", "z", "Zebra", "zebra", "Ωmega", "0", "10", "9", "[", "_", "`",
+        ]
+        for number in stride(from: 0, to: 400, by: 7) { keys.append("feed/\(number % 3 == 0 ? "X" : "x")/\(number)") }
+        let expected = keys.indices.sorted { VersionComparison.caseInsensitive(keys[$0], keys[$1]) == .ascending }
+        XCTAssertEqual(VersionComparison.caseInsensitiveOrder(of: keys), expected)
+        XCTAssertEqual(CheckPolicy.order(keys.map { FeedEntry(key: $0) }, oldestFirst: true).map(\.key), expected.map { keys[$0] })
+    }
+
+    func testAddingFieldsAsReadGivesWhatTheSubscriptGives() {
+        // Past `indexedFrom` keys lookups go through an index; duplicates replace on both sides.
+        var names = (0..<24).map { "key\($0)" }
+        names += ["key3", "key20", "Title", "key23", "Title"]
+        var added = FeedFields(), assigned = FeedFields()
+        for (number, name) in names.enumerated() {
+            added.add(name, .integer(number))
+            assigned[name] = .integer(number)
+        }
+        XCTAssertEqual(added.pairs.map(\.name), assigned.pairs.map(\.name))
+        XCTAssertEqual(added.pairs.map(\.value), assigned.pairs.map(\.value))
+        for name in names + ["absent"] { XCTAssertEqual(added[name], assigned[name], name) }
+        XCTAssertEqual(added["key20"], .integer(25))
+    }
+}

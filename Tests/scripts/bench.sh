@@ -93,6 +93,10 @@ if [ "$have_floor" = 1 ]; then
   # shellcheck disable=SC2046 # pkg-config's flags are meant to split into words
   gcc "$floor_source" -O2 -o "$work/floor" $(pkg-config --cflags --libs libsoup-3.0 libnotify)
 fi
+# The binaries just linked are written back before anything is measured: a page of a file that
+# is still dirty in the page cache counts as Private_Dirty in every process that maps it, so a
+# fresh build's pages would count as the program's own memory until the kernel writes them.
+sync
 
 # A desktop of our own: no display, XDG folders and HOME in the work folder, no proxy.
 for folder in home state config cache data feed; do mkdir -p "$work/$folder"; done

@@ -5,32 +5,69 @@ import FoundationEssentials
 /// Its parts live in one shared, copy-on-write box: a check copies entries while it orders
 /// and plans them, and a copy then costs one reference count instead of one per string.
 public struct FeedEntry: Sendable, Equatable {
+    /// Where one of the known texts (title, message…) of an entry is.
+    ///
+    /// A text read as a string is not copied out of the entry's fields, only pointed at: a
+    /// second copy of each string cost a retain when the entry was made and a release when
+    /// it was freed.
+    enum Text: Sendable {
+        /// The entry has none.
+        case none
+        /// The string value of the field at this position of the entry's fields.
+        case field(Int)
+        /// A text of its own: one set, or one made from a number or from localised text.
+        case own(String)
+
+        /// The text for an optional string.
+        init(_ text: String?) {
+            if let text { self = .own(text) } else { self = .none }
+        }
+    }
+
+    /// Where an entry's known texts are.
+    struct Texts: Sendable {
+        var title: Text
+        var message: Text
+        var actionURL: Text
+        var actionButton: Text
+        var minVersion: Text
+        var maxVersion: Text
+    }
+
     /// The parts of an entry; never changed while shared (see `parts`).
     private final class Parts: @unchecked Sendable {
         var key: String
-        var title: String?
-        var message: String?
-        var actionURL: String?
-        var actionButton: String?
-        var minVersion: String?
-        var maxVersion: String?
-        var fields: FeedFields
+        var texts: Texts
+        /// The keys and values as written; replaced only after every `Text.field` has been
+        /// made a text of its own (`setFields`).
+        private(set) var fields: FeedFields
 
-        init(key: String, title: String?, message: String?, actionURL: String?, actionButton: String?,
-             minVersion: String?, maxVersion: String?, fields: FeedFields) {
+        init(key: String, texts: Texts, fields: consuming FeedFields) {
             self.key = key
-            self.title = title
-            self.message = message
-            self.actionURL = actionURL
-            self.actionButton = actionButton
-            self.minVersion = minVersion
-            self.maxVersion = maxVersion
+            self.texts = texts
             self.fields = fields
         }
 
-        func copy() -> Parts {
-            Parts(key: key, title: title, message: message, actionURL: actionURL, actionButton: actionButton,
-                  minVersion: minVersion, maxVersion: maxVersion, fields: fields)
+        func copy() -> Parts { Parts(key: key, texts: texts, fields: fields) }
+
+        /// The string `text` stands for.
+        func string(_ text: Text) -> String? {
+            switch text {
+            case .none: return nil
+            case .own(let string): return string
+            case .field(let position):
+                if case .string(let string) = fields.pairs[position].value { return string }
+                return fields.pairs[position].value.textValue
+            }
+        }
+
+        /// Replaces the fields, keeping the known texts as they were.
+        func setFields(_ newFields: FeedFields) {
+            texts = Texts(
+                title: Text(string(texts.title)), message: Text(string(texts.message)),
+                actionURL: Text(string(texts.actionURL)), actionButton: Text(string(texts.actionButton)),
+                minVersion: Text(string(texts.minVersion)), maxVersion: Text(string(texts.maxVersion)))
+            fields = newFields
         }
     }
 
@@ -51,33 +88,33 @@ public struct FeedEntry: Sendable, Equatable {
     }
     /// The alert title (`Title`), if any.
     public var title: String? {
-        get { storage.title }
-        set { parts.title = newValue }
+        get { storage.string(storage.texts.title) }
+        set { parts.texts.title = Text(newValue) }
     }
     /// The body text (`Message`), if any.
     public var message: String? {
-        get { storage.message }
-        set { parts.message = newValue }
+        get { storage.string(storage.texts.message) }
+        set { parts.texts.message = Text(newValue) }
     }
     /// The link opened by the view action (`ActionURL`), as written in the feed.
     public var actionURL: String? {
-        get { storage.actionURL }
-        set { parts.actionURL = newValue }
+        get { storage.string(storage.texts.actionURL) }
+        set { parts.texts.actionURL = Text(newValue) }
     }
     /// The label of the view button (`ActionButton`), used only with an `ActionURL`.
     public var actionButton: String? {
-        get { storage.actionButton }
-        set { parts.actionButton = newValue }
+        get { storage.string(storage.texts.actionButton) }
+        set { parts.texts.actionButton = Text(newValue) }
     }
     /// The lowest app version that shows this message, inclusive (`MinVersion`).
     public var minVersion: String? {
-        get { storage.minVersion }
-        set { parts.minVersion = newValue }
+        get { storage.string(storage.texts.minVersion) }
+        set { parts.texts.minVersion = Text(newValue) }
     }
     /// The highest app version that shows this message, inclusive (`MaxVersion`).
     public var maxVersion: String? {
-        get { storage.maxVersion }
-        set { parts.maxVersion = newValue }
+        get { storage.string(storage.texts.maxVersion) }
+        set { parts.texts.maxVersion = Text(newValue) }
     }
     /// Every key of the entry as written, including keys Herald does not use.
     ///
@@ -85,7 +122,7 @@ public struct FeedEntry: Sendable, Equatable {
     /// (`field(_:)`).
     public var details: [String: FeedValue] {
         get { storage.fields.dictionary }
-        set { parts.fields = FeedFields(newValue) }
+        set { parts.setFields(FeedFields(newValue)) }
     }
 
     /// The keys and values as written.
@@ -112,24 +149,27 @@ public struct FeedEntry: Sendable, Equatable {
             fields[FeedKey.minVersion] = minVersion.map(FeedValue.string)
             fields[FeedKey.maxVersion] = maxVersion.map(FeedValue.string)
         }
-        self.init(key: key, title: title, message: message, actionURL: actionURL, actionButton: actionButton,
-                  minVersion: minVersion, maxVersion: maxVersion, fields: fields)
+        self.init(key: key, texts: Texts(
+            title: Text(title), message: Text(message), actionURL: Text(actionURL), actionButton: Text(actionButton),
+            minVersion: Text(minVersion), maxVersion: Text(maxVersion)), fields: fields)
     }
 
-    /// Creates an entry from its parts and the keys and values it was read from.
-    init(key: String, title: String?, message: String?, actionURL: String?, actionButton: String?,
-         minVersion: String?, maxVersion: String?, fields: FeedFields) {
-        storage = Parts(key: key, title: title, message: message, actionURL: actionURL, actionButton: actionButton,
-                        minVersion: minVersion, maxVersion: maxVersion, fields: fields)
+    /// Creates an entry from where its known texts are and the keys and values it was read
+    /// from; a `Text.field` must name a position of `fields` that holds a string.
+    init(key: String, texts: Texts, fields: consuming FeedFields) {
+        storage = Parts(key: key, texts: texts, fields: fields)
     }
 
     /// Entries are equal when their parts are, whatever the order their keys were written in.
     public static func == (lhs: FeedEntry, rhs: FeedEntry) -> Bool {
         let left = lhs.storage, right = rhs.storage
         if left === right { return true }
-        return left.key == right.key && left.title == right.title && left.message == right.message
-            && left.actionURL == right.actionURL && left.actionButton == right.actionButton
-            && left.minVersion == right.minVersion && left.maxVersion == right.maxVersion
+        return left.key == right.key && left.string(left.texts.title) == right.string(right.texts.title)
+            && left.string(left.texts.message) == right.string(right.texts.message)
+            && left.string(left.texts.actionURL) == right.string(right.texts.actionURL)
+            && left.string(left.texts.actionButton) == right.string(right.texts.actionButton)
+            && left.string(left.texts.minVersion) == right.string(right.texts.minVersion)
+            && left.string(left.texts.maxVersion) == right.string(right.texts.maxVersion)
             && left.fields.sameFields(as: right.fields)
     }
 }

@@ -66,40 +66,49 @@ public enum FeedDecoder {
     /// - Returns: the usable entries and a problem per skipped entry.
     /// - Throws: `FeedError` when the document as a whole cannot be used.
     public static func decode(_ bytes: Data) throws -> Feed {
-        let document = try read(bytes)
-        guard let documentEntries = document.entries else {
+        var document = try read(bytes)
+        guard var documentEntries = document.entries else {
             throw FeedError.rootNotDictionary(found: document.root.kindName)
         }
+        document.entries = nil
         var entries: [String: FeedEntry] = [:]
         entries.reserveCapacity(documentEntries.count)
         // Entries read but skipped, and why; a later entry under the same id replaces an
         // earlier one, as in a dictionary.
         var skipped: [String: FeedValue] = [:]
         var skipProblems: [String: FeedProblem] = [:]
-        for documentEntry in documentEntries {
-            let key = documentEntry.key
-            switch documentEntry.body {
-            case .fields(let fields):
-                do throws(FeedProblem) {
-                    entries[key] = try readEntry(key: key, fields: fields)
+        // Each entry is moved out of the list, in document order, so its fields move into the
+        // entry made of them: iterating the list copied every entry, and freeing the list then
+        // released every copy's strings again. What is left in its place holds nothing to free.
+        documentEntries.withUnsafeMutableBufferPointer { list in
+            for position in list.indices {
+                let documentEntry = list.moveElement(from: position)
+                list.initializeElement(at: position, to: DocumentEntry(key: "", body: .unreadable))
+                let key = documentEntry.key
+                switch documentEntry.body {
+                case .fields(let fields):
+                    do throws(FeedProblem) {
+                        let texts = try readTexts(key: key, fields: fields)
+                        entries[key] = FeedEntry(key: key, texts: texts, fields: fields)
+                        if !skipProblems.isEmpty {
+                            skipped[key] = nil
+                            skipProblems[key] = nil
+                        }
+                    } catch {
+                        entries[key] = nil
+                        skipped[key] = .dictionary(fields.dictionary)
+                        skipProblems[key] = error
+                    }
+                case .other(let other):
+                    entries[key] = nil
+                    skipped[key] = other
+                    skipProblems[key] = FeedProblem(key: key, reason: "the entry is \(other.kindPhrase), not a dictionary")
+                case .unreadable:
+                    entries[key] = nil
                     if !skipProblems.isEmpty {
                         skipped[key] = nil
                         skipProblems[key] = nil
                     }
-                } catch {
-                    entries[key] = nil
-                    skipped[key] = .dictionary(fields.dictionary)
-                    skipProblems[key] = error
-                }
-            case .other(let other):
-                entries[key] = nil
-                skipped[key] = other
-                skipProblems[key] = FeedProblem(key: key, reason: "the entry is \(other.kindPhrase), not a dictionary")
-            case .unreadable:
-                entries[key] = nil
-                if !skipProblems.isEmpty {
-                    skipped[key] = nil
-                    skipProblems[key] = nil
                 }
             }
         }
@@ -231,10 +240,16 @@ public enum FeedDecoder {
 
     /// Reads one entry from its keys and values as written, or says why it cannot be used.
     static func readEntry(key: String, fields: FeedFields) throws(FeedProblem) -> FeedEntry {
+        FeedEntry(key: key, texts: try readTexts(key: key, fields: fields), fields: fields)
+    }
+
+    /// Where an entry's known texts are in its keys and values as written, or why the entry
+    /// cannot be used: title, message, action URL, action button, minimum and maximum version.
+    static func readTexts(key: String, fields: borrowing FeedFields) throws(FeedProblem) -> FeedEntry.Texts {
         // One pass over the keys finds the known ones, told apart by length before content;
         // they are then checked in a fixed order, so the problem reported does not depend on
-        // the order the keys were written in. Positions, not values, are kept: a value is
-        // copied only once, into the entry.
+        // the order the keys were written in. A string value is pointed at by its position,
+        // not copied.
         var title = -1, message = -1, actionURL = -1, actionButton = -1, minVersion = -1, maxVersion = -1
         let pairs = fields.pairs
         for position in pairs.indices {
@@ -253,10 +268,10 @@ public enum FeedDecoder {
             default: continue
             }
         }
-        func text(_ position: Int, _ name: String, numbersAllowed: Bool, localisable: Bool = false) throws(FeedProblem) -> String? {
-            guard position >= 0 else { return nil }
-            if case .string(let text) = pairs[position].value { return text }
-            return try otherText(pairs[position].value, name, numbersAllowed: numbersAllowed, localisable: localisable)
+        func text(_ position: Int, _ name: String, numbersAllowed: Bool, localisable: Bool = false) throws(FeedProblem) -> FeedEntry.Text {
+            guard position >= 0 else { return .none }
+            if case .string = pairs[position].value { return .field(position) }
+            return .init(try otherText(pairs[position].value, name, numbersAllowed: numbersAllowed, localisable: localisable))
         }
         func otherText(_ field: FeedValue, _ name: String, numbersAllowed: Bool, localisable: Bool) throws(FeedProblem) -> String? {
             if numbersAllowed, let text = field.textValue { return text }
@@ -270,15 +285,13 @@ public enum FeedDecoder {
             }
             throw FeedProblem(key: key, reason: "\(name) is \(field.kindPhrase), not a string", field: name)
         }
-        return FeedEntry(
-            key: key,
+        return FeedEntry.Texts(
             title: try text(title, FeedKey.title, numbersAllowed: false, localisable: true),
             message: try text(message, FeedKey.message, numbersAllowed: false, localisable: true),
             actionURL: try text(actionURL, FeedKey.actionURL, numbersAllowed: false),
             actionButton: try text(actionButton, FeedKey.actionButton, numbersAllowed: false, localisable: true),
             minVersion: try text(minVersion, FeedKey.minVersion, numbersAllowed: true),
-            maxVersion: try text(maxVersion, FeedKey.maxVersion, numbersAllowed: true),
-            fields: fields
+            maxVersion: try text(maxVersion, FeedKey.maxVersion, numbersAllowed: true)
         )
     }
 }

@@ -131,9 +131,25 @@ struct JSONFeedReader {
         var fields = FeedFields(capacity: 8)
         try members { (reader, key, keyProblem) throws(DocumentFailure) in
             if let keyProblem { reader.problems.noteKey(keyProblem) }
-            reader.problems.enter(key)
-            fields.add(key, try reader.value())
-            reader.problems.leave()
+            reader.skipSpace()
+            if reader.peek == UInt8(ascii: "\"") {
+                // A string, as most values of an entry are: read here, its key put on the
+                // problem path only when it has a problem, instead of for every value.
+                try reader.countValue()
+                var problem: String?
+                let text = try reader.string(problem: &problem)
+                if let problem {
+                    reader.problems.enter(key)
+                    reader.problems.note(problem)
+                    reader.problems.leave()
+                    reader.spoiled = true
+                }
+                fields.add(key, .string(text))
+            } else {
+                reader.problems.enter(key)
+                fields.add(key, try reader.value())
+                reader.problems.leave()
+            }
         }
         return .fields(fields)
     }

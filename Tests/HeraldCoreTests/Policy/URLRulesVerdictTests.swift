@@ -100,26 +100,13 @@ private let urlTexts: [String] = {
     // Random strings of pieces, the same on every run.
     let pieces = ["http", "https", "file", ":", "//", "/", "localhost", "127", ".", "0", "1", "x7f", "@", "[", "]", "::", "%", "2E",
                   "?", "#", "a", "Z", "-", "_", "~", " ", "é", "\u{301}", "8080", "{lang}", "\\", "=", "!"]
-    var generator = SplitMix64(seed: 0x4845_5241_4C44)
+    var generator = SeededGenerator(seed: 0x4845_5241_4C44)
     for _ in 0..<20_000 {
         let count = Int(generator.next() % 12) + 1
         texts.append((0..<count).map { _ in pieces[Int(generator.next() % UInt64(pieces.count))] }.joined())
     }
     return texts
 }()
-
-/// A small seeded generator, so a failure can be reproduced.
-private struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// The URL rules read plain URLs without Foundation's parser, and give the verdicts they gave
 /// when every URL went through it.

@@ -18,26 +18,14 @@ final class StateFileFormatTests: XCTestCase {
         return decoder
     }()
 
-    /// A seeded generator (SplitMix64), so a failure can be replayed.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let pieces = ["a", "Z", "0", " ", "~", "\"", "\\", "/", "//", "\u{0}", "\u{1}", "\u{8}", "\u{9}", "\u{A}", "\u{C}", "\u{D}",
                          "\u{1F}", "\u{7F}", "é", "e\u{301}", "😀", "\u{2028}", "日本", "\u{FEFF}", "id-1", ".", "Ab", "ab", "a\u{0}"]
 
-    static func text(_ random: inout Generator) -> String {
+    static func text(_ random: inout SeededGenerator) -> String {
         (0..<Int.random(in: 0...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
     }
 
-    static func date(_ random: inout Generator) -> Date {
+    static func date(_ random: inout SeededGenerator) -> Date {
         let interval: Double
         switch Int.random(in: 0..<10, using: &random) {
         case 0: interval = Double(Int.random(in: 0..<(1 << 35), using: &random))
@@ -52,12 +40,12 @@ final class StateFileFormatTests: XCTestCase {
         return Date(timeIntervalSince1970: interval)
     }
 
-    static func claim(_ random: inout Generator) -> HeraldState.Claim {
+    static func claim(_ random: inout SeededGenerator) -> HeraldState.Claim {
         HeraldState.Claim(processID: Int32.random(in: .min ... .max, using: &random),
                           check: Bool.random(using: &random) ? text(&random) : nil, until: date(&random))
     }
 
-    static func state(_ random: inout Generator) -> HeraldState {
+    static func state(_ random: inout SeededGenerator) -> HeraldState {
         var state = HeraldState()
         func count() -> Int { [0, 0, 1, 2, 5].randomElement(using: &random)! }
         if Bool.random(using: &random) { state.ignored = Set((0..<count()).map { _ in text(&random) }) }
@@ -118,7 +106,7 @@ final class StateFileFormatTests: XCTestCase {
     }
 
     static func states(count: Int) -> [HeraldState] {
-        var random = Generator(state: 20_260_101)
+        var random = SeededGenerator(seed: 20_260_101)
         return edgeStates + (0..<count).map { _ in state(&random) }
     }
 
@@ -134,7 +122,7 @@ final class StateFileFormatTests: XCTestCase {
     }
 
     func testDatesAreWrittenAsTheISO8601StrategyWritesThem() throws {
-        var random = Generator(state: 7)
+        var random = SeededGenerator(seed: 7)
         for _ in 0..<20_000 {
             let date = Self.date(&random)
             var state = HeraldState()
@@ -243,7 +231,7 @@ final class StateFileFormatTests: XCTestCase {
     /// The file the decoder reads, this reader reads the same; the file it refuses, this
     /// reader refuses. Its own reading, where it has one, agrees with the decoder's.
     func testStateIsReadAsTheDecoderReadsIt() throws {
-        var random = Generator(state: 99)
+        var random = SeededGenerator(seed: 99)
         var files = Self.hostileFiles
         // Each written state cut short and with one byte changed.
         for state in Self.states(count: 300) {
@@ -273,7 +261,7 @@ final class StateFileFormatTests: XCTestCase {
     }
 
     func testRandomRolloutDrawsAreReadAsTheDecoderReadsThem() throws {
-        var random = Generator(state: 3)
+        var random = SeededGenerator(seed: 3)
         for _ in 0..<5000 {
             let draw: Double = Bool.random(using: &random) ? Double.random(in: 0..<1, using: &random) : Double.random(in: -1e-3..<1e-3, using: &random)
             let file = Data(#"{"rolloutDraw":\#(draw)}"#.utf8)

@@ -29,6 +29,8 @@ final class AudienceTests: XCTestCase {
         XCTAssertEqual(Audience.languages(from: ["LANG": "en_GB.UTF-8", "LC_MESSAGES": "fr_FR", "LC_ALL": "es_ES"]), ["es_ES", "es"])
         XCTAssertEqual(Audience.languages(from: ["LANG": "C.UTF-8", "LANGUAGE": "de"]), [], "gettext ignores LANGUAGE in the C locale")
         XCTAssertEqual(Audience.languages(from: [:]), [])
+        XCTAssertEqual(Audience.languages(from: ["LANG": "pt-BR.UTF-8", "LANGUAGE": "zh-Hant-TW:sr@latin"]), ["zh_Hant_TW", "zh", "sr"],
+                       "a hyphen reads as gettext's underscore")
     }
 
     func testDesktopsAreTheColonSeparatedCurrentDesktops() {

@@ -80,11 +80,13 @@ wait_for_line() {
   return 1
 }
 
-say "building herald (release, static Swift runtime) in .build-release (shared with desktop/install.sh)"
-swift build -c release --product herald --static-swift-stdlib --scratch-path .build-release >&2
-swift build -c release --product herald-decode-bench --static-swift-stdlib --scratch-path .build-release >&2
-swift build -c release --product herald-launch-bench --static-swift-stdlib --scratch-path .build-release >&2
-bin_path=$(swift build -c release --product herald --static-swift-stdlib --scratch-path .build-release --show-bin-path)
+say "building herald as desktop/release.sh builds it (release, static Swift runtime) in .build-release (shared with desktop/install.sh)"
+source desktop/release.sh
+set_release_options
+for product in herald herald-decode-bench herald-launch-bench; do
+  swift build "${release_options[@]}" --product "$product" --scratch-path .build-release >&2
+done
+bin_path=$(swift build "${release_options[@]}" --product herald --scratch-path .build-release --show-bin-path)
 herald="$bin_path/herald"
 [ -x "$herald" ] || die "no herald binary at $herald"
 [ -x "$bin_path/herald-decode-bench" ] || die "no herald-decode-bench binary in $bin_path"

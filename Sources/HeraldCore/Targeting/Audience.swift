@@ -43,7 +43,10 @@ public struct Audience: Sendable, Equatable {
 
     /// `pt_BR.UTF-8@euro` → `pt_BR`; `nil` for C, POSIX or nothing.
     static func normalised(_ locale: String) -> String? {
-        let name = String(locale.prefix { $0 != "." && $0 != "@" }).replacing("-", with: "_")
+        // Byte by byte: the first use of the string-processing library's generic `replacing`
+        // costs every check's start-up tens of microseconds.
+        let name = String(decoding: locale.utf8.prefix { $0 != UInt8(ascii: ".") && $0 != UInt8(ascii: "@") }
+            .map { $0 == UInt8(ascii: "-") ? UInt8(ascii: "_") : $0 }, as: UTF8.self)
         if name.isEmpty || name == "C" || name == "POSIX" { return nil }
         return name
     }

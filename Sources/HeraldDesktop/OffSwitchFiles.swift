@@ -65,6 +65,10 @@ public enum OffSwitchFiles {
 
     /// One file's settings; `FeedURL` only from the administrator's.
     static func read(_ path: String, administrator: Bool) throws(OffSwitchFileError) -> OffSwitchSettings {
+        // No file, the usual case, says nothing: every check reads these files, and a missing
+        // one then costs one stat, not a key file, a GLib error and its message.
+        var info = stat()
+        if stat(path, &info) != 0, errno == ENOENT { return OffSwitchSettings(file: path) }
         let keyFile = try load(path)
         defer { g_key_file_free(keyFile) }
         var settings = OffSwitchSettings(file: path)

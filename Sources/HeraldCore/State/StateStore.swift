@@ -299,13 +299,16 @@ public final class FileStateStore: StateStore, Sendable {
         guard isRegularFile(info) else { throw StateStoreError.unreadable(path: path, reason: "it is \(kind(of: info)), not a regular file") }
         guard Int(info.st_size) <= limit else { throw StateStoreError.tooLarge(path: path, size: Int(info.st_size), limit: limit) }
         // Read to the end, not to st_size: a file that grew since fstat is caught at limit + 1.
-        var bytes = Data()
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        // The buffer holds the size fstat gave and one byte more (the end, seen by the second
+        // read), up to 64 KiB, and is not cleared first: `read` fills what is used of it.
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: min(max(Int(info.st_size), 0), limit, 64 * 1024) + 1, alignment: 1)
+        defer { chunk.deallocate() }
+        var bytes = Data(capacity: min(max(Int(info.st_size), 0), limit) + 1)
         while bytes.count <= limit {
-            let got = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress!, $0.count) }
+            let got = Glibc.read(descriptor, chunk.baseAddress!, chunk.count)
             if got < 0 { if errno == EINTR { continue }; throw StateStoreError.unreadable(path: path, reason: reason(errno)) }
             if got == 0 { return bytes }
-            bytes.append(contentsOf: chunk[..<got])
+            bytes.append(chunk.baseAddress!.assumingMemoryBound(to: UInt8.self), count: got)
         }
         throw StateStoreError.tooLarge(path: path, size: bytes.count, limit: limit)
     }

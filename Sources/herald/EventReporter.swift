@@ -57,7 +57,12 @@ final class EventReporter: HeraldDelegate {
 
     /// Keeps a line for the next write.
     private func hold(_ line: String) {
-        pending.append(contentsOf: line.utf8)
+        hold { $0.append(contentsOf: line.utf8) }
+    }
+
+    /// Holds the line `writeLine` appends to the pending bytes.
+    private func hold(writing writeLine: (inout [UInt8]) -> Void) {
+        writeLine(&pending)
         pending.append(0x0A)
         guard !flushScheduled else { return }
         flushScheduled = true
@@ -133,9 +138,17 @@ final class EventReporter: HeraldDelegate {
 
     func herald(_ herald: Herald, didSkipMessage key: String, reason: MessageSkipReason) {
         guard json else { return hold("skipped \(key): \(reason)") }
-        // As `emit` writes it (keys in order), built straight: a large feed skips thousands.
-        hold(#"{"detail":"# + FeedValue.string(reason.description).jsonText + #","event":"skipped","key":"#
-             + FeedValue.string(key).jsonText + #","reason":"# + FeedValue.string(reason.name).jsonText + "}")
+        // As `emit` writes it (keys in order), written straight into the pending bytes: a large
+        // feed skips thousands.
+        hold { line in
+            line.append(contentsOf: #"{"detail":"#.utf8)
+            FeedValue.appendJSONString(reason.description, to: &line)
+            line.append(contentsOf: #","event":"skipped","key":"#.utf8)
+            FeedValue.appendJSONString(key, to: &line)
+            line.append(contentsOf: #","reason":"#.utf8)
+            FeedValue.appendJSONString(reason.name, to: &line)
+            line.append(UInt8(ascii: "}"))
+        }
     }
 
     func herald(_ herald: Herald, didShow message: FeedEntry, notificationID: UInt32) {

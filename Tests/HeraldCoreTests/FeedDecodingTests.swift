@@ -188,4 +188,15 @@ final class FeedValueJSONTextTests: XCTestCase {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         XCTAssertEqual(value.jsonText, String(decoding: try encoder.encode(value), as: UTF8.self))
     }
+
+    func testJSONStringsWrittenAsBytesAreTheJSONTextOfTheString() {
+        let controls = String(decoding: (0..<0x20).map { UInt8($0) }, as: UTF8.self)
+        for text in ["", "2024/01/02", "more messages than one check shows", controls, "quote \" backslash \\ slash /",
+                     "é 😀 \u{2028} \u{7F}", "a\u{0}b"] {
+            var bytes: [UInt8] = [0x2A]
+            FeedValue.appendJSONString(text, to: &bytes)
+            XCTAssertEqual(String(decoding: bytes.dropFirst(), as: UTF8.self), FeedValue.string(text).jsonText, "\(Array(text.utf8))")
+            XCTAssertEqual(bytes.first, 0x2A, "appended after what was there")
+        }
+    }
 }

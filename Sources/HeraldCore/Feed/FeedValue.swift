@@ -150,6 +150,25 @@ extension FeedValue {
         }
     }
 
+    /// Appends `text` as a JSON string, quoted and escaped exactly as `jsonText` writes it, to
+    /// UTF-8 bytes: for a writer that builds its lines as bytes (a skipped message's event)
+    /// without making a string of each.
+    public static func appendJSONString(_ text: String, to out: inout [UInt8]) {
+        out.append(0x22)
+        for byte in text.utf8 {
+            switch byte {
+            case 0x22: out.append(0x5C); out.append(0x22)
+            case 0x5C: out.append(0x5C); out.append(0x5C)
+            case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
+            case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
+            case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
+            case ..<0x20: out.append(contentsOf: ("\\u" + JSONFeedReader.hex(UInt32(byte), width: 4).lowercased()).utf8)
+            default: out.append(byte)
+            }
+        }
+        out.append(0x22)
+    }
+
     private static func quote(_ text: String, into out: inout String) {
         out += "\""
         // Most text needs no escape at all and goes in whole.

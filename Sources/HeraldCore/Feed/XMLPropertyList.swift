@@ -50,8 +50,17 @@ struct XMLPropertyList {
     }
 
     /// The element names of a property list.
-    private enum Name: String {
+    private enum Name: String, CaseIterable {
         case plist, dict, key, array, string, integer, real, `true`, `false`, date, data
+
+        /// Each name's spelling, to match a tag's bytes against without making a string of them.
+        static let spellings: [(bytes: [UInt8], name: Name)] = allCases.map { (Array($0.rawValue.utf8), $0) }
+
+        /// The name spelt by `bytes`, or `nil`.
+        static func spelt(by bytes: UnsafeBufferPointer<UInt8>) -> Name? {
+            for (spelling, name) in spellings where spelling.count == bytes.count && spelling.elementsEqual(bytes) { return name }
+            return nil
+        }
     }
 
     private mutating func document() throws(DocumentFailure) -> FeedDocument {
@@ -230,10 +239,10 @@ struct XMLPropertyList {
         guard let end = tagEnd(from: offset + 1) else { throw .syntax(offset: offset, reason: "the document ends inside this tag") }
         var nameEnd = offset + 1
         while nameEnd < end, !Self.isSpace(bytes[nameEnd]), bytes[nameEnd] != UInt8(ascii: "/") { nameEnd += 1 }
-        let written = String(decoding: UnsafeBufferPointer(rebasing: bytes[(offset + 1)..<nameEnd]), as: UTF8.self)
-        guard !written.isEmpty else { throw fail(at: offset, "a tag has no name") }
-        guard let name = Name(rawValue: written) else {
-            throw fail(at: offset, "<\(Self.shortened(written))> is not a property list tag")
+        let spelling = UnsafeBufferPointer(rebasing: bytes[(offset + 1)..<nameEnd])
+        guard !spelling.isEmpty else { throw fail(at: offset, "a tag has no name") }
+        guard let name = Name.spelt(by: spelling) else {
+            throw fail(at: offset, "<\(Self.shortened(String(decoding: spelling, as: UTF8.self)))> is not a property list tag")
         }
         position = end + 1
         return Tag(name: name, offset: offset, isEmpty: bytes[end - 1] == UInt8(ascii: "/"))

@@ -30,16 +30,25 @@ build_release() {
 }
 
 # Sets $release_options, the `swift build` options of every release build (Tests/scripts/bench.sh
-# measures with the same): release mode, the Swift runtime linked in, and, when the toolchain has
-# lld, relative relocations packed (DT_RELR, which glibc reads since 2.36). The programs stay
-# position-independent; their 40,000 relative relocations then take 8 KB of the file instead of
-# 940 KB, which the loader no longer reads at every start.
+# measures with the same): release mode and the Swift runtime linked in, and, when the toolchain
+# has lld:
+# - relative relocations packed (DT_RELR, which glibc reads since 2.36): the programs stay
+#   position-independent, and their 40,000 relative relocations take 8 KB of the file instead
+#   of 940 KB, which the loader no longer reads at every start;
+# - each function in a section of its own, laid out in the order of desktop/link-order.txt (the
+#   functions a check runs, together at the start of the code), so that a check touches fewer
+#   pages of the program. A function the list does not name, or a name no longer in the code,
+#   only loses its place; `Tests/scripts/bench.sh --write-link-order` writes the list afresh.
 set_release_options() {
   release_options=(-c release --static-swift-stdlib)
-  local swift_folder
+  local swift_folder order
   swift_folder="$(dirname "$(readlink -f "$(command -v swift)")")"
+  order="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/link-order.txt"
   if [ -x "$swift_folder/ld.lld" ]; then
-    release_options+=(-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
+    release_options+=(-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xswiftc -Xfrontend -Xswiftc -function-sections)
+    if [ -f "$order" ]; then
+      release_options+=(-Xlinker "--symbol-ordering-file=$order" -Xlinker --no-warn-symbol-ordering)
+    fi
   fi
 }
 

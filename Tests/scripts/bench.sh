@@ -4,6 +4,7 @@
 # Markdown table of medians with herald's ratio to its peer.
 #
 #   Tests/scripts/bench.sh [--quick] [--runs N] [--keep DIR]
+#   Tests/scripts/bench.sh --write-link-order
 #
 # Every figure comes from runs interleaved with its peers' (each iteration runs herald, the
 # floor and notify-send in turn, starting with a different one each time), after warm-up
@@ -11,6 +12,11 @@
 # on a private session bus with python3-dbusmock's notification server and a loopback feed
 # server serving a 5-entry XML plist feed. HERALD_FLOOR_SOURCE overrides where floor.c is;
 # --keep DIR keeps every run's measurements there (Tests/support/bench_probe.py's lines).
+#
+# --write-link-order measures nothing: it runs herald under callgrind through a check that is
+# not due, one that shows a message and one of a 1 MiB feed, in the same private desktop, and
+# writes the functions they ran, in that order, to desktop/link-order.txt, which release builds
+# hand the linker (desktop/release.sh) so that those functions sit together. Needs valgrind.
 #
 # Exits 0 whatever the figures are: no timing fails it. Exits non-zero only when something
 # could not be measured (a build failed, a program did not show its notification or failed).
@@ -24,6 +30,7 @@ cd "$(dirname "$0")/../.."
 runs=10
 warmups=2
 keep=
+write_link_order=0
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) runs=3; warmups=1 ;;
@@ -33,7 +40,8 @@ while [ $# -gt 0 ]; do
     --keep)
       if [ $# -lt 2 ]; then echo "bench: --keep takes a folder" >&2; exit 64; fi
       keep=$2; shift ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --write-link-order) write_link_order=1 ;;
+    -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench: unknown argument $1 (see --help)" >&2; exit 64 ;;
   esac
   shift
@@ -173,10 +181,32 @@ with open(path, "w") as handle:
     json.dump(state, handle)
 PY
 
-results="$work/results"
-mkdir -p "$results"
 probe() { "$python" Tests/support/bench_probe.py "$@"; }
 fresh_state() { rm -rf "$work/state"; mkdir -p "$work/state"; }
+
+if [ "$write_link_order" = 1 ]; then
+  command -v valgrind >/dev/null || die "--write-link-order needs valgrind (apt-get install valgrind)"
+  # valgrind cannot read the debug information lld writes; the symbols are enough.
+  profiled="$work/herald-profiled"
+  strip --strip-debug -o "$profiled" "$herald"
+  profile() { valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/callgrind-$1" "${@:2}" >"$work/callgrind-$1.log" 2>&1 \
+    || die "herald failed under callgrind: $(tail -n 5 "$work/callgrind-$1.log")"; }
+  XDG_STATE_HOME="$due_state" profile not-due "$profiled" check --feed "$feed" --app-id "$app" --json
+  fresh_state; profile shown "$profiled" check --feed "$feed" --app-id "$app" --force --max 1 --wait 0.3 --json
+  fresh_state; profile big "$profiled" check --feed "$big_feed" --app-id "$app" --force --max 1 --wait 0.3 --json
+  {
+    echo "# The functions a check runs, in the order a check that is not due, one that shows a message"
+    echo "# and one of a 1 MiB feed first ran them (callgrind), for the linker to put them together:"
+    echo "# written by Tests/scripts/bench.sh --write-link-order, read by desktop/release.sh."
+    "$python" Tests/support/link_order.py "$profiled" "$work/callgrind-not-due" "$work/callgrind-shown" "$work/callgrind-big"
+  } >"$work/link-order.txt" || die "no functions of herald in callgrind's output"
+  mv "$work/link-order.txt" desktop/link-order.txt
+  say "wrote desktop/link-order.txt: $(grep -vc '^#' desktop/link-order.txt) functions"
+  exit 0
+fi
+
+results="$work/results"
+mkdir -p "$results"
 
 # One run of one program for one figure; its measurements are appended to results/FIGURE-PROGRAM
 # unless it is a warm-up. A run that fails ends the script (set -e).

@@ -47,6 +47,16 @@ final class XMLFeedErrorMessageTests: XCTestCase {
         XCTAssertEqual(message("<html><body>404</body></html>"), "feed:1:1: <html> is not a property list tag (XML property list)")
     }
 
+    func testATagIsAPropertyListTagOnlyWhenEveryLetterIsOne() {
+        // Each differs from a name of the format only inside (same length, first and last letter).
+        for near in ["plast", "dant", "kay", "alray", "strong", "intoger", "rail", "tree", "faxse", "dame", "dota", "Dict", "dict2"] {
+            XCTAssertEqual(message(plistHeader + "<\(near)/>"), "feed:3:1: <\(near)> is not a property list tag (XML property list)")
+        }
+        let every = plistHeader + "<dict><key>k</key><dict><key>Title</key><string>s</string><key>More</key><array><integer>1</integer>"
+            + "<real>1.5</real><true/><false/><date>2024-01-02T00:00:00Z</date><data>AA==</data><dict/></array></dict></dict></plist>"
+        XCTAssertEqual(message(every), "decoded 1 entries")
+    }
+
     func testColumnsCountCharactersNotBytes() {
         // "é" and "日本" take five bytes but three columns, as an editor shows them.
         XCTAssertEqual(message(plistHeader + "<dict><key>é日本</key><strin>"),

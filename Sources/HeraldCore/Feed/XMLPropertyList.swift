@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 
 /// Reads an XML property list in one pass over its bytes, straight into `FeedValue`s.
 ///
@@ -50,16 +51,30 @@ struct XMLPropertyList {
     }
 
     /// The element names of a property list.
-    private enum Name: String, CaseIterable {
+    private enum Name: String {
         case plist, dict, key, array, string, integer, real, `true`, `false`, date, data
 
-        /// Each name's spelling, to match a tag's bytes against without making a string of them.
-        static let spellings: [(bytes: [UInt8], name: Name)] = allCases.map { (Array($0.rawValue.utf8), $0) }
-
-        /// The name spelt by `bytes`, or `nil`.
+        /// The name spelt by `bytes`, or `nil`, without making a string of them: the length and
+        /// the first and last letters tell the names apart, and the rest is then compared.
         static func spelt(by bytes: UnsafeBufferPointer<UInt8>) -> Name? {
-            for (spelling, name) in spellings where spelling.count == bytes.count && spelling.elementsEqual(bytes) { return name }
-            return nil
+            guard let first = bytes.first, let last = bytes.last else { return nil }
+            let candidate: Name
+            let spelling: StaticString
+            switch (bytes.count, first, last) {
+            case (5, UInt8(ascii: "p"), UInt8(ascii: "t")): (candidate, spelling) = (.plist, "plist")
+            case (4, UInt8(ascii: "d"), UInt8(ascii: "t")): (candidate, spelling) = (.dict, "dict")
+            case (3, UInt8(ascii: "k"), UInt8(ascii: "y")): (candidate, spelling) = (.key, "key")
+            case (5, UInt8(ascii: "a"), UInt8(ascii: "y")): (candidate, spelling) = (.array, "array")
+            case (6, UInt8(ascii: "s"), UInt8(ascii: "g")): (candidate, spelling) = (.string, "string")
+            case (7, UInt8(ascii: "i"), UInt8(ascii: "r")): (candidate, spelling) = (.integer, "integer")
+            case (4, UInt8(ascii: "r"), UInt8(ascii: "l")): (candidate, spelling) = (.real, "real")
+            case (4, UInt8(ascii: "t"), UInt8(ascii: "e")): (candidate, spelling) = (.true, "true")
+            case (5, UInt8(ascii: "f"), UInt8(ascii: "e")): (candidate, spelling) = (.false, "false")
+            case (4, UInt8(ascii: "d"), UInt8(ascii: "e")): (candidate, spelling) = (.date, "date")
+            case (4, UInt8(ascii: "d"), UInt8(ascii: "a")): (candidate, spelling) = (.data, "data")
+            default: return nil
+            }
+            return memcmp(spelling.utf8Start, bytes.baseAddress!, bytes.count) == 0 ? candidate : nil
         }
     }
 

@@ -296,8 +296,14 @@ ticks_cell() { printf '%s (%s in all)' "$(median hold "$1" ticks)" "$(total hold
 cpu=$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)
 revision=$(git rev-parse --short HEAD 2>/dev/null || echo '?')
 if [ -n "$(git status --porcelain -- Sources Package.swift 2>/dev/null)" ]; then revision+=" with uncommitted changes"; fi
+# How much of desktop/link-order.txt this herald still has: the list goes stale as the code changes.
+ordered="no link order"
+if [ -f desktop/link-order.txt ] && command -v nm >/dev/null; then
+  ordered="$(grep -v '^#' desktop/link-order.txt | sort -u | comm -12 - <(nm "$herald" | awk '{print $NF}' | sort -u) | wc -l) of the"
+  ordered+=" $(grep -vc '^#' desktop/link-order.txt) functions of desktop/link-order.txt in it"
+fi
 echo "Herald bench: $(nproc) CPUs, ${cpu:-unknown CPU}, Linux $(uname -r), Debian $(cat /etc/debian_version 2>/dev/null || echo '?')," \
-  "load average $load_before → $load_after; herald $revision; $runs interleaved runs each after $warmups warm-up, medians"
+  "load average $load_before → $load_after; herald $revision ($ordered); $runs interleaved runs each after $warmups warm-up, medians"
 echo
 echo "| figure | herald | floor | notify-send | ratio |"
 echo "|---|---|---|---|---|"

@@ -12,6 +12,7 @@ import re
 import sys
 
 LINE = re.compile(r"(c?ob|c?fn)=\((\d+)\)(?: (.*))?$")
+RECURSION = re.compile(r"'\d+$")
 
 
 def functions(path, program, seen, found):
@@ -29,7 +30,8 @@ def functions(path, program, seen, found):
             if kind == "ob":
                 current = objects.get(number)
             elif kind == "fn" and current == program:
-                name = names.get(number)
+                # callgrind names a recursive call's deeper levels `name'2`, `name'3`, ….
+                name = RECURSION.sub("", names.get(number) or "")
                 if name and not name.startswith("0x") and name not in seen:
                     seen.add(name)
                     found.append(name)

@@ -300,8 +300,9 @@ public final class FileStateStore: StateStore, Sendable {
         guard Int(info.st_size) <= limit else { throw StateStoreError.tooLarge(path: path, size: Int(info.st_size), limit: limit) }
         // Read to the end, not to st_size: a file that grew since fstat is caught at limit + 1.
         // The buffer holds the size fstat gave and one byte more (the end, seen by the second
-        // read), up to 64 KiB, and is not cleared first: `read` fills what is used of it.
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: min(max(Int(info.st_size), 0), limit, 64 * 1024) + 1, alignment: 1)
+        // read), at least 4 KiB (a file that grew from nothing is not read byte by byte) and at
+        // most 64 KiB, and is not cleared first: `read` fills what is used of it.
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: min(max(Int(info.st_size), 4096), 64 * 1024) + 1, alignment: 1)
         defer { chunk.deallocate() }
         var bytes = Data(capacity: min(max(Int(info.st_size), 0), limit) + 1)
         while bytes.count <= limit {

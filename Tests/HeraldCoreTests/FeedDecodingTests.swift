@@ -189,14 +189,20 @@ final class FeedValueJSONTextTests: XCTestCase {
         XCTAssertEqual(value.jsonText, String(decoding: try encoder.encode(value), as: UTF8.self))
     }
 
-    func testJSONStringsWrittenAsBytesAreTheJSONTextOfTheString() {
+    func testJSONStringsWrittenAsBytesAreWhatJSONEncoderWrites() throws {
         let controls = String(decoding: (0..<0x20).map { UInt8($0) }, as: UTF8.self)
+        let withoutSlashes = JSONEncoder()
+        withoutSlashes.outputFormatting = [.withoutEscapingSlashes]
         for text in ["", "2024/01/02", "more messages than one check shows", controls, "quote \" backslash \\ slash /",
                      "é 😀 \u{2028} \u{7F}", "a\u{0}b"] {
-            var bytes: [UInt8] = [0x2A]
-            FeedValue.appendJSONString(text, to: &bytes)
-            XCTAssertEqual(String(decoding: bytes.dropFirst(), as: UTF8.self), FeedValue.string(text).jsonText, "\(Array(text.utf8))")
-            XCTAssertEqual(bytes.first, 0x2A, "appended after what was there")
+            for (escapingSlashes, encoder) in [(false, withoutSlashes), (true, JSONEncoder())] {
+                var bytes: [UInt8] = [0x2A]
+                FeedValue.appendJSONString(text, to: &bytes, escapingSlashes: escapingSlashes)
+                XCTAssertEqual(String(decoding: bytes.dropFirst(), as: UTF8.self), String(decoding: try encoder.encode(text), as: UTF8.self),
+                               "\(Array(text.utf8)), escaping slashes: \(escapingSlashes)")
+                XCTAssertEqual(bytes.first, 0x2A, "appended after what was there")
+            }
+            XCTAssertEqual(FeedValue.string(text).jsonText, String(decoding: try withoutSlashes.encode(text), as: UTF8.self))
         }
     }
 }

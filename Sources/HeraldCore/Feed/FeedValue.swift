@@ -110,88 +110,73 @@ extension FeedValue {
     /// `JSONEncoder` with `.sortedKeys` and `.withoutEscapingSlashes` writes, without its
     /// `Encodable` round trip (the tool writes an event per skipped message of a large feed).
     public var jsonText: String {
-        var out = ""
+        var out: [UInt8] = []
         write(into: &out)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    private func write(into out: inout String) {
+    private func write(into out: inout [UInt8]) {
         switch self {
-        case .string(let text): Self.quote(text, into: &out)
-        case .integer(let number): out += String(number)
+        case .string(let text): Self.appendJSONString(text, to: &out)
+        case .integer(let number): out.append(contentsOf: String(number).utf8)
         case .real(let number):
             if !number.isFinite {
-                out += "null"
+                out.append(contentsOf: "null".utf8)
             } else if number.rounded() == number, abs(number) < 1e15 {
-                out += String(Int(number))
+                out.append(contentsOf: String(Int(number)).utf8)
             } else {
-                out += String(number)
+                out.append(contentsOf: String(number).utf8)
             }
-        case .bool(let value): out += value ? "true" : "false"
-        case .date(let date): Self.quote(date.formatted(.iso8601), into: &out)
-        case .data(let data): Self.quote(data.base64EncodedString(), into: &out)
-        case .null: out += "null"
+        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+        case .date(let date): Self.appendJSONString(ISO8601Moment.text(date), to: &out)
+        case .data(let data): Self.appendJSONString(data.base64EncodedString(), to: &out)
+        case .null: out.append(contentsOf: "null".utf8)
         case .array(let values):
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (index, value) in values.enumerated() {
-                if index > 0 { out += "," }
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 value.write(into: &out)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .dictionary(let fields):
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             for (index, key) in fields.keys.sorted().enumerated() {
-                if index > 0 { out += "," }
-                Self.quote(key, into: &out)
-                out += ":"
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                Self.appendJSONString(key, to: &out)
+                out.append(UInt8(ascii: ":"))
                 fields[key]!.write(into: &out)
             }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
-    /// Appends `text` as a JSON string, quoted and escaped exactly as `jsonText` writes it, to
-    /// UTF-8 bytes: for a writer that builds its lines as bytes (a skipped message's event)
-    /// without making a string of each.
-    public static func appendJSONString(_ text: String, to out: inout [UInt8]) {
-        out.append(0x22)
-        for byte in text.utf8 {
-            switch byte {
-            case 0x22: out.append(0x5C); out.append(0x22)
-            case 0x5C: out.append(0x5C); out.append(0x5C)
-            case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
-            case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
-            case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
-            case ..<0x20: out.append(contentsOf: ("\\u" + JSONFeedReader.hex(UInt32(byte), width: 4).lowercased()).utf8)
-            default: out.append(byte)
-            }
-        }
-        out.append(0x22)
-    }
-
-    private static func quote(_ text: String, into out: inout String) {
-        out += "\""
-        // Most text needs no escape at all and goes in whole.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-            out += text
-            out += "\""
-            return
-        }
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    out += "\\u" + JSONFeedReader.hex(scalar.value, width: 4).lowercased()
-                } else {
-                    out.unicodeScalars.append(scalar)
+    /// Appends `text` as a JSON string to UTF-8 bytes, with `JSONEncoder`'s escapes: quote,
+    /// backslash, `\b`, `\f`, `\n`, `\r`, `\t`, other control characters as `\u00XX`, and `/`
+    /// unless `escapingSlashes` is false (`.withoutEscapingSlashes`, as `jsonText` writes).
+    /// The one string writer of the tool's event lines and of the state file.
+    public static func appendJSONString(_ text: String, to out: inout [UInt8], escapingSlashes: Bool = false) {
+        out.append(UInt8(ascii: "\""))
+        var text = text
+        text.withUTF8 { utf8 in
+            var start = 0
+            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C || (byte == 0x2F && escapingSlashes) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                start = index + 1
+                out.append(UInt8(ascii: "\\"))
+                switch byte {
+                case 0x22, 0x5C, 0x2F: out.append(byte)
+                case 0x08: out.append(UInt8(ascii: "b"))
+                case 0x0C: out.append(UInt8(ascii: "f"))
+                case 0x0A: out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(UInt8(ascii: "t"))
+                default:
+                    let hex = Array("0123456789abcdef".utf8)
+                    out.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
                 }
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 }

@@ -391,31 +391,9 @@ enum StateFileFormat {
             bytes.append(contentsOf: text.utf8)
         }
 
-        /// A string with `JSONEncoder`'s escapes: quote, backslash, `/`, and control characters.
+        /// A string with `JSONEncoder`'s escapes, `/` among them.
         mutating func string(_ text: String) {
-            bytes.append(UInt8(ascii: "\""))
-            var text = text
-            text.withUTF8 { utf8 in
-                var start = 0
-                for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x2F {
-                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                    start = index + 1
-                    bytes.append(UInt8(ascii: "\\"))
-                    switch byte {
-                    case 0x22, 0x5C, 0x2F: bytes.append(byte)
-                    case 0x08: bytes.append(UInt8(ascii: "b"))
-                    case 0x0C: bytes.append(UInt8(ascii: "f"))
-                    case 0x0A: bytes.append(UInt8(ascii: "n"))
-                    case 0x0D: bytes.append(UInt8(ascii: "r"))
-                    case 0x09: bytes.append(UInt8(ascii: "t"))
-                    default:
-                        let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                        bytes.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-                    }
-                }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
-            }
-            bytes.append(UInt8(ascii: "\""))
+            FeedValue.appendJSONString(text, to: &bytes, escapingSlashes: true)
         }
 
         /// A date as the `.iso8601` strategy writes it (`ISO8601Moment.text`: the format style's

@@ -54,6 +54,61 @@ final class FeedFastPathTests: XCTestCase {
         XCTAssertEqual(fast.entries["k"]?.details.count, keys.count)
     }
 
+    func testBinaryKeysReadThroughTheShortcutEqualKeysWrittenAsUTF16() throws {
+        // A key in a short ASCII string takes the shortcut; the same key as UTF-16, or with its
+        // length written as a separate integer, takes the general path.
+        let asciiKeys = keys.filter { $0.utf8.allSatisfy { $0 < 0x80 } }
+        func feed(_ spell: (String) -> [UInt8]) throws -> Feed {
+            // Object 0 the root, 1 its key, 2 the entry; then each key and its value.
+            var objects: [[UInt8]] = [BinaryPlistObject.dictionary([(key: 1, value: 2)]), BinaryPlistObject.ascii("k")]
+            let pairs = asciiKeys.indices.map { (key: 3 + 2 * $0, value: 4 + 2 * $0) }
+            objects.append(BinaryPlistObject.dictionary(pairs))
+            for (index, key) in asciiKeys.enumerated() {
+                objects.append(spell(key))
+                objects.append(BinaryPlistObject.ascii("v\(index)"))
+            }
+            return try FeedDecoder.decode(Fixtures.binaryPlist(objects: objects))
+        }
+        let fast = try feed(BinaryPlistObject.ascii)
+        let utf16 = try feed { BinaryPlistObject.utf16(Array($0.utf16)) }
+        let longLength = try feed { [0x5F, 0x10, UInt8($0.utf8.count)] + Array($0.utf8) }
+        XCTAssertEqual(fast, utf16)
+        XCTAssertEqual(fast, longLength)
+        XCTAssertEqual(fast.entries["k"]?.title, "v0")
+        XCTAssertEqual(fast.entries["k"]?.maxVersion, "v5")
+        XCTAssertEqual(fast.entries["k"]?.details.count, asciiKeys.count)
+    }
+
+    func testJSONStringsEndingAnywhereInAnEightByteWordReadAsJSONDecoderReadsThem() throws {
+        // The string scanner reads eight bytes at a time and stops at the first quote, backslash
+        // or control character within them: each must be found at every place in a word, with
+        // and without a non-ASCII character before it.
+        var values: [String] = []
+        for length in 0...20 {
+            let plain = String(repeating: "a", count: length)
+            values += [plain, plain + "\\n", plain + "\\\"x", plain + "\\u00e9z", "é" + plain, plain + "é", plain + "\\/" + plain]
+        }
+        var document = "{\"k\": {"
+        for (index, value) in values.enumerated() { document += (index == 0 ? "" : ", ") + "\"f\(index)\": \"\(value)\"" }
+        document += "}}"
+        let bytes = Data(document.utf8)
+        let expected = try JSONDecoder().decode([String: [String: String]].self, from: bytes)["k"]
+        let read = try FeedDecoder.decode(bytes).entries["k"]?.details
+        XCTAssertEqual(read?.count, values.count)
+        XCTAssertEqual(read, expected?.mapValues { FeedValue.string($0) })
+        for length in 0...20 {
+            // A raw control character is refused wherever it stands.
+            let broken = "{\"k\": {\"Title\": \"" + String(repeating: "a", count: length) + "\u{1}\"}}"
+            XCTAssertThrowsError(try FeedDecoder.decode(Data(broken.utf8)), "control character after \(length) bytes")
+            // A byte that is not UTF-8 just before the closing quote spoils its entry only.
+            let invalid = Data("{\"k\": {\"Title\": \"".utf8 + Array(repeating: UInt8(ascii: "a"), count: length) + [0xFF] + Array("\"}, \"ok\": {}}".utf8))
+            let feed = try FeedDecoder.decode(invalid)
+            XCTAssertNil(feed.entries["k"], "invalid UTF-8 after \(length) bytes")
+            XCTAssertNotNil(feed.entries["ok"])
+            XCTAssertEqual(feed.problems.map(\.key), ["k"])
+        }
+    }
+
     func testOrderingByFoldedPrefixesGivesTheOrderOfTheFullComparison() {
         // Long shared prefixes, case-only differences, equal keys, NUL bytes, non-ASCII keys
         // mixed with ASCII ones: the shortcut must agree with `caseInsensitive` everywhere.

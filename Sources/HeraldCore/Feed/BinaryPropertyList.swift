@@ -29,10 +29,13 @@ struct BinaryPropertyList {
     private var values = 0
     private var expandedBytes = 0
     private var problems = EntryProblems()
-    /// Strings and data already decoded, by object number, with their size: a shared one is
-    /// counted each time it is reached but decoded once. An array, not a dictionary: the
-    /// object numbers are dense, and hashing them cost more than decoding.
-    private var decoded: [DecodedLeaf?]
+    /// Strings and data already decoded, with their size: a shared one is counted each time it
+    /// is reached but decoded once. `decodedSlot` holds, by object number, 1 + the position in
+    /// `decoded` (0: not decoded yet). An array, not a dictionary: the object numbers are dense,
+    /// and hashing them cost more than decoding; and a word per object, not an optional leaf,
+    /// which made the list six times as large to fill and to free.
+    private var decodedSlot: [Int]
+    private var decoded: [DecodedLeaf] = []
 
     /// A string or data object as decoded, with what it counts against the limits.
     private struct DecodedLeaf {
@@ -86,7 +89,7 @@ struct BinaryPropertyList {
         offsets.reserveCapacity(Int(objectCount))
         for index in 0..<Int(objectCount) {
             let start = Int(tableOffset) + index * offsetSize
-            let offset = Self.unsigned(bytes[start..<start + offsetSize])
+            let offset = Self.unsigned(in: bytes, at: start, size: offsetSize)
             guard offset >= 8, offset < tableOffset else {
                 throw .syntax(offset: start, reason: "the offset table puts object \(index) outside the object area")
             }
@@ -94,7 +97,7 @@ struct BinaryPropertyList {
         }
         objectOffsets = offsets
         rootObject = Int(topObject)
-        decoded = Array(repeating: nil, count: offsets.count)
+        decodedSlot = Array(repeating: 0, count: offsets.count)
     }
 
     private mutating func document() throws(DocumentFailure) -> FeedDocument {
@@ -127,7 +130,7 @@ struct BinaryPropertyList {
         let (count, first) = try length(of: object, info: info, start: start)
         let range = try payload(of: object, start: first, count: count, size: 2 * referenceSize)
         for start in stride(from: range.lowerBound, to: range.upperBound, by: referenceSize) {
-            let reference = Self.unsigned(bytes[start..<start + referenceSize])
+            let reference = unsigned(at: start, size: referenceSize)
             guard reference < UInt64(objectOffsets.count) else {
                 throw .syntax(offset: start, reason: "object \(object) refers to object \(reference), which does not exist")
             }
@@ -137,14 +140,29 @@ struct BinaryPropertyList {
         for index in 0..<count {
             let keyStart = range.lowerBound + index * referenceSize
             let valueStart = keyStart + count * referenceSize
-            let keyObject = Int(Self.unsigned(bytes[keyStart..<keyStart + referenceSize]))
-            let valueObject = Int(Self.unsigned(bytes[valueStart..<valueStart + referenceSize]))
+            let keyObject = Int(unsigned(at: keyStart, size: referenceSize))
+            let valueObject = Int(unsigned(at: valueStart, size: referenceSize))
             var keyProblem: String?
             let key = try key(keyObject, problem: &keyProblem)
             if let keyProblem { problems.noteKey(keyProblem) }
-            problems.enter(key)
-            fields.add(key, try value(valueObject))
-            problems.leave()
+            let valueKind = marker(of: valueObject).kind
+            if valueKind != 0xA, valueKind != 0xD {
+                // A value holding no references, as most values of an entry are: read here, its
+                // key put on the problem path only when it has a problem, instead of for every value.
+                try self.count()
+                var problem: String?
+                let leaf = try leaf(valueObject, problem: &problem)
+                if let problem {
+                    problems.enter(key)
+                    problems.note(problem)
+                    problems.leave()
+                }
+                fields.add(key, leaf)
+            } else {
+                problems.enter(key)
+                fields.add(key, try value(valueObject))
+                problems.leave()
+            }
         }
         path.removeLast()
         return .fields(fields)
@@ -206,7 +224,7 @@ struct BinaryPropertyList {
         }
         let size = 1 << Int(bytes[start] & 0x0F)
         guard size <= 8, start + 1 + size <= objectAreaEnd else { throw damaged(object, "object \(object) has no valid length") }
-        let count = Self.unsigned(bytes[start + 1..<start + 1 + size])
+        let count = unsigned(at: start + 1, size: size)
         guard count <= UInt64(objectAreaEnd) else { throw damaged(object, "object \(object) runs past the object area") }
         return (Int(count), start + 1 + size)
     }
@@ -223,7 +241,7 @@ struct BinaryPropertyList {
         var out: [Int] = []
         out.reserveCapacity(range.count / referenceSize)
         for start in stride(from: range.lowerBound, to: range.upperBound, by: referenceSize) {
-            let reference = Self.unsigned(bytes[start..<start + referenceSize])
+            let reference = unsigned(at: start, size: referenceSize)
             guard reference < UInt64(objectOffsets.count) else {
                 throw .syntax(offset: start, reason: "object \(object) refers to object \(reference), which does not exist")
             }
@@ -250,7 +268,15 @@ struct BinaryPropertyList {
     /// A dictionary key: a string object.
     private mutating func key(_ object: Int, problem: inout String?) throws(DocumentFailure) -> String {
         try count()
-        guard (0x5...0x7).contains(marker(of: object).kind), case .string(let text) = try leaf(object, problem: &problem) else {
+        // A key Herald reads, in a short string (its length in the marker): the constant it is
+        // compared with, counted as the decoded string would be.
+        let (kind, info, start) = marker(of: object)
+        if kind == 0x5 || kind == 0x7, info < 0x0F, Int(info) <= objectAreaEnd - start,
+           let known = FeedFields.knownKey(UnsafeBufferPointer(rebasing: bytes[start..<start + Int(info)])) {
+            try countBytes(Int(info))
+            return known
+        }
+        guard (0x5...0x7).contains(kind), case .string(let text) = try leaf(object, problem: &problem) else {
             throw damaged(object, "a dictionary key (object \(object)) is not a string")
         }
         return text
@@ -294,7 +320,9 @@ struct BinaryPropertyList {
 
     /// A value that holds no references; one Herald cannot use is `.null` with a `problem`.
     private mutating func leaf(_ object: Int, problem: inout String?) throws(DocumentFailure) -> FeedValue {
-        if let known = decoded[object] {
+        let slot = decodedSlot[object]
+        if slot > 0 {
+            let known = decoded[slot - 1]
             try countBytes(known.size)
             problem = problem ?? known.problem
             return known.value
@@ -303,7 +331,8 @@ struct BinaryPropertyList {
         guard (0x4...0x7).contains(kind) else { return try scalar(object, kind: kind, info: info, start: start, problem: &problem) }
         var found: String?
         let (value, size) = try sized(object, kind: kind, info: info, start: start, problem: &found)
-        decoded[object] = DecodedLeaf(value: value, problem: found, size: size)
+        decoded.append(DecodedLeaf(value: value, problem: found, size: size))
+        decodedSlot[object] = decoded.count
         problem = problem ?? found
         return value
     }
@@ -321,8 +350,7 @@ struct BinaryPropertyList {
         default:
             // 0x5 is ASCII; 0x7 (UTF-8) is read too, as Core Foundation does.
             let run = UnsafeBufferPointer(rebasing: bytes[range])
-            let isASCII = !run.contains { $0 >= 0x80 }
-            if isASCII {
+            if Self.isASCII(run) {
                 return (.string(String(decoding: run, as: UTF8.self)), range.count)
             } else if kind == 0x5 {
                 problem = "holds an ASCII string with bytes beyond ASCII"
@@ -415,5 +443,41 @@ struct BinaryPropertyList {
     /// A big-endian unsigned integer of up to 8 bytes.
     private static func unsigned(_ payload: Slice<UnsafeBufferPointer<UInt8>>) -> UInt64 {
         payload.reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    /// Whether every byte is below 0x80, checked eight bytes at a time.
+    private static func isASCII(_ run: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = run.baseAddress else { return true }
+        var offset = 0, high: UInt64 = 0
+        while offset + 8 <= run.count {
+            high |= UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+            offset += 8
+        }
+        var tail: UInt8 = 0
+        while offset < run.count {
+            tail |= base[offset]
+            offset += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0 && tail < 0x80
+    }
+
+    /// The big-endian unsigned integer of `size` bytes (1 to 8) at `offset`, read in one load
+    /// for the sizes references and lengths use. The caller has checked that the bytes lie in
+    /// the object area.
+    @inline(__always)
+    private func unsigned(at offset: Int, size: Int) -> UInt64 {
+        Self.unsigned(in: bytes, at: offset, size: size)
+    }
+
+    @inline(__always)
+    private static func unsigned(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int, size: Int) -> UInt64 {
+        let start = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + offset)
+        switch size {
+        case 1: return UInt64(start.load(as: UInt8.self))
+        case 2: return UInt64(UInt16(bigEndian: start.loadUnaligned(as: UInt16.self)))
+        case 4: return UInt64(UInt32(bigEndian: start.loadUnaligned(as: UInt32.self)))
+        case 8: return UInt64(bigEndian: start.loadUnaligned(as: UInt64.self))
+        default: return unsigned(bytes[offset..<offset + size])
+        }
     }
 }

@@ -336,9 +336,16 @@ struct JSONFeedReader {
                 let word = UnsafeRawPointer(base + end).loadUnaligned(as: UInt64.self)
                 let quote = word ^ (ones &* 0x22)
                 let backslash = word ^ (ones &* 0x5C)
-                // A zero byte in `quote` or `backslash`, or a byte below 0x20 in `word`.
-                let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
-                if special & highs != 0 { break }
+                // A zero byte in `quote` or `backslash`, or a byte below 0x20 in `word`. A byte
+                // can be flagged wrongly only above a byte flagged rightly (a borrow runs upwards),
+                // so the lowest flag, the first in memory, is the special byte itself.
+                let special = (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)) & highs
+                if special != 0 {
+                    let before = special.trailingZeroBitCount / 8
+                    if before > 0 { wide |= word & (UInt64.max >> (64 - 8 * before)) }
+                    end += before
+                    break
+                }
                 wide |= word
                 end += 8
             }

@@ -47,35 +47,41 @@ public enum VersionComparison {
         var folded: [UInt8] = [], written: [UInt8] = []
         var spans: [(start: Int, count: Int)?] = []
         spans.reserveCapacity(strings.count)
-        for string in strings {
-            var text = string
-            let span = text.withUTF8 { bytes -> (start: Int, count: Int)? in
-                guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-                let start = written.count
-                written.append(contentsOf: bytes)
-                folded.append(contentsOf: bytes.lazy.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 })
-                return (start, bytes.count)
-            }
-            spans.append(span)
-        }
         // The first 16 folded bytes of each ASCII key, big-endian and padded with zeros, settle
         // most comparisons without memcmp; equal prefixes fall through to the whole bytes. The
         // prefixes are sorted with their positions, side by side, rather than positions that
-        // look their prefixes up at every comparison.
+        // look their prefixes up at every comparison. Each key's bytes are read once, for all
+        // three.
         var records: [OrderRecord] = []
         records.reserveCapacity(strings.count)
-        folded.withUnsafeBufferPointer { folded in
-            for (position, span) in spans.enumerated() {
-                guard let span else {
-                    records.append(OrderRecord(high: 0, low: 0, position: position, isASCII: false))
-                    continue
+        for (position, string) in strings.enumerated() {
+            var text = string
+            let record = text.withUTF8 { bytes -> OrderRecord? in
+                let start = written.count
+                var high: UInt64 = 0, low: UInt64 = 0, seen: UInt8 = 0
+                for (offset, byte) in bytes.enumerated() {
+                    seen |= byte
+                    let lower = byte &- 0x41 < 26 ? byte | 0x20 : byte
+                    folded.append(lower)
+                    if offset < 8 {
+                        high |= UInt64(lower) << (56 - 8 * offset)
+                    } else if offset < 16 {
+                        low |= UInt64(lower) << (56 - 8 * (offset - 8))
+                    }
                 }
-                var high: UInt64 = 0, low: UInt64 = 0
-                for offset in 0..<16 {
-                    let byte = offset < span.count ? UInt64(folded[span.start + offset]) : 0
-                    if offset < 8 { high = high << 8 | byte } else { low = low << 8 | byte }
+                guard seen < 0x80 else {
+                    folded.removeLast(bytes.count)
+                    return nil
                 }
-                records.append(OrderRecord(high: high, low: low, position: position, isASCII: true))
+                written.append(contentsOf: bytes)
+                spans.append((start, bytes.count))
+                return OrderRecord(high: high, low: low, position: position, isASCII: true)
+            }
+            if let record {
+                records.append(record)
+            } else {
+                spans.append(nil)
+                records.append(OrderRecord(high: 0, low: 0, position: position, isASCII: false))
             }
         }
         folded.withUnsafeBufferPointer { folded in

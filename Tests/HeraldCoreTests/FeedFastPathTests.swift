@@ -123,6 +123,27 @@ final class FeedFastPathTests: XCTestCase {
         XCTAssertEqual(CheckPolicy.order(keys.map { FeedEntry(key: $0) }, oldestFirst: true).map(\.key), expected.map { keys[$0] })
     }
 
+    func testAKeyOfALengthNoKeyHasIsNewAndOnlyThen() {
+        // Keys are told new by their length first; lengths 64 apart share a bit, and a removed
+        // key leaves its length's bit behind: neither may make a key look new or old wrongly.
+        let long = String(repeating: "b", count: 65)
+        var fields = FeedFields()
+        fields.add("a", .integer(1))
+        fields.add(long, .integer(2))
+        fields.add(long, .integer(3))
+        fields.add("c", .integer(4))
+        XCTAssertEqual(fields.pairs.map(\.name), ["a", long, "c"])
+        XCTAssertEqual(fields[long], .integer(3))
+        fields["a"] = nil
+        XCTAssertNil(fields["a"])
+        fields.add("a", .integer(5))
+        fields["d"] = .integer(6)
+        fields["d"] = .integer(7)
+        XCTAssertEqual(fields.pairs.map(\.name), [long, "c", "a", "d"])
+        XCTAssertEqual(fields.pairs.map(\.value), [.integer(3), .integer(4), .integer(5), .integer(7)])
+        XCTAssertNil(fields["e"])
+    }
+
     func testAddingFieldsAsReadGivesWhatTheSubscriptGives() {
         // Past `indexedFrom` keys lookups go through an index; duplicates replace on both sides.
         var names = (0..<24).map { "key\($0)" }

@@ -22,6 +22,10 @@ struct FeedFields: Sendable {
     private(set) var pairs: [Field] = []
     /// Positions by key, kept only once there are more than `indexedFrom` keys.
     private var index: [String: Int]?
+    /// A bit for each key length present (modulo 64), so that a key whose length no key has,
+    /// as most keys of an entry being read, is known to be new without a scan. A removal leaves
+    /// its bit set, which only costs a scan.
+    private var lengths: UInt64 = 0
 
     /// The number of keys from which lookups go through a dictionary instead of a scan.
     static let indexedFrom = 16
@@ -50,16 +54,26 @@ struct FeedFields: Sendable {
 
     /// The position of `name`, if the entry has it.
     func position(of name: String) -> Int? {
+        position(of: name, length: name.utf8.count)
+    }
+
+    /// The position of `name`, whose length in UTF-8 is `length`, if the entry has it.
+    @inline(__always)
+    private func position(of name: String, length: Int) -> Int? {
         if let index { return index[name] }
-        let length = name.utf8.count
+        guard lengths & Self.lengthBit(length) != 0 else { return nil }
         return pairs.firstIndex { $0.name.utf8.count == length && $0.name == name }
     }
+
+    @inline(__always)
+    private static func lengthBit(_ length: Int) -> UInt64 { 1 << UInt64(length & 63) }
 
     /// The value under `name`; setting `nil` removes the key.
     subscript(name: String) -> FeedValue? {
         get { position(of: name).map { pairs[$0].value } }
         set {
-            if let position = position(of: name) {
+            let length = name.utf8.count
+            if let position = position(of: name, length: length) {
                 if let newValue {
                     pairs[position].value = newValue
                 } else {
@@ -67,6 +81,7 @@ struct FeedFields: Sendable {
                     if index != nil { reindex() }
                 }
             } else if let newValue {
+                lengths |= Self.lengthBit(length)
                 pairs.append(Field(name: name, value: newValue))
                 if index != nil {
                     index![name] = pairs.count - 1
@@ -82,12 +97,14 @@ struct FeedFields: Sendable {
     /// The subscript's setter with the key and value handed over rather than copied: a reader
     /// has no further use for them, and copying each value cost a retain and a release.
     mutating func add(_ name: consuming String, _ value: consuming FeedValue) {
-        if let position = position(of: name) {
+        let length = name.utf8.count
+        if let position = position(of: name, length: length) {
             pairs[position].value = value
             return
         }
         // The index, when there is one, learns the position the new pair is about to take.
         if index != nil { index![copy name] = pairs.count }
+        lengths |= Self.lengthBit(length)
         pairs.append(Field(name: name, value: value))
         if index == nil, pairs.count > Self.indexedFrom { reindex() }
     }

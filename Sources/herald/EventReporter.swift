@@ -141,14 +141,19 @@ final class EventReporter: HeraldDelegate {
         // As `emit` writes it (keys in order), written straight into the pending bytes: a large
         // feed skips thousands.
         hold { line in
-            line.append(contentsOf: #"{"detail":"#.utf8)
+            Self.append(#"{"detail":"#, to: &line)
             FeedValue.appendJSONString(reason.description, to: &line)
-            line.append(contentsOf: #","event":"skipped","key":"#.utf8)
+            Self.append(#","event":"skipped","key":"#, to: &line)
             FeedValue.appendJSONString(key, to: &line)
-            line.append(contentsOf: #","reason":"#.utf8)
+            Self.append(#","reason":"#, to: &line)
             FeedValue.appendJSONString(reason.name, to: &line)
             line.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// Appends the bytes of a literal, copied as they are.
+    private static func append(_ literal: StaticString, to line: inout [UInt8]) {
+        line.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
     func herald(_ herald: Herald, didShow message: FeedEntry, notificationID: UInt32) {

@@ -193,8 +193,15 @@ final class FeedValueJSONTextTests: XCTestCase {
         let controls = String(decoding: (0..<0x20).map { UInt8($0) }, as: UTF8.self)
         let withoutSlashes = JSONEncoder()
         withoutSlashes.outputFormatting = [.withoutEscapingSlashes]
-        for text in ["", "2024/01/02", "more messages than one check shows", controls, "quote \" backslash \\ slash /",
-                     "é 😀 \u{2028} \u{7F}", "a\u{0}b"] {
+        // Each byte to escape also at every place of an eight-byte word, after ASCII or not.
+        var texts = ["", "2024/01/02", "more messages than one check shows", controls, "quote \" backslash \\ slash /",
+                     "é 😀 \u{2028} \u{7F}", "a\u{0}b"]
+        for length in 0...17 {
+            for special in ["\"", "\\", "/", "\n", "\u{1F}", "\u{7F}"] {
+                texts += [String(repeating: "a", count: length) + special + "z", "é" + String(repeating: "b", count: length) + special]
+            }
+        }
+        for text in texts {
             for (escapingSlashes, encoder) in [(false, withoutSlashes), (true, JSONEncoder())] {
                 var bytes: [UInt8] = [0x2A]
                 FeedValue.appendJSONString(text, to: &bytes, escapingSlashes: escapingSlashes)

@@ -159,7 +159,11 @@ extension FeedValue {
         var text = text
         text.withUTF8 { utf8 in
             var start = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C || (byte == 0x2F && escapingSlashes) {
+            // Most text needs no escape: the bytes up to the first that does are found eight at
+            // a time, and copied as they are.
+            for index in plainPrefix(of: utf8, escapingSlashes: escapingSlashes)..<utf8.count {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == 0x22 || byte == 0x5C || (byte == 0x2F && escapingSlashes) else { continue }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
                 start = index + 1
                 out.append(UInt8(ascii: "\\"))
@@ -178,5 +182,26 @@ extension FeedValue {
             out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// How many bytes from the start need no escape in a JSON string: none is a quote, a
+    /// backslash, a control character, or (when `escapingSlashes`) a slash.
+    private static func plainPrefix(of utf8: UnsafeBufferPointer<UInt8>, escapingSlashes: Bool) -> Int {
+        guard let base = utf8.baseAddress else { return 0 }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        var offset = 0
+        while offset + 8 <= utf8.count {
+            let word = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+            let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C), slash = word ^ (ones &* 0x2F)
+            // A zero byte in `quote`, `backslash` or `slash`, or a byte below 0x20 in `word`: a
+            // byte can be flagged wrongly only above one flagged rightly, so the lowest flag
+            // is the first byte to escape.
+            var flags = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+            if escapingSlashes { flags |= (slash &- ones) & ~slash }
+            flags &= highs
+            if flags != 0 { return offset + flags.trailingZeroBitCount / 8 }
+            offset += 8
+        }
+        return offset
     }
 }

@@ -123,6 +123,24 @@ final class FeedFastPathTests: XCTestCase {
         XCTAssertEqual(CheckPolicy.order(keys.map { FeedEntry(key: $0) }, oldestFirst: true).map(\.key), expected.map { keys[$0] })
     }
 
+    func testXMLTextEndingAnywhereInAnEightByteWordReadsAsFoundationReadsIt() throws {
+        // Text is scanned eight bytes at a time up to the first '<' or '&': a close tag, a
+        // reference or a CDATA section must each be found at every place in a word.
+        var values: [String] = []
+        for length in 0...17 {
+            let plain = String(repeating: "a", count: length)
+            values += [plain, plain + "&amp;x", "é" + plain + "&lt;", plain + "&#233;" + plain, plain + "<![CDATA[<c>]]>z"]
+        }
+        var document = "<plist><dict><key>k</key><dict>"
+        for (index, value) in values.enumerated() { document += "<key>f\(index)</key><string>\(value)</string>" }
+        document += "</dict></dict></plist>"
+        let bytes = Data(document.utf8)
+        let expected = try XCTUnwrap(try PropertyListSerialization.propertyList(from: bytes, format: nil) as? [String: [String: String]])["k"]
+        let read = try FeedDecoder.decode(bytes).entries["k"]?.details
+        XCTAssertEqual(read?.count, values.count)
+        XCTAssertEqual(read, expected?.mapValues { FeedValue.string($0) })
+    }
+
     func testAKeyOfALengthNoKeyHasIsNewAndOnlyThen() {
         // Keys are told new by their length first; lengths 64 apart share a bit, and a removed
         // key leaves its length's bit behind: neither may make a key look new or old wrongly.

@@ -450,7 +450,7 @@ struct BinaryPropertyList {
         guard let base = run.baseAddress else { return true }
         var offset = 0, high: UInt64 = 0
         while offset + 8 <= run.count {
-            high |= UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
+            high |= ByteSearch.word(base, at: offset)
             offset += 8
         }
         var tail: UInt8 = 0
@@ -458,7 +458,7 @@ struct BinaryPropertyList {
             tail |= base[offset]
             offset += 1
         }
-        return high & 0x8080_8080_8080_8080 == 0 && tail < 0x80
+        return !ByteSearch.hasHighBit(high) && tail < 0x80
     }
 
     /// The big-endian unsigned integer of `size` bytes (1 to 8) at `offset`, read in one load

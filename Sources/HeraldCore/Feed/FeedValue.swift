@@ -188,18 +188,12 @@ extension FeedValue {
     /// backslash, a control character, or (when `escapingSlashes`) a slash.
     private static func plainPrefix(of utf8: UnsafeBufferPointer<UInt8>, escapingSlashes: Bool) -> Int {
         guard let base = utf8.baseAddress else { return 0 }
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         var offset = 0
         while offset + 8 <= utf8.count {
-            let word = UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self)
-            let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C), slash = word ^ (ones &* 0x2F)
-            // A zero byte in `quote`, `backslash` or `slash`, or a byte below 0x20 in `word`: a
-            // byte can be flagged wrongly only above one flagged rightly, so the lowest flag
-            // is the first byte to escape.
-            var flags = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
-            if escapingSlashes { flags |= (slash &- ones) & ~slash }
-            flags &= highs
-            if flags != 0 { return offset + flags.trailingZeroBitCount / 8 }
+            let word = ByteSearch.word(base, at: offset)
+            var flags = ByteSearch.equal(word, 0x22) | ByteSearch.equal(word, 0x5C) | ByteSearch.below(word, 0x20)
+            if escapingSlashes { flags |= ByteSearch.equal(word, 0x2F) }
+            if flags != 0 { return offset + ByteSearch.firstFlagged(flags) }
             offset += 8
         }
         return offset

@@ -329,19 +329,12 @@ struct JSONFeedReader {
         // Eight bytes at a time while none of them is a quote, a backslash or a control
         // character: the byte loop below was most of the time spent reading a feed.
         if let base = bytes.baseAddress {
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let highs: UInt64 = 0x8080_8080_8080_8080
             var wide: UInt64 = 0
             while end + 8 <= bytes.count {
-                let word = UnsafeRawPointer(base + end).loadUnaligned(as: UInt64.self)
-                let quote = word ^ (ones &* 0x22)
-                let backslash = word ^ (ones &* 0x5C)
-                // A zero byte in `quote` or `backslash`, or a byte below 0x20 in `word`. A byte
-                // can be flagged wrongly only above a byte flagged rightly (a borrow runs upwards),
-                // so the lowest flag, the first in memory, is the special byte itself.
-                let special = (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)) & highs
+                let word = ByteSearch.word(base, at: end)
+                let special = ByteSearch.equal(word, 0x22) | ByteSearch.equal(word, 0x5C) | ByteSearch.below(word, 0x20)
                 if special != 0 {
-                    let before = special.trailingZeroBitCount / 8
+                    let before = ByteSearch.firstFlagged(special)
                     if before > 0 { wide |= word & (UInt64.max >> (64 - 8 * before)) }
                     end += before
                     break
@@ -349,7 +342,7 @@ struct JSONFeedReader {
                 wide |= word
                 end += 8
             }
-            if wide & highs != 0 { highBits = 0x80 }
+            if ByteSearch.hasHighBit(wide) { highBits = 0x80 }
         }
         while end < bytes.count {
             let byte = bytes[end]

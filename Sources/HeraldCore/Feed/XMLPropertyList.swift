@@ -291,6 +291,17 @@ struct XMLPropertyList {
         if tag.isEmpty { return "" }
         // The common case: plain text up to the close tag.
         var index = position
+        if let base = bytes.baseAddress {
+            while index + 8 <= bytes.count {
+                let word = ByteSearch.word(base, at: index)
+                let found = ByteSearch.equal(word, UInt8(ascii: "<")) | ByteSearch.equal(word, UInt8(ascii: "&"))
+                if found != 0 {
+                    index += ByteSearch.firstFlagged(found)
+                    break
+                }
+                index += 8
+            }
+        }
         while index < bytes.count, bytes[index] != UInt8(ascii: "<"), bytes[index] != UInt8(ascii: "&") { index += 1 }
         if index < bytes.count, bytes[index] == UInt8(ascii: "<"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "/") {
             let run = UnsafeBufferPointer(rebasing: bytes[position..<index])

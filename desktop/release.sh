@@ -24,6 +24,9 @@ build_release() {
   products=(herald)
   if pkg-config --exists gtk4; then products+=(herald-gtk-demo); fi
   for product in "${products[@]}" generate-manual; do
+    # Linked afresh: SwiftPM does not see a change of desktop/link-order.txt, so a program
+    # linked before it changed would keep the old layout.
+    rm -f "$scratch/release/$product"
     swift build --package-path "$root" "${release_options[@]}" --scratch-path "$scratch" --product "$product"
   done
   bin="$(swift build --package-path "$root" "${release_options[@]}" --scratch-path "$scratch" --show-bin-path)"

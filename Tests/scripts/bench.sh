@@ -3,7 +3,7 @@
 # plain C with the same libraries) and notify-send (showing without fetching), and prints one
 # Markdown table of medians with herald's ratio to its peer.
 #
-#   Tests/scripts/bench.sh [--quick] [--runs N] [--keep DIR]
+#   Tests/scripts/bench.sh [--quick] [--runs N] [--keep DIR] [--instructions]
 #   Tests/scripts/bench.sh --write-link-order
 #
 # Every figure comes from runs interleaved with its peers' (each iteration runs herald, the
@@ -12,6 +12,9 @@
 # on a private session bus with python3-dbusmock's notification server and a loopback feed
 # server serving a 5-entry XML plist feed. HERALD_FLOOR_SOURCE overrides where floor.c is;
 # --keep DIR keeps every run's measurements there (Tests/support/bench_probe.py's lines).
+#
+# --instructions also counts, under valgrind's callgrind, the instructions of one decode on each
+# side of the decoding table (a figure the machine's load and speed do not move; a few minutes).
 #
 # --write-link-order measures nothing: it runs herald under callgrind through a check that is
 # not due, one that shows a message and one of a 1 MiB feed, in the same private desktop, and
@@ -31,6 +34,7 @@ runs=10
 warmups=2
 keep=
 write_link_order=0
+instructions=()
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) runs=3; warmups=1 ;;
@@ -41,7 +45,8 @@ while [ $# -gt 0 ]; do
       if [ $# -lt 2 ]; then echo "bench: --keep takes a folder" >&2; exit 64; fi
       keep=$2; shift ;;
     --write-link-order) write_link_order=1 ;;
-    -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --instructions) instructions=(--instructions) ;;
+    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench: unknown argument $1 (see --help)" >&2; exit 64 ;;
   esac
   shift
@@ -92,6 +97,8 @@ say "building herald as desktop/release.sh builds it (release, static Swift runt
 source desktop/release.sh
 set_release_options
 for product in herald herald-decode-bench herald-launch-bench; do
+  # Linked afresh, with desktop/link-order.txt as it is now (SwiftPM does not see it change).
+  rm -f ".build-release/release/$product"
   swift build "${release_options[@]}" --product "$product" --scratch-path .build-release >&2
 done
 bin_path=$(swift build "${release_options[@]}" --product herald --scratch-path .build-release --show-bin-path)
@@ -330,7 +337,8 @@ echo "start → shown: from just before the process is started until it prints i
   "notify-send exits after showing only without actions, so its exit runs have none. MiB: the kernel's kB / 1024."
 
 say "decoding in-process: herald-decode-bench beside CPython, $runs rounds"
-"$python" Tests/support/bench_decoding.py --tool "$bin_path/herald-decode-bench" --folder "$work" --rounds "$runs" >"$work/decoding.json" \
+if [ ${#instructions[@]} -gt 0 ] && ! command -v valgrind >/dev/null; then die "--instructions needs valgrind (apt-get install valgrind)"; fi
+"$python" Tests/support/bench_decoding.py --tool "$bin_path/herald-decode-bench" --folder "$work" --rounds "$runs" "${instructions[@]}" >"$work/decoding.json" \
   || die "the decoding figures could not be measured"
 echo
 echo "| decode and order a 10,000-entry feed, in-process, ms | herald | CPython | CPython ÷ herald |"
@@ -344,6 +352,19 @@ for line in open(sys.argv[1]):
         names[figure["format"]], figure["bytes"] / 1e6, figure["peer"], figure["herald_ms"], figure["python_ms"],
         figure["python_ms"] / figure["herald_ms"]))
 PY
+if [ ${#instructions[@]} -gt 0 ]; then
+  echo
+  echo "| decode and order a 10,000-entry feed, millions of instructions (callgrind) | herald | CPython | CPython ÷ herald |"
+  echo "|---|---|---|---|"
+  "$python" - "$work/decoding.json" <<'PY'
+import json, sys
+names = {"xml": "XML plist", "binary": "binary plist", "json": "JSON"}
+for line in open(sys.argv[1]):
+    figure = json.loads(line)
+    print("| %s | %.1f | %.1f | %.2f |" % (names[figure["format"]], figure["herald_instructions"] / 1e6,
+          figure["python_instructions"] / 1e6, figure["python_instructions"] / figure["herald_instructions"]))
+PY
+fi
 echo
 echo "In-process: herald-decode-bench runs FeedDecoder.decode and CheckPolicy.order on the bytes five times" \
   "per round and reports the median; CPython parses the same bytes five times per round in one process;" \

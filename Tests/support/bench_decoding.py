@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """In-process decoding figures for Tests/scripts/bench.sh: Herald beside CPython.
 
-  bench_decoding.py --tool HERALD_DECODE_BENCH --folder DIR [--rounds N] [--entries N]
+  bench_decoding.py --tool HERALD_DECODE_BENCH --folder DIR [--rounds N] [--entries N] [--instructions]
 
 Writes one feed of N entries (default 10,000; each with Title, Message, ActionURL,
 ActionButton, MinVersion and MaxVersion, ids that sort by date) as an XML plist, a binary plist
@@ -9,15 +9,30 @@ and JSON into DIR. Then, round after round, parses each file in this process wit
 (plistlib.loads, json.loads: five parses, their median) and runs the tool on the same files
 (decode and order, five runs, their median), alternating which goes first. Prints one JSON line
 per format with the median of the rounds' medians for each.
+
+With --instructions, also counts the instructions of one parse on each side under valgrind's
+callgrind ("herald_instructions", "python_instructions"): the count of a process that parses
+three more times than another, over three, so start-up and reading the file cancel out. Unlike
+milliseconds, counts do not move with the machine's load or speed.
 """
 import argparse
 import json
 import os
 import plistlib
+import re
 import statistics
 import subprocess
 import sys
 import time
+
+# A CPython child that reads a file and parses it N times.
+PARSE_N_TIMES = """
+import json, plistlib, sys
+parse = json.loads if sys.argv[1] == "json" else plistlib.loads
+data = open(sys.argv[2], "rb").read()
+for _ in range(int(sys.argv[3])):
+    parse(data)
+"""
 
 
 def feed(entries):
@@ -46,12 +61,35 @@ def python_median(path, parse, repeats=5):
     return statistics.median(times) * 1000
 
 
+def instructions(command):
+    """The instructions a command runs, counted by callgrind."""
+    result = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + command,
+                            capture_output=True, text=True)
+    found = re.search(r"Collected : (\d+)", result.stderr)
+    if result.returncode != 0 or not found:
+        sys.exit("bench_decoding: callgrind could not count %s: %s" % (command, result.stderr[-500:]))
+    return int(found.group(1))
+
+
+def instructions_per_parse(tool, name, path):
+    """Instructions of one decode and order by the tool, and of one CPython parse."""
+    # The tool decodes once more than --runs says; valgrind cannot read lld's debug information.
+    stripped = tool + ".stripped"
+    subprocess.run(["strip", "--strip-debug", "-o", stripped, tool], check=True)
+    herald = (instructions([stripped, "--runs", "4", path]) - instructions([stripped, "--runs", "1", path])) // 3
+    os.remove(stripped)
+    python = (instructions([sys.executable, "-c", PARSE_N_TIMES, name, path, "3"])
+              - instructions([sys.executable, "-c", PARSE_N_TIMES, name, path, "0"])) // 3
+    return herald, python
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--tool", required=True)
     parser.add_argument("--folder", required=True)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--entries", type=int, default=10000)
+    parser.add_argument("--instructions", action="store_true")
     options = parser.parse_args()
 
     messages = feed(options.entries)
@@ -88,9 +126,13 @@ def main():
         second()
 
     for name, (path, _, peer) in files.items():
-        print(json.dumps({"format": name, "bytes": os.path.getsize(path), "entries": options.entries,
-                          "rounds": options.rounds, "herald_ms": statistics.median(herald[name]),
-                          "python_ms": statistics.median(python[name]), "peer": peer}))
+        figure = {"format": name, "bytes": os.path.getsize(path), "entries": options.entries,
+                  "rounds": options.rounds, "herald_ms": statistics.median(herald[name]),
+                  "python_ms": statistics.median(python[name]), "peer": peer}
+        if options.instructions:
+            figure["herald_instructions"], figure["python_instructions"] = instructions_per_parse(
+                options.tool, "json" if name == "json" else "plist", path)
+        print(json.dumps(figure))
 
 
 if __name__ == "__main__":

@@ -340,31 +340,20 @@ say "decoding in-process: herald-decode-bench beside CPython, $runs rounds"
 if [ ${#instructions[@]} -gt 0 ] && ! command -v valgrind >/dev/null; then die "--instructions needs valgrind (apt-get install valgrind)"; fi
 "$python" Tests/support/bench_decoding.py --tool "$bin_path/herald-decode-bench" --folder "$work" --rounds "$runs" "${instructions[@]}" >"$work/decoding.json" \
   || die "the decoding figures could not be measured"
-echo
-echo "| decode and order a 10,000-entry feed, in-process, ms | herald | CPython | CPython ÷ herald |"
-echo "|---|---|---|---|"
+# The decoding table, and with --instructions the table of instruction counts.
 "$python" - "$work/decoding.json" <<'PY'
 import json, sys
 names = {"xml": "XML plist", "binary": "binary plist", "json": "JSON"}
-for line in open(sys.argv[1]):
-    figure = json.loads(line)
-    print("| %s, %.1f MB (CPython: %s) | %.1f | %.1f | %.2f |" % (
-        names[figure["format"]], figure["bytes"] / 1e6, figure["peer"], figure["herald_ms"], figure["python_ms"],
-        figure["python_ms"] / figure["herald_ms"]))
+figures = [json.loads(line) for line in open(sys.argv[1])]
+tables = [("in-process, ms", "_ms", lambda figure: ", %.1f MB (CPython: %s)" % (figure["bytes"] / 1e6, figure["peer"]), 1)]
+if "herald_instructions" in figures[0]:
+    tables.append(("millions of instructions (callgrind)", "_instructions", lambda figure: "", 1e6))
+for title, suffix, detail, scale in tables:
+    print("\n| decode and order a 10,000-entry feed, %s | herald | CPython | CPython ÷ herald |\n|---|---|---|---|" % title)
+    for figure in figures:
+        herald, python = figure["herald" + suffix], figure["python" + suffix]
+        print("| %s%s | %.1f | %.1f | %.2f |" % (names[figure["format"]], detail(figure), herald / scale, python / scale, python / herald))
 PY
-if [ ${#instructions[@]} -gt 0 ]; then
-  echo
-  echo "| decode and order a 10,000-entry feed, millions of instructions (callgrind) | herald | CPython | CPython ÷ herald |"
-  echo "|---|---|---|---|"
-  "$python" - "$work/decoding.json" <<'PY'
-import json, sys
-names = {"xml": "XML plist", "binary": "binary plist", "json": "JSON"}
-for line in open(sys.argv[1]):
-    figure = json.loads(line)
-    print("| %s | %.1f | %.1f | %.2f |" % (names[figure["format"]], figure["herald_instructions"] / 1e6,
-          figure["python_instructions"] / 1e6, figure["python_instructions"] / figure["herald_instructions"]))
-PY
-fi
 echo
 echo "In-process: herald-decode-bench runs FeedDecoder.decode and CheckPolicy.order on the bytes five times" \
   "per round and reports the median; CPython parses the same bytes five times per round in one process;" \

@@ -12,7 +12,8 @@ per format with the median of the rounds' medians for each.
 
 With --instructions, also counts the instructions of one parse on each side under valgrind's
 callgrind ("herald_instructions", "python_instructions"): the count of a process that parses
-three more times than another, over three, so start-up and reading the file cancel out. Unlike
+four times less that of one that parses once, over three, so start-up, reading the file and the
+first, cold parse cancel out. Unlike
 milliseconds, counts do not move with the machine's load or speed.
 """
 import argparse
@@ -62,9 +63,10 @@ def python_median(path, parse, repeats=5):
 
 
 def instructions(command):
-    """The instructions a command runs, counted by callgrind."""
+    """The instructions a command runs, counted by callgrind (CPython with a fixed hash seed)."""
+    environment = dict(os.environ, PYTHONHASHSEED="0")
     result = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + command,
-                            capture_output=True, text=True)
+                            capture_output=True, text=True, env=environment)
     found = re.search(r"Collected : (\d+)", result.stderr)
     if result.returncode != 0 or not found:
         sys.exit("bench_decoding: callgrind could not count %s: %s" % (command, result.stderr[-500:]))
@@ -78,8 +80,9 @@ def instructions_per_parse(tool, name, path):
     subprocess.run(["strip", "--strip-debug", "-o", stripped, tool], check=True)
     herald = (instructions([stripped, "--runs", "4", path]) - instructions([stripped, "--runs", "1", path])) // 3
     os.remove(stripped)
-    python = (instructions([sys.executable, "-c", PARSE_N_TIMES, name, path, "3"])
-              - instructions([sys.executable, "-c", PARSE_N_TIMES, name, path, "0"])) // 3
+    # Both sides: four parses against one, so that neither counts a first, cold parse.
+    python = (instructions([sys.executable, "-c", PARSE_N_TIMES, name, path, "4"])
+              - instructions([sys.executable, "-c", PARSE_N_TIMES, name, path, "1"])) // 3
     return herald, python
 
 

@@ -29,12 +29,13 @@ struct BinaryPropertyList {
     private var values = 0
     private var expandedBytes = 0
     private var problems = EntryProblems()
-    /// Strings and data already decoded, with their size: a shared one is counted each time it
-    /// is reached but decoded once. `decodedSlot` holds, by object number, 1 + the position in
-    /// `decoded` (0: not decoded yet). An array, not a dictionary: the object numbers are dense,
-    /// and hashing them cost more than decoding; and a word per object, not an optional leaf,
-    /// which made the list six times as large to fill and to free.
+    /// By object number, where a string or data object already decoded is in `decoded`, plus
+    /// one (0: not decoded yet). An array, not a dictionary: the object numbers are dense, and
+    /// hashing them costs more than decoding; and a word per object, so that the list is small
+    /// to fill and to free.
     private var decodedSlot: [Int]
+    /// Strings and data already decoded, with their size: a shared one is counted each time it
+    /// is reached but decoded once.
     private var decoded: [DecodedLeaf] = []
 
     /// A string or data object as decoded, with what it counts against the limits.
@@ -469,6 +470,9 @@ struct BinaryPropertyList {
         Self.unsigned(in: bytes, at: offset, size: size)
     }
 
+    /// The big-endian unsigned integer of `size` bytes (1 to 8) at `offset` in `bytes`; the
+    /// caller has checked that the bytes lie in `bytes` (the initialiser reads the offset table
+    /// with it, before the object area is known).
     @inline(__always)
     private static func unsigned(in bytes: UnsafeBufferPointer<UInt8>, at offset: Int, size: Int) -> UInt64 {
         let start = UnsafeRawPointer(bytes.baseAddress.unsafelyUnwrapped + offset)

@@ -5,7 +5,9 @@
 /// only above one flagged rightly (a borrow runs upwards), so the lowest flag, the first byte in
 /// memory, is always right: `firstFlagged` is where to stop.
 enum ByteSearch {
+    /// 0x01 in every byte: times a byte, that byte in every byte.
     private static let ones: UInt64 = 0x0101_0101_0101_0101
+    /// The high bit of every byte, where the tests put their flags.
     private static let highs: UInt64 = 0x8080_8080_8080_8080
 
     /// The eight bytes at `offset` from `base`, the first in the lowest bits.

@@ -65,6 +65,7 @@ struct FeedFields: Sendable {
         return pairs.firstIndex { $0.name.utf8.count == length && $0.name == name }
     }
 
+    /// The bit of `lengths` for keys of `length` bytes.
     @inline(__always)
     private static func lengthBit(_ length: Int) -> UInt64 { 1 << UInt64(length & 63) }
 

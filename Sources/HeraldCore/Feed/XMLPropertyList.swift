@@ -289,7 +289,8 @@ struct XMLPropertyList {
     /// resolved, CDATA sections taken as they are, comments left out.
     private mutating func text(of tag: Tag) throws(DocumentFailure) -> String {
         if tag.isEmpty { return "" }
-        // The common case: plain text up to the close tag.
+        // The common case: plain text up to the close tag, found eight bytes at a time up to the
+        // first '<' or '&', then byte by byte.
         var index = position
         if let base = bytes.baseAddress {
             while index + 8 <= bytes.count {

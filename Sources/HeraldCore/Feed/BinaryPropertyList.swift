@@ -351,7 +351,7 @@ struct BinaryPropertyList {
         default:
             // 0x5 is ASCII; 0x7 (UTF-8) is read too, as Core Foundation does.
             let run = UnsafeBufferPointer(rebasing: bytes[range])
-            if Self.isASCII(run) {
+            if ByteSearch.isASCII(run) {
                 return (.string(String(decoding: run, as: UTF8.self)), range.count)
             } else if kind == 0x5 {
                 problem = "holds an ASCII string with bytes beyond ASCII"
@@ -444,22 +444,6 @@ struct BinaryPropertyList {
     /// A big-endian unsigned integer of up to 8 bytes.
     private static func unsigned(_ payload: Slice<UnsafeBufferPointer<UInt8>>) -> UInt64 {
         payload.reduce(0) { $0 << 8 | UInt64($1) }
-    }
-
-    /// Whether every byte is below 0x80, checked eight bytes at a time.
-    private static func isASCII(_ run: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = run.baseAddress else { return true }
-        var offset = 0, high: UInt64 = 0
-        while offset + 8 <= run.count {
-            high |= ByteSearch.word(base, at: offset)
-            offset += 8
-        }
-        var tail: UInt8 = 0
-        while offset < run.count {
-            tail |= base[offset]
-            offset += 1
-        }
-        return !ByteSearch.hasHighBit(high) && tail < 0x80
     }
 
     /// The big-endian unsigned integer of `size` bytes (1 to 8) at `offset`, read in one load

@@ -1,5 +1,8 @@
+import Glibc
+
 /// Finding the first of a few bytes in text eight bytes at a time, as the readers and the JSON
-/// writer do where most bytes are plain text.
+/// writer do where most bytes are plain text, and telling whether bytes spell a given word or
+/// are all ASCII.
 ///
 /// Each test gives 0x80 in every byte of the word that passes it. A byte can be flagged wrongly
 /// only above one flagged rightly (a borrow runs upwards), so the lowest flag, the first byte in
@@ -36,4 +39,27 @@ enum ByteSearch {
     /// Whether a byte of `word` has its high bit set (is not ASCII).
     @inline(__always)
     static func hasHighBit(_ word: UInt64) -> Bool { word & highs != 0 }
+
+    /// Whether every byte is below 0x80, checked eight bytes at a time.
+    static func isASCII(_ run: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = run.baseAddress else { return true }
+        var offset = 0, high: UInt64 = 0
+        while offset + 8 <= run.count {
+            high |= word(base, at: offset)
+            offset += 8
+        }
+        var tail: UInt8 = 0
+        while offset < run.count {
+            tail |= base[offset]
+            offset += 1
+        }
+        return !hasHighBit(high) && tail < 0x80
+    }
+
+    /// Whether `text` holds exactly the bytes of `word`, without making a string of them.
+    @inline(__always)
+    static func spells(_ text: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+        guard let base = text.baseAddress, text.count == word.utf8CodeUnitCount else { return false }
+        return memcmp(base, word.utf8Start, text.count) == 0
+    }
 }

@@ -1,5 +1,3 @@
-import Glibc
-
 /// An entry's keys and values in the order they were written, each key once.
 ///
 /// A check reads a handful of known keys from each of thousands of entries: a short list
@@ -123,22 +121,15 @@ struct FeedFields: Sendable {
     /// every entry then cost a length check and a comparison, not a new string each.
     static func knownKey(_ text: UnsafeBufferPointer<UInt8>) -> String? {
         switch text.count {
-        case 5: return spells(text, "Title") ? "Title" : nil
-        case 7: return spells(text, "Message") ? "Message" : nil
-        case 9: return spells(text, "ActionURL") ? "ActionURL" : nil
+        case 5: return ByteSearch.spells(text, "Title") ? "Title" : nil
+        case 7: return ByteSearch.spells(text, "Message") ? "Message" : nil
+        case 9: return ByteSearch.spells(text, "ActionURL") ? "ActionURL" : nil
         case 10:
-            if spells(text, "MinVersion") { return "MinVersion" }
-            return spells(text, "MaxVersion") ? "MaxVersion" : nil
-        case 12: return spells(text, "ActionButton") ? "ActionButton" : nil
+            if ByteSearch.spells(text, "MinVersion") { return "MinVersion" }
+            return ByteSearch.spells(text, "MaxVersion") ? "MaxVersion" : nil
+        case 12: return ByteSearch.spells(text, "ActionButton") ? "ActionButton" : nil
         default: return nil
         }
-    }
-
-    /// Whether `text` holds exactly the bytes of `word`.
-    @inline(__always)
-    private static func spells(_ text: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
-        guard let base = text.baseAddress, text.count == word.utf8CodeUnitCount else { return false }
-        return memcmp(base, word.utf8Start, text.count) == 0
     }
 
     /// Whether both hold the same keys with the same values, in any order.

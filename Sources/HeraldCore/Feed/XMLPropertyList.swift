@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// Reads an XML property list in one pass over its bytes, straight into `FeedValue`s.
 ///
@@ -74,7 +73,7 @@ struct XMLPropertyList {
             case (4, UInt8(ascii: "d"), UInt8(ascii: "a")): (candidate, spelling) = (.data, "data")
             default: return nil
             }
-            return memcmp(spelling.utf8Start, bytes.baseAddress!, bytes.count) == 0 ? candidate : nil
+            return ByteSearch.spells(bytes, spelling) ? candidate : nil
         }
     }
 

@@ -109,6 +109,84 @@ final class FeedFastPathTests: XCTestCase {
         }
     }
 
+    /// The fields of the document's first entry as a check reads them, after checking that they
+    /// equal those of `eagerly`, the same reader making every string at once.
+    private func firstEntryReadBothWays(_ bytes: Data, eagerly: ([UInt8]) throws -> FeedDocument) throws -> FeedFields {
+        let lazy = try FeedDecoder.read(bytes), eager = try eagerly(Array(bytes))
+        guard case .fields(let left)? = lazy.entries?.first?.body, case .fields(let right)? = eager.entries?.first?.body else {
+            throw FeedError.unreadable("its first entry is not a dictionary")
+        }
+        XCTAssertEqual(left.pairs.map(\.name), right.pairs.map(\.name))
+        XCTAssertEqual(left.values, right.values)
+        XCTAssertEqual(Self.textsInDocument(right), 0)
+        return left
+    }
+
+    /// How many of the values are left in the document.
+    private static func textsInDocument(_ fields: FeedFields) -> Int {
+        fields.pairs.filter { if case .text = $0.stored { true } else { false } }.count
+    }
+
+    func testPlainJSONTextsLeftInTheDocumentReadAsStringsMadeAtOnce() throws {
+        // Plain ASCII values are left in the document's bytes; escaped, non-ASCII and other
+        // values are made at once. Both must read as the reader that makes every string reads.
+        var values = (0...40).map { "\"" + String(repeating: "x", count: $0) + "\"" }
+        values += ["\"caf\\u00e9\"", "\"café\"", "\"tab\\there\"", "12", "1.5", "true", "null", "[\"a\", \"b\"]", "{\"en\": \"Hi\"}"]
+        var document = "{\"k\": {\"Title\": \"first\", \"Message\": \"Body text that is longer than a small string\", "
+        for (index, value) in values.enumerated() { document += "\"f\(index)\": \(value), " }
+        document += "\"Title\": \"second\"}}"
+        let bytes = Data(document.utf8)
+        let left = try firstEntryReadBothWays(bytes, eagerly: JSONFeedReader.read)
+        XCTAssertEqual(left["Title"], .string("second"), "a key given twice keeps its last value")
+        XCTAssertEqual(Self.textsInDocument(left), 2 + 41, "the title, the message and the 41 plain values")
+        let entry = try XCTUnwrap(FeedDecoder.decode(bytes).entries["k"])
+        XCTAssertEqual(entry.title, "second")
+        XCTAssertEqual(entry.message, "Body text that is longer than a small string")
+        XCTAssertEqual(entry.field("f3"), .string("xxx"))
+        XCTAssertEqual(entry.field("f41"), .string("café"))
+    }
+
+    func testPlainXMLTextsLeftInTheDocumentReadAsStringsMadeAtOnce() throws {
+        // Plain `<string>` text is left in the document's bytes, whatever its length or script;
+        // text with a reference, CDATA or a comment, and other values, are made at once.
+        var values = (0...40).map { "<string>" + String(repeating: "x", count: $0) + "</string>" }
+        values += ["<string>café</string>", "<string>a &amp; b</string>", "<string><![CDATA[<b>]]></string>", "<string>a<!-- c -->b</string>",
+                   "<string/>", "<string>\n  spaced  \n</string>", "<integer>12</integer>", "<real>1.5</real>", "<true/>",
+                   "<array><string>a</string></array>", "<dict><key>en</key><string>Hi</string></dict>"]
+        var document = "<?xml version=\"1.0\"?><plist version=\"1.0\"><dict><key>k</key><dict><key>Title</key><string>first</string>"
+        for (index, value) in values.enumerated() { document += "<key>f\(index)</key>\(value)" }
+        document += "<key>Title</key><string>second</string></dict></dict></plist>"
+        let left = try firstEntryReadBothWays(Data(document.utf8), eagerly: XMLPropertyList.read)
+        XCTAssertEqual(left["f41"], .string("café"))
+        XCTAssertEqual(left["Title"], .string("second"), "a key given twice keeps its last value")
+        XCTAssertEqual(Self.textsInDocument(left), 1 + 41 + 2, "the title, the 41 plain values, café and the spaced text")
+        // A plain text whose close tag is not its own is refused, as any other text is.
+        XCTAssertThrowsError(try FeedDecoder.decode(Data("<plist><dict><key>k</key><dict><key>Title</key><string>a</integer></dict></dict></plist>".utf8))) {
+            XCTAssertTrue("\($0)".contains("</integer>"), "\($0)")
+        }
+    }
+
+    func testAnEntryReadsItsTextsAfterTheBytesItWasReadFromAreGone() throws {
+        // The bytes are a slice that does not start at 0, and nothing but the entry keeps them.
+        func readEntry() throws -> FeedEntry {
+            let padded = Data(Array(repeating: UInt8(ascii: " "), count: 64) + Array("{\"k\": {\"Title\": \"A title\", \"ActionURL\": \"https://example.com/a\", \"MinVersion\": \"1.2\"}}".utf8))
+            let feed = try FeedDecoder.decode(padded[64...])
+            return try XCTUnwrap(feed.entries["k"])
+        }
+        var entry = try readEntry()
+        XCTAssertEqual(entry.title, "A title")
+        XCTAssertEqual(entry.actionURL, "https://example.com/a")
+        XCTAssertEqual(entry.minVersion, "1.2")
+        XCTAssertEqual(entry.details, ["Title": .string("A title"), "ActionURL": .string("https://example.com/a"), "MinVersion": .string("1.2")])
+        // Replacing the keys keeps the texts that were read from the document.
+        let copy = entry
+        entry.details = ["Other": .integer(1)]
+        XCTAssertEqual(entry.title, "A title")
+        XCTAssertEqual(entry.field("Other"), .integer(1))
+        XCTAssertEqual(copy.field("ActionURL"), .string("https://example.com/a"))
+        XCTAssertNotEqual(entry, copy)
+    }
+
     func testOrderingByFoldedPrefixesGivesTheOrderOfTheFullComparison() {
         // Long shared prefixes, case-only differences, equal keys, NUL bytes, non-ASCII keys
         // mixed with ASCII ones: the shortcut must agree with `caseInsensitive` everywhere.
@@ -158,7 +236,7 @@ final class FeedFastPathTests: XCTestCase {
         fields["d"] = .integer(6)
         fields["d"] = .integer(7)
         XCTAssertEqual(fields.pairs.map(\.name), [long, "c", "a", "d"])
-        XCTAssertEqual(fields.pairs.map(\.value), [.integer(3), .integer(4), .integer(5), .integer(7)])
+        XCTAssertEqual(fields.values, [.integer(3), .integer(4), .integer(5), .integer(7)])
         XCTAssertNil(fields["e"])
     }
 
@@ -172,7 +250,7 @@ final class FeedFastPathTests: XCTestCase {
             assigned[name] = .integer(number)
         }
         XCTAssertEqual(added.pairs.map(\.name), assigned.pairs.map(\.name))
-        XCTAssertEqual(added.pairs.map(\.value), assigned.pairs.map(\.value))
+        XCTAssertEqual(added.values, assigned.values)
         for name in names + ["absent"] { XCTAssertEqual(added[name], assigned[name], name) }
         XCTAssertEqual(added["key20"], .integer(25))
     }

@@ -55,9 +55,7 @@ public struct FeedEntry: Sendable, Equatable {
             switch text {
             case .none: return nil
             case .own(let string): return string
-            case .field(let position):
-                if case .string(let string) = fields.pairs[position].value { return string }
-                return fields.pairs[position].value.textValue
+            case .field(let position): return fields.text(at: position)
             }
         }
 

@@ -196,8 +196,10 @@ public enum FeedDecoder {
     ///
     /// The bytes are read where they lie: copying a large feed into an array first cost a
     /// copy and the page faults of a fresh allocation.
-    static func read(_ bytes: Data) throws(FeedError) -> FeedDocument {
-        let result = bytes.withUnsafeBytes { (raw) -> Result<FeedDocument, FeedError> in
+    /// An entry's plain JSON and XML texts are left in the bytes, which its fields keep
+    /// (`DocumentBytes`).
+    static func read(_ data: Data) throws(FeedError) -> FeedDocument {
+        let result = data.withUnsafeBytes { (raw) -> Result<FeedDocument, FeedError> in
             let bytes = raw.assumingMemoryBound(to: UInt8.self)
             guard let format = format(of: bytes) else { return .failure(FeedError.empty) }
             do throws(DocumentFailure) {
@@ -205,11 +207,11 @@ public enum FeedDecoder {
                 case .binaryPropertyList:
                     return .success(try BinaryPropertyList.read(bytes))
                 case .json:
-                    return .success(try JSONFeedReader.read(bytes))
+                    return .success(try JSONFeedReader.read(bytes, document: DocumentBytes(data)))
                 case .openStepPropertyList:
                     return .success(try OpenStepPropertyList.read(Array(bytes)))
                 case .xmlPropertyList:
-                    return .success(try XMLPropertyList.read(bytes))
+                    return .success(try XMLPropertyList.read(bytes, document: DocumentBytes(data)))
                 }
             } catch {
                 return .failure(error.error(in: format, bytes: Array(bytes)))
@@ -270,8 +272,8 @@ public enum FeedDecoder {
         }
         func text(_ position: Int, _ name: String, numbersAllowed: Bool, localisable: Bool = false) throws(FeedProblem) -> FeedEntry.Text {
             guard position >= 0 else { return .none }
-            if case .string = pairs[position].value { return .field(position) }
-            return .init(try otherText(pairs[position].value, name, numbersAllowed: numbersAllowed, localisable: localisable))
+            if fields.holdsString(at: position) { return .field(position) }
+            return .init(try otherText(fields.value(at: position), name, numbersAllowed: numbersAllowed, localisable: localisable))
         }
         func otherText(_ field: FeedValue, _ name: String, numbersAllowed: Bool, localisable: Bool) throws(FeedProblem) -> String? {
             if numbersAllowed, let text = field.textValue { return text }

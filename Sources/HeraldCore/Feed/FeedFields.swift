@@ -1,3 +1,27 @@
+import FoundationEssentials
+
+/// The bytes of a document, kept by the entries whose plain texts were left in them.
+///
+/// A reader that is given them does not make a string of each plain text it reads (ASCII, no
+/// escape): it records where the text lies, and the string is made when it is asked for. A
+/// check reads the texts of the few messages it shows; the others are never made.
+final class DocumentBytes: Sendable {
+    /// The document as it was read.
+    let data: Data
+
+    /// The bytes of `data`, read where they lie.
+    init(_ data: Data) {
+        self.data = data
+    }
+
+    /// The ASCII text at `start` of `count` bytes, offsets counted from the document's first byte.
+    func text(at start: Int, count: Int) -> String {
+        data.withUnsafeBytes { raw in
+            String(decoding: UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + start, count: count), as: UTF8.self)
+        }
+    }
+}
+
 /// An entry's keys and values in the order they were written, each key once.
 ///
 /// A check reads a handful of known keys from each of thousands of entries: a short list
@@ -12,12 +36,22 @@ struct FeedFields: Sendable {
     struct Field: Sendable {
         /// The key.
         var name: String
-        /// Its value.
-        var value: FeedValue
+        /// Its value, or where its text lies in `document`.
+        var stored: Stored
+    }
+
+    /// A value as a field holds it.
+    enum Stored: Sendable {
+        /// A value of its own.
+        case value(FeedValue)
+        /// A string still in the document: plain ASCII text of `count` bytes at `start`.
+        case text(start: Int, count: Int)
     }
 
     /// The keys and values, in document order; a later duplicate key replaced the earlier value.
     private(set) var pairs: [Field] = []
+    /// The document that `Stored.text` values lie in.
+    private(set) var document: DocumentBytes?
     /// Positions by key, kept only once there are more than `indexedFrom` keys.
     private var index: [String: Int]?
     /// A bit for each key length present (modulo 64), so that a key whose length no key has,
@@ -28,9 +62,10 @@ struct FeedFields: Sendable {
     /// The number of keys from which lookups go through a dictionary instead of a scan.
     static let indexedFrom = 16
 
-    /// An empty list with room for `capacity` keys.
-    init(capacity: Int = 0) {
+    /// An empty list with room for `capacity` keys, whose texts may be left in `document`.
+    init(capacity: Int = 0, document: DocumentBytes? = nil) {
         pairs.reserveCapacity(capacity)
+        self.document = document
     }
 
     /// The list of a dictionary's keys and values.
@@ -46,8 +81,37 @@ struct FeedFields: Sendable {
     var dictionary: [String: FeedValue] {
         var out: [String: FeedValue] = [:]
         out.reserveCapacity(pairs.count)
-        for pair in pairs { out[pair.name] = pair.value }
+        for position in pairs.indices { out[pairs[position].name] = value(at: position) }
         return out
+    }
+
+    /// The value at `position`, a text in the document made a string.
+    func value(at position: Int) -> FeedValue {
+        switch pairs[position].stored {
+        case .value(let value): return value
+        case .text(let start, let count): return .string(document.unsafelyUnwrapped.text(at: start, count: count))
+        }
+    }
+
+    /// The values in document order, texts in the document made strings.
+    var values: [FeedValue] { pairs.indices.map(value(at:)) }
+
+    /// Whether the value at `position` is a string.
+    func holdsString(at position: Int) -> Bool {
+        switch pairs[position].stored {
+        case .value(.string), .text: return true
+        case .value: return false
+        }
+    }
+
+    /// The value at `position` as text: a string as it is, a number in its plain form
+    /// (`FeedValue.textValue`), `nil` for other kinds.
+    func text(at position: Int) -> String? {
+        switch pairs[position].stored {
+        case .value(.string(let string)): return string
+        case .value(let value): return value.textValue
+        case .text(let start, let count): return document.unsafelyUnwrapped.text(at: start, count: count)
+        }
     }
 
     /// The position of `name`, if the entry has it.
@@ -69,19 +133,19 @@ struct FeedFields: Sendable {
 
     /// The value under `name`; setting `nil` removes the key.
     subscript(name: String) -> FeedValue? {
-        get { position(of: name).map { pairs[$0].value } }
+        get { position(of: name).map(value(at:)) }
         set {
             let length = name.utf8.count
             if let position = position(of: name, length: length) {
                 if let newValue {
-                    pairs[position].value = newValue
+                    pairs[position].stored = .value(newValue)
                 } else {
                     pairs.remove(at: position)
                     if index != nil { reindex() }
                 }
             } else if let newValue {
                 lengths |= Self.lengthBit(length)
-                pairs.append(Field(name: name, value: newValue))
+                pairs.append(Field(name: name, stored: .value(newValue)))
                 if index != nil {
                     index![name] = pairs.count - 1
                 } else if pairs.count > Self.indexedFrom {
@@ -96,15 +160,26 @@ struct FeedFields: Sendable {
     /// The subscript's setter with the key and value handed over rather than copied: a reader
     /// has no further use for them, and copying each value cost a retain and a release.
     mutating func add(_ name: consuming String, _ value: consuming FeedValue) {
+        add(name, stored: .value(value))
+    }
+
+    /// Adds a key whose value is the plain ASCII text of `count` bytes at `start` of `document`,
+    /// or gives it that value if it was found before.
+    mutating func add(_ name: consuming String, textAt start: Int, count: Int) {
+        assert(document != nil, "a text left in a document needs the document")
+        add(name, stored: .text(start: start, count: count))
+    }
+
+    private mutating func add(_ name: consuming String, stored: consuming Stored) {
         let length = name.utf8.count
         if let position = position(of: name, length: length) {
-            pairs[position].value = value
+            pairs[position].stored = stored
             return
         }
         // The index, when there is one, learns the position the new pair is about to take.
         if index != nil { index![copy name] = pairs.count }
         lengths |= Self.lengthBit(length)
-        pairs.append(Field(name: name, value: value))
+        pairs.append(Field(name: name, stored: stored))
         if index == nil, pairs.count > Self.indexedFrom { reindex() }
     }
 
@@ -135,7 +210,7 @@ struct FeedFields: Sendable {
     /// Whether both hold the same keys with the same values, in any order.
     func sameFields(as other: FeedFields) -> Bool {
         guard count == other.count else { return false }
-        for pair in pairs where other[pair.name] != pair.value { return false }
+        for position in pairs.indices where other[pairs[position].name] != value(at: position) { return false }
         return true
     }
 }

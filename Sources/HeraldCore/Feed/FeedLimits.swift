@@ -95,17 +95,21 @@ enum DocumentFailure: Error, Equatable {
 /// Collects, while a document is read, the first problem that spoils only one entry (a lone
 /// surrogate, a number out of range), so that entry is skipped and the others still show.
 struct EntryProblems {
-    /// Keys from the root down to the value being read; the first is the entry's id.
-    private(set) var path: [String] = []
+    /// Whether an entry of the root dictionary is being read.
+    private var inEntry = false
+    /// Keys and array indices from the entry down to the value being read.
+    private var path: [String] = []
     /// The first problem of the entry being read.
     private(set) var current: String?
     /// The entry's key below which the first problem was found, if it was below one.
     private(set) var currentField: String?
 
     /// Starts reading the entry under `key` of the root dictionary.
+    ///
+    /// The id itself is not kept: the reader files the entry under it (`file`).
     mutating func startEntry(_ key: String) {
-        path.removeAll(keepingCapacity: true)
-        path.append(key)
+        inEntry = true
+        if !path.isEmpty { path.removeAll(keepingCapacity: true) }
         current = nil
         currentField = nil
     }
@@ -120,16 +124,16 @@ struct EntryProblems {
     /// Outside an entry (a root that is not a dictionary) there is nothing to skip; the root
     /// is refused anyway.
     mutating func note(_ problem: String) {
-        guard current == nil, !path.isEmpty else { return }
+        guard current == nil, inEntry else { return }
         current = "\(location) \(problem)"
-        currentField = path.count > 1 ? path[1] : nil
+        currentField = path.first
     }
 
     /// Records a problem of a dictionary key being read.
     mutating func noteKey(_ problem: String) {
-        guard current == nil, !path.isEmpty else { return }
-        current = (path.count == 1 ? "a key of the entry" : "a key of \(location)") + " \(problem)"
-        currentField = path.count > 1 ? path[1] : nil
+        guard current == nil, inEntry else { return }
+        current = (path.isEmpty ? "a key of the entry" : "a key of \(location)") + " \(problem)"
+        currentField = path.first
     }
 
     /// Records a problem of the entry's own id (a key of the root dictionary).
@@ -151,9 +155,9 @@ struct EntryProblems {
 
     /// Where in the entry the value being read is: "Title", "Extra.Tags[2]", "the entry".
     private var location: String {
-        guard path.count > 1 else { return "the entry" }
+        guard !path.isEmpty else { return "the entry" }
         var out = ""
-        for component in path.dropFirst() {
+        for component in path {
             if component.hasPrefix("[") || out.isEmpty { out += component } else { out += "." + component }
         }
         return out

@@ -9,6 +9,8 @@
 struct JSONFeedReader {
     /// The document, read through a pointer: indexing an array checked bounds at every byte.
     private let bytes: UnsafeBufferPointer<UInt8>
+    /// The document's bytes to leave entries' plain texts in, or `nil` to make every string.
+    private let document: DocumentBytes?
     private var position = 0
     private var depth = 0
     private var values = 0
@@ -25,9 +27,12 @@ struct JSONFeedReader {
     }
 
     /// Reads a whole document from bytes that stay valid while it is read.
-    static func read(_ buffer: UnsafeBufferPointer<UInt8>) throws(DocumentFailure) -> FeedDocument {
-        var reader = JSONFeedReader(bytes: buffer)
-        return try reader.document()
+    ///
+    /// - Parameter document: the same bytes, kept: an entry's plain string values are then left
+    ///   in them (`FeedFields.Stored.text`) rather than each made a string.
+    static func read(_ buffer: UnsafeBufferPointer<UInt8>, document: DocumentBytes? = nil) throws(DocumentFailure) -> FeedDocument {
+        var reader = JSONFeedReader(bytes: buffer, document: document)
+        return try reader.wholeDocument()
     }
 
     /// Reads a document that is one JSON value, strictly: `nil` for a syntax error, a document
@@ -49,13 +54,14 @@ struct JSONFeedReader {
         }
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, document: DocumentBytes? = nil) {
         self.bytes = bytes
+        self.document = document
         // A UTF-8 byte order mark is tolerated, as JSONDecoder did.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
     }
 
-    private mutating func document() throws(DocumentFailure) -> FeedDocument {
+    private mutating func wholeDocument() throws(DocumentFailure) -> FeedDocument {
         skipSpace()
         var unreadable: [FeedProblem] = []
         if peek == UInt8(ascii: "{") {
@@ -128,14 +134,20 @@ struct JSONFeedReader {
         skipSpace()
         guard peek == UInt8(ascii: "{") else { return .other(try value()) }
         try countValue()
-        var fields = FeedFields(capacity: 8)
+        var fields = FeedFields(capacity: 8, document: document)
         try members { (reader, key, keyProblem) throws(DocumentFailure) in
             if let keyProblem { reader.problems.noteKey(keyProblem) }
             reader.skipSpace()
             if reader.peek == UInt8(ascii: "\"") {
                 // A string, as most values of an entry are: read here, its key put on the
-                // problem path only when it has a problem, instead of for every value.
+                // problem path only when it has a problem, instead of for every value. Plain
+                // ASCII text is left in the document when the reader has it.
                 try reader.countValue()
+                if reader.document != nil, let plain = reader.plainString(), plain.isASCII {
+                    fields.add(key, textAt: reader.position + 1, count: plain.end - reader.position - 1)
+                    reader.position = plain.end + 1
+                    return
+                }
                 var problem: String?
                 let text = try reader.string(problem: &problem)
                 if let problem {
@@ -319,48 +331,21 @@ struct JSONFeedReader {
     /// way; either is reported in `problem`, so the caller can skip the entry holding it.
     /// A key Herald reads (`isKey`) comes back as the constant it is compared with.
     private mutating func string(problem: inout String?, isKey: Bool = false) throws(DocumentFailure) -> String {
-        let opening = position
-        position += 1
         // Most strings have no escapes: made straight from their bytes, and only checked as
         // UTF-8 when a byte is not ASCII.
-        let start = position
-        var end = start
-        var highBits: UInt8 = 0
-        // Eight bytes at a time up to the first quote, backslash or control character, where
-        // the scan stops, even inside a word; the byte loop below then only finishes a short tail.
-        if let base = bytes.baseAddress {
-            var wide: UInt64 = 0
-            while end + 8 <= bytes.count {
-                let word = ByteSearch.word(base, at: end)
-                let special = ByteSearch.equal(word, 0x22) | ByteSearch.equal(word, 0x5C) | ByteSearch.below(word, 0x20)
-                if special != 0 {
-                    let before = ByteSearch.firstFlagged(special)
-                    if before > 0 { wide |= word & (UInt64.max >> (64 - 8 * before)) }
-                    end += before
-                    break
-                }
-                wide |= word
-                end += 8
-            }
-            if ByteSearch.hasHighBit(wide) { highBits = 0x80 }
-        }
-        while end < bytes.count {
-            let byte = bytes[end]
-            if byte == 0x22 || byte == 0x5C || byte < 0x20 { break }
-            highBits |= byte
-            end += 1
-        }
-        if end < bytes.count, bytes[end] == 0x22 {
-            let run = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        if let plain = plainString() {
+            let run = UnsafeBufferPointer(rebasing: bytes[position + 1..<plain.end])
             if isKey, let known = FeedFields.knownKey(run) {
-                position = end + 1
+                position = plain.end + 1
                 return known
             }
-            if let text = highBits < 0x80 ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self) {
-                position = end + 1
+            if let text = plain.isASCII ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self) {
+                position = plain.end + 1
                 return text
             }
         }
+        let opening = position
+        position += 1
         var out: [UInt8] = []
         while true {
             let runStart = position
@@ -408,6 +393,40 @@ struct JSONFeedReader {
         if let text = String(validating: out, as: UTF8.self) { return text }
         if problem == nil { problem = "is not valid UTF-8" }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The string at `position` when it has no escape and no control character: the offset of
+    /// its closing quote, and whether all its bytes are ASCII. `nil` when it needs the full
+    /// reading (an escape, a control character, or no closing quote).
+    private func plainString() -> (end: Int, isASCII: Bool)? {
+        var end = position + 1
+        var highBits: UInt8 = 0
+        // Eight bytes at a time up to the first quote, backslash or control character, where
+        // the scan stops, even inside a word; the byte loop below then only finishes a short tail.
+        if let base = bytes.baseAddress {
+            var wide: UInt64 = 0
+            while end + 8 <= bytes.count {
+                let word = ByteSearch.word(base, at: end)
+                let special = ByteSearch.equal(word, 0x22) | ByteSearch.equal(word, 0x5C) | ByteSearch.below(word, 0x20)
+                if special != 0 {
+                    let before = ByteSearch.firstFlagged(special)
+                    if before > 0 { wide |= word & (UInt64.max >> (64 - 8 * before)) }
+                    end += before
+                    break
+                }
+                wide |= word
+                end += 8
+            }
+            if ByteSearch.hasHighBit(wide) { highBits = 0x80 }
+        }
+        while end < bytes.count {
+            let byte = bytes[end]
+            if byte == 0x22 || byte == 0x5C || byte < 0x20 { break }
+            highBits |= byte
+            end += 1
+        }
+        guard end < bytes.count, bytes[end] == 0x22 else { return nil }
+        return (end, highBits < 0x80)
     }
 
     /// Four hex digits after `\u`.

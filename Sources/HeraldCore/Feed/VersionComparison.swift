@@ -1,4 +1,5 @@
 import Glibc
+
 /// The comparisons iNotify relies on, reproduced exactly (ORIGINALS.md §1.7, §1.8).
 public enum VersionComparison {
     /// Compares like `NSString compare:options:NSNumericSearch`.
@@ -50,32 +51,33 @@ public enum VersionComparison {
         // The first 16 folded bytes of each ASCII key, big-endian and padded with zeros, settle
         // most comparisons without memcmp; equal prefixes fall through to the whole bytes. The
         // prefixes are sorted with their positions, side by side, rather than positions that
-        // look their prefixes up at every comparison. Each key's bytes are read once, for all
-        // three.
+        // look their prefixes up at every comparison. Each key's bytes are copied once into
+        // each buffer, and folded where they lie in the first.
         var records: [OrderRecord] = []
         records.reserveCapacity(strings.count)
         for (position, string) in strings.enumerated() {
             var text = string
             let record = text.withUTF8 { bytes -> OrderRecord? in
+                guard ByteSearch.isASCII(bytes) else { return nil }
                 let start = written.count
-                var high: UInt64 = 0, low: UInt64 = 0, seen: UInt8 = 0
-                for (offset, byte) in bytes.enumerated() {
-                    seen |= byte
-                    let lower = byte &- 0x41 < 26 ? byte | 0x20 : byte
-                    folded.append(lower)
-                    if offset < 8 {
-                        high |= UInt64(lower) << (56 - 8 * offset)
-                    } else if offset < 16 {
-                        low |= UInt64(lower) << (56 - 8 * (offset - 8))
-                    }
-                }
-                guard seen < 0x80 else {
-                    folded.removeLast(bytes.count)
-                    return nil
-                }
                 written.append(contentsOf: bytes)
+                folded.append(contentsOf: bytes)
                 spans.append((start, bytes.count))
-                return OrderRecord(high: high, low: low, position: position, isASCII: true)
+                return folded.withUnsafeMutableBufferPointer { all in
+                    let key = all.baseAddress.unsafelyUnwrapped + start
+                    var high: UInt64 = 0, low: UInt64 = 0
+                    for offset in 0..<bytes.count {
+                        let byte = key[offset]
+                        let lower = byte &- 0x41 < 26 ? byte | 0x20 : byte
+                        key[offset] = lower
+                        if offset < 8 {
+                            high |= UInt64(lower) << (56 - 8 * offset)
+                        } else if offset < 16 {
+                            low |= UInt64(lower) << (56 - 8 * (offset - 8))
+                        }
+                    }
+                    return OrderRecord(high: high, low: low, position: position, isASCII: true)
+                }
             }
             if let record {
                 records.append(record)

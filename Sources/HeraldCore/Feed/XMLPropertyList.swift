@@ -16,6 +16,8 @@ import FoundationEssentials
 /// bounded by `FeedLimits`.
 struct XMLPropertyList {
     private let bytes: UnsafeBufferPointer<UInt8>
+    /// The document's bytes to leave entries' plain texts in, or `nil` to make every string.
+    private let document: DocumentBytes?
     private var position = 0
     private var depth = 0
     private var values = 0
@@ -29,13 +31,17 @@ struct XMLPropertyList {
     }
 
     /// Reads a whole document from bytes that stay valid while it is read.
-    static func read(_ buffer: UnsafeBufferPointer<UInt8>) throws(DocumentFailure) -> FeedDocument {
-        var reader = XMLPropertyList(bytes: buffer)
-        return try reader.document()
+    ///
+    /// - Parameter document: the same bytes, kept: an entry's `<string>` values written as plain
+    ///   text are then left in them (`FeedFields.Stored.text`) rather than each made a string.
+    static func read(_ buffer: UnsafeBufferPointer<UInt8>, document: DocumentBytes? = nil) throws(DocumentFailure) -> FeedDocument {
+        var reader = XMLPropertyList(bytes: buffer, document: document)
+        return try reader.wholeDocument()
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, document: DocumentBytes?) {
         self.bytes = bytes
+        self.document = document
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
     }
 
@@ -77,7 +83,7 @@ struct XMLPropertyList {
         }
     }
 
-    private mutating func document() throws(DocumentFailure) -> FeedDocument {
+    private mutating func wholeDocument() throws(DocumentFailure) -> FeedDocument {
         guard var tag = try nextStartTag(inside: nil) else { throw .endsEarly("there is no property list in it") }
         var plist: Tag?
         if tag.name == .plist {
@@ -185,8 +191,19 @@ struct XMLPropertyList {
     private mutating func entryBody(_ tag: Tag) throws(DocumentFailure) -> DocumentEntry.Body {
         guard tag.name == .dict else { return .other(try value(tag)) }
         try countValue()
-        var fields = FeedFields(capacity: 8)
+        var fields = FeedFields(capacity: 8, document: document)
         try members(of: tag) { (reader, key, valueTag) throws(DocumentFailure) in
+            // A string of plain text, as most values of an entry are, is left in the document
+            // when the reader has it. It cannot spoil the entry, so its key is not put on the
+            // problem path.
+            if valueTag.name == .string, !valueTag.isEmpty, reader.document != nil, let end = reader.plainTextEnd() {
+                try reader.countValue()
+                let start = reader.position
+                reader.position = end
+                try reader.closeTag(of: valueTag)
+                fields.add(key, textAt: start, count: end - start)
+                return
+            }
             reader.problems.enter(key)
             fields.add(key, try reader.value(valueTag))
             reader.problems.leave()
@@ -238,10 +255,11 @@ struct XMLPropertyList {
             throw fail(at: position, "unexpected '\(excerpt(at: position))' where \(expected) was expected")
         }
         if position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "/") {
-            let offset = position
-            let name = try closeTagName()
-            guard let parent else { throw fail(at: offset, "</\(name)> closes no open tag") }
-            guard name == parent.name.rawValue else { throw wrongClose(name, at: offset, for: parent) }
+            guard let parent else {
+                let offset = position
+                throw fail(at: offset, "</\(String(decoding: try closeTagSpelling(), as: UTF8.self))> closes no open tag")
+            }
+            try closeTag(of: parent)
             return nil
         }
         return try startTag()
@@ -262,14 +280,14 @@ struct XMLPropertyList {
         return Tag(name: name, offset: offset, isEmpty: bytes[end - 1] == UInt8(ascii: "/"))
     }
 
-    /// Reads a close tag at `position` and returns its name.
-    private mutating func closeTagName() throws(DocumentFailure) -> String {
+    /// Reads a close tag at `position` and returns the bytes of its name.
+    private mutating func closeTagSpelling() throws(DocumentFailure) -> UnsafeBufferPointer<UInt8> {
         let offset = position
         guard let end = tagEnd(from: offset + 2) else { throw .syntax(offset: offset, reason: "the document ends inside this tag") }
         var nameEnd = end
         while nameEnd > offset + 2, Self.isSpace(bytes[nameEnd - 1]) { nameEnd -= 1 }
         position = end + 1
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[(offset + 2)..<nameEnd]), as: UTF8.self)
+        return UnsafeBufferPointer(rebasing: bytes[(offset + 2)..<nameEnd])
     }
 
     /// Reads the close tag that must follow the value of `tag`.
@@ -279,17 +297,13 @@ struct XMLPropertyList {
         guard bytes[position] == UInt8(ascii: "<"), position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "/") else {
             throw fail(at: position, "<\(tag.name.rawValue)> holds more than one value")
         }
-        let offset = position
-        let name = try closeTagName()
-        guard name == tag.name.rawValue else { throw wrongClose(name, at: offset, for: tag) }
+        try closeTag(of: tag)
     }
 
-    /// The text content of `tag` up to its close tag: entities and character references
-    /// resolved, CDATA sections taken as they are, comments left out.
-    private mutating func text(of tag: Tag) throws(DocumentFailure) -> String {
-        if tag.isEmpty { return "" }
-        // The common case: plain text up to the close tag, found eight bytes at a time up to the
-        // first '<' or '&', then byte by byte.
+    /// Where the text at `position` ends when it is plain, the common case: no reference, no
+    /// CDATA, no comment, only text up to a close tag, whose `<` this is. `nil` otherwise.
+    private func plainTextEnd() -> Int? {
+        // Found eight bytes at a time up to the first '<' or '&', then byte by byte.
         var index = position
         if let base = bytes.baseAddress {
             while index + 8 <= bytes.count {
@@ -303,13 +317,26 @@ struct XMLPropertyList {
             }
         }
         while index < bytes.count, bytes[index] != UInt8(ascii: "<"), bytes[index] != UInt8(ascii: "&") { index += 1 }
-        if index < bytes.count, bytes[index] == UInt8(ascii: "<"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "/") {
-            let run = UnsafeBufferPointer(rebasing: bytes[position..<index])
+        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "/") else { return nil }
+        return index
+    }
+
+    /// Reads the close tag at `position`, which must close `tag`; its name is compared as bytes.
+    private mutating func closeTag(of tag: Tag) throws(DocumentFailure) {
+        let offset = position
+        let spelling = try closeTagSpelling()
+        guard Name.spelt(by: spelling) == tag.name else { throw wrongClose(String(decoding: spelling, as: UTF8.self), at: offset, for: tag) }
+    }
+
+    /// The text content of `tag` up to its close tag: entities and character references
+    /// resolved, CDATA sections taken as they are, comments left out.
+    private mutating func text(of tag: Tag) throws(DocumentFailure) -> String {
+        if tag.isEmpty { return "" }
+        if let end = plainTextEnd() {
+            let run = UnsafeBufferPointer(rebasing: bytes[position..<end])
             let text = tag.name == .key ? FeedFields.knownKey(run) ?? String(decoding: run, as: UTF8.self) : String(decoding: run, as: UTF8.self)
-            position = index
-            let offset = position
-            let name = try closeTagName()
-            guard name == tag.name.rawValue else { throw wrongClose(name, at: offset, for: tag) }
+            position = end
+            try closeTag(of: tag)
             return text
         }
         var out: [UInt8] = []
@@ -328,9 +355,7 @@ struct XMLPropertyList {
             } else if starts("<!--", at: position) {
                 try skipComment()
             } else if starts("</", at: position) {
-                let offset = position
-                let name = try closeTagName()
-                guard name == tag.name.rawValue else { throw wrongClose(name, at: offset, for: tag) }
+                try closeTag(of: tag)
                 return String(decoding: out, as: UTF8.self)
             } else {
                 throw fail(at: position, "<\(tag.name.rawValue)> holds a tag; write < in text as &lt;")

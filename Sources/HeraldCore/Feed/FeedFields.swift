@@ -104,6 +104,12 @@ struct FeedFields: Sendable {
         }
     }
 
+    /// Whether the value under `name` is a dictionary.
+    func holdsDictionary(_ name: String) -> Bool {
+        guard let position = position(of: name), case .value(.dictionary) = pairs[position].stored else { return false }
+        return true
+    }
+
     /// The value at `position` as text: a string as it is, a number in its plain form
     /// (`FeedValue.textValue`), `nil` for other kinds.
     func text(at position: Int) -> String? {

@@ -51,10 +51,12 @@ extension FeedEntry {
     /// The entry with its localised `Title`, `Message` and `ActionButton` resolved for
     /// `languages` (see `LocalisedText.resolve`); plain strings stay as they are.
     public func localised(to languages: [String]) -> FeedEntry {
+        // The kinds are looked at where the values lie: a text left in the document is not
+        // made a string only to learn that it is not a dictionary.
         var entry = self
-        if case .dictionary = field(FeedKey.title) { entry.title = LocalisedText.resolve(field(FeedKey.title), languages: languages) }
-        if case .dictionary = field(FeedKey.message) { entry.message = LocalisedText.resolve(field(FeedKey.message), languages: languages) }
-        if case .dictionary = field(FeedKey.actionButton) {
+        if fields.holdsDictionary(FeedKey.title) { entry.title = LocalisedText.resolve(field(FeedKey.title), languages: languages) }
+        if fields.holdsDictionary(FeedKey.message) { entry.message = LocalisedText.resolve(field(FeedKey.message), languages: languages) }
+        if fields.holdsDictionary(FeedKey.actionButton) {
             entry.actionButton = LocalisedText.resolve(field(FeedKey.actionButton), languages: languages)
         }
         return entry

@@ -160,6 +160,10 @@ final class FeedFastPathTests: XCTestCase {
         XCTAssertEqual(left["f41"], .string("café"))
         XCTAssertEqual(left["Title"], .string("second"), "a key given twice keeps its last value")
         XCTAssertEqual(Self.textsInDocument(left), 1 + 41 + 2, "the title, the 41 plain values, café and the spaced text")
+        // Bytes that are not UTF-8 read as the reader that makes every string reads them.
+        var invalid = Data("<plist><dict><key>k</key><dict><key>Title</key><string>a".utf8)
+        invalid += [0xFF, 0xC3] + Data("b</string></dict></dict></plist>".utf8)
+        XCTAssertEqual(try firstEntryReadBothWays(invalid, eagerly: XMLPropertyList.read)["Title"], .string("a\u{FFFD}\u{FFFD}b"))
         // A plain text whose close tag is not its own is refused, as any other text is.
         XCTAssertThrowsError(try FeedDecoder.decode(Data("<plist><dict><key>k</key><dict><key>Title</key><string>a</integer></dict></dict></plist>".utf8))) {
             XCTAssertTrue("\($0)".contains("</integer>"), "\($0)")

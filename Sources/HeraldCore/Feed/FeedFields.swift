@@ -2,22 +2,28 @@ import FoundationEssentials
 
 /// The bytes of a document, kept by the entries whose plain texts were left in them.
 ///
-/// A reader that is given them does not make a string of each plain text it reads (ASCII, no
-/// escape): it records where the text lies, and the string is made when it is asked for. A
-/// check reads the texts of the few messages it shows; the others are never made.
+/// A reader that is given them does not make a string of each plain text it reads: it records
+/// where the text lies, and the string is made when it is asked for. Plain is, in JSON, a
+/// string without escapes whose bytes are all ASCII, and in XML, text without references, CDATA
+/// or comments, whose bytes are decoded as the XML reader decodes them (invalid UTF-8 becomes
+/// U+FFFD). A check reads the texts of the few messages it shows; the others are never made.
+/// Every entry whose texts lie in the bytes keeps them, so a message kept after its check (to
+/// show, or handed to a delegate) keeps the whole feed, at most the size cap of a fetch.
 final class DocumentBytes: Sendable {
     /// The document as it was read.
     let data: Data
 
-    /// The bytes of `data`, read where they lie.
+    /// Keeps `data`; offsets into it count from its first byte, whatever its `startIndex`.
     init(_ data: Data) {
         self.data = data
     }
 
-    /// The ASCII text at `start` of `count` bytes, offsets counted from the document's first byte.
+    /// The text of `count` bytes at `start`, decoded as UTF-8 with invalid bytes replaced.
     func text(at start: Int, count: Int) -> String {
-        data.withUnsafeBytes { raw in
-            String(decoding: UnsafeBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: UInt8.self) + start, count: count), as: UTF8.self)
+        guard count > 0 else { return "" }
+        return data.withUnsafeBytes { raw in
+            precondition(start >= 0 && start + count <= raw.count, "a text beyond the document")
+            return String(decoding: UnsafeBufferPointer(start: raw.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self) + start, count: count), as: UTF8.self)
         }
     }
 }
@@ -44,7 +50,8 @@ struct FeedFields: Sendable {
     enum Stored: Sendable {
         /// A value of its own.
         case value(FeedValue)
-        /// A string still in the document: plain ASCII text of `count` bytes at `start`.
+        /// A string still in the document: the plain text of `count` bytes at `start` (see
+        /// `DocumentBytes`).
         case text(start: Int, count: Int)
     }
 
@@ -169,13 +176,14 @@ struct FeedFields: Sendable {
         add(name, stored: .value(value))
     }
 
-    /// Adds a key whose value is the plain ASCII text of `count` bytes at `start` of `document`,
-    /// or gives it that value if it was found before.
+    /// Adds a key whose value is the plain text of `count` bytes at `start` of `document`, or
+    /// gives it that value if it was found before.
     mutating func add(_ name: consuming String, textAt start: Int, count: Int) {
-        assert(document != nil, "a text left in a document needs the document")
+        precondition(document != nil, "a text left in a document needs the document")
         add(name, stored: .text(start: start, count: count))
     }
 
+    /// Adds a key with its value as stored, or replaces the value of the same key.
     private mutating func add(_ name: consuming String, stored: consuming Stored) {
         let length = name.utf8.count
         if let position = position(of: name, length: length) {

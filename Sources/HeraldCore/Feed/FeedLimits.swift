@@ -95,7 +95,8 @@ enum DocumentFailure: Error, Equatable {
 /// Collects, while a document is read, the first problem that spoils only one entry (a lone
 /// surrogate, a number out of range), so that entry is skipped and the others still show.
 struct EntryProblems {
-    /// Whether an entry of the root dictionary is being read.
+    /// Whether an entry of the root dictionary has been started; it stays set after the last
+    /// one, as nothing is read after the root's entries.
     private var inEntry = false
     /// Keys and array indices from the entry down to the value being read.
     private var path: [String] = []
@@ -104,9 +105,8 @@ struct EntryProblems {
     /// The entry's key below which the first problem was found, if it was below one.
     private(set) var currentField: String?
 
-    /// Starts reading the entry under `key` of the root dictionary.
-    ///
-    /// The id itself is not kept: the reader files the entry under it (`file`).
+    /// Starts reading the entry under `key` of the root dictionary; the reader files the entry
+    /// under its id (`file`).
     mutating func startEntry(_ key: String) {
         inEntry = true
         if !path.isEmpty { path.removeAll(keepingCapacity: true) }

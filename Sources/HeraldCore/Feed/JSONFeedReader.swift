@@ -61,6 +61,7 @@ struct JSONFeedReader {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
     }
 
+    /// Reads the document from `position`: a root object entry by entry, any other root whole.
     private mutating func wholeDocument() throws(DocumentFailure) -> FeedDocument {
         skipSpace()
         var unreadable: [FeedProblem] = []

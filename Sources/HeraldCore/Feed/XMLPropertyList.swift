@@ -83,6 +83,7 @@ struct XMLPropertyList {
         }
     }
 
+    /// Reads the document from `position`: a root dictionary entry by entry, any other root whole.
     private mutating func wholeDocument() throws(DocumentFailure) -> FeedDocument {
         guard var tag = try nextStartTag(inside: nil) else { throw .endsEarly("there is no property list in it") }
         var plist: Tag?

@@ -3,6 +3,11 @@ import Foundation
 import HeraldTestSupport
 import XCTest
 
+extension FeedFields {
+    /// The values in document order, texts in the document made strings.
+    fileprivate var values: [FeedValue] { pairs.indices.map(value(at:)) }
+}
+
 /// The readers' shortcuts give what their general paths give.
 final class FeedFastPathTests: XCTestCase {
     /// Keys that are one of `FeedKey`'s, or nearly: the shortcut must take only the exact ones.

@@ -113,7 +113,7 @@ struct BinaryPropertyList {
         for (keyReference, valueReference) in zip(keyReferences, valueReferences) {
             var keyProblem: String?
             let key = try key(keyReference, problem: &keyProblem)
-            problems.startEntry(key)
+            problems.startEntry()
             if let keyProblem { problems.noteEntryKey(keyProblem) }
             let entry = try entryBody(valueReference)
             problems.file(entry, under: key, in: &entries, unreadable: &unreadable)

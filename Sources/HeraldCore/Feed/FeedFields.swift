@@ -100,9 +100,6 @@ struct FeedFields: Sendable {
         }
     }
 
-    /// The values in document order, texts in the document made strings.
-    var values: [FeedValue] { pairs.indices.map(value(at:)) }
-
     /// Whether the value at `position` is a string.
     func holdsString(at position: Int) -> Bool {
         switch pairs[position].stored {

@@ -105,9 +105,8 @@ struct EntryProblems {
     /// The entry's key below which the first problem was found, if it was below one.
     private(set) var currentField: String?
 
-    /// Starts reading the entry under `key` of the root dictionary; the reader files the entry
-    /// under its id (`file`).
-    mutating func startEntry(_ key: String) {
+    /// Starts reading an entry of the root dictionary; the reader files it under its id (`file`).
+    mutating func startEntry() {
         inEntry = true
         if !path.isEmpty { path.removeAll(keepingCapacity: true) }
         current = nil

@@ -122,7 +122,7 @@ struct JSONFeedReader {
         try countValue()
         var result: [DocumentEntry] = []
         try members { (reader, key, keyProblem) throws(DocumentFailure) in
-            reader.problems.startEntry(key)
+            reader.problems.startEntry()
             if let keyProblem { reader.problems.noteEntryKey(keyProblem) }
             let entry = try reader.entryBody()
             reader.problems.file(entry, under: key, in: &result, unreadable: &unreadable)

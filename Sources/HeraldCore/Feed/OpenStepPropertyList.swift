@@ -127,7 +127,7 @@ enum OpenStepPropertyList {
                 if bytes[position] == UInt8(ascii: "}") { position += 1; break }
                 var keyProblem: String?
                 let key = try key(problem: &keyProblem)
-                problems.startEntry(key)
+                problems.startEntry()
                 if let keyProblem { problems.noteEntryKey(keyProblem) }
                 try expect(UInt8(ascii: "="), after: "the key \"\(key)\"")
                 let entry = try value()

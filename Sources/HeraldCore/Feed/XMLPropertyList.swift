@@ -181,7 +181,7 @@ struct XMLPropertyList {
         try countValue()
         var result: [DocumentEntry] = []
         try members(of: tag) { (reader, key, valueTag) throws(DocumentFailure) in
-            reader.problems.startEntry(key)
+            reader.problems.startEntry()
             let entry = try reader.entryBody(valueTag)
             reader.problems.file(entry, under: key, in: &result, unreadable: &unreadable)
         }

@@ -123,13 +123,15 @@ final class EventReporter: HeraldDelegate {
 
     func herald(_ herald: Herald, didDetectMessages messages: [FeedEntry]) {
         guard json else { return write("\(messages.count) pending: \(messages.map(\.key).joined(separator: ", "))") }
-        // As `emit` writes it, keys in order, without a value per key to build first.
-        var line = #"{"event":"detected","keys":["#
+        // As `emit` writes it (keys in order), written straight into the pending bytes: a large
+        // feed detects thousands.
+        pending.append(contentsOf: Self.bytes(#"{"event":"detected","keys":["#))
         for (index, message) in messages.enumerated() {
-            if index > 0 { line += "," }
-            line += FeedValue.string(message.key).jsonText
+            if index > 0 { pending.append(UInt8(ascii: ",")) }
+            FeedValue.appendJSONString(message.key, to: &pending)
         }
-        write(line + "]}")
+        pending.append(contentsOf: Self.bytes("]}\n"))
+        flush()
     }
 
     func heraldDidNotDetectMessages(_ herald: Herald) {
@@ -139,21 +141,36 @@ final class EventReporter: HeraldDelegate {
     func herald(_ herald: Herald, didSkipMessage key: String, reason: MessageSkipReason) {
         guard json else { return hold("skipped \(key): \(reason)") }
         // As `emit` writes it (keys in order), written straight into the pending bytes: a large
-        // feed skips thousands.
+        // feed skips thousands, most for the reason the one before had.
+        let around = skippedLine(for: reason)
         hold { line in
-            Self.append(#"{"detail":"#, to: &line)
-            FeedValue.appendJSONString(reason.description, to: &line)
-            Self.append(#","event":"skipped","key":"#, to: &line)
+            line.append(contentsOf: around.head)
             FeedValue.appendJSONString(key, to: &line)
-            Self.append(#","reason":"#, to: &line)
-            FeedValue.appendJSONString(reason.name, to: &line)
-            line.append(UInt8(ascii: "}"))
+            line.append(contentsOf: around.tail)
         }
     }
 
-    /// Appends the bytes of a literal, copied as they are.
-    private static func append(_ literal: StaticString, to line: inout [UInt8]) {
-        line.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    /// The bytes of a skipped line before and after its key, for the last reason a line was
+    /// written for.
+    private var lastSkippedLine: (reason: MessageSkipReason, head: [UInt8], tail: [UInt8])?
+
+    /// The bytes of a skipped line before its key (`{"detail":…,"event":"skipped","key":`) and
+    /// after it (`,"reason":…}`), written once for each run of one reason.
+    private func skippedLine(for reason: MessageSkipReason) -> (head: [UInt8], tail: [UInt8]) {
+        if let last = lastSkippedLine, last.reason == reason { return (last.head, last.tail) }
+        var head = Array(Self.bytes(#"{"detail":"#))
+        FeedValue.appendJSONString(reason.description, to: &head)
+        head.append(contentsOf: Self.bytes(#","event":"skipped","key":"#))
+        var tail = Array(Self.bytes(#","reason":"#))
+        FeedValue.appendJSONString(reason.name, to: &tail)
+        tail.append(UInt8(ascii: "}"))
+        lastSkippedLine = (reason, head, tail)
+        return (head, tail)
+    }
+
+    /// The bytes of a literal, as they are.
+    private static func bytes(_ literal: StaticString) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
     }
 
     func herald(_ herald: Herald, didShow message: FeedEntry, notificationID: UInt32) {

@@ -218,6 +218,26 @@ final class PriorityAndPresentationTests: XCTestCase {
         XCTAssertEqual(CheckPolicy.select(plain, configuration: CheckConfiguration(), state: launched, now: newYear()).candidates.map(\.key), ["c", "b", "a"])
     }
 
+    func testSkippedMessagesAreListedInDisplayOrderWhateverSkippedThemAndWhateverTheirPriority() {
+        var answered = launched
+        answered.viewed = ["2027/01/04"]
+        answered.ignored = ["2027/01/01"]
+        let feed = Feed(entries: [
+            entry("2027/01/01"), FeedEntry(key: "2027/01/02", title: "B", minVersion: "2.0", details: ["Priority": .integer(9)]),
+            entry("2027/01/03"), entry("2027/01/04"), FeedEntry(key: "2027/01/05", title: "E", maxVersion: "0.9"),
+            entry("2027/01/06", ["Priority": .integer(-3)]), FeedEntry(key: "2027/01/07", title: "G", minVersion: "3.0"),
+        ])
+        for oldestFirst in [false, true] {
+            let configuration = CheckConfiguration(appVersion: "1.0", showOldestFirst: oldestFirst)
+            let selection = CheckPolicy.select(feed, configuration: configuration, state: answered, now: newYear())
+            let skipped = ["2027/01/07", "2027/01/05", "2027/01/04", "2027/01/02", "2027/01/01"]
+            XCTAssertEqual(selection.skipped.map(\.key), oldestFirst ? skipped.reversed() : skipped)
+            XCTAssertEqual(selection.skipped.map(\.reason.name), (oldestFirst ? ["ignored", "below-min-version", "viewed", "above-max-version", "below-min-version"]
+                                                                              : ["below-min-version", "above-max-version", "viewed", "below-min-version", "ignored"]))
+            XCTAssertEqual(selection.candidates.map(\.key), ["2027/01/03", "2027/01/06"], "a lower priority goes last either way")
+        }
+    }
+
     func testUrgencyIsCriticalOnlyWhereTheAppAllowsIt() {
         func urgency(_ value: String, allowed: Bool) -> MessageUrgency? {
             NotificationContent.make(for: entry("m", ["Urgency": .string(value)]), labels: .english, capabilities: ["actions"],

@@ -41,6 +41,31 @@ final class CheckEndToEndTests: XCTestCase {
         XCTAssertEqual(run.wait(), 143, "128 + SIGTERM")
     }
 
+    func testEachSkippedLineSaysItsOwnReasonWhenReasonsAlternate() throws {
+        let session = try DesktopSession()
+        let server = try session.serveFeed(Fixtures.xmlFeed([
+            "2024/01/01": ["Title": "A", "MinVersion": "2.0"],
+            "2024/01/02": ["Title": "B", "MinVersion": "3.0"],
+            #"2024/01/03 "quoted" \ key"#: ["Title": "C", "MinVersion": "2.0"],
+            "2024/01/04": ["Title": "D", "MaxVersion": "0.5"],
+            "2024/01/05": ["Title": "E", "MinVersion": "3.0"],
+            "2024/01/06": ["Title": "F", "MinVersion": "3.0"],
+        ]))
+        let run = try check(session, server.url("feed.plist"), ["--app-version", "1.0"])
+        XCTAssertEqual(run.wait(), 0, run.errorOutput)
+        XCTAssertEqual(run.output, #"""
+            {"entries":6,"event":"fetched","format":"xml-plist","problems":[]}
+            {"detail":"app version is below MinVersion 3.0","event":"skipped","key":"2024/01/06","reason":"below-min-version"}
+            {"detail":"app version is below MinVersion 3.0","event":"skipped","key":"2024/01/05","reason":"below-min-version"}
+            {"detail":"app version is above MaxVersion 0.5","event":"skipped","key":"2024/01/04","reason":"above-max-version"}
+            {"detail":"app version is below MinVersion 2.0","event":"skipped","key":"2024/01/03 \"quoted\" \\ key","reason":"below-min-version"}
+            {"detail":"app version is below MinVersion 3.0","event":"skipped","key":"2024/01/02","reason":"below-min-version"}
+            {"detail":"app version is below MinVersion 2.0","event":"skipped","key":"2024/01/01","reason":"below-min-version"}
+            {"event":"not-detected"}
+
+            """#)
+    }
+
     func testViewMarksViewedOpensTheLinkAndTheMessageNeverReturns() throws {
         let session = try DesktopSession()
         let server = try session.serveFeed(twoMessages)

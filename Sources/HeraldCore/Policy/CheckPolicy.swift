@@ -288,35 +288,39 @@ public enum CheckPolicy {
             state.rolloutDraw = rolloutDraw()
         }
         let ignored = state.ignored ?? []
-        var skipped: [(key: String, reason: MessageSkipReason)] = []
-        // Entries are copied once into `pending` and once more for each candidate: a feed of
-        // thousands of messages is ordered, put in priority order and filtered by position.
-        var pending: [FeedEntry] = []
-        pending.reserveCapacity(feed.entries.count)
-        for entry in feed.entries.values {
+        // The keys are ordered once, for the messages to show and for the skipped ones: each
+        // entry has its place in that order, and a skipped one's reason is kept at its place.
+        let entries = Array(feed.entries.values)
+        let order = orderPositions(of: entries.map(\.key), oldestFirst: configuration.showOldestFirst)
+        var reasons: [MessageSkipReason?] = Array(repeating: nil, count: order.count)
+        var pending: [(place: Int, entry: FeedEntry)] = []
+        pending.reserveCapacity(order.count)
+        for (place, position) in order.enumerated() {
+            let entry = entries[position]
             if !configuration.showAnswered {
-                if ignored.contains(entry.key) { skipped.append((entry.key, .ignored)); continue }
-                if state.viewed.contains(entry.key) { skipped.append((entry.key, .viewed)); continue }
+                if ignored.contains(entry.key) { reasons[place] = .ignored; continue }
+                if state.viewed.contains(entry.key) { reasons[place] = .viewed; continue }
             }
-            pending.append(entry)
+            pending.append((place, entry))
         }
-        if configuration.debug, !feed.entries.isEmpty, pending.isEmpty {
+        if configuration.debug, !entries.isEmpty, pending.isEmpty {
             state.ignored = []
             state.viewed = []
-            pending = Array(feed.entries.values)
-            skipped = []
+            pending = order.enumerated().map { ($0.offset, entries[$0.element]) }
+            reasons = Array(repeating: nil, count: order.count)
         }
         let languages = configuration.audience?.languages ?? []
         var candidates: [FeedEntry] = []
-        for position in byPriority(orderPositions(of: pending.map(\.key), oldestFirst: configuration.showOldestFirst), of: pending) {
-            if let reason = exclusion(of: pending[position], configuration: configuration, state: state, now: now,
+        for index in byPriority(Array(pending.indices), of: pending.map(\.entry)) {
+            let (place, entry) = pending[index]
+            if let reason = exclusion(of: entry, configuration: configuration, state: state, now: now,
                                       urlRules: urlRules, claimant: claimant, isLive: isLive) {
-                skipped.append((pending[position].key, reason))
+                reasons[place] = reason
             } else {
-                candidates.append(pending[position].localised(to: languages))
+                candidates.append(entry.localised(to: languages))
             }
         }
-        let skippedInOrder = orderPositions(of: skipped.map(\.key), oldestFirst: configuration.showOldestFirst).map { skipped[$0] }
+        let skippedInOrder = order.indices.compactMap { place in reasons[place].map { (key: entries[order[place]].key, reason: $0) } }
         return Selection(candidates: candidates, skipped: skippedInOrder, state: state)
     }
 

@@ -177,13 +177,32 @@ final class CheckPipelineTests: XCTestCase {
                 herald.appLaunched()
                 MainContext.after(seconds: 0.5) {
                     XCTAssertEqual(Array(store.state.presenting.keys), ["b"], "only the shown message stays claimed")
-                    XCTAssertEqual(store.writes, 2, "plan with claims, then one release of a and c")
+                    XCTAssertEqual(store.writes, 2, "plan with claims, then one release of c (a, past the cap, was never claimed)")
                     presenter.answer(presenter.shown[0], with: "ignore")
                 }
             }
             XCTAssertEqual(recorder.events, ["fetched", "skipped c delegate-declined", "shown b", "skipped a over-cap", "ignore b", "finished"])
             XCTAssertEqual(store.state.presenting, [:])
             XCTAssertEqual(store.state.ignored, ["b"])
+        }
+    }
+
+    func testMessagesPastTheCapWereNeverClaimedSoSkippingThemTouchesNoState() throws {
+        let feed = try Self.feedURL(["a", "b", "c"])
+        try MainContext.assumeIsolated {
+            let (store, presenter, herald, recorder) = try Self.pipeline(feed, check: CheckConfiguration(maxNotificationsPerCheck: 1), waitLimit: 30)
+            recorder.run {
+                herald.appLaunched()
+                MainContext.after(seconds: 0.5) {
+                    XCTAssertEqual(Array(store.state.presenting.keys), ["c"])
+                    XCTAssertEqual(store.updates, 1, "the plan's update alone")
+                    XCTAssertEqual(store.writes, 1)
+                    presenter.answer(presenter.shown[0], with: "ok")
+                }
+            }
+            XCTAssertEqual(recorder.events, ["fetched", "shown c", "skipped b over-cap", "skipped a over-cap", "ok c", "finished"])
+            XCTAssertEqual(store.writes, 2, "the plan, the answer")
+            XCTAssertEqual(store.state.presenting, [:])
         }
     }
 

@@ -312,8 +312,10 @@ final class Check {
         var claimed = Set(plan.messages.prefix(plan.claimedMessages).map(\.key))
         for index in plan.messages.indices {
             // Past the cap only the key is needed: a feed of thousands is not copied entry by entry.
+            // Nor is it released: the plan claims no more than the cap, and a later claim is made
+            // only below it, so no message skipped here was claimed.
             if count >= configuration.check.maxNotificationsPerCheck {
-                skip(plan.messages[index].key, .overCap, &unshownMessages)
+                delegate?.herald(herald, didSkipMessage: plan.messages[index].key, reason: .overCap)
                 continue
             }
             let message = plan.messages[index]
@@ -384,12 +386,8 @@ final class Check {
     }
 
     private func skip(_ message: FeedEntry, _ reason: MessageSkipReason, _ unshown: inout [String]) {
-        skip(message.key, reason, &unshown)
-    }
-
-    private func skip(_ key: String, _ reason: MessageSkipReason, _ unshown: inout [String]) {
-        delegate?.herald(herald, didSkipMessage: key, reason: reason)
-        unshown.append(key)
+        delegate?.herald(herald, didSkipMessage: message.key, reason: reason)
+        unshown.append(message.key)
     }
 
     /// Shows one message or prompt; returns whether it awaits an answer, or `nil` when it

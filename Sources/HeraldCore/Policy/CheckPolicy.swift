@@ -292,32 +292,33 @@ public enum CheckPolicy {
         // entry has its place in that order, and a skipped one's reason is kept at its place.
         let entries = Array(feed.entries.values)
         let order = orderPositions(of: entries.map(\.key), oldestFirst: configuration.showOldestFirst)
+        var places = Array(repeating: 0, count: order.count)
+        for (place, position) in order.enumerated() { places[position] = place }
         var reasons: [MessageSkipReason?] = Array(repeating: nil, count: order.count)
-        var pending: [(place: Int, entry: FeedEntry)] = []
+        var pending: [Int] = []
         pending.reserveCapacity(order.count)
-        for (place, position) in order.enumerated() {
-            let entry = entries[position]
+        for position in order {
+            let key = entries[position].key
             if !configuration.showAnswered {
-                if ignored.contains(entry.key) { reasons[place] = .ignored; continue }
-                if state.viewed.contains(entry.key) { reasons[place] = .viewed; continue }
+                if ignored.contains(key) { reasons[places[position]] = .ignored; continue }
+                if state.viewed.contains(key) { reasons[places[position]] = .viewed; continue }
             }
-            pending.append((place, entry))
+            pending.append(position)
         }
         if configuration.debug, !entries.isEmpty, pending.isEmpty {
             state.ignored = []
             state.viewed = []
-            pending = order.enumerated().map { ($0.offset, entries[$0.element]) }
+            pending = order
             reasons = Array(repeating: nil, count: order.count)
         }
         let languages = configuration.audience?.languages ?? []
         var candidates: [FeedEntry] = []
-        for index in byPriority(Array(pending.indices), of: pending.map(\.entry)) {
-            let (place, entry) = pending[index]
-            if let reason = exclusion(of: entry, configuration: configuration, state: state, now: now,
+        for position in byPriority(pending, of: entries) {
+            if let reason = exclusion(of: entries[position], configuration: configuration, state: state, now: now,
                                       urlRules: urlRules, claimant: claimant, isLive: isLive) {
-                reasons[place] = reason
+                reasons[places[position]] = reason
             } else {
-                candidates.append(entry.localised(to: languages))
+                candidates.append(entries[position].localised(to: languages))
             }
         }
         let skippedInOrder = order.indices.compactMap { place in reasons[place].map { (key: entries[order[place]].key, reason: $0) } }

@@ -57,6 +57,36 @@ final class XMLPropertyListTests: XCTestCase {
         XCTAssertEqual(read["Also"], .string(""))
     }
 
+    func testTagsWithSpaceBeforeTheirEndReadAsPlainOnes() throws {
+        let read = try details("<key >Title</key\n><string\t>spaced</string >\n<key>N</key><integer >7</integer>")
+        XCTAssertEqual(read["Title"], .string("spaced"))
+        XCTAssertEqual(read["N"], .integer(7))
+    }
+
+    func testACloseTagMustSpellTheNameItClosesWhateverItsLength() {
+        func refusal(_ fields: String) -> String? {
+            let xml = header + "<plist><dict><key>a</key><dict>" + fields + "</dict></dict></plist>"
+            do {
+                _ = try FeedDecoder.decode(Data(xml.utf8))
+                return nil
+            } catch {
+                return (error as? FeedError)?.description ?? "\(error)"
+            }
+        }
+        XCTAssertEqual(refusal("<key>T</kez><string>x</string>"),
+                       "line 3, column 38: </kez> does not close <key> from line 3 (XML property list)")
+        XCTAssertEqual(refusal("<key>T</keys><string>x</string>"),
+                       "line 3, column 38: </keys> does not close <key> from line 3 (XML property list)")
+        XCTAssertEqual(refusal("<key>T</key><string>x</strin>"),
+                       "line 3, column 53: </strin> does not close <string> from line 3 (XML property list)")
+        XCTAssertEqual(refusal("<key>T</key><date>2024-01-01T00:00:00Z</data>"),
+                       "line 3, column 70: </data> does not close <date> from line 3 (XML property list)")
+        XCTAssertEqual(refusal("<key>T</key><strings>x</strings>"),
+                       "line 3, column 44: <strings> is not a property list tag (XML property list)")
+        XCTAssertEqual(refusal("<key>T</key><String>x</String>"),
+                       "line 3, column 44: <String> is not a property list tag (XML property list)")
+    }
+
     func testAPropertyListWithoutThePlistElementOrDeclarationIsRead() throws {
         let feed = try FeedDecoder.decode(Data("<dict><key>a</key><dict><key>Title</key><string>Bare</string></dict></dict>".utf8))
         XCTAssertEqual(feed.entries["a"]?.title, "Bare")

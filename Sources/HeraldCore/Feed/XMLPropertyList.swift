@@ -64,22 +64,38 @@ struct XMLPropertyList {
         static func spelt(by bytes: UnsafeBufferPointer<UInt8>) -> Name? {
             guard let first = bytes.first, let last = bytes.last else { return nil }
             let candidate: Name
-            let spelling: StaticString
             switch (bytes.count, first, last) {
-            case (5, UInt8(ascii: "p"), UInt8(ascii: "t")): (candidate, spelling) = (.plist, "plist")
-            case (4, UInt8(ascii: "d"), UInt8(ascii: "t")): (candidate, spelling) = (.dict, "dict")
-            case (3, UInt8(ascii: "k"), UInt8(ascii: "y")): (candidate, spelling) = (.key, "key")
-            case (5, UInt8(ascii: "a"), UInt8(ascii: "y")): (candidate, spelling) = (.array, "array")
-            case (6, UInt8(ascii: "s"), UInt8(ascii: "g")): (candidate, spelling) = (.string, "string")
-            case (7, UInt8(ascii: "i"), UInt8(ascii: "r")): (candidate, spelling) = (.integer, "integer")
-            case (4, UInt8(ascii: "r"), UInt8(ascii: "l")): (candidate, spelling) = (.real, "real")
-            case (4, UInt8(ascii: "t"), UInt8(ascii: "e")): (candidate, spelling) = (.true, "true")
-            case (5, UInt8(ascii: "f"), UInt8(ascii: "e")): (candidate, spelling) = (.false, "false")
-            case (4, UInt8(ascii: "d"), UInt8(ascii: "e")): (candidate, spelling) = (.date, "date")
-            case (4, UInt8(ascii: "d"), UInt8(ascii: "a")): (candidate, spelling) = (.data, "data")
+            case (5, UInt8(ascii: "p"), UInt8(ascii: "t")): candidate = .plist
+            case (4, UInt8(ascii: "d"), UInt8(ascii: "t")): candidate = .dict
+            case (3, UInt8(ascii: "k"), UInt8(ascii: "y")): candidate = .key
+            case (5, UInt8(ascii: "a"), UInt8(ascii: "y")): candidate = .array
+            case (6, UInt8(ascii: "s"), UInt8(ascii: "g")): candidate = .string
+            case (7, UInt8(ascii: "i"), UInt8(ascii: "r")): candidate = .integer
+            case (4, UInt8(ascii: "r"), UInt8(ascii: "l")): candidate = .real
+            case (4, UInt8(ascii: "t"), UInt8(ascii: "e")): candidate = .true
+            case (5, UInt8(ascii: "f"), UInt8(ascii: "e")): candidate = .false
+            case (4, UInt8(ascii: "d"), UInt8(ascii: "e")): candidate = .date
+            case (4, UInt8(ascii: "d"), UInt8(ascii: "a")): candidate = .data
             default: return nil
             }
-            return ByteSearch.spells(bytes, spelling) ? candidate : nil
+            return ByteSearch.spells(bytes, candidate.spelling) ? candidate : nil
+        }
+
+        /// The name as a tag writes it.
+        var spelling: StaticString {
+            switch self {
+            case .plist: "plist"
+            case .dict: "dict"
+            case .key: "key"
+            case .array: "array"
+            case .string: "string"
+            case .integer: "integer"
+            case .real: "real"
+            case .true: "true"
+            case .false: "false"
+            case .date: "date"
+            case .data: "data"
+            }
         }
     }
 
@@ -269,6 +285,14 @@ struct XMLPropertyList {
     /// Reads a start tag at `position` (a `<` that is not a close tag or markup to skip).
     private mutating func startTag() throws(DocumentFailure) -> Tag {
         let offset = position
+        // Most start tags are a name alone, `<key>`: its letters end at the '>'.
+        var letters = offset + 1
+        while letters < bytes.count, bytes[letters] >= UInt8(ascii: "a"), bytes[letters] <= UInt8(ascii: "z") { letters += 1 }
+        if letters < bytes.count, bytes[letters] == UInt8(ascii: ">"),
+           let name = Name.spelt(by: UnsafeBufferPointer(rebasing: bytes[(offset + 1)..<letters])) {
+            position = letters + 1
+            return Tag(name: name, offset: offset, isEmpty: false)
+        }
         guard let end = tagEnd(from: offset + 1) else { throw .syntax(offset: offset, reason: "the document ends inside this tag") }
         var nameEnd = offset + 1
         while nameEnd < end, !Self.isSpace(bytes[nameEnd]), bytes[nameEnd] != UInt8(ascii: "/") { nameEnd += 1 }
@@ -325,6 +349,13 @@ struct XMLPropertyList {
     /// Reads the close tag at `position`, which must close `tag`; its name is compared as bytes.
     private mutating func closeTag(of tag: Tag) throws(DocumentFailure) {
         let offset = position
+        // Most close tags are written plainly, `</key>`: compared with the one name they may have.
+        let plainEnd = offset + 2 + tag.name.spelling.utf8CodeUnitCount
+        if plainEnd < bytes.count, bytes[plainEnd] == UInt8(ascii: ">"),
+           ByteSearch.spells(UnsafeBufferPointer(rebasing: bytes[(offset + 2)..<plainEnd]), tag.name.spelling) {
+            position = plainEnd + 1
+            return
+        }
         let spelling = try closeTagSpelling()
         guard Name.spelt(by: spelling) == tag.name else { throw wrongClose(String(decoding: spelling, as: UTF8.self), at: offset, for: tag) }
     }

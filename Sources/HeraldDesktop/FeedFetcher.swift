@@ -205,7 +205,7 @@ private final class FetchOperation {
     var currentURL = ""
     var message: OpaquePointer?
     var stream: UnsafeMutablePointer<GInputStream>?
-    var body: [UInt8] = []
+    var body = Data()
     var received: FeedValidators?
     /// What TLS found wrong with the server's certificate, if it refused it.
     var certificateFlags: UInt32 = 0
@@ -344,9 +344,13 @@ private final class FetchOperation {
         case 304:
             finish(.success(.notModified))
         case 200:
-            if let length = Int(header("Content-Length") ?? ""), length > fetcher.sizeLimit {
+            let length = Int(header("Content-Length") ?? "")
+            if let length, length > fetcher.sizeLimit {
                 return finish(.failure(.tooLarge(limit: fetcher.sizeLimit)))
             }
+            // Room for the whole body when the server says how long it is: read into as it
+            // comes, without a copy each time it grows or at the end.
+            if let length, length > 0 { body.reserveCapacity(length) }
             received = FeedValidators(etag: header("ETag"), lastModified: header("Last-Modified"))
             readChunk()
         default:
@@ -367,9 +371,9 @@ private final class FetchOperation {
                 var size: gsize = 0
                 let data = g_bytes_get_data(bytes, &size)
                 if size == 0 {
-                    return operation.finish(.success(.fetched(Data(operation.body), operation.received ?? FeedValidators(etag: nil, lastModified: nil))))
+                    return operation.finish(.success(.fetched(operation.body, operation.received ?? FeedValidators(etag: nil, lastModified: nil))))
                 }
-                operation.body.append(contentsOf: UnsafeBufferPointer(start: data!.assumingMemoryBound(to: UInt8.self), count: Int(size)))
+                operation.body.append(UnsafeBufferPointer(start: data!.assumingMemoryBound(to: UInt8.self), count: Int(size)))
                 guard operation.body.count <= operation.fetcher.sizeLimit else {
                     return operation.finish(.failure(.tooLarge(limit: operation.fetcher.sizeLimit)))
                 }

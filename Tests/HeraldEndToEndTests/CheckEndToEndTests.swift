@@ -66,6 +66,21 @@ final class CheckEndToEndTests: XCTestCase {
             """#)
     }
 
+    func testAFeedOfManyReadsArrivesWholeWithOrWithoutAContentLength() throws {
+        let session = try DesktopSession()
+        // About 400 kB: several of the reads a fetch makes, each of at most 64 KiB.
+        var entries: [String: [String: String]] = [:]
+        for day in 1...2_000 { entries[String(format: "2024/%04d", day)] = ["Title": "Message \(day)", "MinVersion": "9"] }
+        let server = try session.serveFeed(Fixtures.xmlFeed(entries))
+        for path in ["feed.plist", "unsized/feed.plist"] {
+            let run = try check(session, server.url(path), ["--app-version", "1", "--force"])
+            XCTAssertEqual(run.wait(), 0, run.errorOutput)
+            XCTAssertEqual(events(run, "fetched").first?["entries"] as? Int, 2_000, path)
+            XCTAssertEqual(events(run, "skipped").count, 2_000, path)
+        }
+        XCTAssertEqual(server.requests.map(\.path), ["/feed.plist", "/unsized/feed.plist"])
+    }
+
     func testViewMarksViewedOpensTheLinkAndTheMessageNeverReturns() throws {
         let session = try DesktopSession()
         let server = try session.serveFeed(twoMessages)

@@ -9,6 +9,8 @@ with 304. Special paths make the failures tests need:
   /to/TARGET             redirects to TARGET, a percent-encoded absolute URL (to another server)
   /loop                  redirects to itself, forever
   /big                   a 2 MiB body
+  /unsized/NAME          serves NAME without a Content-Length: the body ends when the
+                         connection closes
 With --tls CERT KEY it serves https with that certificate (PEM files) instead of plain http.
 Every request is appended as one JSON line to the log file ({"path", "headers"}); a TLS
 handshake that fails (say, because the client refused the certificate) is logged as
@@ -54,15 +56,19 @@ def make_handler(root, log_path):
         def record(self):
             append_log(log_path, {"path": self.path, "headers": dict(self.headers.items())})
 
-        def send_body(self, status, body, headers=()):
+        def send_body(self, status, body, headers=(), sized=True):
             self.send_response(status)
             for name, value in headers:
                 self.send_header(name, value)
-            self.send_header("Content-Length", str(len(body)))
+            if sized:
+                self.send_header("Content-Length", str(len(body)))
+            else:
+                self.send_header("Connection", "close")
+                self.close_connection = True
             self.end_headers()
             self.wfile.write(body)
 
-        def serve_file(self, name):
+        def serve_file(self, name, sized=True):
             path = os.path.join(root, name)
             if not os.path.isfile(path):
                 return self.send_body(404, b"<html>not found</html>", [("Content-Type", "text/html")])
@@ -72,7 +78,7 @@ def make_handler(root, log_path):
             modified = email.utils.formatdate(os.path.getmtime(path), usegmt=True)
             if self.headers.get("If-None-Match") == etag:
                 return self.send_body(304, b"", [("ETag", etag)])
-            self.send_body(200, body, [("Content-Type", "application/x-plist"), ("ETag", etag), ("Last-Modified", modified)])
+            self.send_body(200, body, [("Content-Type", "application/x-plist"), ("ETag", etag), ("Last-Modified", modified)], sized)
 
         def do_GET(self):
             self.record()
@@ -92,6 +98,8 @@ def make_handler(root, log_path):
                 return self.send_body(302, b"", [("Location", target)])
             if parts[0] == "loop":
                 return self.send_body(302, b"", [("Location", "/loop")])
+            if parts[0] == "unsized":
+                return self.serve_file("/".join(parts[1:]), sized=False)
             if parts[0] == "big":
                 return self.send_body(200, b" " * (2 << 20), [("Content-Type", "application/x-plist")])
             self.serve_file("/".join(parts))

@@ -35,8 +35,10 @@ static void *herald_resolve(enum Library library, const char *name) {
     void *handle = __atomic_load_n(&library_handles[library], __ATOMIC_ACQUIRE);
     if (handle == NULL) {
         // dlopen is thread-safe and counts references; two threads loading at once both get
-        // the same handle, and one reference more is harmless.
-        handle = dlopen(library_names[library], RTLD_NOW | RTLD_GLOBAL);
+        // the same handle, and one reference more is harmless. Lazily bound: the functions of
+        // a dependency built without BIND_NOW (Kerberos, nghttp2, brotli, zlib) are looked up
+        // when first called, not all of them at load.
+        handle = dlopen(library_names[library], RTLD_LAZY | RTLD_GLOBAL);
         if (handle == NULL) unavailable(library_names[library]);
         __atomic_store_n(&library_handles[library], handle, __ATOMIC_RELEASE);
     }

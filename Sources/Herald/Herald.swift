@@ -58,7 +58,8 @@ public final class Herald {
         public var waitLimit: Double?
         /// Whether `appLaunched()` checks (iNotify's `checkAtLaunch`). Default true.
         public var checkAtLaunch: Bool
-        /// The environment read for XDG directories and the language.
+        /// The environment read for XDG directories, the language and the desktop; by default
+        /// the variables of the process that Herald reads (`ProcessEnvironment`).
         public var environment: [String: String]
 
         /// Creates a configuration with iNotify's defaults.
@@ -67,7 +68,7 @@ public final class Herald {
             check: CheckConfiguration? = nil, urlRules: URLRules = URLRules(), labels: Labels? = nil, icon: String? = nil,
             timeout: Double = 60, sizeLimit: Int = 1 << 20, caFile: String? = nil, publicKey: String? = nil,
             waitLimit: Double? = nil, checkAtLaunch: Bool = true,
-            environment: [String: String] = ProcessInfo.processInfo.environment
+            environment: [String: String] = ProcessEnvironment.read()
         ) {
             self.feedURL = feedURL
             self.appID = appID

@@ -93,7 +93,7 @@ final class DemoApp {
         window = delegate
         gtk_window_present(gtkWindow)
 
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.read()
         do {
             let feed = try feedURL ?? SampleFeed.install(appID: appID, environment: environment)
             let herald = try Herald(configuration: .init(

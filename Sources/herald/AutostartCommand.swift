@@ -37,7 +37,7 @@ struct AutostartCommand: ParsableCommand, UsageExample {
             let app = target.app
             let command = [Self.heraldExecutable, "check"] + target.checkArguments(startDelay: startDelay)
             let entry = Autostart.entry(appID: app.appID, appName: app.appName ?? app.appID, command: command)
-            let path = Autostart.path(appID: app.appID, environment: ProcessInfo.processInfo.environment)
+            let path = Autostart.path(appID: app.appID, environment: ProcessEnvironment.read())
             do {
                 try FileStateStore.writeFileAtomically(Data(entry.text.utf8), to: path)
                 chmod(path, 0o644)
@@ -105,5 +105,5 @@ struct AutostartEntryOptions: ParsableArguments {
     func validate() throws { try AppOptions.requireUsable(appID: appID) }
 
     /// The entry's path under `$XDG_CONFIG_HOME/autostart`.
-    var path: String { Autostart.path(appID: appID, environment: ProcessInfo.processInfo.environment) }
+    var path: String { Autostart.path(appID: appID, environment: ProcessEnvironment.read()) }
 }

@@ -32,7 +32,7 @@ struct DemoCommand: ParsableCommand, UsageExample {
     }
 
     func run() throws {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.read()
         let feedURL: String
         do {
             feedURL = try SampleFeed.install(appID: appID, environment: environment)

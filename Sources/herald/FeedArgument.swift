@@ -83,7 +83,7 @@ extension URLRuleOptions {
     func loadOnce(_ feed: String, publicKey: Data?) -> Result<LoadedFeed, HeraldError> {
         FeedSource(url: FeedArgument(feed).url, userAgent: "Herald/\(HeraldVersion.current) (publisher)",
                    timeout: 60, sizeLimit: 64 << 20, rules: rules, caFile: caFile, publicKey: publicKey,
-                   languages: Audience(environment: ProcessInfo.processInfo.environment).languages, cache: nil).loadOnce()
+                   languages: Audience(environment: ProcessEnvironment.read()).languages, cache: nil).loadOnce()
     }
 }
 

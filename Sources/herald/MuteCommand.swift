@@ -54,7 +54,7 @@ struct MuteTargetOptions: ParsableArguments {
     /// The user's and the administrator's key files with the path of the user's, or exit 78
     /// (EX_CONFIG) naming the file that cannot be read.
     static func readFiles() throws -> (switches: OffSwitches, userFile: String) {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.read()
         do {
             return (try OffSwitchFiles.read(environment: environment), OffSwitchFiles.userFile(environment: environment))
         } catch {
@@ -66,7 +66,7 @@ struct MuteTargetOptions: ParsableArguments {
     /// Changes the user's file, or exits 73 (EX_CANTCREAT) naming what cannot be written.
     static func apply(_ edit: OffSwitchEdit) throws {
         do {
-            try OffSwitchFiles.apply(edit, environment: ProcessInfo.processInfo.environment)
+            try OffSwitchFiles.apply(edit, environment: ProcessEnvironment.read())
         } catch {
             EventReporter.complain(error.description)
             throw ExitCode(73)

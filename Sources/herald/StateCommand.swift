@@ -32,7 +32,7 @@ struct StateCommand: ParsableCommand, UsageExample {
     func run() throws {
         let store: FileStateStore
         do {
-            store = FileStateStore(paths: try HeraldPaths(appID: appID, environment: ProcessInfo.processInfo.environment),
+            store = FileStateStore(paths: try HeraldPaths(appID: appID, environment: ProcessEnvironment.read()),
                                    onCorruptFile: EventReporter.reportCorruptStateFile)
         } catch {
             EventReporter.complain(StateStoreError(error, writing: "the state").description)
@@ -79,7 +79,7 @@ struct StateCommand: ParsableCommand, UsageExample {
     /// The off switches of the app, or `nil` (said on stderr) when a key file cannot be read.
     private func offSwitches() -> OffSwitchDecision? {
         do {
-            return try OffSwitchFiles.read(environment: ProcessInfo.processInfo.environment).decision(for: appID)
+            return try OffSwitchFiles.read(environment: ProcessEnvironment.read()).decision(for: appID)
         } catch {
             EventReporter.complain(error.description)
             return nil

@@ -24,6 +24,16 @@ final class OffSwitchFilesTests: XCTestCase {
         try text.write(toFile: path, atomically: true, encoding: .utf8)
     }
 
+    func testTheProcessVariablesReadNameTheSameFilesAsTheWholeEnvironment() {
+        let names = ["HOME", "XDG_CONFIG_HOME", "XDG_CONFIG_DIRS"]
+        let saved = names.map { name in getenv(name).map { String(cString: $0) } }
+        defer { for (name, value) in zip(names, saved) { if let value { setenv(name, value, 1) } else { unsetenv(name) } } }
+        for (name, value) in environment { setenv(name, value, 1) }
+        XCTAssertEqual(OffSwitchFiles.systemFiles(environment: ProcessEnvironment.read()), OffSwitchFiles.systemFiles(environment: ProcessInfo.processInfo.environment))
+        XCTAssertEqual(OffSwitchFiles.userFile(environment: ProcessEnvironment.read()), OffSwitchFiles.userFile(environment: ProcessInfo.processInfo.environment))
+        XCTAssertEqual(OffSwitchFiles.systemFiles(environment: ProcessEnvironment.read()), [directory.path + "/site/herald/herald.conf", systemFile])
+    }
+
     func testTheFilesAreUnderTheXDGConfigFoldersWithEtcXdgAndDotConfigByDefault() {
         XCTAssertEqual(OffSwitchFiles.systemFiles(environment: [:]), ["/etc/xdg/herald/herald.conf"])
         XCTAssertEqual(OffSwitchFiles.systemFiles(environment: ["XDG_CONFIG_DIRS": "/a:relative::/b"]), ["/a/herald/herald.conf", "/b/herald/herald.conf"])

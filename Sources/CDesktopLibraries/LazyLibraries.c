@@ -23,7 +23,10 @@ static const char *const library_names[LIBRARY_COUNT] = {
 static void *library_handles[LIBRARY_COUNT];
 
 /// Exits with EX_UNAVAILABLE when a library or one of its functions cannot be had: the
-/// program cannot go on, and the reason is the loader's.
+/// program cannot go on, and the reason is the loader's. A function that one of the libraries'
+/// own lazily bound dependencies lacks (an install broken by a partial upgrade) is found only
+/// when first called, and the loader then ends the process itself (exit status 127, "symbol
+/// lookup error"); `LD_BIND_NOW=1` finds it at load instead.
 static void unavailable(const char *what) {
     const char *reason = dlerror();
     fprintf(stderr, "herald: cannot load %s: %s\n", what, reason ? reason : "unknown reason");

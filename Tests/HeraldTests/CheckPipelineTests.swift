@@ -177,7 +177,7 @@ final class CheckPipelineTests: XCTestCase {
                 herald.appLaunched()
                 MainContext.after(seconds: 0.5) {
                     XCTAssertEqual(Array(store.state.presenting.keys), ["b"], "only the shown message stays claimed")
-                    XCTAssertEqual(store.writes, 2, "plan with claims, then one release of c (a, past the cap, was never claimed)")
+                    XCTAssertEqual(store.writes, 2, "plan with claims, then the update that releases c and claims b")
                     presenter.answer(presenter.shown[0], with: "ignore")
                 }
             }

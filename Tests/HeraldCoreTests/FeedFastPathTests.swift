@@ -175,6 +175,50 @@ final class FeedFastPathTests: XCTestCase {
         }
     }
 
+    func testBinaryASCIIStringsLeftInTheDocumentReadAsStringsMadeAtOnce() throws {
+        // ASCII and UTF-8 string objects whose bytes are all ASCII are left in the document,
+        // whatever the form of their length; UTF-16, non-ASCII and other values are made at once,
+        // and an ASCII object holding other bytes still spoils its entry.
+        var values: [[UInt8]] = (0...20).map { BinaryPlistObject.ascii(String(repeating: "x", count: $0)) }
+        values += [
+            [0x5F, 0x10, 3] + Array("abc".utf8),
+            [0x73] + Array("utf".utf8),
+            [0x75] + Array("café".utf8),
+            BinaryPlistObject.utf16(Array("wide".utf16)),
+            [0x10, 12], [0x09], [0x40],
+        ]
+        // Object 0 the root; 1, 2 its keys; 3, 4 the entries; 5 a string both entries share;
+        // then each field's key and value.
+        var objects: [[UInt8]] = [BinaryPlistObject.dictionary([(key: 1, value: 3), (key: 2, value: 4)]), BinaryPlistObject.ascii("k"),
+                                  BinaryPlistObject.ascii("m"), [], [], BinaryPlistObject.ascii("Shared text of both entries")]
+        var pairs: [(key: Int, value: Int)] = []
+        for (index, value) in values.enumerated() {
+            pairs.append((key: objects.count, value: objects.count + 1))
+            objects.append(BinaryPlistObject.ascii("f\(index)"))
+            objects.append(value)
+        }
+        pairs.append((key: objects.count, value: 5))
+        objects.append(BinaryPlistObject.ascii("Title"))
+        objects[3] = BinaryPlistObject.dictionary(pairs)
+        objects[4] = BinaryPlistObject.dictionary([(key: objects.count - 1, value: 5)])
+        let bytes = Fixtures.binaryPlist(objects: objects)
+        let left = try firstEntryReadBothWays(bytes, eagerly: BinaryPropertyList.read)
+        XCTAssertEqual(left["f21"], .string("abc"))
+        XCTAssertEqual(left["f22"], .string("utf"))
+        XCTAssertEqual(Self.textsInDocument(left), 21 + 2 + 1, "the 21 ASCII values, abc, utf and the title")
+        let feed = try FeedDecoder.decode(bytes)
+        XCTAssertEqual(feed.entries["k"]?.title, "Shared text of both entries")
+        XCTAssertEqual(feed.entries["m"]?.title, "Shared text of both entries")
+        XCTAssertEqual(feed.entries["k"]?.field("f23"), .string("café"))
+        XCTAssertEqual(feed.entries["k"]?.field("f24"), .string("wide"))
+        // Bytes beyond ASCII in an ASCII string spoil the entry, read either way.
+        objects[5] = [0x52, 0x61, 0xE9]
+        let spoiled = try FeedDecoder.decode(Fixtures.binaryPlist(objects: objects))
+        XCTAssertEqual(spoiled.entries.count, 0)
+        XCTAssertEqual(spoiled.problems.count, 2)
+        XCTAssertEqual(spoiled.problems.first?.reason, "Title holds an ASCII string with bytes beyond ASCII")
+    }
+
     func testAnEntryReadsItsTextsAfterTheBytesItWasReadFromAreGone() throws {
         // The bytes are a slice that does not start at 0, and nothing but the entry keeps them.
         func readEntry() throws -> FeedEntry {

@@ -24,6 +24,8 @@ struct BinaryPropertyList {
     private let objectAreaEnd: Int
     /// The root object's number.
     private let rootObject: Int
+    /// The document's bytes to leave entries' ASCII strings in, or `nil` to make every string.
+    private let document: DocumentBytes?
     /// The objects from the root down to the one being read, to find cycles.
     private var path: [Int] = []
     private var values = 0
@@ -53,15 +55,17 @@ struct BinaryPropertyList {
         try bytes.withUnsafeBufferPointer { (buffer) throws(DocumentFailure) -> FeedDocument in try read(buffer) }
     }
 
-    /// Reads a whole document from bytes that stay valid while it is read.
-    static func read(_ buffer: UnsafeBufferPointer<UInt8>) throws(DocumentFailure) -> FeedDocument {
-        var reader = try BinaryPropertyList(bytes: buffer)
-        return try reader.document()
+    /// Reads a whole document from bytes that stay valid while it is read; with `document`
+    /// (the same bytes, kept), an entry's ASCII strings are left in them, not made strings.
+    static func read(_ buffer: UnsafeBufferPointer<UInt8>, document: DocumentBytes? = nil) throws(DocumentFailure) -> FeedDocument {
+        var reader = try BinaryPropertyList(bytes: buffer, document: document)
+        return try reader.wholeDocument()
     }
 
     /// Reads and checks the header, the trailer and the offset table.
-    private init(bytes: UnsafeBufferPointer<UInt8>) throws(DocumentFailure) {
+    private init(bytes: UnsafeBufferPointer<UInt8>, document: DocumentBytes?) throws(DocumentFailure) {
         self.bytes = bytes
+        self.document = document
         let trailerSize = 32
         guard bytes.count >= 8 + 1 + trailerSize else { throw .endsEarly("the file is too short to hold a trailer") }
         guard bytes.starts(with: Array("bplist00".utf8)) else {
@@ -101,7 +105,7 @@ struct BinaryPropertyList {
         decodedSlot = Array(repeating: 0, count: offsets.count)
     }
 
-    private mutating func document() throws(DocumentFailure) -> FeedDocument {
+    private mutating func wholeDocument() throws(DocumentFailure) -> FeedDocument {
         let root = rootObject
         var unreadable: [FeedProblem] = []
         guard case .dictionary(let keyReferences, let valueReferences) = try container(root) else {
@@ -137,7 +141,7 @@ struct BinaryPropertyList {
             }
         }
         try enter(object)
-        var fields = FeedFields(capacity: count)
+        var fields = FeedFields(capacity: count, document: document)
         for index in 0..<count {
             let keyStart = range.lowerBound + index * referenceSize
             let valueStart = keyStart + count * referenceSize
@@ -147,7 +151,14 @@ struct BinaryPropertyList {
             let key = try key(keyObject, problem: &keyProblem)
             if let keyProblem { problems.noteKey(keyProblem) }
             let valueKind = marker(of: valueObject).kind
-            if valueKind != 0xA, valueKind != 0xD {
+            if valueKind == 0x5 || valueKind == 0x7, document != nil, decodedSlot[valueObject] == 0,
+               let text = try asciiText(valueObject) {
+                // An ASCII string, as most values of an entry are, is left in the document: it
+                // cannot spoil the entry, and a check makes strings of the few it shows.
+                try self.count()
+                try countBytes(text.count)
+                fields.add(key, textAt: text.lowerBound, count: text.count)
+            } else if valueKind != 0xA, valueKind != 0xD {
                 // A value holding no references, as most values of an entry are: read here, its
                 // key put on the problem path only when it has a problem, instead of for every value.
                 try self.count()
@@ -336,6 +347,15 @@ struct BinaryPropertyList {
         decodedSlot[object] = decoded.count
         problem = problem ?? found
         return value
+    }
+
+    /// Where the bytes of an ASCII or UTF-8 string object lie when they are all ASCII; `nil`
+    /// for any other string, which `leaf` reads.
+    private func asciiText(_ object: Int) throws(DocumentFailure) -> Range<Int>? {
+        let (_, info, start) = marker(of: object)
+        let (count, first) = try length(of: object, info: info, start: start)
+        let range = try payload(of: object, start: first, count: count, size: 1)
+        return ByteSearch.isASCII(UnsafeBufferPointer(rebasing: bytes[range])) ? range : nil
     }
 
     /// Strings and data, with the bytes they count against `FeedLimits.maximumExpandedBytes`.

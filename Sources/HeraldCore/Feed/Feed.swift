@@ -4,8 +4,8 @@ import FoundationEssentials
 ///
 /// Its parts live in one shared, copy-on-write box: a check copies entries while it orders
 /// and plans them, and a copy then costs one reference count instead of one per string. An
-/// entry decoded from a JSON or XML feed keeps the feed's bytes, where its plain texts are read
-/// from when they are asked for.
+/// entry decoded from a JSON, XML or binary plist feed keeps the feed's bytes, where its plain
+/// texts are read from when they are asked for.
 public struct FeedEntry: Sendable, Equatable {
     /// Where one of the known texts (title, message…) of an entry is.
     ///

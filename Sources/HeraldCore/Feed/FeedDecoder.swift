@@ -196,8 +196,8 @@ public enum FeedDecoder {
     ///
     /// The bytes are read where they lie: copying a large feed into an array first cost a
     /// copy and the page faults of a fresh allocation.
-    /// An entry's plain JSON and XML texts are left in the bytes, which its fields keep
-    /// (`DocumentBytes`).
+    /// An entry's plain JSON and XML texts and binary plist ASCII strings are left in the
+    /// bytes, which its fields keep (`DocumentBytes`).
     static func read(_ data: Data) throws(FeedError) -> FeedDocument {
         let result = data.withUnsafeBytes { (raw) -> Result<FeedDocument, FeedError> in
             let bytes = raw.assumingMemoryBound(to: UInt8.self)
@@ -205,7 +205,7 @@ public enum FeedDecoder {
             do throws(DocumentFailure) {
                 switch format {
                 case .binaryPropertyList:
-                    return .success(try BinaryPropertyList.read(bytes))
+                    return .success(try BinaryPropertyList.read(bytes, document: DocumentBytes(data)))
                 case .json:
                     return .success(try JSONFeedReader.read(bytes, document: DocumentBytes(data)))
                 case .openStepPropertyList:

@@ -205,7 +205,7 @@ private final class FetchOperation {
     var currentURL = ""
     var message: OpaquePointer?
     var stream: UnsafeMutablePointer<GInputStream>?
-    var body = Data()
+    var body: [UInt8] = []
     var received: FeedValidators?
     /// What TLS found wrong with the server's certificate, if it refused it.
     var certificateFlags: UInt32 = 0
@@ -349,7 +349,7 @@ private final class FetchOperation {
                 return finish(.failure(.tooLarge(limit: fetcher.sizeLimit)))
             }
             // Room for the whole body when the server says how long it is: read into as it
-            // comes, without a copy each time it grows or at the end.
+            // comes, without a copy each time it grows.
             if let length, length > 0 { body.reserveCapacity(length) }
             received = FeedValidators(etag: header("ETag"), lastModified: header("Last-Modified"))
             readChunk()
@@ -371,9 +371,9 @@ private final class FetchOperation {
                 var size: gsize = 0
                 let data = g_bytes_get_data(bytes, &size)
                 if size == 0 {
-                    return operation.finish(.success(.fetched(operation.body, operation.received ?? FeedValidators(etag: nil, lastModified: nil))))
+                    return operation.finish(.success(.fetched(Data(operation.body), operation.received ?? FeedValidators(etag: nil, lastModified: nil))))
                 }
-                operation.body.append(UnsafeBufferPointer(start: data!.assumingMemoryBound(to: UInt8.self), count: Int(size)))
+                operation.body.append(contentsOf: UnsafeBufferPointer(start: data!.assumingMemoryBound(to: UInt8.self), count: Int(size)))
                 guard operation.body.count <= operation.fetcher.sizeLimit else {
                     return operation.finish(.failure(.tooLarge(limit: operation.fetcher.sizeLimit)))
                 }

@@ -7,6 +7,16 @@ final class XMLPropertyListTests: XCTestCase {
     let header = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
         + #"<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">"# + "\n"
 
+    /// Why the document of the header and `body` is refused, or "decoded".
+    func refusal(_ body: String) -> String {
+        do {
+            _ = try FeedDecoder.decode(Data((header + body).utf8))
+            return "decoded"
+        } catch {
+            return (error as? FeedError)?.description ?? "\(error)"
+        }
+    }
+
     /// The `details` of entry `a` of a feed whose entry `a` is `fields` (XML inside `<dict>`).
     func details(_ fields: String) throws -> [String: FeedValue] {
         let xml = header + "<plist version=\"1.0\"><dict><key>a</key><dict>" + fields + "</dict></dict></plist>\n"
@@ -64,15 +74,7 @@ final class XMLPropertyListTests: XCTestCase {
     }
 
     func testACloseTagMustSpellTheNameItClosesWhateverItsLength() {
-        func refusal(_ fields: String) -> String? {
-            let xml = header + "<plist><dict><key>a</key><dict>" + fields + "</dict></dict></plist>"
-            do {
-                _ = try FeedDecoder.decode(Data(xml.utf8))
-                return nil
-            } catch {
-                return (error as? FeedError)?.description ?? "\(error)"
-            }
-        }
+        func refusal(_ fields: String) -> String { self.refusal("<plist><dict><key>a</key><dict>" + fields + "</dict></dict></plist>") }
         XCTAssertEqual(refusal("<key>T</kez><string>x</string>"),
                        "line 3, column 38: </kez> does not close <key> from line 3 (XML property list)")
         XCTAssertEqual(refusal("<key>T</keys><string>x</string>"),
@@ -104,14 +106,6 @@ final class XMLPropertyListTests: XCTestCase {
     }
 
     func testStructuralFaultsNameTheirPlace() {
-        func refusal(_ body: String) -> String {
-            do {
-                _ = try FeedDecoder.decode(Data((header + body).utf8))
-                return "decoded"
-            } catch {
-                return (error as? FeedError)?.description ?? "\(error)"
-            }
-        }
         XCTAssertEqual(refusal("<plist><dict><string>a</string></dict></plist>"),
                        "line 3, column 14: <string> where a <key> was expected (XML property list)")
         XCTAssertEqual(refusal("<plist><dict><key>a</key></dict></plist>"),

@@ -5,17 +5,19 @@ import XCTest
 /// `ProcessEnvironment` reads only the variables Herald uses, and each reader of an environment
 /// finds in them what it finds in the whole environment.
 final class ProcessEnvironmentTests: XCTestCase {
-    private var saved: [String: String?] = [:]
+    /// Each variable the tests set, with its value before them (`nil`: it was not set).
+    private var saved: [(name: String, value: String?)] = []
 
     /// Variables near the ones Herald reads, which a reader might come to read by mistake.
     private let unread = ["XDG_DATA_HOME", "XDG_DATA_DIRS", "XDG_RUNTIME_DIR", "LC_CTYPE", "XDG_SESSION_DESKTOP", "DESKTOP_SESSION"]
 
     override func setUp() {
-        for name in ProcessEnvironment.names + unread { saved[name] = getenv(name).map { String(cString: $0) } }
+        saved = (ProcessEnvironment.names + unread).map { name in (name, getenv(name).map { String(cString: $0) }) }
     }
 
     override func tearDown() {
         for (name, value) in saved { set(name, value) }
+        saved = []
     }
 
     private func set(_ name: String, _ value: String?) {

@@ -42,6 +42,9 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     case missingFile(String)
     /// The https server's certificate was not accepted, and why.
     case untrustedCertificate([CertificateProblem])
+    /// A feed URL with `{lang}` none of whose URLs is there (HTTP 404, or no such file): the
+    /// URLs asked, in the order asked.
+    case notFoundInAnyLanguage([String])
 
     /// One sentence for people.
     public var description: String {
@@ -54,6 +57,8 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .transport(let reason), .missingFile(let reason): return "could not fetch the feed: \(reason)"
         case .untrustedCertificate(let problems):
             return "the feed server's certificate was refused: " + problems.map(\.description).joined(separator: "; ")
+        case .notFoundInAnyLanguage(let urls):
+            return "none of the feed's URLs is there; asked " + urls.joined(separator: ", ")
         }
     }
 
@@ -61,7 +66,7 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// URL with `{lang}` then asks its next URL; any other failure ends the search.
     public var isNotFound: Bool {
         switch self {
-        case .httpStatus(404), .missingFile: return true
+        case .httpStatus(404), .missingFile, .notFoundInAnyLanguage: return true
         default: return false
         }
     }

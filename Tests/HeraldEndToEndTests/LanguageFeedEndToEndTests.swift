@@ -96,6 +96,24 @@ final class LanguageFeedEndToEndTests: XCTestCase {
                        "de_AT is missing, de is there")
     }
 
+    func testWhenNoURLOfATemplateIsThereTheErrorNamesEveryURLAsked() throws {
+        let (session, server) = try session()
+        let template = server.url("messages.{lang}.plist")
+        let urls = ["messages.de_DE.plist", "messages.de.plist", "messages.plist"].map(server.url)
+        let sentence = "none of the feed's URLs is there; asked " + urls.joined(separator: ", ")
+        let failed = try check(session, server, language: "de_DE.UTF-8")
+        XCTAssertEqual(failed.status, 75, failed.description)
+        XCTAssertEqual(failed.errorOutput, "herald: \(sentence)\n")
+        XCTAssertEqual(asked(server), ["/messages.de_DE.plist", "/messages.de.plist", "/messages.plist"])
+
+        let validated = try session.run(["validate", template], environment: ["LANG": "de_DE.UTF-8"])
+        XCTAssertEqual(validated, ToolRun(status: 75, output: "", errorOutput: "herald: \(sentence)\n"))
+
+        let withoutLanguage = try check(session, server, language: "C", appID: "org.example.NoLanguage")
+        XCTAssertEqual(withoutLanguage.errorOutput, "herald: none of the feed's URLs is there; asked \(server.url("messages.plist"))\n",
+                       "a user without a language asks one URL, and is told which")
+    }
+
     func testValidateSaysWhichURLOfATemplateAnswered() throws {
         let (session, server) = try session()
         try server.publish("messages.de.plist", welcome)

@@ -106,6 +106,8 @@ public final class FeedSource {
             }
             answeredURL = target
             switch result {
+            case .failure(let error) where error.isNotFound && LanguageFeedURL.isTemplate(url):
+                completion(.failure(.fetch(.notFoundInAnyLanguage(notFound + [target]))))
             case .failure(let error):
                 completion(.failure(.fetch(error)))
             case .success(.fetched(let bytes, let received)):

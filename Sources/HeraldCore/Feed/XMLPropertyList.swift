@@ -56,7 +56,7 @@ struct XMLPropertyList {
     }
 
     /// The element names of a property list.
-    private enum Name: String {
+    private enum Name: CustomStringConvertible {
         case plist, dict, key, array, string, integer, real, `true`, `false`, date, data
 
         /// The name spelt by `bytes`, or `nil`, without making a string of them: the length and
@@ -97,6 +97,9 @@ struct XMLPropertyList {
             case .data: "data"
             }
         }
+
+        /// The name as error messages write it.
+        var description: String { spelling.description }
     }
 
     /// Reads the document from `position`: a root dictionary entry by entry, any other root whole.
@@ -169,7 +172,7 @@ struct XMLPropertyList {
             return .real(number)
         case .true, .false:
             guard try text(of: tag).isEmpty else {
-                throw fail(at: tag.offset, "<\(tag.name.rawValue)/> holds text")
+                throw fail(at: tag.offset, "<\(tag.name)/> holds text")
             }
             return .bool(tag.name == .true)
         case .date:
@@ -187,7 +190,7 @@ struct XMLPropertyList {
             }
             return .data(data)
         case .key, .plist:
-            throw fail(at: tag.offset, "<\(tag.name.rawValue)> where a value was expected")
+            throw fail(at: tag.offset, "<\(tag.name)> where a value was expected")
         }
     }
 
@@ -236,7 +239,7 @@ struct XMLPropertyList {
         try enter()
         while let keyTag = try nextStartTag(inside: tag) {
             guard keyTag.name == .key else {
-                throw fail(at: keyTag.offset, "<\(keyTag.name.rawValue)> where a <key> was expected")
+                throw fail(at: keyTag.offset, "<\(keyTag.name)> where a <key> was expected")
             }
             try countValue()
             let key = try text(of: keyTag)
@@ -320,7 +323,7 @@ struct XMLPropertyList {
         try skipMisc()
         guard position < bytes.count else { throw notClosed(tag) }
         guard bytes[position] == UInt8(ascii: "<"), position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "/") else {
-            throw fail(at: position, "<\(tag.name.rawValue)> holds more than one value")
+            throw fail(at: position, "<\(tag.name)> holds more than one value")
         }
         try closeTag(of: tag)
     }
@@ -390,7 +393,7 @@ struct XMLPropertyList {
                 try closeTag(of: tag)
                 return String(decoding: out, as: UTF8.self)
             } else {
-                throw fail(at: position, "<\(tag.name.rawValue)> holds a tag; write < in text as &lt;")
+                throw fail(at: position, "<\(tag.name)> holds a tag; write < in text as &lt;")
             }
         }
     }
@@ -520,7 +523,7 @@ struct XMLPropertyList {
 
     private func fail(at offset: Int, _ reason: String) -> DocumentFailure { .syntax(offset: offset, reason: reason) }
 
-    private func notClosed(_ tag: Tag) -> DocumentFailure { notClosed("<\(tag.name.rawValue)>", at: tag.offset) }
+    private func notClosed(_ tag: Tag) -> DocumentFailure { notClosed("<\(tag.name)>", at: tag.offset) }
 
     /// The document ended inside what opened at `offset`; the place is the opening, where the
     /// publisher has to look.
@@ -529,7 +532,7 @@ struct XMLPropertyList {
     }
 
     private func wrongClose(_ name: String, at offset: Int, for tag: Tag) -> DocumentFailure {
-        fail(at: offset, "</\(Self.shortened(name))> does not close <\(tag.name.rawValue)> from line \(line(tag.offset))")
+        fail(at: offset, "</\(Self.shortened(name))> does not close <\(tag.name)> from line \(line(tag.offset))")
     }
 
     // MARK: - Scalars

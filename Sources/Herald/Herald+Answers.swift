@@ -76,6 +76,19 @@ extension Herald {
                                    urlRules: configuration.urlRules, isLive: Check.isLive)
     }
 
+    /// What a launch check would decide now for each registered prompt, in name order, and why
+    /// (`CheckPolicy.explain(_:state:now:quiet:isLive:)`): this launch counted, as `appLaunched()`
+    /// counts it, then due, waiting or done, and deferred while the desktop asks for quiet.
+    /// Nothing is counted, shown, claimed or written.
+    ///
+    /// - Parameter state: the state to explain against; by default a snapshot of this app's.
+    /// - Throws: `HeraldError.state` when the state is not given and cannot be read.
+    public func explainPrompts(state: HeraldState? = nil) throws(HeraldError) -> [PromptExplanation] {
+        let read: HeraldState
+        if let state { read = state } else { read = try readState() }
+        return CheckPolicy.explain(registeredPrompts, state: read, now: now(), quiet: quietReason(), isLive: Check.isLive)
+    }
+
     /// Why a launch check would not run now, as the gate sees it (iNotify's
     /// `shouldCheckForNotifications`, with Herald's backoff and the off switches): `nil` when it
     /// is due. A mute comes first; the delegate's `heraldShouldCheck` is asked last, as a launch

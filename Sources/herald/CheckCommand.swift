@@ -24,8 +24,8 @@ struct CheckCommand: ParsableCommand, UsageExample {
     var startDelay: Double = CheckCommandLine.Defaults.startDelay
 
     @Flag(help: ArgumentHelp(
-        "Say for each message of the feed whether it would show now and, if not, why; show nothing and change no state.",
-        discussion: "With --json, one object per message. The feed is fetched; the state is only read."))
+        "Say for each message of the feed, and each prompt of --prompts, whether it would show now and, if not, why; show nothing and change no state.",
+        discussion: "With --json, one object per message and prompt. The feed is fetched; the state is only read."))
     var explain = false
 
     func validate() throws {
@@ -39,9 +39,10 @@ struct CheckCommand: ParsableCommand, UsageExample {
     /// Runs the check these values ask for; the parser's and the plain reading's alike.
     static func run(_ line: CheckCommandLine) throws {
         try FeedArgument(line.feed).requireReadable()
-        if line.explain { throw ExitCode(MainContext.assumeIsolated { CheckExplanation(line: line).run() }) }
+        let prompts = try line.loadPrompts()
+        if line.explain { throw ExitCode(MainContext.assumeIsolated { CheckExplanation(line: line, prompts: prompts).run() }) }
         var session = CheckSession(configuration: line.configuration, json: line.json)
-        session.prompts = try line.loadPrompts()
+        session.prompts = prompts
         let delay = StartDelay.seconds(upTo: line.startDelay)
         throw ExitCode(MainContext.assumeIsolated { session.run(force: line.force, startDelay: delay) })
     }

@@ -8,10 +8,13 @@ import HeraldCore
 ///
 /// The feed is fetched as a check fetches it (the feed argument's forms, `{lang}`, the public
 /// key) but without the cached copy, so no conditional request and nothing cached; the state
-/// file is read without the lock, so not even the lock file is created.
+/// file is read without the lock, so not even the lock file is created. The prompts of a
+/// prompts file follow the messages, decided as a launch check decides them (none with
+/// `--force`: a manual check shows no prompt).
 @MainContext
 struct CheckExplanation {
     let line: CheckCommandLine
+    let prompts: [Prompt]
 
     /// Prints the explanation and returns the exit code: 0, or the failure's as for a check.
     func run() -> Int32 {
@@ -21,6 +24,7 @@ struct CheckExplanation {
         do { made = try CheckSession.makeHerald(configuration, store: nil) } catch { return error.rawValue }
         // Without a store of its own, the Herald is on the app's state file.
         let herald = made.herald, store = made.file!
+        if !line.force { for prompt in prompts { herald.register(prompt) } }
         var state = HeraldState()
         do {
             if let read = try store.inspect() {
@@ -62,8 +66,9 @@ struct CheckExplanation {
         switch source.loadOnce() {
         case .success(let success): loaded = success
         case .failure(let error):
+            // A check that cannot fetch still shows the prompts that are due.
             EventReporter.complain(error.description)
-            return error.exitCode
+            return explainPrompts(of: herald, state: state) ?? error.exitCode
         }
         if let skip = CheckPolicy.gate(configuration.check, state: state, now: herald.now(), force: line.force).skip {
             print(json ? Self.event("check-skipped", ["reason": .string(skip.name), "detail": .string(skip.description)])
@@ -77,7 +82,26 @@ struct CheckExplanation {
         for explanation in explanations {
             print(json ? Self.data(of: explanation) : Self.line(for: explanation))
         }
-        return 0
+        return explainPrompts(of: herald, state: state) ?? 0
+    }
+
+    /// Prints a line per registered prompt; returns the exit code of a failure, or `nil`.
+    private func explainPrompts(of herald: Herald, state: HeraldState) -> Int32? {
+        let explanations: [PromptExplanation]
+        do { explanations = try herald.explainPrompts(state: state) } catch { return error.exitCode }
+        for explanation in explanations {
+            print(line.json ? Self.data(of: explanation) : "prompt '\(explanation.name)' \(explanation)")
+        }
+        return nil
+    }
+
+    /// `{"event": "prompt-explained", "prompt", "decision", "reason", "detail"}`.
+    static func data(of explanation: PromptExplanation) -> String {
+        event("prompt-explained", [
+            "prompt": .string(explanation.name), "decision": .string(explanation.verdict),
+            "reason": .string(explanation.reason),
+            "detail": .string(explanation.deferredFor?.description ?? explanation.decision.description),
+        ])
     }
 
     /// `2027/01/01  New release: shows`, `2026/12/01  For KDE users: not shown: not for this desktop (other-desktop)`.

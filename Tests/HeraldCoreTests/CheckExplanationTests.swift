@@ -110,4 +110,64 @@ final class CheckExplanationTests: XCTestCase {
         XCTAssertEqual(MessageVerdict.rolloutNotDrawn(12.5).description,
                        "not shown: Rollout 12.5 %: this install has not drawn its place yet (the next check does) (rollout-not-drawn)")
     }
+
+    // MARK: - Prompts
+
+    func prompt(_ name: String, uses: Int = 1, days: Double = 0, preview: Bool = false) -> Prompt {
+        Prompt(name: name, settings: PromptSettings(title: name, usesUntilPrompt: uses, daysUntilPrompt: days, remindPeriod: 1, previewMode: preview))
+    }
+
+    /// A prompt of each kind a launch check tells apart, and the state that makes them so.
+    var everyPromptDecision: (prompts: [Prompt], state: HeraldState) {
+        var state = HeraldState()
+        let weekAgo = now.addingTimeInterval(-7 * 86_400)
+        state.prompts = [
+            "cancelled": PromptState(firstUsed: weekAgo, usesCount: 20, cancelled: true),
+            "viewed": PromptState(firstUsed: weekAgo, usesCount: 20, viewed: true),
+            "reminded": PromptState(firstUsed: weekAgo, lastReminded: now.addingTimeInterval(-3600), usesCount: 20),
+            "elsewhere": PromptState(firstUsed: weekAgo, usesCount: 20),
+            "lapsed": PromptState(firstUsed: weekAgo, usesCount: 20),
+            "third-use": PromptState(firstUsed: weekAgo, usesCount: 2),
+        ]
+        state.presentingPrompts = [
+            "elsewhere": HeraldState.Claim(processID: 4242, check: "other", until: now.addingTimeInterval(3600)),
+            "lapsed": HeraldState.Claim(processID: 4242, check: "other", until: now.addingTimeInterval(-1)),
+        ]
+        let prompts = [prompt("third-use", uses: 3), prompt("uses", uses: 5), prompt("days", days: 3), prompt("cancelled"), prompt("viewed"),
+                       prompt("reminded"), prompt("elsewhere"), prompt("lapsed"), prompt("preview", uses: 99, preview: true)]
+        return (prompts, state)
+    }
+
+    func testThisLaunchIsCountedThenEachPromptGetsItsDecisionInNameOrder() {
+        let (prompts, state) = everyPromptDecision
+        let explained = CheckPolicy.explain(prompts, state: state, now: now, quiet: nil, isLive: { _ in true })
+        XCTAssertEqual(explained.map(\.name), ["cancelled", "days", "elsewhere", "lapsed", "preview", "reminded", "third-use", "uses", "viewed"])
+        XCTAssertEqual(explained.map(\.decision), [
+            .cancelled, .waitingForDays(elapsed: 0, needed: 3), .shownElsewhere, .show(preview: false), .show(preview: true),
+            .reminded(hoursAgo: 1, remindPeriod: 1), .show(preview: false), .waitingForUses(count: 1, needed: 5), .viewed,
+        ], "the third use is this launch's; a prompt first counted now has one use and no days")
+        XCTAssertEqual(explained.map(\.verdict), ["done", "waits", "waits", "shows", "shows", "waits", "shows", "waits", "done"])
+        XCTAssertEqual(state.prompts["third-use"]?.usesCount, 2, "nothing is counted in the state")
+    }
+
+    func testWhileTheDesktopAsksForQuietOnlyWhatWouldShowIsDeferred() {
+        let (prompts, state) = everyPromptDecision
+        let explained = CheckPolicy.explain(prompts, state: state, now: now, quiet: .serverInhibited, isLive: { _ in true })
+        XCTAssertEqual(explained.filter { $0.deferredFor != nil }.map(\.name), ["lapsed", "preview", "third-use"])
+        XCTAssertEqual(explained.map(\.verdict), ["done", "waits", "waits", "deferred", "deferred", "waits", "deferred", "waits", "done"])
+        XCTAssertEqual(explained.first { $0.name == "third-use" }?.reason, "server-inhibited")
+    }
+
+    func testAPromptClaimOfACheckThatNoLongerRunsHoldsNothingBack() {
+        let (prompts, state) = everyPromptDecision
+        let explained = CheckPolicy.explain(prompts, state: state, now: now, quiet: nil, isLive: { _ in false })
+        XCTAssertEqual(explained.first { $0.name == "elsewhere" }?.decision, .show(preview: false))
+    }
+
+    func testAPromptExplanationReadsAsItsDecisionOrTheQuietThatDefersIt() {
+        XCTAssertEqual(PromptExplanation(name: "p", decision: .waitingForUses(count: 3, needed: 10)).description, "waits: 3 of 10 uses")
+        XCTAssertEqual(PromptExplanation(name: "p", decision: .show(preview: false), deferredFor: .doNotDisturb).description,
+                       "is deferred: do not disturb is on (org.gnome.desktop.notifications show-banners is false) (do-not-disturb)")
+        XCTAssertEqual(PromptExplanation(name: "p", decision: .cancelled).reason, "cancelled")
+    }
 }

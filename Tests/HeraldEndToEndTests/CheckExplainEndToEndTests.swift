@@ -2,8 +2,9 @@ import Foundation
 import HeraldTestSupport
 import XCTest
 
-/// `herald check --explain`: a line per message saying whether it would show now and why not,
-/// with nothing shown and the state left as it was (or never created).
+/// `herald check --explain`: a line per message, and per prompt of a prompts file, saying
+/// whether it would show now and why not, with nothing shown or counted and the state left as
+/// it was (or never created).
 final class CheckExplainEndToEndTests: XCTestCase {
     let appID = "org.example.Explained"
     let german = ["LANG": "de_DE.UTF-8", "XDG_CURRENT_DESKTOP": "GNOME"]
@@ -96,6 +97,44 @@ final class CheckExplainEndToEndTests: XCTestCase {
 
             """))
         XCTAssertFalse(FileManager.default.fileExists(atPath: stateFolder(session)), "no state folder, file or lock")
+        XCTAssertEqual(try session.notifyCalls().count, 0, "nothing shown")
+    }
+
+    func testThePromptsOfAPromptsFileFollowDecidedAsALaunchDecidesThemAndNothingIsCounted() throws {
+        let session = try DesktopSession()
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.json", #"{"a": {"Title": "Hello"}}"#)
+        let prompts = session.directory.appendingPathComponent("prompts.json")
+        try """
+            {
+              "defaults": {"daysUntilPrompt": 0},
+              "rate": {"title": "Rate us", "usesUntilPrompt": 1},
+              "pro": {"title": "Go Pro", "usesUntilPrompt": 10}
+            }
+            """.write(to: prompts, atomically: true, encoding: .utf8)
+        let options = ["--prompts", prompts.path, "--show-on-first-launch"]
+
+        XCTAssertEqual(try explain(session, server, options, environment: [:]), ToolRun(status: 0, output: """
+            a  Hello: shows
+            prompt 'pro' waits: 1 of 10 uses
+            prompt 'rate' shows: due
+
+            """), "this launch is the first use of each")
+        XCTAssertEqual(try explain(session, server, options + ["--json"], environment: [:]), ToolRun(status: 0, output: """
+            {"decision":"shows","detail":null,"event":"explained","key":"a","reason":null,"title":"Hello"}
+            {"decision":"waits","detail":"waits: 1 of 10 uses","event":"prompt-explained","prompt":"pro","reason":"uses"}
+            {"decision":"shows","detail":"shows: due","event":"prompt-explained","prompt":"rate","reason":"due"}
+
+            """))
+        XCTAssertEqual(try explain(session, server, options + ["--force"], environment: [:]), ToolRun(status: 0, output: "a  Hello: shows\n"),
+                       "a manual check shows no prompt")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stateFolder(session)), "no use is counted: no state folder, file or lock")
+
+        // The check that cannot fetch still decides its prompts, and fails as the check would.
+        server.stop()
+        let unreachable = try explain(session, server, options, environment: [:])
+        XCTAssertEqual(unreachable.status, 75, unreachable.description)
+        XCTAssertEqual(unreachable.output, "prompt 'pro' waits: 1 of 10 uses\nprompt 'rate' shows: due\n")
         XCTAssertEqual(try session.notifyCalls().count, 0, "nothing shown")
     }
 }

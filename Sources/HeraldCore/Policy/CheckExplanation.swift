@@ -117,3 +117,69 @@ extension CheckPolicy {
         return considered + (configuration.showOldestFirst ? unusable : unusable.reversed())
     }
 }
+
+/// One registered prompt with a launch check's decision on it (`herald check --explain` with
+/// `--prompts`).
+public struct PromptExplanation: Sendable, Equatable, CustomStringConvertible {
+    /// The prompt's name.
+    public var name: String
+    /// What the launch check would decide, this launch counted.
+    public var decision: PromptDecision
+    /// Why the desktop asks for quiet, for a prompt that would show: it comes at a launch after
+    /// quiet ends. `nil` when the desktop does not ask, or the prompt would not show anyway.
+    public var deferredFor: QuietReason?
+
+    /// Creates an explanation.
+    public init(name: String, decision: PromptDecision, deferredFor: QuietReason? = nil) {
+        self.name = name
+        self.decision = decision
+        self.deferredFor = deferredFor
+    }
+
+    /// `shows`, `deferred`, `waits` or `done`.
+    public var verdict: String {
+        if deferredFor != nil { return "deferred" }
+        switch decision {
+        case .show: return "shows"
+        case .cancelled, .viewed: return "done"
+        case .waitingForDays, .waitingForUses, .reminded, .shownElsewhere: return "waits"
+        }
+    }
+
+    /// A stable name for the reason: the decision's (`due`, `uses`, `reminded`…), or the
+    /// desktop's reason for quiet (`do-not-disturb`) when deferred.
+    public var reason: String { deferredFor?.name ?? decision.name }
+
+    /// `shows: due`, `waits: 3 of 10 uses`, `is deferred: do not disturb is on (…) (do-not-disturb)`.
+    public var description: String {
+        guard let deferredFor else { return decision.description }
+        return "is deferred: \(deferredFor.description) (\(deferredFor.name))"
+    }
+}
+
+extension CheckPolicy {
+    /// What a launch check would decide for each prompt now, in name order: the launch is
+    /// counted first, as a launch check counts it, then the rules of `PromptPolicy.decide`, a
+    /// claim of a live check elsewhere, and the desktop's quiet apply. Nothing is counted,
+    /// claimed or stored.
+    ///
+    /// - Parameters:
+    ///   - prompts: the registered prompts, one per name.
+    ///   - state: the state as it is (read, never changed).
+    ///   - quiet: why the desktop asks for quiet now, if it does: a prompt that would show is deferred.
+    ///   - isLive: whether the check holding a claim still runs.
+    public static func explain(
+        _ prompts: [Prompt], state: HeraldState, now: Date, quiet: QuietReason?,
+        isLive: (HeraldState.Claim) -> Bool = { _ in false }
+    ) -> [PromptExplanation] {
+        let counted = PromptPolicy.countLaunch(of: prompts, in: state.prompts, now: now)
+        return prompts.sorted { $0.name < $1.name }.map { prompt in
+            let decision = PromptPolicy.decide(prompt, state: counted[prompt.name] ?? PromptState(), now: now)
+            guard case .show = decision else { return PromptExplanation(name: prompt.name, decision: decision) }
+            if let claim = state.presentingPrompts[prompt.name], isHeldElsewhere(claim, claimant: nil, now: now, isLive: isLive) {
+                return PromptExplanation(name: prompt.name, decision: .shownElsewhere)
+            }
+            return PromptExplanation(name: prompt.name, decision: decision, deferredFor: quiet)
+        }
+    }
+}

@@ -6,6 +6,8 @@
 #                                  run without a Swift toolchain) of herald, herald-gtk-demo when
 #                                  GTK 4 is there, and argument-parser's generate-manual tool;
 #                                  sets $bin (their folder) and $products (the programs to install)
+#   link_release SCRATCH PRODUCT...
+#                                  release builds of those products, each linked afresh; sets $bin
 #   set_release_options            sets $release_options, the `swift build` options of those builds
 #   write_manual_and_completions DIR
 #                                  DIR/man1/herald.1, DIR/man1/herald-gtk-demo.1 and the
@@ -19,11 +21,17 @@
 # so they list exactly the options the program takes. Expects $root, the package folder.
 
 build_release() {
-  local scratch=$1 product
-  set_release_options
+  local scratch=$1
   products=(herald)
   if pkg-config --exists gtk4; then products+=(herald-gtk-demo); fi
-  for product in "${products[@]}" generate-manual; do
+  link_release "$scratch" "${products[@]}" generate-manual
+}
+
+link_release() {
+  local scratch=$1 product
+  shift
+  set_release_options
+  for product in "$@"; do
     # Linked afresh: SwiftPM does not see a change of desktop/link-order.txt, so a program
     # linked before it changed would keep the old layout.
     rm -f "$scratch/release/$product"

@@ -98,13 +98,9 @@ wait_for_line() {
 
 say "building herald as desktop/release.sh builds it (release, static Swift runtime) in .build-release (shared with desktop/install.sh)"
 source desktop/release.sh
-set_release_options
-for product in herald herald-decode-bench herald-launch-bench; do
-  # Linked afresh, with desktop/link-order.txt as it is now (SwiftPM does not see it change).
-  rm -f ".build-release/release/$product"
-  swift build "${release_options[@]}" --product "$product" --scratch-path .build-release >&2
-done
-bin_path=$(swift build "${release_options[@]}" --product herald --scratch-path .build-release --show-bin-path)
+root=$PWD
+link_release .build-release herald herald-decode-bench herald-launch-bench >&2
+bin_path=$bin
 herald="$bin_path/herald"
 [ -x "$herald" ] || die "no herald binary at $herald"
 [ -x "$bin_path/herald-decode-bench" ] || die "no herald-decode-bench binary in $bin_path"

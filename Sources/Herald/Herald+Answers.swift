@@ -79,7 +79,9 @@ extension Herald {
     /// What a launch check would decide now for each registered prompt, in name order, and why
     /// (`CheckPolicy.explain(_:state:now:quiet:isLive:)`): this launch counted, as `appLaunched()`
     /// counts it, then due, waiting or done, and deferred while the desktop asks for quiet.
-    /// Nothing is counted, shown, claimed or written.
+    /// Nothing is counted, shown, claimed or written. The off switches and the delegate are not
+    /// asked: a muted app shows nothing at all (`reasonNotToCheck()` says so), and
+    /// `herald(_:shouldDisplay:)` may still decline a prompt that is due.
     ///
     /// - Parameter state: the state to explain against; by default a snapshot of this app's.
     /// - Throws: `HeraldError.state` when the state is not given and cannot be read.

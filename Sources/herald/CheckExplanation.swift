@@ -50,7 +50,7 @@ struct CheckExplanation {
         case .muted(let mute):
             let skip = CheckSkipReason.muted(mute)
             print(json ? Self.event("check-skipped", ["reason": .string(skip.name), "detail": .string(skip.description)])
-                  : "no check: \(skip); no message is shown")
+                  : "no check: \(skip); no message\(herald.registeredPrompts.isEmpty ? "" : " or prompt") is shown")
             return 0
         case .refused(let refusal):
             EventReporter.complain(refusal)

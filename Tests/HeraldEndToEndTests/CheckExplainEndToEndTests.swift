@@ -135,6 +135,11 @@ final class CheckExplainEndToEndTests: XCTestCase {
         let unreachable = try explain(session, server, options, environment: [:])
         XCTAssertEqual(unreachable.status, 75, unreachable.description)
         XCTAssertEqual(unreachable.output, "prompt 'pro' waits: 1 of 10 uses\nprompt 'rate' shows: due\n")
+
+        XCTAssertEqual(try session.run(["mute", "--app-id", appID]).status, 0)
+        let muted = try explain(session, server, options, environment: [:])
+        XCTAssertEqual(muted.status, 0, muted.description)
+        XCTAssertTrue(muted.output.hasPrefix("no check: muted") && muted.output.hasSuffix("; no message or prompt is shown\n"), muted.output)
         XCTAssertEqual(try session.notifyCalls().count, 0, "nothing shown")
     }
 }

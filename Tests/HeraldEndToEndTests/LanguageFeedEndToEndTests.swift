@@ -112,6 +112,17 @@ final class LanguageFeedEndToEndTests: XCTestCase {
         let withoutLanguage = try check(session, server, language: "C", appID: "org.example.NoLanguage")
         XCTAssertEqual(withoutLanguage.errorOutput, "herald: none of the feed's URLs is there; asked \(server.url("messages.plist"))\n",
                        "a user without a language asks one URL, and is told which")
+
+        let plain = try session.run(["check", "--feed", server.url("messages.plist"), "--app-id", "org.example.Plain", "--show-on-first-launch"])
+        XCTAssertEqual(plain, ToolRun(status: 75, output: "", errorOutput: "herald: the feed server answered HTTP 404\n"), "a feed URL without {lang} is one URL")
+
+        let folder = session.directory.appendingPathComponent("no-files")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let local = try session.run(["check", "--feed", "messages.{lang}.plist", "--app-id", "org.example.Local", "--show-on-first-launch"],
+                                    environment: ["LANG": "de_DE.UTF-8"], workingDirectory: folder)
+        let files = ["messages.de_DE.plist", "messages.de.plist", "messages.plist"].map { "file://\(folder.path)/\($0)" }
+        XCTAssertEqual(local, ToolRun(status: 75, output: "", errorOutput: "herald: none of the feed's URLs is there; asked \(files.joined(separator: ", "))\n"),
+                       "a path with {lang} whose files are all missing")
     }
 
     func testValidateSaysWhichURLOfATemplateAnswered() throws {

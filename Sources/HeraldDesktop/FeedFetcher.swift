@@ -63,8 +63,8 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whether the feed is not there: HTTP 404, a `file:` feed that does not exist, or none of
-    /// a `{lang}` feed's URLs. A feed URL with `{lang}` asks its next URL after the first two;
-    /// any other failure ends the search.
+    /// a `{lang}` feed's URLs. On a 404 or a missing file, a feed URL with `{lang}` asks its next
+    /// URL; any other failure ends the search.
     public var isNotFound: Bool {
         switch self {
         case .httpStatus(404), .missingFile, .notFoundInAnyLanguage: return true

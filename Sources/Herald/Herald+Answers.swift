@@ -70,10 +70,8 @@ extension Herald {
     /// - Parameter state: the state to explain against; by default a snapshot of this app's.
     /// - Throws: `HeraldError.state` when the state is not given and cannot be read.
     public func explain(_ feed: Feed, state: HeraldState? = nil) throws(HeraldError) -> [MessageExplanation] {
-        let read: HeraldState
-        if let state { read = state } else { read = try readState() }
-        return CheckPolicy.explain(feed, configuration: configuration.check, state: read, now: now(), quiet: quietReason(),
-                                   urlRules: configuration.urlRules, isLive: Check.isLive)
+        CheckPolicy.explain(feed, configuration: configuration.check, state: try readState(state), now: now(), quiet: quietReason(),
+                            urlRules: configuration.urlRules, isLive: Check.isLive)
     }
 
     /// What a launch check would decide now for each registered prompt, in name order, and why
@@ -86,9 +84,7 @@ extension Herald {
     /// - Parameter state: the state to explain against; by default a snapshot of this app's.
     /// - Throws: `HeraldError.state` when the state is not given and cannot be read.
     public func explainPrompts(state: HeraldState? = nil) throws(HeraldError) -> [PromptExplanation] {
-        let read: HeraldState
-        if let state { read = state } else { read = try readState() }
-        return CheckPolicy.explain(registeredPrompts, state: read, now: now(), quiet: quietReason(), isLive: Check.isLive)
+        CheckPolicy.explain(registeredPrompts, state: try readState(state), now: now(), quiet: quietReason(), isLive: Check.isLive)
     }
 
     /// Why a launch check would not run now, as the gate sees it (iNotify's
@@ -121,7 +117,9 @@ extension Herald {
         }
     }
 
-    private func readState() throws(HeraldError) -> HeraldState {
+    /// `given` when there is one; otherwise the app's state, read without changing it.
+    private func readState(_ given: HeraldState? = nil) throws(HeraldError) -> HeraldState {
+        if let given { return given }
         do {
             // A question changes nothing: a damaged file is read as the empty state a check
             // would start over from, and left where it is.

@@ -99,8 +99,7 @@ struct CheckExplanation {
     static func data(of explanation: PromptExplanation) -> String {
         event("prompt-explained", [
             "prompt": .string(explanation.name), "decision": .string(explanation.verdict),
-            "reason": .string(explanation.reason),
-            "detail": .string(explanation.deferredFor?.description ?? explanation.decision.description),
+            "reason": .string(explanation.reason), "detail": .string(explanation.detail),
         ])
     }
 

@@ -6,7 +6,8 @@ import FoundationEssentials
 /// where the text lies, and the string is made when it is asked for. Plain is, in JSON, a
 /// string without escapes whose bytes are all ASCII; in XML, text without references, CDATA
 /// or comments, whose bytes are decoded as the XML reader decodes them (invalid UTF-8 becomes
-/// U+FFFD); in a binary plist, an ASCII or UTF-8 string object whose bytes are all ASCII. A check reads the texts of the few messages it shows; the others are never made.
+/// U+FFFD); in a binary plist, an ASCII or UTF-8 string object whose bytes are all ASCII. A
+/// check reads the texts of the few messages it shows; the others are never made.
 /// Every entry whose texts lie in the bytes keeps them, so a message kept after its check (to
 /// show, or handed to a delegate) keeps the whole feed, at most the size cap of a fetch.
 final class DocumentBytes: Sendable {

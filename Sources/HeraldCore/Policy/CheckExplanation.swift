@@ -150,11 +150,12 @@ public struct PromptExplanation: Sendable, Equatable, CustomStringConvertible {
     /// desktop's reason for quiet (`do-not-disturb`) when deferred.
     public var reason: String { deferredFor?.name ?? decision.name }
 
+    /// Why, in one sentence: the decision's (`waits: 3 of 10 uses`), or the desktop's reason
+    /// for quiet when deferred.
+    public var detail: String { deferredFor?.description ?? decision.description }
+
     /// `shows: due`, `waits: 3 of 10 uses`, `is deferred: do not disturb is on (…) (do-not-disturb)`.
-    public var description: String {
-        guard let deferredFor else { return decision.description }
-        return "is deferred: \(deferredFor.description) (\(deferredFor.name))"
-    }
+    public var description: String { deferredFor == nil ? detail : "is deferred: \(detail) (\(reason))" }
 }
 
 extension CheckPolicy {

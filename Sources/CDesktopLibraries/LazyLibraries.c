@@ -147,6 +147,9 @@ FORWARD_VOID(LIBSOUP, soup_message_headers_replace, (SoupMessageHeaders *hdrs, c
 FORWARD(LIBNOTIFY, gboolean, notify_init, (const char *app_name), (app_name))
 FORWARD(LIBNOTIFY, gboolean, notify_is_initted, (void), ())
 FORWARD(LIBNOTIFY, GList *, notify_get_server_caps, (void), ())
+FORWARD(LIBNOTIFY, gboolean, notify_get_server_info,
+        (char **ret_name, char **ret_vendor, char **ret_version, char **ret_spec_version),
+        (ret_name, ret_vendor, ret_version, ret_spec_version))
 FORWARD(LIBNOTIFY, GType, notify_notification_get_type, (void), ())
 FORWARD(LIBNOTIFY, NotifyNotification *, notify_notification_new, (const char *summary, const char *body, const char *icon),
         (summary, body, icon))

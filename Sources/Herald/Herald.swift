@@ -181,7 +181,8 @@ public final class Herald {
         offSwitches = { [appID = configuration.appID] () throws(OffSwitchFileError) in
             try OffSwitchFiles.read(systemFiles: systemFiles, userFile: userFile).decision(for: appID)
         }
-        self.presenter = presenter ?? DesktopPresenter(appName: configuration.appName, appID: configuration.appID, icon: configuration.icon)
+        self.presenter = presenter ?? DesktopPresenter(appName: configuration.appName, appID: configuration.appID, icon: configuration.icon,
+                                                       environment: configuration.environment)
     }
 
     /// The one call an app adds at start-up. Returns at once; on the main context it counts a

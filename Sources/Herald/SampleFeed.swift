@@ -19,8 +19,8 @@ public enum SampleFeed {
             </dict>
             <key>2026/11/10</key>
             <dict>
-                <key>Title</key><string>Tip: remind me later</string>
-                <key>Message</key><string>Not now? "Remind Me Later" brings a message back tomorrow; "Ignore" hides it for good.</string>
+                <key>Title</key><string>Tip: seen once</string>
+                <key>Message</key><string>Herald remembers each message you answer, so it does not come back.</string>
             </dict>
             <key>2026/11/20</key>
             <dict>
@@ -33,7 +33,7 @@ public enum SampleFeed {
         </plist>
         """
 
-    /// Herald's icon name in the hicolor theme (`icons/`), the default icon of `herald`'s notifications.
+    /// Herald's icon name in the hicolor theme (`icons/`), shown where the app has no icon of its own.
     public static let icon = "org.herald.Herald"
 
     /// Writes the sample feed beside the app's cached feed and returns its `file://` URL.

@@ -1,15 +1,23 @@
 import CDesktopLibraries
 import HeraldCore
 
-/// Whether the desktop asks for quiet right now: GNOME's do-not-disturb setting, then the
-/// notification server's own `Inhibited` property where it has one.
+/// Whether the desktop asks for quiet right now, read where each desktop keeps it
+/// (DESKTOPS.md "do-not-disturb"): GNOME's `show-banners` (through the Settings portal inside a
+/// Flatpak sandbox, whose own settings are not the host's), Xfce's `/do-not-disturb` in xfconf,
+/// dunst's pause, and the notification server's `Inhibited` property (Plasma's).
 public enum DesktopQuiet {
-    /// The reason for quiet now, or `nil`. Reads one setting and asks the server one property
-    /// (without starting a server that is not running, and for at most a second).
+    /// The reason for quiet now, or `nil`. Reads one setting and asks the bus at most three
+    /// properties, each without starting a service that is not running and for at most a second.
     @MainContext
     public static func reason() -> QuietReason? {
-        if bannersOff() { return .doNotDisturb }
-        if serverInhibited() { return .serverInhibited }
+        if Sandbox.isFlatpak ? hostBannersOff() : bannersOff() { return .doNotDisturb }
+        guard let bus = sessionBus() else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
+        if xfceDoNotDisturb(bus) { return .xfceDoNotDisturb }
+        if boolean(bus, call(bus, "org.freedesktop.Notifications", "/org/freedesktop/Notifications", "org.freedesktop.DBus.Properties",
+                             "Get", ["org.dunstproject.cmd0", "paused"])) { return .serverPaused }
+        if boolean(bus, call(bus, "org.freedesktop.Notifications", "/org/freedesktop/Notifications", "org.freedesktop.DBus.Properties",
+                             "Get", ["org.freedesktop.Notifications", "Inhibited"])) { return .serverInhibited }
         return nil
     }
 
@@ -24,30 +32,74 @@ public enum DesktopQuiet {
         return g_settings_get_boolean(settings, "show-banners") == 0
     }
 
-    /// The server's `Inhibited` property (notification servers that offer do-not-disturb over
-    /// D-Bus, such as Plasma's); false when the server has none or does not answer.
-    static func serverInhibited() -> Bool {
+    /// The host's `show-banners`, through the Settings portal (which reads the host's GSettings).
+    static func hostBannersOff() -> Bool {
+        guard let bus = sessionBus() else { return false }
+        defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
+        let reply = call(bus, "org.freedesktop.portal.Desktop", "/org/freedesktop/portal/desktop", "org.freedesktop.portal.Settings",
+                         "Read", ["org.gnome.desktop.notifications", "show-banners"])
+        guard let reply else { return false }
+        defer { g_variant_unref(reply) }
+        return isBoolean(reply, false)
+    }
+
+    /// Xfce's do-not-disturb: channel `xfce4-notifyd`, property `/do-not-disturb` of xfconf,
+    /// which xfce4-notifyd keeps there and offers on no notification interface.
+    static func xfceDoNotDisturb(_ bus: OpaquePointer) -> Bool {
+        boolean(bus, call(bus, "org.xfce.Xfconf", "/org/xfce/Xfconf", "org.xfce.Xfconf", "GetProperty", ["xfce4-notifyd", "/do-not-disturb"]))
+    }
+
+    private static func sessionBus() -> OpaquePointer? {
         var error: UnsafeMutablePointer<GError>?
         guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
             g_clear_error(&error)
-            return false
+            return nil
         }
-        defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
+        return bus
+    }
+
+    /// One call with string arguments, answered by a single value (`(v)`); `nil` when nobody
+    /// answers within a second, the name has no owner (nothing is started) or the call fails.
+    private static func call(_ bus: OpaquePointer, _ destination: String, _ path: String, _ interface: String, _ method: String,
+                             _ strings: [String]) -> OpaquePointer? {
+        var error: UnsafeMutablePointer<GError>?
         let replyType = g_variant_type_new("(v)")
         defer { g_variant_type_free(replyType) }
-        var names: [OpaquePointer?] = [g_variant_new_string("org.freedesktop.Notifications"), g_variant_new_string("Inhibited")]
-        let arguments = g_variant_new_tuple(&names, 2)
-        guard let reply = g_dbus_connection_call_sync(
-            bus, "org.freedesktop.Notifications", "/org/freedesktop/Notifications", "org.freedesktop.DBus.Properties", "Get",
-            arguments, replyType, G_DBUS_CALL_FLAGS_NO_AUTO_START, 1000, nil, &error) else {
+        var arguments: [OpaquePointer?] = strings.map { g_variant_new_string($0) }
+        let tuple = g_variant_new_tuple(&arguments, gsize(arguments.count))
+        guard let reply = g_dbus_connection_call_sync(bus, destination, path, interface, method, tuple, replyType,
+                                                      G_DBUS_CALL_FLAGS_NO_AUTO_START, 1000, nil, &error) else {
             g_clear_error(&error)
-            return false
+            return nil
         }
+        return reply
+    }
+
+    /// Whether a reply holds `true`; it is released.
+    private static func boolean(_ bus: OpaquePointer, _ reply: OpaquePointer?) -> Bool {
+        guard let reply else { return false }
         defer { g_variant_unref(reply) }
-        guard let boxed = g_variant_get_child_value(reply, 0) else { return false }
-        defer { g_variant_unref(boxed) }
-        guard let value = g_variant_get_variant(boxed) else { return false }
-        defer { g_variant_unref(value) }
-        return g_variant_classify(value) == G_VARIANT_CLASS_BOOLEAN && g_variant_get_boolean(value) != 0
+        return isBoolean(reply, true)
+    }
+
+    /// Whether a value, unwrapped from its tuple and every variant around it (the Settings
+    /// portal wraps its answer twice), is the boolean `expected`.
+    private static func isBoolean(_ value: OpaquePointer, _ expected: Bool) -> Bool {
+        var current = g_variant_ref(value)
+        defer { g_variant_unref(current) }
+        for _ in 0..<4 {
+            switch g_variant_classify(current) {
+            case G_VARIANT_CLASS_BOOLEAN:
+                return (g_variant_get_boolean(current) != 0) == expected
+            case G_VARIANT_CLASS_TUPLE where g_variant_n_children(current) == 1, G_VARIANT_CLASS_VARIANT:
+                let inner = g_variant_classify(current) == G_VARIANT_CLASS_VARIANT ? g_variant_get_variant(current) : g_variant_get_child_value(current, 0)
+                g_variant_unref(current)
+                guard let inner else { return false }
+                current = inner
+            default:
+                return false
+            }
+        }
+        return false
     }
 }

@@ -8,8 +8,14 @@ public struct LinkOpener: Sendable {
 
     /// Whether some application is registered for the URL's scheme (`x-scheme-handler/…`);
     /// never for a URL that `open` would refuse.
+    ///
+    /// Inside a Flatpak sandbox no handler is registered, yet GIO opens every link through the
+    /// OpenURI portal, which hands it to the host's application for the scheme or lets the person
+    /// choose one: there, a link is openable whenever it has a scheme.
     public func canOpen(_ url: String) -> Bool {
-        guard URLRules.unsafeCharacter(in: url) == nil, let scheme = URLRules.scheme(of: url), let info = g_app_info_get_default_for_uri_scheme(scheme) else { return false }
+        guard URLRules.unsafeCharacter(in: url) == nil, let scheme = URLRules.scheme(of: url) else { return false }
+        if Sandbox.isFlatpak { return true }
+        guard let info = g_app_info_get_default_for_uri_scheme(scheme) else { return false }
         g_object_unref(UnsafeMutableRawPointer(info))
         return true
     }

@@ -1,18 +1,29 @@
 import CDesktopLibraries
+import HeraldCore
 
 /// The session's notification server, reached through libnotify.
 ///
-/// Its capabilities are asked once and kept (DESIGN.md D17): libnotify asks synchronously.
-/// Nothing else is asked: connecting already costs libnotify one `GetServerInformation`.
+/// Its capabilities and name are asked once and kept (DESIGN.md D17): libnotify asks
+/// synchronously, `GetCapabilities` and `GetServerInformation` (which libnotify answers itself
+/// when it sends through the portal).
 public final class NotificationServer {
     /// The capabilities the server announced, e.g. "actions", "body-markup".
     public let capabilities: Set<String>
+    /// The server's name ("GNOME Shell", "Xfce Notify Daemon"; libnotify's "Portal
+    /// Notification" in a sandbox).
+    public let name: String
+
+    /// The capabilities to build content for (`ServerTraits.contentCapabilities`).
+    public var contentCapabilities: Set<String> {
+        ServerTraits.contentCapabilities(announced: capabilities, serverName: name)
+    }
 
     /// Connects for an app name; `nil` when no server answers on the session bus.
     public init?(appName: String) {
         guard notify_is_initted() != 0 || notify_init(appName) != 0 else { return nil }
         // A missing server is reported by the caller in one clear line; libnotify's own
-        // warning about the failed proxy would only repeat it.
+        // warning about the failed proxy would only repeat it, and in a sandbox its warning
+        // that it sends through the portal says nothing a user can act on.
         let quiet = g_log_set_handler("libnotify", GLogLevelFlags(rawValue: G_LOG_LEVEL_WARNING.rawValue), { _, _, _, _ in }, nil)
         let list = notify_get_server_caps()
         g_log_remove_handler("libnotify", quiet)
@@ -25,10 +36,58 @@ public final class NotificationServer {
         }
         g_list_free_full(list, g_free)
         capabilities = found
+        var serverName: UnsafeMutablePointer<CChar>?
+        name = notify_get_server_info(&serverName, nil, nil, nil) != 0 ? serverName.map { String(cString: $0) } ?? "" : ""
+        g_free(serverName)
     }
 
-    /// Whether the server offers a capability (case-insensitive, as notify-send matches).
-    public func offers(_ capability: String) -> Bool {
-        capabilities.contains { $0.lowercased() == capability.lowercased() }
+    /// Waits up to `seconds` for `org.freedesktop.Notifications` to have an owner on the session
+    /// bus, running the main context meanwhile; returns whether it has one.
+    ///
+    /// Nothing is started: at login the desktop starts its own server, and a call to the name
+    /// while it has no owner would have the bus start whichever server is merely installed
+    /// (dunst, xfce4-notifyd), maybe before the desktop's registers. The owner is asked every
+    /// quarter of a second, for at most `seconds`. Inside a sandbox the notification portal is
+    /// reached instead, which the bus starts by design: no wait.
+    @MainContext
+    public static func waitForOwner(seconds: Double) -> Bool {
+        if Sandbox.isFlatpak { return true }
+        var error: UnsafeMutablePointer<GError>?
+        guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+            g_clear_error(&error)
+            return false
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
+        let deadline = g_get_monotonic_time() + gint64(seconds * 1_000_000)
+        while true {
+            if hasOwner(bus) { return true }
+            if g_get_monotonic_time() >= deadline { return false }
+            let pause = Pause()
+            MainContext.after(seconds: min(0.25, Double(deadline - g_get_monotonic_time()) / 1_000_000)) { pause.over = true }
+            while !pause.over { g_main_context_iteration(nil, 1) }
+        }
     }
+
+    private static func hasOwner(_ bus: OpaquePointer) -> Bool {
+        var error: UnsafeMutablePointer<GError>?
+        let replyType = g_variant_type_new("(b)")
+        defer { g_variant_type_free(replyType) }
+        var name: [OpaquePointer?] = [g_variant_new_string("org.freedesktop.Notifications")]
+        guard let reply = g_dbus_connection_call_sync(
+            bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner",
+            g_variant_new_tuple(&name, 1), replyType, G_DBUS_CALL_FLAGS_NONE, 1000, nil, &error) else {
+            g_clear_error(&error)
+            return false
+        }
+        defer { g_variant_unref(reply) }
+        guard let value = g_variant_get_child_value(reply, 0) else { return false }
+        defer { g_variant_unref(value) }
+        return g_variant_get_boolean(value) != 0
+    }
+}
+
+/// Whether a pause of `waitForOwner` is over.
+@MainContext
+private final class Pause {
+    var over = false
 }

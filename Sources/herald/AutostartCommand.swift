@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import HeraldCore
+import HeraldDesktop
 
 /// `herald autostart`: the XDG autostart entry that runs `herald check` at login.
 struct AutostartCommand: ParsableCommand, UsageExample {
@@ -33,6 +34,15 @@ struct AutostartCommand: ParsableCommand, UsageExample {
         }
 
         func run() throws {
+            // The sandbox's autostart folder is its own, and no session reads it.
+            if Sandbox.isFlatpak {
+                EventReporter.complain("""
+                    inside a Flatpak sandbox a login entry written here is never run; the app asks the Background portal \
+                    to start it at login (org.freedesktop.portal.Background, RequestBackground with autostart) and calls \
+                    Herald at start-up
+                    """)
+                throw ExitCode(69)
+            }
             try FeedArgument(target.feed).requireReadable()
             let app = target.app
             let command = [Self.heraldExecutable, "check"] + target.checkArguments(startDelay: startDelay)

@@ -43,6 +43,7 @@ struct CheckCommand: ParsableCommand, UsageExample {
         if line.explain { throw ExitCode(MainContext.assumeIsolated { CheckExplanation(line: line, prompts: prompts).run() }) }
         var session = CheckSession(configuration: line.configuration, json: line.json)
         session.prompts = prompts
+        session.serverWait = line.serverWait
         let delay = StartDelay.seconds(upTo: line.startDelay)
         throw ExitCode(MainContext.assumeIsolated { session.run(force: line.force, startDelay: delay) })
     }
@@ -118,7 +119,7 @@ extension CheckCommandLine {
                 showOldestFirst: showOldestFirst, showOnFirstLaunch: showOnFirstLaunch, debug: debug,
                 maxNotificationsPerCheck: max, showAnswered: all),
             urlRules: rules,
-            icon: icon ?? SampleFeed.icon, timeout: timeout, caFile: caFile, publicKey: publicKey, waitLimit: wait)
+            icon: icon, timeout: timeout, caFile: caFile, publicKey: publicKey, waitLimit: wait)
     }
 
     /// The prompts of the prompts file, if one is given.
@@ -146,6 +147,7 @@ extension CheckCommandLine {
         if all { out.append("--all") }
         if wait != Defaults.wait { out += ["--wait", Self.number(wait)] }
         if timeout != Defaults.timeout { out += ["--timeout", Self.number(timeout)] }
+        if serverWait != Defaults.serverWait { out += ["--server-wait", Self.number(serverWait)] }
         if allowHttp { out.append("--allow-http") }
         out += allowedSchemes.flatMap { ["--allow-scheme", $0] }
         if let caFile { out += ["--ca-file", Self.absolute(caFile)] }
@@ -266,9 +268,14 @@ struct CheckOptions: ParsableArguments {
     @Option(help: "Seconds the fetch may take.")
     var timeout: Double = CheckCommandLine.Defaults.timeout
 
+    @Option(help: ArgumentHelp(
+        "Seconds to wait for the desktop's notification server to appear, when there is something to show and none is running yet (at most 600).",
+        discussion: "A check started at login may come before the desktop's server; Herald waits for it instead of starting a server the desktop did not choose."))
+    var serverWait: Double = CheckCommandLine.Defaults.serverWait
+
     @OptionGroup var links: URLRuleOptions
 
-    @Option(help: "An icon name or file URI shown with the messages (default: Herald's, org.herald.Herald).")
+    @Option(help: "An icon name or file URI shown with the messages (default: the Icon of the app's desktop entry, else Herald's, org.herald.Herald).")
     var icon: String?
 
     @Flag(help: "Print one JSON object per event on stdout.")
@@ -294,6 +301,7 @@ struct CheckOptions: ParsableArguments {
         line.all = all
         line.wait = wait
         line.timeout = timeout
+        line.serverWait = serverWait
         line.icon = icon
         line.json = json
         links.apply(to: &line)

@@ -18,6 +18,9 @@ struct CheckSession {
     var verbose = false
     /// Where the answers go instead of the app's state file (a preview keeps them in memory).
     var store: (any StateStore)?
+    /// Seconds to wait for a notification server to appear when there is something to show
+    /// (`NotificationServer.waitForOwner`).
+    var serverWait = 0.0
     /// Whether the desktop's do-not-disturb and the off switches hold the check back; a
     /// publisher's preview, asked for on purpose, shows its own feed anyway.
     var respectsQuietAndMutes = true
@@ -40,7 +43,7 @@ struct CheckSession {
         }
         let waitLimit = configuration.waitLimit
         herald.presenter = FallbackPresenter(
-            primary: herald.presenter,
+            primary: herald.presenter, serverWait: serverWait,
             fallback: TerminalPresenter.isAvailable && !json ? TerminalPresenter(labels: configuration.labels) : nil,
             onServerInUse: { inUse in SignalWatcher.guardWaitLimit(inUse ? waitLimit : nil) })
         let stop = StopRequest()
@@ -99,9 +102,13 @@ final class FallbackPresenter: MessagePresenter {
     private var active: MessagePresenter
     private let fallback: MessagePresenter?
     private var onServerInUse: ((Bool) -> Void)?
+    private let serverWait: Double
 
-    init(primary: MessagePresenter, fallback: MessagePresenter?, onServerInUse: @escaping (Bool) -> Void = { _ in }) {
+    /// - Parameter serverWait: seconds to wait for a notification server to appear before the
+    ///   first message, when none is running yet and there is no terminal to fall back to.
+    init(primary: MessagePresenter, serverWait: Double = 0, fallback: MessagePresenter?, onServerInUse: @escaping (Bool) -> Void = { _ in }) {
         active = primary
+        self.serverWait = serverWait
         self.fallback = fallback
         self.onServerInUse = onServerInUse
     }
@@ -109,8 +116,13 @@ final class FallbackPresenter: MessagePresenter {
     func capabilities() throws -> Set<String> {
         if let onServerInUse {
             self.onServerInUse = nil
+            // Nobody at a terminal to answer instead (a check at login): wait for the desktop's
+            // own server, and start none. The main loop runs meanwhile, so the wait limit's guard
+            // starts after it.
+            let serverAppeared = fallback != nil || serverWait == 0 || NotificationServer.waitForOwner(seconds: serverWait)
             onServerInUse(true)
             do {
+                guard serverAppeared else { throw HeraldError.noNotificationServer }
                 return try active.capabilities()
             } catch HeraldError.noNotificationServer where fallback != nil {
                 onServerInUse(false)

@@ -26,7 +26,7 @@ struct PromptsCommand: ParsableCommand {
     @Option(name: .customLong("allow-scheme"), help: "A custom link scheme the app opens (repeatable).")
     var allowedSchemes: [String] = []
 
-    @Option(help: "An icon name or file URI shown with the prompts (default: Herald's, org.herald.Herald).")
+    @Option(help: "An icon name or file URI shown with the prompts (default: the Icon of the app's desktop entry, else Herald's, org.herald.Herald).")
     var icon: String?
 
     @Flag(help: "Explain the decision about every prompt in one line.")
@@ -42,7 +42,7 @@ struct PromptsCommand: ParsableCommand {
     func run() throws {
         let rules = URLRules(allowedCustomSchemes: Set(allowedSchemes))
         let configuration = Herald.Configuration(
-            feedURL: nil, appID: app.appID, appVersion: app.appVersion, appName: app.appName, urlRules: rules, icon: icon ?? SampleFeed.icon, waitLimit: wait)
+            feedURL: nil, appID: app.appID, appVersion: app.appVersion, appName: app.appName, urlRules: rules, icon: icon, waitLimit: wait)
         var session = CheckSession(configuration: configuration, json: json)
         session.prompts = try Self.load(prompts, rules: rules)
         session.verbose = verbose

@@ -32,6 +32,12 @@ final class NotificationTextTests: XCTestCase {
         XCTAssertEqual(NotificationText.body("Tom & <b>Jerry</b>", markup: false), "Tom & <b>Jerry</b>")
     }
 
+    /// GNOME Shell decodes only `&amp; &quot; &apos; &lt; &gt;`; any other entity is shown as typed.
+    func testEscapingUsesOnlyTheFiveEntitiesEveryServerDecodes() {
+        XCTAssertEqual(NotificationText.body("Don't \"quote\" <b> & >", markup: true), "Don&apos;t &quot;quote&quot; &lt;b&gt; &amp; &gt;")
+        XCTAssertFalse(NotificationText.escape("'\"&<>").contains("&#"))
+    }
+
     func testControlAndDirectionCharactersAreRemoved() {
         XCTAssertEqual(NotificationText.summary("a\u{0}b\u{7}c\u{202E}d\ne"), "abcd e")
         XCTAssertEqual(NotificationText.body("line1\nline2\u{1B}[31m", markup: false), "line1\nline2[31m")

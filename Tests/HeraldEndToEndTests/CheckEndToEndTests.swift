@@ -382,13 +382,13 @@ final class CheckEndToEndTests: XCTestCase {
         let calls = try session.notifyCalls()
         XCTAssertEqual(calls.count, 2)
         XCTAssertTrue(calls.allSatisfy { $0.actions.isEmpty })
-        XCTAssertEqual(calls[0].body, "See what&#39;s new\n<a href=\"https://example.com/new\">https://example.com/new</a>")
+        XCTAssertEqual(calls[0].body, "See what&apos;s new\n<a href=\"https://example.com/new\">https://example.com/new</a>")
         XCTAssertEqual(Set(try session.state(appID: appID)["viewed"] as? [String] ?? []), ["2024/02/20", "2024/01/10"])
     }
 
     func testFeedTextIsEscapedForMarkupServersAndPlainOtherwise() throws {
         let feed = Fixtures.xmlFeed(["a": ["Title": "Tom & <i>Jerry</i>\u{7}", "Message": "<b>Bold</b> & <a href='x'>link</a>"]])
-        for (capabilities, body) in [("actions body body-markup", "&lt;b&gt;Bold&lt;/b&gt; &amp; &lt;a href=&#39;x&#39;&gt;link&lt;/a&gt;"),
+        for (capabilities, body) in [("actions body body-markup", "&lt;b&gt;Bold&lt;/b&gt; &amp; &lt;a href=&apos;x&apos;&gt;link&lt;/a&gt;"),
                                      ("actions body", "<b>Bold</b> & <a href='x'>link</a>")] {
             let session = try DesktopSession(capabilities: capabilities)
             let server = try FeedServer(directory: session.directory)

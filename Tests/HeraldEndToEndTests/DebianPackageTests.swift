@@ -79,7 +79,7 @@ final class DebianPackageTests: XCTestCase {
         XCTAssertEqual(demo.wait(), 0, demo.errorOutput)
         XCTAssertEqual(demo.errorOutput, "")
         let calls = try session.notifyCalls()
-        XCTAssertEqual(calls.map(\.summary), ["Publish your own feed", "Tip: remind me later", "Herald 0.1 is out"])
+        XCTAssertEqual(calls.map(\.summary), ["Publish your own feed", "Tip: seen once", "Herald 0.1 is out"])
         XCTAssertEqual(Set(calls.map(\.appName)), ["Herald demo"])
     }
 

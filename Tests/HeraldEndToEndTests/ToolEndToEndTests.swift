@@ -77,7 +77,7 @@ final class ToolEndToEndTests: XCTestCase {
         let session = try DesktopSession()
         let run = try session.herald(["demo", "--json", "--wait", "1"])
         XCTAssertEqual(run.wait(), 0, run.errorOutput)
-        XCTAssertEqual(try session.notifyCalls().map(\.summary), ["Publish your own feed", "Tip: remind me later", "Herald 0.1 is out"])
+        XCTAssertEqual(try session.notifyCalls().map(\.summary), ["Publish your own feed", "Tip: seen once", "Herald 0.1 is out"])
         XCTAssertEqual(try session.notifyCalls().first?.appName, "Herald demo")
     }
 

@@ -69,6 +69,7 @@ typedef void (*NotifyActionCallback)(NotifyNotification *notification, char *act
 gboolean notify_init(const char *app_name);
 gboolean notify_is_initted(void);
 GList *notify_get_server_caps(void);
+gboolean notify_get_server_info(char **ret_name, char **ret_vendor, char **ret_version, char **ret_spec_version);
 GType notify_notification_get_type(void);
 NotifyNotification *notify_notification_new(const char *summary, const char *body, const char *icon);
 void notify_notification_set_app_name(NotifyNotification *notification, const char *app_name);

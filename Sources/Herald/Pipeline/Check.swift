@@ -240,7 +240,7 @@ final class Check {
     }
 
     /// Asks the presenter for its capabilities, once. Without a server nothing is planned, and a
-    /// fetched feed's check fails (DESIGN.md D12) so that it is tried again after the backoff.
+    /// fetched feed's check does not count (DESIGN.md D12), so that the next one tries again.
     private func askCapabilities(_ step: inout FeedStep) {
         guard capabilities == nil, !serverMissing else { return }
         do {
@@ -262,8 +262,10 @@ final class Check {
     }
 
     /// How the feed step counts (DESIGN.md D4, D12): the one place that decides success.
-    /// A fetched and decoded feed is a successful check; a fetch, feed or server failure is a
-    /// failed one; a state or presentation problem, or no feed step, is neither.
+    /// A fetched and decoded feed is a successful check; a fetch, feed or signature failure is a
+    /// failed one, held back by the backoff; no notification server (a check at login before
+    /// the desktop's server, D12), a state or presentation problem, or no feed step, is neither,
+    /// so the next check tries again at once.
     private func record(_ step: FeedStep, in state: HeraldState, now: Date) -> HeraldState {
         switch step {
         case .notRun:
@@ -276,8 +278,8 @@ final class Check {
             return state
         case .failed(let error):
             switch error {
-            case .fetch, .feed, .signature, .noNotificationServer: return CheckPolicy.recordFailure(state, reason: error.description, now: now)
-            case .configuration, .presentation, .state: return state
+            case .fetch, .feed, .signature: return CheckPolicy.recordFailure(state, reason: error.description, now: now)
+            case .noNotificationServer, .configuration, .presentation, .state: return state
             }
         }
     }

@@ -36,36 +36,48 @@ extension PresentedMessage {
 
 /// Shows messages as freedesktop notifications through libnotify.
 public final class DesktopPresenter: MessagePresenter {
-    private let appName: String
+    private var appName: String
     private let appID: String
-    private let icon: String?
+    private var icon: String?
+    private let environment: [String: String]
     private var server: NotificationServer?
 
     /// Creates a presenter; nothing touches the bus until the first message.
     ///
     /// - Parameters:
-    ///   - appName: shown by the server as the sender.
+    ///   - appName: shown by the server as the sender; where it is the app id, the `Name` of the
+    ///     app's installed desktop entry (`ID.desktop`) is shown instead.
     ///   - appID: the `desktop-entry` hint.
-    ///   - icon: an icon name or file URI for the app icon.
-    public init(appName: String, appID: String, icon: String? = nil) {
+    ///   - icon: an icon name or file URI for the app icon; `nil` takes the `Icon` of the app's
+    ///     installed desktop entry, else Herald's own.
+    ///   - environment: where the desktop entry is looked for (`XDG_DATA_HOME`, `XDG_DATA_DIRS`).
+    public init(appName: String, appID: String, icon: String? = nil, environment: [String: String] = ProcessEnvironment.read()) {
         self.appName = appName
         self.appID = appID
         self.icon = icon
+        self.environment = environment
     }
 
-    /// The server's capabilities, asked once.
+    /// The server's capabilities, asked once, as the content must be built for them
+    /// (`ServerTraits`). The app's desktop entry is read then too, once.
     public func capabilities() throws -> Set<String> {
-        if let server { return server.capabilities }
+        if let server { return server.contentCapabilities }
         guard let connected = NotificationServer(appName: appName) else { throw HeraldError.noNotificationServer }
         server = connected
-        return connected.capabilities
+        if appName == appID || icon == nil {
+            let entry = DesktopEntry.installed(appID: appID, environment: environment)
+            if appName == appID, let name = entry?["Name"].map(NotificationText.summary), !name.isEmpty { appName = name }
+            if icon == nil { icon = entry?["Icon"].flatMap { $0.isEmpty ? nil : $0 } ?? SampleFeed.icon }
+        }
+        return connected.contentCapabilities
     }
 
     /// Shows a libnotify notification that never expires on its own: Herald's wait limit decides.
     public func present(_ content: NotificationContent, link: String?, respond: @escaping @MainContext (NotificationResponse) -> Void) throws -> PresentedMessage {
+        let acceptsAppName = server.map { ServerTraits.acceptsAppName(serverName: $0.name) } ?? true
         let notification = DesktopNotification(
-            summary: content.summary, body: content.body, icon: content.icon ?? icon, appName: appName, desktopEntry: appID,
-            actions: content.actions.map { (id: $0.id, label: $0.label) }, timeout: content.isInteractive ? 0 : -1,
+            summary: content.summary, body: content.body, icon: content.icon ?? icon, appName: acceptsAppName ? appName : nil,
+            desktopEntry: appID, actions: content.actions.map { (id: $0.id, label: $0.label) }, timeout: content.isInteractive ? 0 : -1,
             urgency: content.urgency)
         do {
             return try notification.show(onResponse: respond)

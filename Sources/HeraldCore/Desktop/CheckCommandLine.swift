@@ -42,6 +42,8 @@ public struct CheckCommandLine: Sendable, Equatable {
     public var wait = Defaults.wait
     /// Seconds the fetch may take.
     public var timeout = Defaults.timeout
+    /// Seconds to wait for a notification server to appear on the session bus (at login).
+    public var serverWait = Defaults.serverWait
     /// Allow feeds over plain http from other machines.
     public var allowHttp = false
     /// Custom link schemes the app opens.
@@ -69,6 +71,9 @@ public struct CheckCommandLine: Sendable, Equatable {
         public static let wait = 600.0
         /// `--timeout`: one minute.
         public static let timeout = 60.0
+        /// `--server-wait`: half a minute, for a check started at login before the desktop's
+        /// notification server.
+        public static let serverWait = 30.0
     }
 
     /// Values for a feed and an app, every option at its default.
@@ -88,12 +93,12 @@ public struct CheckCommandLine: Sendable, Equatable {
     }
 
     /// Every option of `herald check` by its long name, and what it takes. A list, not a
-    /// dictionary: a search of 23 names costs less than the hashing it would save.
+    /// dictionary: a search of 24 names costs less than the hashing it would save.
     public static let options: [(name: String, kind: OptionKind)] = [
         ("--feed", .value), ("--app-id", .value), ("--app-version", .value), ("--app-name", .value), ("--prompts", .value),
         ("--start-delay", .value), ("--explain", .flag), ("--check-period", .value), ("--remind-period", .value),
         ("--show-oldest-first", .flag), ("--show-on-first-launch", .flag), ("--debug", .flag), ("--force", .flag),
-        ("--max", .value), ("--all", .flag), ("--wait", .value), ("--timeout", .value), ("--allow-http", .flag),
+        ("--max", .value), ("--all", .flag), ("--wait", .value), ("--timeout", .value), ("--server-wait", .value), ("--allow-http", .flag),
         ("--allow-scheme", .repeatedValue), ("--ca-file", .value), ("--public-key", .value), ("--icon", .value), ("--json", .flag),
     ]
 
@@ -144,7 +149,7 @@ public struct CheckCommandLine: Sendable, Equatable {
         json = values["--json"] != nil
         guard Self.read(values["--start-delay"], into: &startDelay), Self.read(values["--check-period"], into: &checkPeriod),
               Self.read(values["--remind-period"], into: &remindPeriod), Self.read(values["--wait"], into: &wait),
-              Self.read(values["--timeout"], into: &timeout)
+              Self.read(values["--timeout"], into: &timeout), Self.read(values["--server-wait"], into: &serverWait)
         else { return nil }
         if let text = values["--max"] {
             guard let number = Int(text) else { return nil }
@@ -166,6 +171,7 @@ public struct CheckCommandLine: Sendable, Equatable {
         let refusals = [
             CheckOptionLimits.periodRefusal("--check-period", checkPeriod), CheckOptionLimits.periodRefusal("--remind-period", remindPeriod),
             CheckOptionLimits.waitRefusal(wait), CheckOptionLimits.timeoutRefusal(timeout),
+            CheckOptionLimits.serverWaitRefusal(serverWait),
         ]
         if let refusal = refusals.compactMap({ $0 }).first { return refusal }
         return max >= 1 ? nil : "--max must be at least 1"

@@ -9,6 +9,8 @@ public enum CheckOptionLimits {
     public static let timeout = 3_600.0
     /// The longest wait for answers, in seconds: seven days.
     public static let wait = 7 * 86_400.0
+    /// The longest wait for a notification server, in seconds: ten minutes.
+    public static let serverWait = 600.0
     /// The longest random start delay, in seconds: one day.
     public static let startDelay = 86_400.0
     /// The longest check or remind period, in days: ten years.
@@ -22,6 +24,11 @@ public enum CheckOptionLimits {
     /// Why a `--wait` is refused, or `nil`: more than 0, at most `wait` seconds.
     public static func waitRefusal(_ seconds: Double) -> String? {
         refusal("--wait", seconds, through: wait, unit: "seconds", zeroAllowed: false)
+    }
+
+    /// Why a `--server-wait` is refused, or `nil`: 0 to `serverWait` seconds.
+    public static func serverWaitRefusal(_ seconds: Double) -> String? {
+        refusal("--server-wait", seconds, through: serverWait, unit: "seconds", zeroAllowed: true)
     }
 
     /// Why a `--start-delay` is refused, or `nil`: 0 to `startDelay` seconds.

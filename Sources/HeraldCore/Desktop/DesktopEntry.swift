@@ -1,3 +1,5 @@
+import Glibc
+
 /// A freedesktop desktop entry (the `.desktop` format): written for autostart, read back by
 /// `herald autostart status` and by tests, as a session manager would read it.
 public struct DesktopEntry: Sendable, Equatable {
@@ -38,6 +40,35 @@ public struct DesktopEntry: Sendable, Equatable {
             fields.append((key, unescapeValue(NotificationText.trimmed(String(line[line.index(after: equals)...])))))
         }
         return DesktopEntry(fields: fields)
+    }
+
+    /// The desktop entry an app id names, `ID.desktop`, as a desktop finds it: in
+    /// `$XDG_DATA_HOME/applications` (default `~/.local/share`), then in each folder of
+    /// `$XDG_DATA_DIRS` (default `/usr/local/share:/usr/share`); `nil` where none is installed or
+    /// it cannot be read. Only a regular file of at most 64 KiB is read.
+    public static func installed(appID: String, environment: [String: String]) -> DesktopEntry? {
+        guard HeraldPaths.isValid(appID: appID) else { return nil }
+        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home.map { $0 + "/.local/share" }
+        let dataDirs = (environment["XDG_DATA_DIRS"].map { $0.split(separator: ":").map(String.init) } ?? [])
+            .filter { $0.hasPrefix("/") }
+        for folder in [dataHome].compactMap({ $0 }) + (dataDirs.isEmpty ? ["/usr/local/share", "/usr/share"] : dataDirs) {
+            if let text = readSmallFile(folder + "/applications/" + appID + ".desktop") { return parse(text) }
+        }
+        return nil
+    }
+
+    /// A desktop entry's text. Unlike the state file's reader, it follows a link, as desktops do:
+    /// Flatpak exports its apps' entries as links.
+    private static func readSmallFile(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= 65_536 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+        return count < 0 ? nil : String(decoding: bytes[..<count], as: UTF8.self)
     }
 
     /// An `Exec` value that runs exactly `arguments`: each argument is quoted when it needs it

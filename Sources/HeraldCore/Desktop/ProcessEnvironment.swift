@@ -4,9 +4,10 @@ import Glibc
 /// the user's languages and desktop.
 public enum ProcessEnvironment {
     /// The names of the variables Herald reads from an environment: `HeraldPaths`,
-    /// `OffSwitchFiles`, `Autostart`, `Audience` and `Labels` read no others.
+    /// `OffSwitchFiles`, `Autostart`, `DesktopEntry.installed`, `Audience` and `Labels` read no others.
     public static let names = [
-        "HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_CONFIG_DIRS", "XDG_CURRENT_DESKTOP",
+        "HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_CONFIG_DIRS", "XDG_DATA_HOME", "XDG_DATA_DIRS",
+        "XDG_CURRENT_DESKTOP",
         "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG",
     ]
 

@@ -52,10 +52,13 @@ public struct FeedFinding: Sendable, Equatable, CustomStringConvertible {
         case criticalUrgency = "critical-urgency"
         /// An `Icon` that is a path, a URL or not a themed icon name: the app's icon is shown.
         case notAnIconName = "not-an-icon-name"
+        /// A URL written in the Message (a note): GNOME Shell makes it clickable outside Herald's
+        /// link rules, and a click on it records no answer; a link belongs in ActionURL.
+        case linkInText = "link-in-text"
 
         /// Whether it is a note, which tells what users will see, rather than a fault: it does
         /// not mark the message, and `--strict` lets it pass.
-        public var isNote: Bool { self == .ended || self == .criticalUrgency }
+        public var isNote: Bool { self == .ended || self == .criticalUrgency || self == .linkInText }
     }
 
     /// The message id of the entry.
@@ -234,6 +237,18 @@ public enum FeedValidation {
         if case .string(let url)? = fields[FeedKey.actionURL], let refusal = rules.actionURLRefusal(url) {
             add(FeedKey.actionURL, .unsafeLink, "ActionURL will be refused: \(refusal)")
         }
+        let messages: [String]
+        switch fields[FeedKey.message] {
+        case .string(let text)?: messages = [text]
+        case .dictionary(let texts)?: messages = texts.keys.sorted().compactMap { if case .string(let text)? = texts[$0] { text } else { nil } }
+        default: messages = []
+        }
+        if let link = messages.lazy.compactMap(Self.link(in:)).first {
+            add(FeedKey.message, .linkInText, """
+                Message contains the link \(link): GNOME Shell makes it clickable outside Herald's link rules, and a click \
+                on it records no answer; put the link in ActionURL
+                """)
+        }
         if fields[FeedKey.actionButton] != nil, fields[FeedKey.actionURL] == nil {
             add(FeedKey.actionButton, .buttonWithoutLink, "ActionButton has no effect without ActionURL")
         }
@@ -254,6 +269,22 @@ public enum FeedValidation {
             }
         }
         return found
+    }
+
+    /// The first word of a text that a desktop would take for a link (`scheme://…` or `www.…`),
+    /// as GNOME Shell finds links in a notification's body.
+    static func link(in text: String) -> String? {
+        for word in text.split(whereSeparator: { $0.isWhitespace || $0 == "<" || $0 == ">" || $0 == "\"" }) {
+            let lower = word.lowercased()
+            if lower.hasPrefix("www."), lower.count > 4 { return String(word) }
+            guard let separator = lower.firstRange(of: "://") else { continue }
+            let scheme = lower[..<separator.lowerBound].drop { !$0.isLetter }
+            if let first = scheme.first, first.isLetter, scheme.allSatisfy({ $0.isLetter || $0.isNumber || "+-.".contains($0) }),
+               separator.upperBound < lower.endIndex {
+                return String(word[word.index(word.startIndex, offsetBy: lower.distance(from: lower.startIndex, to: scheme.startIndex))...])
+            }
+        }
+        return nil
     }
 
     /// A value for a sentence: "an integer (3)", "an array", "null".

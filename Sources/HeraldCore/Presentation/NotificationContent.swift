@@ -13,6 +13,13 @@ public struct NotificationAction: Sendable, Equatable {
 
     /// The id of a click on the notification body (the spec's default action, DESIGN.md D8).
     public static let defaultID = "default"
+
+    /// The first button, after the body click that does the same (D8) where the server takes
+    /// `default` as a click on the body rather than drawing it as a second button (D24).
+    static func primary(_ action: NotificationAction, capabilities: Set<String>) -> [NotificationAction] {
+        let bodyClick = NotificationAction(id: defaultID, label: action.label)
+        return capabilities.contains(ServerTraits.drawsDefaultActionAsButton) ? [action] : [bodyClick, action]
+    }
 }
 
 /// What a message looks like on a given server: text made safe and the actions it offers.
@@ -21,7 +28,8 @@ public struct NotificationContent: Sendable, Equatable {
     public var summary: String
     /// The body, escaped when the server reads markup.
     public var body: String
-    /// The actions, "default" first; empty when the server has no actions (DESIGN.md D11).
+    /// The actions, "default" first where the server takes it as a click on the body (D24);
+    /// empty when the server has no actions (DESIGN.md D11).
     public var actions: [NotificationAction]
     /// The urgency the message asks for (`Urgency`), critical only where the app allows it.
     public var urgency: MessageUrgency?
@@ -35,7 +43,8 @@ public struct NotificationContent: Sendable, Equatable {
     ///
     /// - Parameters:
     ///   - fallbackSummary: shown when the entry has no Title (usually the app's name).
-    ///   - capabilities: the server's capabilities ("actions", "body-markup", "body-hyperlinks").
+    ///   - capabilities: the server's capabilities ("actions", "body-markup", "body-hyperlinks"), as
+    ///     `ServerTraits.contentCapabilities` makes them.
     ///   - allowsCriticalUrgency: whether `Urgency: critical` stays critical; otherwise normal.
     public static func make(for entry: FeedEntry, labels: Labels, capabilities: Set<String>, fallbackSummary: String,
                             allowsCriticalUrgency: Bool = false) -> NotificationContent {
@@ -46,13 +55,11 @@ public struct NotificationContent: Sendable, Equatable {
         if capabilities.contains("actions") {
             if entry.actionURL != nil {
                 let view = entry.actionButton.map(NotificationText.summary).flatMap { $0.isEmpty ? nil : $0 } ?? labels.moreInfo
-                actions.append(NotificationAction(id: NotificationAction.defaultID, label: view))
-                actions.append(NotificationAction(id: Answer.view.rawValue, label: view))
+                actions += NotificationAction.primary(NotificationAction(id: Answer.view.rawValue, label: view), capabilities: capabilities)
                 if !labels.remind.isEmpty { actions.append(NotificationAction(id: Answer.remind.rawValue, label: labels.remind)) }
                 actions.append(NotificationAction(id: Answer.ignore.rawValue, label: labels.ignore))
             } else {
-                actions.append(NotificationAction(id: NotificationAction.defaultID, label: labels.ok))
-                actions.append(NotificationAction(id: Answer.ok.rawValue, label: labels.ok))
+                actions = NotificationAction.primary(NotificationAction(id: Answer.ok.rawValue, label: labels.ok), capabilities: capabilities)
             }
         } else if let url = entry.actionURL {
             let link = capabilities.contains("body-hyperlinks") && markup ? NotificationText.hyperlink(url) : (markup ? NotificationText.escape(url) : url)

@@ -34,7 +34,9 @@ public enum NotificationText {
         return markup ? escape(plain) : plain
     }
 
-    /// Escapes the five XML-special characters.
+    /// Escapes the five XML-special characters as the five named entities every server decodes
+    /// (DESIGN.md D24): GNOME Shell keeps only `&amp; &quot; &apos; &lt; &gt;` and shows any other
+    /// entity, `&#39;` among them, as typed.
     public static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
@@ -44,7 +46,7 @@ public enum NotificationText {
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
-            case "'": out += "&#39;"
+            case "'": out += "&apos;"
             default: out.append(character)
             }
         }

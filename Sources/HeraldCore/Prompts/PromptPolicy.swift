@@ -131,15 +131,14 @@ public enum PromptPolicy {
         return state
     }
 
-    /// The content of a prompt's notification: action ("default" too), remind unless its label
+    /// The content of a prompt's notification: action (with the body click, D24), remind unless its label
     /// is empty, cancel only when labelled.
     public static func content(of prompt: Prompt, labels: Labels, capabilities: Set<String>) -> NotificationContent {
         let markup = capabilities.contains("body-markup")
         var actions: [NotificationAction] = []
         if capabilities.contains("actions") {
             let action = nonEmpty(prompt.actionButton) ?? labels.ok
-            actions.append(NotificationAction(id: NotificationAction.defaultID, label: action))
-            actions.append(NotificationAction(id: PromptButton.action.rawValue, label: action))
+            actions = NotificationAction.primary(NotificationAction(id: PromptButton.action.rawValue, label: action), capabilities: capabilities)
             let remind = prompt.remindButton ?? labels.remind
             if !remind.isEmpty { actions.append(NotificationAction(id: PromptButton.remind.rawValue, label: NotificationText.summary(remind))) }
             if let cancel = nonEmpty(prompt.cancelButton) { actions.append(NotificationAction(id: PromptButton.cancel.rawValue, label: cancel)) }

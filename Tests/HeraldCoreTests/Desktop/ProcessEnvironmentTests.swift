@@ -9,7 +9,7 @@ final class ProcessEnvironmentTests: XCTestCase {
     private var saved: [(name: String, value: String?)] = []
 
     /// Variables near the ones Herald reads, which a reader might come to read by mistake.
-    private let unread = ["XDG_DATA_HOME", "XDG_DATA_DIRS", "XDG_RUNTIME_DIR", "LC_CTYPE", "XDG_SESSION_DESKTOP", "DESKTOP_SESSION"]
+    private let unread = ["XDG_RUNTIME_DIR", "LC_CTYPE", "XDG_SESSION_DESKTOP", "DESKTOP_SESSION"]
 
     override func setUp() {
         saved = (ProcessEnvironment.names + unread).map { name in (name, getenv(name).map { String(cString: $0) }) }
@@ -46,10 +46,10 @@ final class ProcessEnvironmentTests: XCTestCase {
     }
 
     func testOnlyTheVariablesHeraldUsesAreRead() {
-        set("XDG_DATA_HOME", "/somewhere")
+        set("XDG_RUNTIME_DIR", "/somewhere")
         set("LANG", "it_IT.UTF-8")
         let read = ProcessEnvironment.read()
-        XCTAssertNil(read["XDG_DATA_HOME"])
+        XCTAssertNil(read["XDG_RUNTIME_DIR"])
         XCTAssertEqual(read["LANG"], "it_IT.UTF-8")
     }
 }

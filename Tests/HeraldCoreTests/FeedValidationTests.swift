@@ -209,4 +209,19 @@ final class FeedValidationTests: XCTestCase {
         XCTAssertEqual(report.messages.map(\.id), ["2024/01/02", "2024/01/01"])
         XCTAssertEqual(report.messages.map(\.notShown), [nil, nil])
     }
+
+    // MARK: a link in the text
+
+    /// GNOME Shell makes a URL in a body clickable, outside Herald's rules and its answers.
+    func testALinkWrittenInTheMessageIsANoteThatPointsToActionURL() throws {
+        let sentence = "Message contains the link https://e.com/x: GNOME Shell makes it clickable outside Herald's link rules, and a click on it records no answer; put the link in ActionURL"
+        XCTAssertEqual(try findings(#"{"a": {"Title": "T", "Message": "See https://e.com/x today"}}"#), [finding("a", "Message", .linkInText, sentence)])
+        XCTAssertEqual(try findings(#"{"a": {"Title": "T", "Message": {"en": "No link", "de": "(https://e.com/x)"}}}"#).map(\.kind), [.linkInText])
+        XCTAssertEqual(try findings(#"{"a": {"Title": "T", "Message": "Visit www.example.org"}}"#).map(\.kind), [.linkInText])
+        XCTAssertTrue(FeedFinding.Kind.linkInText.isNote)
+    }
+
+    func testTextWithoutALinkHasNoLinkNote() throws {
+        XCTAssertEqual(try findings(#"{"a": {"Title": "https://e.com", "Message": "a:// or 3://x, www. alone"}}"#), [])
+    }
 }

@@ -363,15 +363,61 @@ final class CheckEndToEndTests: XCTestCase {
         XCTAssertEqual(try session.state(appID: appID)["viewed"] as? [String], [])
     }
 
-    func testNoNotificationServerIsAClearErrorExit69AndMarksNothing() throws {
+    func testNoNotificationServerIsAClearErrorExit69AndMarksNothingAndHoldsNoBackoff() throws {
         let session = try DesktopSession(capabilities: nil)
         let server = try session.serveFeed(twoMessages)
-        let run = try check(session, server.url("feed.plist"))
+        let run = try check(session, server.url("feed.plist"), ["--server-wait", "0.5"])
         XCTAssertEqual(run.wait(), 69)
         XCTAssertEqual(events(run, "failed").first?["kind"] as? String, "no-notification-server")
         let state = try session.state(appID: appID)
         XCTAssertEqual(state["viewed"] as? [String], [])
         XCTAssertNil(state["lastChecked"], "nothing could be shown, so the check does not count")
+        XCTAssertNil(state["failure"], "the next login's check is not held back")
+        let again = try check(session, server.url("feed.plist"), ["--server-wait", "0.5"])
+        XCTAssertEqual(again.wait(), 69)
+        XCTAssertEqual(events(again, "fetched").count, 1, "tried again at once: \(again.output)")
+    }
+
+    /// The app's own face: the Name and Icon of the desktop entry its id names; Herald's icon
+    /// only where the app has none.
+    func testNotificationsShowTheNameAndIconOfTheAppsDesktopEntry() throws {
+        let session = try DesktopSession()
+        let server = try session.serveFeed(twoMessages)
+        var run = try check(session, server.url("feed.plist"), ["--wait", "0.5"])
+        XCTAssertEqual(run.wait(), 0, run.errorOutput)
+        XCTAssertEqual(try session.notifyCalls().map { [$0.appName, $0.appIcon] }, [[appID, "org.herald.Herald"], [appID, "org.herald.Herald"]])
+        let applications = URL(fileURLWithPath: session.environment["XDG_DATA_HOME"]!).appendingPathComponent("applications")
+        try "[Desktop Entry]\nType=Application\nName=Example App\nIcon=org.example.App\nExec=example\n"
+            .write(to: applications.appendingPathComponent(appID + ".desktop"), atomically: true, encoding: .utf8)
+        run = try check(session, server.url("feed.plist"), ["--wait", "0.5", "--force"])
+        XCTAssertEqual(run.wait(), 0, run.errorOutput)
+        XCTAssertEqual(try session.notifyCalls().suffix(2).map { [$0.appName, $0.appIcon] }, [["Example App", "org.example.App"], ["Example App", "org.example.App"]])
+        run = try check(session, server.url("feed.plist"), ["--wait", "0.5", "--force", "--app-name", "Given", "--icon", "given-icon"])
+        XCTAssertEqual(run.wait(), 0, run.errorOutput)
+        XCTAssertEqual(try session.notifyCalls().suffix(2).map { [$0.appName, $0.appIcon] }, [["Given", "given-icon"], ["Given", "given-icon"]])
+    }
+
+    /// At login the check may come before the desktop's server: it waits for one to appear.
+    func testACheckAtLoginWaitsForTheNotificationServerToAppear() throws {
+        let session = try DesktopSession(capabilities: nil)
+        let server = try session.serveFeed(twoMessages)
+        let run = try check(session, server.url("feed.plist"), ["--server-wait", "20", "--wait", "1"])
+        // The check has fetched, and so waits for the server, before the server starts.
+        XCTAssertTrue(eventually(within: 10) { !server.requests.isEmpty }, "the feed was fetched")
+        try session.startMockServer(capabilities: "actions body body-markup")
+        XCTAssertEqual(run.wait(), 0, run.errorOutput)
+        XCTAssertEqual(events(run, "shown").count, 2, run.output)
+    }
+
+    /// A server merely installed is not started by Herald: the desktop chooses its own.
+    func testWaitingForTheServerStartsNoneThatTheBusCouldActivate() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        let started = session.directory.appendingPathComponent("activated")
+        try session.startBus(activating: "org.freedesktop.Notifications", command: "/usr/bin/touch \(started.path)")
+        let server = try session.serveFeed(twoMessages)
+        let run = try check(session, server.url("feed.plist"), ["--server-wait", "1"])
+        XCTAssertEqual(run.wait(), 69)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: started.path), "no server was started by the bus")
     }
 
     func testServerWithoutActionsShowsTextWithLinkAndRecordsViewed() throws {
@@ -505,7 +551,7 @@ final class CheckEndToEndTests: XCTestCase {
         XCTAssertEqual(run.errorOutput, "", "the loop closed them itself; the guard never fired")
         let calls = session.notificationServerLog.split(separator: "\n").compactMap { $0.split(separator: " ").dropFirst().first }
         XCTAssertEqual(calls.filter { $0 == "CloseNotification" }.count, 2, "each notification is closed once: \(calls)")
-        XCTAssertEqual(calls.filter { $0 == "GetServerInformation" }.count, 1, "only libnotify's own question: \(calls)")
+        XCTAssertEqual(calls.filter { $0 == "GetServerInformation" }.count, 2, "libnotify's own question and Herald's, for the server's name: \(calls)")
     }
 
     func testAServerThatGivesTwoNotificationsOneIdGetsOneAnswerPerClick() throws {

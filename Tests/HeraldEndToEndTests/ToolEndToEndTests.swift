@@ -81,6 +81,21 @@ final class ToolEndToEndTests: XCTestCase {
         XCTAssertEqual(try session.notifyCalls().first?.appName, "Herald demo")
     }
 
+    func testDemoWhereNothingOpensHTTPSLinksSaysSoInOneLineWithTheFix() throws {
+        let session = try DesktopSession()
+        let data = session.directory.appendingPathComponent("empty-data")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        try FileManager.default.removeItem(atPath: session.environment["XDG_CONFIG_HOME"]! + "/mimeapps.list")
+        let run = try session.herald(["demo", "--json", "--wait", "1"], environment: ["XDG_DATA_DIRS": data.path])
+        XCTAssertEqual(run.wait(), 0, run.errorOutput)
+        XCTAssertEqual(run.errorOutput, """
+            herald: no application opens https: links here, so the samples with a link are skipped; register a browser, \
+            e.g. xdg-settings set default-web-browser firefox-esr.desktop
+
+            """)
+        XCTAssertEqual(try session.notifyCalls().map(\.summary), ["Tip: seen once"])
+    }
+
     func testDemoWithoutANotificationServerSaysSoInOneLineAndExits69() throws {
         let session = try DesktopSession(capabilities: nil)
         let run = try session.herald(["demo"])

@@ -54,13 +54,44 @@ public final class DesktopSession {
             guard eventually({ xvfb.output.hasSuffix("\n") }) else { throw TestSetupError("Xvfb did not start: \(xvfb.errorOutput)") }
             self.environment["DISPLAY"] = ":" + xvfb.output.trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        if startBus {
-            let daemon = try ChildProcess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--print-address=1"],
-                                          environment: environment, directory: directory, name: "dbus-daemon")
-            bus = daemon
-            guard eventually({ daemon.output.contains("\n") }) else { throw TestSetupError("dbus-daemon did not start: \(daemon.errorOutput)") }
-            self.environment["DBUS_SESSION_BUS_ADDRESS"] = daemon.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        }
+        if startBus { try self.startBus(["--session"]) }
+        try startServer(kind)
+    }
+
+    private func startBus(_ configuration: [String]) throws {
+        let daemon = try ChildProcess("/usr/bin/dbus-daemon", configuration + ["--nofork", "--print-address=1"],
+                                      environment: environment, directory: directory, name: "dbus-daemon")
+        bus = daemon
+        guard eventually({ daemon.output.contains("\n") }) else { throw TestSetupError("dbus-daemon did not start: \(daemon.errorOutput)") }
+        environment["DBUS_SESSION_BUS_ADDRESS"] = daemon.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Starts the session bus with one service the bus starts on demand, `name` running
+    /// `command`, and no other (the machine's own service files are not read).
+    public func startBus(activating name: String, command: String) throws {
+        let services = directory.appendingPathComponent("bus-services")
+        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
+        try "[D-BUS Service]\nName=\(name)\nExec=\(command)\n".write(to: services.appendingPathComponent(name + ".service"), atomically: true, encoding: .utf8)
+        let configuration = directory.appendingPathComponent("bus.conf")
+        try """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              <listen>unix:path=\(directory.appendingPathComponent("bus").path)</listen>
+              <servicedir>\(services.path)</servicedir>
+              <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
+            </busconfig>
+            """.write(to: configuration, atomically: true, encoding: .utf8)
+        try startBus(["--config-file=" + configuration.path])
+    }
+
+    /// Starts python3-dbusmock's notification server on the session's bus, after the session began.
+    public func startMockServer(capabilities: String) throws {
+        try startServer(.mock(capabilities))
+    }
+
+    private func startServer(_ kind: NotificationServerKind) throws {
         let command: [String]
         switch kind {
         case .none: return

@@ -93,8 +93,8 @@ public enum DesktopQuiet {
                 return (g_variant_get_boolean(current) != 0) == expected
             case G_VARIANT_CLASS_TUPLE where g_variant_n_children(current) == 1, G_VARIANT_CLASS_VARIANT:
                 let inner = g_variant_classify(current) == G_VARIANT_CLASS_VARIANT ? g_variant_get_variant(current) : g_variant_get_child_value(current, 0)
-                g_variant_unref(current)
                 guard let inner else { return false }
+                g_variant_unref(current)
                 current = inner
             default:
                 return false

@@ -8,14 +8,19 @@
 #                                    imagemagick, desktop-file-utils, valgrind, and gcc and
 #                                    libnotify-bin for the benchmark's C floor and notify-send,
 #                                    python3-gi and libjson-glib-dev for desktop/examples, and
-#                                    dpkg-dev, lintian and man-db for the Debian package's test
+#                                    dpkg-dev, lintian and man-db for the Debian package's test,
+#                                    and the desktops of the desktop matrix: GNOME Shell, Plasma,
+#                                    xfce4-notifyd with xfconf, the portal with its gtk backend,
+#                                    bubblewrap for the sandbox, tesseract to read screenshots
 set -euo pipefail
 packages=(pkg-config libnotify-dev libglib2.0-dev libglib2.0-bin libsoup-3.0-dev glib-networking
           gsettings-desktop-schemas libgtk-4-dev)
 if [ "${1:-}" = "--tests" ]; then
   packages+=(dbus python3-dbus python3-dbusmock xvfb xauth notification-daemon dunst xdotool
              imagemagick desktop-file-utils valgrind gcc libnotify-bin python3-gi libjson-glib-dev
-             dpkg-dev lintian man-db)
+             dpkg-dev lintian man-db
+             gnome-shell plasma-workspace plasma-desktop xfce4-notifyd xfconf xdg-desktop-portal
+             xdg-desktop-portal-gtk bubblewrap tesseract-ocr tesseract-ocr-eng)
 fi
 missing=()
 for package in "${packages[@]}"; do

@@ -29,7 +29,7 @@ def plain(value):
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, (dbus.Array, list, tuple, dbus.Struct)):
         return [plain(v) for v in value]
-    if isinstance(value, (dbus.String, dbus.ObjectPath)):
+    if isinstance(value, (dbus.String, dbus.ObjectPath, dbus.Signature)):
         return str(value)
     if isinstance(value, dbus.Boolean):
         return bool(value)

@@ -89,6 +89,8 @@ class DesktopMatrixCase: XCTestCase {
     }
 
     override func tearDown() {
+        try? desktop?.clearScreen()
+        if let ends = desktop?.portalBackendEnds, !ends.isEmpty { print("\(server.rawValue): xdg-desktop-portal-gtk died and was started again: \(ends)") }
         feed?.stop()
         try? desktop?.setDoNotDisturb(false)
         super.tearDown()
@@ -202,6 +204,7 @@ class DesktopMatrixCase: XCTestCase {
     func assertEachButtonRecordsItsAnswer(file: StaticString = #filePath, line: UInt = #line) throws {
         for (label, key, answer) in [("What's new", Matrix.linkKey, "view"), ("Remind Me Later", Matrix.linkKey, "remind"),
                                      ("Ignore", Matrix.linkKey, "ignore"), ("OK", Matrix.okKey, "ok")] {
+            try desktop.clearScreen()
             desktop.resetState()
             let linksBefore = desktop.session.openedLinks.count
             guard let run = try press(label, on: key, id: answer) else {

@@ -236,12 +236,24 @@ public final class RealDesktop {
     }
 
     private var notificationDaemon: ChildProcess?
+    private var portalBackend: ChildProcess?
+    /// How each xdg-desktop-portal-gtk that died ended (it is started again, as activation does).
+    public private(set) var portalBackendEnds: [String] = []
 
     /// Clears the screen of old bubbles, where the server leaves them: notification-daemon keeps
     /// a bubble up after CloseNotification until its process ends, so old bubbles pile up and
     /// push new ones off the screen. It is restarted; the others need nothing.
     /// dunst keeps a notification up after an action chosen in its menu; they are closed.
+    /// And a portal backend that has died is started again, as D-Bus activation does on a real
+    /// desktop (xdg-desktop-portal-gtk 1.14 can abort, "free(): invalid pointer", on a click).
     public func clearScreen() throws {
+        if server.throughPortal, let gtk = portalBackend, !gtk.process.isRunning {
+            portalBackendEnds.append("exit \(gtk.process.terminationStatus): \(gtk.errorOutput.suffix(300))")
+            processes.removeAll { $0 === gtk }
+            portalBackend = try spawn("/usr/libexec/xdg-desktop-portal-gtk", [], name: "xdg-desktop-portal-gtk-\(processes.count)",
+                                      environment: ["XDG_CURRENT_DESKTOP": server == .portalToGnomeShell ? "GNOME" : "XFCE"])
+            try waitForName("org.freedesktop.impl.portal.desktop.gtk", portalBackend!)
+        }
         if server == .dunst { _ = try runToCompletion("/usr/bin/dunstctl", ["close-all"], environment: environment) }
         guard server == .notificationDaemon, let old = notificationDaemon else { return }
         old.stop()
@@ -338,6 +350,7 @@ public final class RealDesktop {
         let store = try spawn("/usr/libexec/xdg-permission-store", ["--replace"], name: "xdg-permission-store", environment: portal)
         try waitForName("org.freedesktop.impl.portal.PermissionStore", store)
         let gtk = try spawn("/usr/libexec/xdg-desktop-portal-gtk", [], name: "xdg-desktop-portal-gtk", environment: portal)
+        portalBackend = gtk
         try waitForName("org.freedesktop.impl.portal.desktop.gtk", gtk)
         let main = try spawn("/usr/libexec/xdg-desktop-portal", ["--verbose"], name: "xdg-desktop-portal", environment: portal)
         try waitForName("org.freedesktop.portal.Desktop", main)

@@ -73,17 +73,26 @@ public final class DesktopSession {
         try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
         try "[D-BUS Service]\nName=\(name)\nExec=\(command)\n".write(to: services.appendingPathComponent(name + ".service"), atomically: true, encoding: .utf8)
         let configuration = directory.appendingPathComponent("bus.conf")
+        try Self.writeBusConfiguration(to: configuration, socket: directory.appendingPathComponent("bus").path, services: services.path)
+        try startBus(["--config-file=" + configuration.path])
+    }
+
+    /// Writes a minimal session bus configuration: listening on `socket`, everyone may own and
+    /// send, monitors may watch; services are started only from `services` (none without it).
+    public static func writeBusConfiguration(to file: URL, socket: String, services: String? = nil) throws {
         try """
             <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
             <busconfig>
               <type>session</type>
-              <listen>unix:path=\(directory.appendingPathComponent("bus").path)</listen>
-              <servicedir>\(services.path)</servicedir>
-              <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
+              <listen>unix:path=\(socket)</listen>
+            \(services.map { "  <servicedir>\($0)</servicedir>\n" } ?? "")  <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
             </busconfig>
-            """.write(to: configuration, atomically: true, encoding: .utf8)
-        try startBus(["--config-file=" + configuration.path])
+            """.write(to: file, atomically: true, encoding: .utf8)
     }
 
     /// Starts python3-dbusmock's notification server on the session's bus, after the session began.

@@ -89,7 +89,8 @@ class DesktopMatrixCase: XCTestCase {
     }
 
     override func tearDown() {
-        if let ends = desktop?.portalBackendEnds, !ends.isEmpty { print("\(server.rawValue): xdg-desktop-portal-gtk died (it is started afresh for each test and press): \(ends)") }
+        try? desktop?.clearScreen()
+        if let ends = desktop?.portalBackendEnds, !ends.isEmpty { print("\(server.rawValue): xdg-desktop-portal-gtk died and was started again: \(ends)") }
         feed?.stop()
         try? desktop?.setDoNotDisturb(false)
         super.tearDown()

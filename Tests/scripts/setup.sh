@@ -19,7 +19,7 @@ if [ "${1:-}" = "--tests" ]; then
   packages+=(dbus python3-dbus python3-dbusmock xvfb xauth notification-daemon dunst xdotool
              imagemagick desktop-file-utils valgrind gcc libnotify-bin python3-gi libjson-glib-dev
              dpkg-dev lintian man-db
-             gnome-shell plasma-workspace plasma-desktop xfce4-notifyd xfconf xdg-desktop-portal
+             gnome-shell gjs plasma-workspace plasma-desktop xfce4-notifyd xfconf xdg-desktop-portal
              xdg-desktop-portal-gtk bubblewrap tesseract-ocr tesseract-ocr-eng)
 fi
 missing=()

@@ -168,8 +168,9 @@ final class CheckPipelineTests: XCTestCase {
             XCTAssertEqual(store.state.presenting, [:])
             presenter.isAvailable = true
             recorder.events = []
+            recorder.answer = "ok"
             recorder.run { herald.appLaunched() }
-            XCTAssertEqual(Array(recorder.events.prefix(2)), ["fetched", "shown a"])
+            XCTAssertEqual(recorder.events, ["fetched", "shown a", "ok a", "finished"])
         }
     }
 

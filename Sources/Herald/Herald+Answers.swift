@@ -92,13 +92,13 @@ extension Herald {
     /// is due. A mute comes first; the delegate's `heraldShouldCheck` is asked last, as a launch
     /// check does. Reads the state without changing it, so asking does not pass the first launch.
     ///
-    /// - Throws: `HeraldError.configuration` when a key file of the off switches cannot be
+    /// - Throws: `HeraldError.keyFile` when a key file of the off switches cannot be
     ///   read, `HeraldError.state` when the state cannot be read.
     public func reasonNotToCheck() throws(HeraldError) -> CheckSkipReason? {
         do {
             if let mute = try offSwitches().mute { return .muted(mute) }
         } catch {
-            throw HeraldError.configuration(error.description)
+            throw HeraldError.keyFile(error.description)
         }
         if let skip = CheckPolicy.gate(configuration.check, state: try readState(), now: now()).skip { return skip }
         return delegate?.heraldShouldCheck(self) == false ? .delegateDeclined : nil

@@ -15,13 +15,17 @@ public enum HeraldError: Error, Equatable, CustomStringConvertible {
     case presentation(String)
     /// The state or cache could not be written.
     case state(StateStoreError)
+    /// A key file of the off switches (`herald.conf`, the user's or an administrator's) cannot
+    /// be read or parsed, or names a feed mirror the URL rules refuse: the administrator's word
+    /// is not passed over (DESIGN.md D22).
+    case keyFile(String)
     /// A public key is configured and the feed's signature is missing or wrong (DESIGN.md D20).
     case signature(FeedSignatureProblem)
 
     /// One sentence for people.
     public var description: String {
         switch self {
-        case .configuration(let reason): return reason
+        case .configuration(let reason), .keyFile(let reason): return reason
         case .fetch(let error): return error.description
         case .feed(let error): return error.description
         case .noNotificationServer: return "no notification server is running on the session bus, so nothing can be shown"
@@ -32,7 +36,7 @@ public enum HeraldError: Error, Equatable, CustomStringConvertible {
     }
 
     /// The exit code of `herald check`: 64 usage, 65 bad feed (or signature), 69 no server,
-    /// 73 state not writable, 75 fetch failed.
+    /// 73 state not writable, 75 fetch failed, 78 a key file cannot be used.
     public var exitCode: Int32 {
         switch self {
         case .configuration: return 64
@@ -40,6 +44,7 @@ public enum HeraldError: Error, Equatable, CustomStringConvertible {
         case .noNotificationServer, .presentation: return 69
         case .state: return 73
         case .fetch: return 75
+        case .keyFile: return 78
         }
     }
 
@@ -52,6 +57,7 @@ public enum HeraldError: Error, Equatable, CustomStringConvertible {
     public var kind: String {
         switch self {
         case .configuration: return "configuration"
+        case .keyFile: return "key-file"
         case .fetch: return "fetch"
         case .feed: return "feed"
         case .noNotificationServer: return "no-notification-server"

@@ -55,7 +55,7 @@ struct AutostartCommand: ParsableCommand, UsageExample {
                 EventReporter.complain("\(error)")
                 throw ExitCode(73)
             }
-            print("enabled: \(path)")
+            say("enabled: \(path)")
         }
 
         /// This executable, by absolute path, so the session manager finds it without PATH.
@@ -76,9 +76,9 @@ struct AutostartCommand: ParsableCommand, UsageExample {
         func run() throws {
             let path = location.path
             if unlink(path) == 0 {
-                print("disabled: removed \(path)")
+                say("disabled: removed \(path)")
             } else if errno == ENOENT {
-                print("already disabled: no \(path)")
+                say("already disabled: no \(path)")
             } else {
                 EventReporter.complain("cannot remove \(path): \(String(cString: strerror(errno)))")
                 throw ExitCode(73)
@@ -96,13 +96,13 @@ struct AutostartCommand: ParsableCommand, UsageExample {
         func run() throws {
             let path = location.path
             guard let data = FileManager.default.contents(atPath: path) else {
-                print("off: no \(path)")
+                say("off: no \(path)")
                 return
             }
             let entry = DesktopEntry.parse(String(decoding: data, as: UTF8.self))
             let enabled = entry["X-GNOME-Autostart-enabled"] != "false" && entry["Hidden"] != "true"
-            print("\(enabled ? "on" : "off (disabled in the entry)"): \(path)")
-            print("runs: \(entry["Exec"] ?? "(no Exec)")")
+            say("\(enabled ? "on" : "off (disabled in the entry)"): \(path)")
+            say("runs: \(entry["Exec"] ?? "(no Exec)")")
         }
     }
 }

@@ -43,18 +43,18 @@ struct CheckExplanation {
             decision = try herald.offSwitches()
         } catch {
             EventReporter.complain(error.description)
-            return 64
+            return HeraldError.keyFile(error.description).exitCode
         }
         let feedURL: String
         switch decision.outcome(forFeed: configuration.feedURL, rules: configuration.urlRules) {
         case .muted(let mute):
             let skip = CheckSkipReason.muted(mute)
-            print(json ? Self.event("check-skipped", ["reason": .string(skip.name), "detail": .string(skip.description)])
+            say(json ? Self.event("check-skipped", EventReporter.fields(of: skip))
                   : "no check: \(skip); no message\(herald.registeredPrompts.isEmpty ? "" : " or prompt") is shown")
             return 0
         case .refused(let refusal):
             EventReporter.complain(refusal)
-            return 64
+            return HeraldError.keyFile(refusal).exitCode
         case .fetch(let url, _):
             feedURL = url ?? configuration.feedURL!
         }
@@ -71,16 +71,16 @@ struct CheckExplanation {
             return explainPrompts(of: herald, state: state) ?? error.exitCode
         }
         if let skip = CheckPolicy.gate(configuration.check, state: state, now: herald.now(), force: line.force).skip {
-            print(json ? Self.event("check-skipped", ["reason": .string(skip.name), "detail": .string(skip.description)])
+            say(json ? Self.event("check-skipped", EventReporter.fields(of: skip))
                   : "no check now (\(skip)); a due check would decide:")
         }
         if let note = FeedSource.languageNote(of: loaded, source: line.feed) {
-            print(json ? Self.event("feed-url", ["url": .string(loaded.url), "notFound": .array(loaded.notFound.map(FeedValue.string))]) : note)
+            say(json ? Self.event("feed-url", ["url": .string(loaded.url), "notFound": .array(loaded.notFound.map(FeedValue.string))]) : note)
         }
         let explanations: [MessageExplanation]
         do { explanations = try herald.explain(loaded.feed, state: state) } catch { return error.exitCode }
         for explanation in explanations {
-            print(json ? Self.data(of: explanation) : Self.line(for: explanation))
+            say(json ? Self.data(of: explanation) : Self.line(for: explanation))
         }
         return explainPrompts(of: herald, state: state) ?? 0
     }
@@ -90,7 +90,7 @@ struct CheckExplanation {
         let explanations: [PromptExplanation]
         do { explanations = try herald.explainPrompts(state: state) } catch { return error.exitCode }
         for explanation in explanations {
-            print(line.json ? Self.data(of: explanation) : "prompt '\(explanation.name)' \(explanation)")
+            say(line.json ? Self.data(of: explanation) : "prompt '\(explanation.name)' \(explanation)")
         }
         return nil
     }

@@ -22,9 +22,9 @@ final class EventReporter: HeraldDelegate {
         self.onFinish = onFinish
     }
 
-    /// Writes "herald: message" on stderr.
+    /// Writes "herald: message" on stderr, as one line (`FileHandleOutput.line`).
     nonisolated static func complain(_ message: String) {
-        FileHandleOutput.standardError.write("herald: \(message)\n")
+        FileHandleOutput.standardError.line("herald: \(message)")
     }
 
     /// Says that a corrupt state file was moved aside, and where to.
@@ -50,14 +50,14 @@ final class EventReporter: HeraldDelegate {
 
     /// Writes a line, after those still pending.
     private func write(_ line: String) {
-        if pending.isEmpty { return FileHandleOutput.standardOutput.write(line + "\n") }
+        if pending.isEmpty { return FileHandleOutput.standardOutput.line(line) }
         hold(line)
         flush()
     }
 
-    /// Keeps a line for the next write.
+    /// Keeps a line for the next write, its characters as `FileHandleOutput.line` writes them.
     private func hold(_ line: String) {
-        hold { $0.append(contentsOf: line.utf8) }
+        hold { $0.append(contentsOf: TerminalText.visible(line).utf8) }
     }
 
     /// Holds the line `writeLine` appends to the pending bytes.
@@ -84,13 +84,19 @@ final class EventReporter: HeraldDelegate {
     }
 
     func herald(_ herald: Herald, didSkipCheck reason: CheckSkipReason) {
+        emit("check-skipped", Self.fields(of: reason), text: "no check: \(reason)")
+    }
+
+    /// The fields of a `check-skipped` event: the reason's name and sentence, and for a mute who
+    /// muted (`by`), what (`scope`) and in which file. `check --explain --json` writes the same.
+    nonisolated static func fields(of reason: CheckSkipReason) -> [String: FeedValue] {
         var fields: [String: FeedValue] = ["reason": .string(reason.name), "detail": .string(reason.description)]
         if case .muted(let mute) = reason {
             fields["by"] = .string(mute.by.rawValue)
             fields["scope"] = .string(mute.scope.rawValue)
             fields["file"] = .string(mute.file)
         }
-        emit("check-skipped", fields, text: "no check: \(reason)")
+        return fields
     }
 
     func herald(_ herald: Herald, willFetchFeedFrom mirror: FeedMirror) {
@@ -173,9 +179,11 @@ final class EventReporter: HeraldDelegate {
         UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
     }
 
+    /// The title is the summary line the server got, not the feed's raw Title.
     func herald(_ herald: Herald, didShow message: FeedEntry, notificationID: UInt32) {
-        emit("shown", ["key": .string(message.key), "id": .integer(Int(notificationID)), "title": .string(message.title ?? "")],
-             text: "shown \(message.key): \(message.title ?? "")")
+        let title = NotificationContent.summary(of: message, fallback: herald.configuration.appName)
+        emit("shown", ["key": .string(message.key), "id": .integer(Int(notificationID)), "title": .string(title)],
+             text: "shown \(message.key): \(title)")
     }
 
     func herald(_ herald: Herald, didView message: FeedEntry) { answered(message, .view) }
@@ -230,25 +238,5 @@ final class EventReporter: HeraldDelegate {
     func heraldDidFinishCheck(_ herald: Herald) {
         flush()
         onFinish()
-    }
-}
-
-/// Unbuffered writes to the standard streams, so events reach a pipe as they happen.
-struct FileHandleOutput: Sendable {
-    let descriptor: Int32
-    static let standardOutput = FileHandleOutput(descriptor: 1)
-    static let standardError = FileHandleOutput(descriptor: 2)
-
-    func write(_ text: String) {
-        write(Array(text.utf8))
-    }
-
-    func write(_ text: [UInt8]) {
-        var bytes = text[...]
-        while !bytes.isEmpty {
-            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 { if errno == EINTR { continue }; return }
-            bytes = bytes.dropFirst(count)
-        }
     }
 }

@@ -41,7 +41,7 @@ struct StateCommand: ParsableCommand, UsageExample {
         do {
             if reset {
                 try store.reset()
-                if !json { print("state of \(appID) reset") }
+                if !json { say("state of \(appID) reset") }
             }
             let state = try store.load()
             let switches = offSwitches()
@@ -50,9 +50,10 @@ struct StateCommand: ParsableCommand, UsageExample {
                 encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
                 encoder.dateEncodingStrategy = .iso8601
                 let shown = ShownState(state: state, muted: switches?.mute, feedMirror: switches?.mirror)
-                print(String(decoding: try encoder.encode(shown), as: UTF8.self))
+                // Pretty-printed: a line per field, none of them broken inside a string.
+                for line in String(decoding: try encoder.encode(shown), as: UTF8.self).split(separator: "\n") { say(String(line)) }
             } else {
-                print(describe(state, path: store.paths.stateFile, switches: switches))
+                for line in describe(state, path: store.paths.stateFile, switches: switches) { say(line) }
             }
             if switches == nil { throw ExitCode(78) }
         } catch let error as StateStoreError {
@@ -86,7 +87,8 @@ struct StateCommand: ParsableCommand, UsageExample {
         }
     }
 
-    private func describe(_ state: HeraldState, path: String, switches: OffSwitchDecision?) -> String {
+    /// The state in lines for people; each is printed as one line, whatever its ids hold.
+    private func describe(_ state: HeraldState, path: String, switches: OffSwitchDecision?) -> [String] {
         func list(_ keys: some Collection<String>) -> String { keys.isEmpty ? "none" : keys.sorted().joined(separator: ", ") }
         var lines = ["state file: \(path)"]
         if let switches {
@@ -113,7 +115,7 @@ struct StateCommand: ParsableCommand, UsageExample {
         if let failure = state.failure {
             lines.append("failing: \(failure.count) in a row, last at \(failure.lastAttempt.formatted(.iso8601)): \(failure.reason)")
         }
-        return lines.joined(separator: "\n")
+        return lines
     }
 }
 

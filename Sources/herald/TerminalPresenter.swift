@@ -16,11 +16,13 @@ final class TerminalPresenter: MessagePresenter {
 
     func present(_ content: NotificationContent, link: String?, respond: @escaping @MainContext (NotificationResponse) -> Void) throws -> PresentedMessage {
         let choices = content.actions.filter { $0.id != NotificationAction.defaultID }
-        var text = "\n\(content.summary)\n"
-        if !content.body.isEmpty { text += "\(content.body)\n" }
-        if let link { text += "\(link)\n" }
-        let menu = choices.enumerated().map { "[\($0.offset + 1)] \($0.element.label)" }.joined(separator: "  ")
-        FileHandleOutput.standardOutput.write(text + menu + "\n> ")
+        // Each line of the message on a line of its own, its characters made visible.
+        var lines = ["", content.summary]
+        if !content.body.isEmpty { lines += content.body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+        if let link { lines.append(link) }
+        lines.append(choices.enumerated().map { "[\($0.offset + 1)] \($0.element.label)" }.joined(separator: "  "))
+        for line in lines { FileHandleOutput.standardOutput.line(line) }
+        FileHandleOutput.standardOutput.write("> ")
         var response = NotificationResponse.closed(.dismissed)
         while let line = readLine() {
             if let number = Int(NotificationText.trimmed(line)), choices.indices.contains(number - 1) {

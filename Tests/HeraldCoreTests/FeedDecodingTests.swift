@@ -175,8 +175,24 @@ final class TargetingCompatibilityTests: XCTestCase {
     }
 }
 
-/// The tool's event lines are written without `JSONEncoder`, and read the same.
+/// The tool's event lines are written without `JSONEncoder`, and read the same; beyond its
+/// escapes, the characters a terminal must not receive are escaped too (`TerminalText`).
 final class FeedValueJSONTextTests: XCTestCase {
+    /// What `JSONEncoder` writes, with each character `TerminalText.isEscaped` names that it
+    /// leaves raw written as a lower-case `\uXXXX`.
+    static func encoderText(_ value: some Encodable, _ encoder: JSONEncoder) throws -> String {
+        var out = ""
+        for scalar in String(decoding: try encoder.encode(value), as: UTF8.self).unicodeScalars {
+            if TerminalText.isEscaped(scalar) {
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
     func testJSONTextIsWhatJSONEncoderWritesWithSortedKeys() throws {
         let value = FeedValue.dictionary([
             "event": .string("skipped"), "key": .string("2024/01/02"), "count": .integer(-3), "share": .real(0.25),
@@ -186,7 +202,14 @@ final class FeedValueJSONTextTests: XCTestCase {
         ])
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        XCTAssertEqual(value.jsonText, String(decoding: try encoder.encode(value), as: UTF8.self))
+        XCTAssertEqual(value.jsonText, try Self.encoderText(value, encoder))
+    }
+
+    func testJSONStringsEscapeWhatATerminalMustNotReceiveAndReadBackTheSame() throws {
+        let hostile = "a\u{1B}]0;title\u{7}b\u{9B}c\u{85}d\u{2028}e\u{2029}f\u{202E}g\u{2066}h\u{200F}i\u{61C}j\u{7F}k — … €"
+        let text = FeedValue.string(hostile).jsonText
+        XCTAssertEqual(text, #""a\u001b]0;title\u0007b\u009bc\u0085d\u2028e\u2029f\u202eg\u2066h\u200fi\u061cj\u007fk — … €""#)
+        XCTAssertEqual(try JSONDecoder().decode(String.self, from: Data(text.utf8)), hostile)
     }
 
     func testJSONStringsWrittenAsBytesAreWhatJSONEncoderWrites() throws {
@@ -195,9 +218,9 @@ final class FeedValueJSONTextTests: XCTestCase {
         withoutSlashes.outputFormatting = [.withoutEscapingSlashes]
         // Each byte to escape also at every place of an eight-byte word, after ASCII or not.
         var texts = ["", "2024/01/02", "more messages than one check shows", controls, "quote \" backslash \\ slash /",
-                     "é 😀 \u{2028} \u{7F}", "a\u{0}b"]
+                     "é 😀 \u{2028} \u{7F}", "a\u{0}b", "\u{202E}x\u{85}", "—\u{2069}"]
         for length in 0...17 {
-            for special in ["\"", "\\", "/", "\n", "\u{1F}", "\u{7F}"] {
+            for special in ["\"", "\\", "/", "\n", "\u{1F}", "\u{7F}", "\u{85}", "\u{2028}", "\u{202E}", "—"] {
                 texts += [String(repeating: "a", count: length) + special + "z", "é" + String(repeating: "b", count: length) + special]
             }
         }
@@ -205,11 +228,11 @@ final class FeedValueJSONTextTests: XCTestCase {
             for (escapingSlashes, encoder) in [(false, withoutSlashes), (true, JSONEncoder())] {
                 var bytes: [UInt8] = [0x2A]
                 FeedValue.appendJSONString(text, to: &bytes, escapingSlashes: escapingSlashes)
-                XCTAssertEqual(String(decoding: bytes.dropFirst(), as: UTF8.self), String(decoding: try encoder.encode(text), as: UTF8.self),
+                XCTAssertEqual(String(decoding: bytes.dropFirst(), as: UTF8.self), try Self.encoderText(text, encoder),
                                "\(Array(text.utf8)), escaping slashes: \(escapingSlashes)")
                 XCTAssertEqual(bytes.first, 0x2A, "appended after what was there")
             }
-            XCTAssertEqual(FeedValue.string(text).jsonText, String(decoding: try withoutSlashes.encode(text), as: UTF8.self))
+            XCTAssertEqual(FeedValue.string(text).jsonText, try Self.encoderText(text, withoutSlashes))
         }
     }
 }

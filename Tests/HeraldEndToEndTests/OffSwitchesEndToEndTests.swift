@@ -164,8 +164,41 @@ final class OffSwitchesEndToEndTests: XCTestCase {
         let message = "the feed URL http://mirror.example.com/feed.plist of \(session.systemKeyFile.path) is refused: "
             + "plain http is refused for feeds outside this machine (use https, or allow http)"
         XCTAssertEqual(try check(session, server.url("feed.plist"), appID: app),
-                       ToolRun(status: 64, output: #"{"event":"failed","exitCode":64,"kind":"configuration","message":"\#(message)"}"# + "\n"))
+                       ToolRun(status: 78, output: #"{"event":"failed","exitCode":78,"kind":"key-file","message":"\#(message)"}"# + "\n"))
         XCTAssertEqual(server.requests.map(\.path), [])
+    }
+
+    /// A key file is configuration: one that does not parse is exit 78 (EX_CONFIG) from every
+    /// command that reads it, with the same line, and nothing is fetched.
+    func testAKeyFileThatDoesNotParseIsExit78FromEveryCommand() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        let server = try session.serveFeed(feed)
+        try FileManager.default.createDirectory(at: session.userKeyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("[all\nMuted=true\n".utf8).write(to: session.userKeyFile)
+        let line = try XCTUnwrap(session.run(["mute", "--all"]).errorOutput.split(separator: "\n").first.map(String.init))
+        XCTAssertTrue(line.hasPrefix("herald: \(session.userKeyFile.path): "), line)
+        for arguments in [["check", "--feed", server.url("feed.plist"), "--app-id", app, "--force"],
+                          ["check", "--explain", "--feed", server.url("feed.plist"), "--app-id", app, "--force"],
+                          ["state", "--app-id", app], ["mute", "--app-id", app], ["unmute", "--all"]] {
+            let run = try session.run(arguments)
+            XCTAssertEqual(run.status, 78, "\(arguments): \(run.description)")
+            XCTAssertEqual(run.errorOutput, line + "\n", "\(arguments)")
+        }
+        let json = try check(session, server.url("feed.plist"), appID: app)
+        XCTAssertEqual(json.status, 78, json.description)
+        let event = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        XCTAssertEqual(event["kind"] as? String, "key-file")
+        XCTAssertEqual(event["exitCode"] as? Int, 78)
+        XCTAssertEqual(server.requests.count, 0, "a check that cannot read its key files fetches nothing")
+    }
+
+    func testExplainOfAMutedAppInJSONSaysWhoMutedItAsACheckDoes() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        let server = try session.serveFeed(feed)
+        XCTAssertEqual(try session.run(["mute", "--app-id", app]).status, 0)
+        let explained = try session.run(["check", "--explain", "--json", "--feed", server.url("feed.plist"), "--app-id", app])
+        XCTAssertEqual(explained, mutedCheck(by: "user", scope: "app", file: session.userKeyFile))
+        XCTAssertEqual(try check(session, server.url("feed.plist"), appID: app), mutedCheck(by: "user", scope: "app", file: session.userKeyFile))
     }
 
     func testStateShowsWhatIsMutedByWhomAndTheMirror() throws {

@@ -133,7 +133,7 @@ final class Check {
         do {
             decision = try herald.offSwitches()
         } catch {
-            report(.configuration(error.description))
+            report(.keyFile(error.description))
             return false
         }
         switch decision.outcome(forFeed: configuration.feedURL, rules: configuration.urlRules) {
@@ -141,7 +141,7 @@ final class Check {
             delegate?.herald(herald, didSkipCheck: .muted(mute))
             return false
         case .refused(let refusal):
-            report(.configuration(refusal))
+            report(.keyFile(refusal))
             return false
         case .fetch(let url, let mirror):
             feedURL = url
@@ -279,7 +279,7 @@ final class Check {
         case .failed(let error):
             switch error {
             case .fetch, .feed, .signature: return CheckPolicy.recordFailure(state, reason: error.description, now: now)
-            case .noNotificationServer, .configuration, .presentation, .state: return state
+            case .noNotificationServer, .configuration, .keyFile, .presentation, .state: return state
             }
         }
     }

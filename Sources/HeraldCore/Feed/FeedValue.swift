@@ -152,7 +152,10 @@ extension FeedValue {
 
     /// Appends `text` as a JSON string to UTF-8 bytes, with `JSONEncoder`'s escapes: quote,
     /// backslash, `\b`, `\f`, `\n`, `\r`, `\t`, other control characters as `\u00XX`, and `/`
-    /// unless `escapingSlashes` is false (`.withoutEscapingSlashes`, as `jsonText` writes).
+    /// unless `escapingSlashes` is false (`.withoutEscapingSlashes`, as `jsonText` writes); and
+    /// as `\uXXXX` every other character a terminal must not receive (`TerminalText.isEscaped`:
+    /// DEL, C1 controls, U+2028 and U+2029, bidi controls), so a line read in a terminal or by a
+    /// JavaScript parser is one line of plain characters.
     /// The one string writer of the tool's event lines and of the state file.
     public static func appendJSONString(_ text: String, to out: inout [UInt8], escapingSlashes: Bool = false) {
         out.append(UInt8(ascii: "\""))
@@ -162,21 +165,26 @@ extension FeedValue {
             // Most text needs no escape: the bytes up to the first that does are found eight at
             // a time, and copied as they are.
             for index in plainPrefix(of: utf8, escapingSlashes: escapingSlashes)..<utf8.count {
+                guard index >= start else { continue }
                 let byte = utf8[index]
+                if Self.mayStartTerminalEscape(byte) {
+                    guard let (scalar, length) = Self.scalar(in: utf8, at: index), TerminalText.isEscaped(scalar) else { continue }
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                    start = index + length
+                    Self.appendUnicodeEscape(scalar.value, to: &out)
+                    continue
+                }
                 guard byte < 0x20 || byte == 0x22 || byte == 0x5C || (byte == 0x2F && escapingSlashes) else { continue }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
                 start = index + 1
-                out.append(UInt8(ascii: "\\"))
                 switch byte {
-                case 0x22, 0x5C, 0x2F: out.append(byte)
-                case 0x08: out.append(UInt8(ascii: "b"))
-                case 0x0C: out.append(UInt8(ascii: "f"))
-                case 0x0A: out.append(UInt8(ascii: "n"))
-                case 0x0D: out.append(UInt8(ascii: "r"))
-                case 0x09: out.append(UInt8(ascii: "t"))
-                default:
-                    let hex = Array("0123456789abcdef".utf8)
-                    out.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                case 0x22, 0x5C, 0x2F: out.append(contentsOf: [UInt8(ascii: "\\"), byte])
+                case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+                case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+                case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+                case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+                case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+                default: Self.appendUnicodeEscape(UInt32(byte), to: &out)
                 }
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
@@ -184,14 +192,41 @@ extension FeedValue {
         out.append(UInt8(ascii: "\""))
     }
 
+    /// `\u` and four lower-case hex digits, as `JSONEncoder` writes a control character.
+    private static func appendUnicodeEscape(_ value: UInt32, to out: inout [UInt8]) {
+        let hex = Array("0123456789abcdef".utf8)
+        out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u")])
+        for shift in stride(from: 12, through: 0, by: -4) { out.append(hex[Int((value >> UInt32(shift)) & 0xF)]) }
+    }
+
+    /// Whether a byte is DEL or the first byte of a character `TerminalText.isEscaped` may name
+    /// beyond ASCII: U+0080…U+009F (C2), U+061C (D8), U+200E…U+2069 (E2).
+    private static func mayStartTerminalEscape(_ byte: UInt8) -> Bool {
+        byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2
+    }
+
+    /// The character whose UTF-8 encoding starts at `index`, and its length in bytes, for the
+    /// one- to three-byte characters `mayStartTerminalEscape` points at.
+    private static func scalar(in utf8: UnsafeBufferPointer<UInt8>, at index: Int) -> (Unicode.Scalar, Int)? {
+        let lead = utf8[index]
+        if lead < 0x80 { return (Unicode.Scalar(lead), 1) }
+        let length = lead >= 0xE0 ? 3 : 2
+        guard index + length <= utf8.count else { return nil }
+        var value = UInt32(lead & (length == 3 ? 0x0F : 0x1F))
+        for offset in 1..<length { value = value << 6 | UInt32(utf8[index + offset] & 0x3F) }
+        return Unicode.Scalar(value).map { ($0, length) }
+    }
+
     /// How many bytes from the start need no escape in a JSON string: none is a quote, a
-    /// backslash, a control character, or (when `escapingSlashes`) a slash.
+    /// backslash, a control character, a byte that may start a character a terminal must not
+    /// receive (`mayStartTerminalEscape`), or (when `escapingSlashes`) a slash.
     private static func plainPrefix(of utf8: UnsafeBufferPointer<UInt8>, escapingSlashes: Bool) -> Int {
         guard let base = utf8.baseAddress else { return 0 }
         var offset = 0
         while offset + 8 <= utf8.count {
             let word = ByteSearch.word(base, at: offset)
             var flags = ByteSearch.equal(word, 0x22) | ByteSearch.equal(word, 0x5C) | ByteSearch.below(word, 0x20)
+                | ByteSearch.equal(word, 0x7F) | ByteSearch.equal(word, 0xC2) | ByteSearch.equal(word, 0xD8) | ByteSearch.equal(word, 0xE2)
             if escapingSlashes { flags |= ByteSearch.equal(word, 0x2F) }
             if flags != 0 { return offset + ByteSearch.firstFlagged(flags) }
             offset += 8

@@ -49,7 +49,6 @@ public struct NotificationContent: Sendable, Equatable {
     public static func make(for entry: FeedEntry, labels: Labels, capabilities: Set<String>, fallbackSummary: String,
                             allowsCriticalUrgency: Bool = false) -> NotificationContent {
         let markup = capabilities.contains("body-markup")
-        let title = NotificationText.summary(entry.title)
         var body = NotificationText.body(entry.message, markup: markup)
         var actions: [NotificationAction] = []
         if capabilities.contains("actions") {
@@ -65,10 +64,17 @@ public struct NotificationContent: Sendable, Equatable {
             let link = capabilities.contains("body-hyperlinks") && markup ? NotificationText.hyperlink(url) : (markup ? NotificationText.escape(url) : url)
             body = body.isEmpty ? link : body + "\n" + link
         }
-        var content = NotificationContent(summary: title.isEmpty ? NotificationText.summary(fallbackSummary) : title, body: body, actions: actions)
+        var content = NotificationContent(summary: summary(of: entry, fallback: fallbackSummary), body: body, actions: actions)
         content.urgency = entry.urgency == .critical && !allowsCriticalUrgency ? .normal : entry.urgency
         content.icon = entry.icon
         return content
+    }
+
+    /// The summary line an entry is shown with: its Title made safe (DESIGN.md D13), or
+    /// `fallback` (the app's name) when nothing of it is left.
+    public static func summary(of entry: FeedEntry, fallback: String) -> String {
+        let title = NotificationText.summary(entry.title)
+        return title.isEmpty ? NotificationText.summary(fallback) : title
     }
 
     /// The answer an action id stands for; "default" is view, or OK without ActionURL.

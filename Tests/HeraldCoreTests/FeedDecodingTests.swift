@@ -231,6 +231,10 @@ final class FeedValueJSONTextTests: XCTestCase {
                 XCTAssertEqual(String(decoding: bytes.dropFirst(), as: UTF8.self), try Self.encoderText(text, encoder),
                                "\(Array(text.utf8)), escaping slashes: \(escapingSlashes)")
                 XCTAssertEqual(bytes.first, 0x2A, "appended after what was there")
+                var fileBytes: [UInt8] = []
+                FeedValue.appendJSONString(text, to: &fileBytes, escapingSlashes: escapingSlashes, forTerminal: false)
+                XCTAssertEqual(String(decoding: fileBytes, as: UTF8.self), String(decoding: try encoder.encode(text), as: UTF8.self),
+                               "the state file's bytes: \(Array(text.utf8))")
             }
             XCTAssertEqual(FeedValue.string(text).jsonText, try Self.encoderText(text, withoutSlashes))
         }

@@ -152,22 +152,23 @@ extension FeedValue {
 
     /// Appends `text` as a JSON string to UTF-8 bytes, with `JSONEncoder`'s escapes: quote,
     /// backslash, `\b`, `\f`, `\n`, `\r`, `\t`, other control characters as `\u00XX`, and `/`
-    /// unless `escapingSlashes` is false (`.withoutEscapingSlashes`, as `jsonText` writes); and
-    /// as `\uXXXX` every other character a terminal must not receive (`TerminalText.isEscaped`:
-    /// DEL, C1 controls, U+2028 and U+2029, bidi controls), so a line read in a terminal or by a
-    /// JavaScript parser is one line of plain characters.
-    /// The one string writer of the tool's event lines and of the state file.
-    public static func appendJSONString(_ text: String, to out: inout [UInt8], escapingSlashes: Bool = false) {
+    /// unless `escapingSlashes` is false (`.withoutEscapingSlashes`, as `jsonText` writes); and,
+    /// unless `forTerminal` is false, as `\uXXXX` every other character a terminal must not
+    /// receive (`TerminalText.isEscaped`: DEL, C1 controls, U+2028 and U+2029, bidi controls),
+    /// so a line read in a terminal or by a JavaScript parser is one line of plain characters.
+    /// The one string writer of the tool's event lines and (with `JSONEncoder`'s bytes exactly:
+    /// slashes escaped, not for a terminal) of the state file.
+    public static func appendJSONString(_ text: String, to out: inout [UInt8], escapingSlashes: Bool = false, forTerminal: Bool = true) {
         out.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
             var start = 0
             // Most text needs no escape: the bytes up to the first that does are found eight at
             // a time, and copied as they are.
-            for index in plainPrefix(of: utf8, escapingSlashes: escapingSlashes)..<utf8.count {
+            for index in plainPrefix(of: utf8, escapingSlashes: escapingSlashes, forTerminal: forTerminal)..<utf8.count {
                 guard index >= start else { continue }
                 let byte = utf8[index]
-                if Self.mayStartTerminalEscape(byte) {
+                if forTerminal, Self.mayStartTerminalEscape(byte) {
                     guard let (scalar, length) = Self.scalar(in: utf8, at: index), TerminalText.isEscaped(scalar) else { continue }
                     out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
                     start = index + length
@@ -218,15 +219,17 @@ extension FeedValue {
     }
 
     /// How many bytes from the start need no escape in a JSON string: none is a quote, a
-    /// backslash, a control character, a byte that may start a character a terminal must not
-    /// receive (`mayStartTerminalEscape`), or (when `escapingSlashes`) a slash.
-    private static func plainPrefix(of utf8: UnsafeBufferPointer<UInt8>, escapingSlashes: Bool) -> Int {
+    /// backslash, a control character, (when `forTerminal`) a byte that may start a character a
+    /// terminal must not receive (`mayStartTerminalEscape`), or (when `escapingSlashes`) a slash.
+    private static func plainPrefix(of utf8: UnsafeBufferPointer<UInt8>, escapingSlashes: Bool, forTerminal: Bool) -> Int {
         guard let base = utf8.baseAddress else { return 0 }
         var offset = 0
         while offset + 8 <= utf8.count {
             let word = ByteSearch.word(base, at: offset)
             var flags = ByteSearch.equal(word, 0x22) | ByteSearch.equal(word, 0x5C) | ByteSearch.below(word, 0x20)
-                | ByteSearch.equal(word, 0x7F) | ByteSearch.equal(word, 0xC2) | ByteSearch.equal(word, 0xD8) | ByteSearch.equal(word, 0xE2)
+            if forTerminal {
+                flags |= ByteSearch.equal(word, 0x7F) | ByteSearch.equal(word, 0xC2) | ByteSearch.equal(word, 0xD8) | ByteSearch.equal(word, 0xE2)
+            }
             if escapingSlashes { flags |= ByteSearch.equal(word, 0x2F) }
             if flags != 0 { return offset + ByteSearch.firstFlagged(flags) }
             offset += 8

@@ -393,14 +393,18 @@ enum StateFileFormat {
 
         /// A string with `JSONEncoder`'s escapes, `/` among them.
         mutating func string(_ text: String) {
-            FeedValue.appendJSONString(text, to: &bytes, escapingSlashes: true)
+            FeedValue.appendJSONString(text, to: &bytes, escapingSlashes: true, forTerminal: false)
         }
 
-        /// A date as the `.iso8601` strategy writes it (`ISO8601Moment.text`: the format style's
-        /// default form, which is what the strategy uses).
+        /// A date as the `.iso8601` strategy writes it, which the strategy reads back: the
+        /// format style's default form, `ISO8601Moment.text` where the two agree (from the
+        /// Gregorian calendar's first day to year 9999), the style itself elsewhere (it counts
+        /// earlier days in the Julian calendar).
         mutating func date(_ date: Date) {
+            let interval = date.timeIntervalSince1970
+            let agree = interval >= ISO8601Moment.gregorianStart && interval < ISO8601Moment.afterYear9999
             bytes.append(UInt8(ascii: "\""))
-            bytes.append(contentsOf: ISO8601Moment.text(date).utf8)
+            bytes.append(contentsOf: (agree ? ISO8601Moment.text(date) : date.formatted(.iso8601)).utf8)
             bytes.append(UInt8(ascii: "\""))
         }
     }

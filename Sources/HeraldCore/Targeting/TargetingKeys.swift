@@ -119,6 +119,11 @@ public enum FeedDate: Sendable, Equatable {
 /// A small, strict ISO 8601 reader: `YYYY-MM-DD`, optionally `THH:MM`, `:SS`, a fraction, and
 /// `Z` or `±HH:MM` (UTC when no offset is given).
 enum ISO8601Moment {
+    /// 1582-10-15T00:00:00Z, the Gregorian calendar's first day, in seconds since 1970.
+    static let gregorianStart: Double = -12_219_292_800
+    /// 10000-01-01T00:00:00Z, in seconds since 1970.
+    static let afterYear9999: Double = 253_402_300_800
+
     static func parse(_ text: String) -> (date: Date, dateOnly: Bool)? {
         let bytes = Array(NotificationText.trimmed(text).utf8)
         var index = 0
@@ -175,18 +180,20 @@ enum ISO8601Moment {
     }
 
     /// A date as `Date.ISO8601FormatStyle` writes it by default, `2026-11-22T14:43:32Z`: UTC,
-    /// whole seconds rounded down. Dates from 1970 to 9999 are written here, without the
-    /// calendar and time zone the format style sets up on first use (a check that is not due
-    /// says when the next one is, and that set-up cost it more than the rest of its policy);
-    /// others are left to the format style, which counts days before 1582 in the Julian calendar.
+    /// whole seconds rounded down, in the proleptic Gregorian calendar that ISO 8601 and the
+    /// date parser use, at every year (the format style counts days before 1582 in the Julian
+    /// calendar, so `1500-06-15` would read back as `1500-06-05`). Years outside 0…9999 carry
+    /// a sign and as many digits as they need (ISO 8601's expanded years).
     static func text(_ date: Date) -> String {
         let interval = date.timeIntervalSince1970
-        guard interval >= 0, interval < 253_402_300_800 else { return date.formatted(.iso8601) }
+        guard interval.isFinite, abs(interval) < 1e15 else { return date.formatted(.iso8601) }
         let seconds = Int(interval.rounded(.down))
-        let (year, month, day) = civil(daysSince1970: seconds / 86_400)
-        let time = seconds % 86_400
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let (year, month, day) = civil(daysSince1970: days)
+        let time = seconds - days * 86_400
         var bytes: [UInt8] = []
         bytes.reserveCapacity(20)
+        if year < 0 || year > 9999 { bytes.append(year < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+")) }
         func append(_ value: Int, digits count: Int, then separator: String) {
             var divisor = 1
             for _ in 1..<count { divisor *= 10 }
@@ -196,7 +203,7 @@ enum ISO8601Moment {
             }
             bytes.append(contentsOf: separator.utf8)
         }
-        append(year, digits: 4, then: "-")
+        append(abs(year), digits: max(4, String(abs(year)).count), then: "-")
         append(month, digits: 2, then: "-")
         append(day, digits: 2, then: "T")
         append(time / 3600, digits: 2, then: ":")

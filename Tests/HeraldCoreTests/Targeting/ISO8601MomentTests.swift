@@ -3,17 +3,34 @@ import Foundation
 import XCTest
 
 /// Herald writes dates in its messages and files as `Date.ISO8601FormatStyle` writes them by
-/// default, without setting up the calendar that style needs; the style is the oracle here.
+/// default, without setting up the calendar that style needs; from the Gregorian calendar's
+/// first day to year 9999 the style is the oracle. Before it, the style counts in the Julian
+/// calendar, and Herald keeps to the proleptic Gregorian calendar its date parser reads.
 final class ISO8601MomentTests: XCTestCase {
+    /// 1582-10-15T00:00:00Z, the Gregorian calendar's first day.
+    static let gregorianStart = ISO8601Moment.gregorianStart
+
     func testDatesAreWrittenAsTheISO8601FormatStyleWritesThem() {
         var generator = SystemRandomNumberGenerator()
-        var dates = [0, 0.999_999, 59.5, 86_399.999, 951_782_400, 1_798_761_599.75, 4_107_542_400, 253_402_300_799.9, 253_402_300_800,
-                     -0.001, -86_400, -62_135_596_800, -12_219_292_800, 1e12]
+        var dates = [0, 0.999_999, 59.5, 86_399.999, 951_782_400, 1_798_761_599.75, 4_107_542_400, 253_402_300_799.9,
+                     -0.001, -86_400, Self.gregorianStart]
             .map { Date(timeIntervalSince1970: $0) }
-        dates += [Date.distantPast, Date.distantFuture]
-        dates += (0..<20_000).map { _ in Date(timeIntervalSince1970: Double.random(in: -1e11...3e11, using: &generator)) }
+        dates += (0..<20_000).map { _ in Date(timeIntervalSince1970: Double.random(in: Self.gregorianStart..<253_402_300_800, using: &generator)) }
         for date in dates {
             XCTAssertEqual(ISO8601Moment.text(date), date.formatted(.iso8601), "\(date.timeIntervalSince1970)")
+        }
+    }
+
+    func testDatesBeforeTheGregorianCalendarAreWrittenInItAsTheyAreRead() throws {
+        let read = try XCTUnwrap(ISO8601Moment.parse("1500-06-15"))
+        XCTAssertEqual(ISO8601Moment.text(read.date), "1500-06-15T00:00:00Z")
+        XCTAssertEqual(ISO8601Moment.text(Date(timeIntervalSince1970: Self.gregorianStart - 1)), "1582-10-14T23:59:59Z")
+        XCTAssertEqual(ISO8601Moment.text(Date(timeIntervalSince1970: -62_135_596_800)), "0001-01-01T00:00:00Z")
+        XCTAssertEqual(ISO8601Moment.text(Date(timeIntervalSince1970: -62_135_596_801)), "0000-12-31T23:59:59Z")
+        XCTAssertEqual(ISO8601Moment.text(Date(timeIntervalSince1970: 253_402_300_800)), "+10000-01-01T00:00:00Z")
+        for seconds in stride(from: -62_135_596_800.0, to: Self.gregorianStart, by: 7_654_321.5) {
+            let date = Date(timeIntervalSince1970: seconds)
+            XCTAssertEqual(try XCTUnwrap(ISO8601Moment.parse(ISO8601Moment.text(date))).date, Date(timeIntervalSince1970: seconds.rounded(.down)))
         }
     }
 

@@ -77,6 +77,7 @@ struct FeedCheckArguments: ParsableArguments {
 
     /// Why a feed argument is refused under `rules`, or `nil`; standard input always passes.
     static func feedRefusal(_ feed: String, rules: URLRules) -> String? {
+        if let refusal = FeedArgument.refusal(of: feed) { return refusal }
         let argument = FeedArgument(feed)
         guard !argument.isStandardInput, let refusal = rules.feedURLRefusal(argument.url) else { return nil }
         return "feed URL refused: \(refusal)"

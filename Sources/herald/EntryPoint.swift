@@ -44,8 +44,12 @@ extension HeraldCommand {
         }
         // Help other than a command's (the version, a completion script) prints as it is, and an
         // ExitCode comes from a command that has said what went wrong already.
-        let text = message(for: error)
+        var text = message(for: error)
         guard code != .success, !text.isEmpty else { exit(withError: error) }
+        if code == .validationFailure, let command = path.last,
+           let unknown = UnknownOption.first(in: arguments, of: command, depth: path.count - 1) {
+            text = unknown.message
+        }
         EventReporter.complain(sentence(text))
         if code == .validationFailure {
             EventReporter.complain("see '\(path.map { $0._commandName }.joined(separator: " ")) --help'")

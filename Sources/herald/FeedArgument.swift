@@ -21,6 +21,13 @@ struct FeedArgument {
         path = URLRules.scheme(of: url) == "file" ? FeedSource.path(forFileURL: url) : nil
     }
 
+    /// Why a feed argument cannot name a feed, or `nil`: an empty one names none (the system
+    /// would read it as the working folder). Every command that takes a feed refuses it as a
+    /// usage error.
+    static func refusal(of text: String) -> String? {
+        text.isEmpty ? "the feed argument is empty: give a file, - for standard input, or a URL" : nil
+    }
+
     /// Whether the feed is read from standard input.
     var isStandardInput: Bool { url == FeedSource.standardInput }
 

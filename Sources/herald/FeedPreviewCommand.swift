@@ -44,6 +44,7 @@ struct FeedPreviewCommand: ParsableCommand, UsageExample {
     var json = false
 
     func validate() throws {
+        if let refusal = FeedArgument.refusal(of: feed) { throw ValidationError(refusal) }
         try AppOptions.requireUsable(appID: appID)
         if let refusal = CheckOptionLimits.waitRefusal(wait) { throw ValidationError(refusal) }
         if let max, max < 1 { throw ValidationError("--max must be at least 1") }

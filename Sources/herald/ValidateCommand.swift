@@ -28,6 +28,10 @@ struct ValidateCommand: ParsableCommand, UsageExample {
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
+    func validate() throws {
+        if let refusal = FeedArgument.refusal(of: feed) { throw ValidationError(refusal) }
+    }
+
     func run() throws {
         let argument = FeedArgument(feed)
         try argument.requireReadable()

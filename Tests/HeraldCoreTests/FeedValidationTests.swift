@@ -65,9 +65,9 @@ final class FeedValidationTests: XCTestCase {
     }
 
     func testEditDistanceCountsASwapOfNeighboursAsOneEdit() {
-        XCTAssertEqual(FeedValidation.editDistance(Array("titel"), Array("title")), 1)
-        XCTAssertEqual(FeedValidation.editDistance(Array("mesage"), Array("message")), 1)
-        XCTAssertEqual(FeedValidation.editDistance(Array("url"), Array("actionurl")), 6)
+        XCTAssertEqual(Spelling.editDistance(Array("titel"), Array("title")), 1)
+        XCTAssertEqual(Spelling.editDistance(Array("mesage"), Array("message")), 1)
+        XCTAssertEqual(Spelling.editDistance(Array("url"), Array("actionurl")), 6)
     }
 
     // MARK: versions

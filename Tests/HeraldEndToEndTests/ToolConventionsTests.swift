@@ -101,6 +101,19 @@ final class ToolConventionsTests: XCTestCase {
             (["state", "--app-id", "a/b"], "app id 'a/b' is not usable: use letters, digits, '.', '-' and '_' (e.g. org.example.App)", "herald state"),
             (["mute"], "give one app with --app-id ID, or --all", "herald mute"),
             (["unmute", "--all", "--app-id", "org.example.App"], "give one app with --app-id ID, or --all", "herald unmute"),
+            // An unknown option is named even when a required one is missing too, with the one
+            // it was probably meant to be.
+            (["check", "--fed", "feed.plist", "--app-id", "org.example.App"], "unknown option '--fed'. Did you mean '--feed'?", "herald check"),
+            (["check", "--app-id", "org.example.App", "--feed=feed.plist", "--timout", "3"], "unknown option '--timout'. Did you mean '--timeout'?", "herald check"),
+            (["validate", "--strcit", "feed.plist"], "unknown option '--strcit'. Did you mean '--strict'?", "herald validate"),
+            (["feed", "add", "feed.plist", "--titel", "T", "--message", "M"], "unknown option '--titel'. Did you mean '--title'?", "herald feed add"),
+            (["autostart", "status", "--ap-id", "org.example.App"], "unknown option '--ap-id'. Did you mean '--app-id'?", "herald autostart status"),
+            (["state", "--zzzzz"], "unknown option '--zzzzz'", "herald state"),
+            // An empty feed argument names no feed.
+            (["check", "--feed", "", "--app-id", "org.example.App"], "the feed argument is empty: give a file, - for standard input, or a URL", "herald check"),
+            (["check", "--explain", "--feed", "", "--app-id", "org.example.App"], "the feed argument is empty: give a file, - for standard input, or a URL", "herald check"),
+            (["validate", ""], "the feed argument is empty: give a file, - for standard input, or a URL", "herald validate"),
+            (["feed", "preview", ""], "the feed argument is empty: give a file, - for standard input, or a URL", "herald feed preview"),
         ]
         for (arguments, sentence, command) in cases {
             XCTAssertEqual(try run(session, arguments), Run(status: 64, output: "", errorOutput: "herald: \(sentence)\nherald: see '\(command) --help'\n"),

@@ -350,39 +350,9 @@ public enum FeedValidation {
 
     // MARK: - Keys
 
-    /// The known key an unknown one was probably meant to be: the same but for case, or one
-    /// typo away (two for the longer keys), counting a swap of neighbours as one.
+    /// The known key an unknown one was probably meant to be (`Spelling.nearest`).
     static func nearestKnownKey(to key: String) -> String? {
-        let folded = Array(key.lowercased())
-        var best: (key: String, distance: Int)?
-        for known in knownKeys {
-            let target = Array(known.lowercased())
-            let allowed = target.count <= 5 ? 1 : 2
-            guard abs(target.count - folded.count) <= allowed else { continue }
-            let distance = editDistance(folded, target)
-            if distance <= allowed, distance < (best?.distance ?? .max) { best = (known, distance) }
-        }
-        return best?.key
-    }
-
-    /// Edits between two strings: insertions, deletions, substitutions and swaps of neighbours
-    /// (optimal string alignment).
-    static func editDistance(_ lhs: [Character], _ rhs: [Character]) -> Int {
-        if lhs.isEmpty { return rhs.count }
-        if rhs.isEmpty { return lhs.count }
-        var table = [[Int]](repeating: [Int](repeating: 0, count: rhs.count + 1), count: lhs.count + 1)
-        for i in 0...lhs.count { table[i][0] = i }
-        for j in 0...rhs.count { table[0][j] = j }
-        for i in 1...lhs.count {
-            for j in 1...rhs.count {
-                let cost = lhs[i - 1] == rhs[j - 1] ? 0 : 1
-                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
-                if i > 1, j > 1, lhs[i - 1] == rhs[j - 2], lhs[i - 2] == rhs[j - 1] {
-                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
-                }
-            }
-        }
-        return table[lhs.count][rhs.count]
+        Spelling.nearest(to: key, among: knownKeys)
     }
 
     // MARK: - Ids

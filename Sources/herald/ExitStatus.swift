@@ -1,0 +1,23 @@
+/// What `herald`'s exit codes mean: one table for every command (the BSD `sysexits` codes),
+/// printed at the end of `herald --help`, in the manual page made from it, and in the README.
+enum ExitStatus {
+    /// Each code and what it says, in order.
+    static let table: [(code: String, meaning: String)] = [
+        ("0", "done (also when nothing was due, or the check was deferred or muted)"),
+        ("64", "usage: an option or argument that cannot be used"),
+        ("65", "data: a feed, prompts file or signature that cannot be used"),
+        ("66", "no input: a named file cannot be read or is not a regular file"),
+        ("69", "unavailable: no notification server, or it refused the messages"),
+        ("73", "cannot create: the state, a cache, a feed or key file"),
+        ("75", "temporary failure: the feed could not be fetched"),
+        ("77", "permission: the administrator's mute, which the user cannot undo"),
+        ("78", "configuration: a key file (herald.conf) that cannot be used"),
+        ("128+n", "stopped by signal n (130 SIGINT, 143 SIGTERM, 129 SIGHUP)"),
+    ]
+
+    /// The table as the help's discussion shows it: a heading, then one line per code, each
+    /// short enough that the help's 80 columns do not wrap it.
+    static var text: String {
+        "EXIT STATUS:\n" + table.map { "  " + $0.code + String(repeating: " ", count: max(1, 7 - $0.code.count)) + $0.meaning }.joined(separator: "\n")
+    }
+}

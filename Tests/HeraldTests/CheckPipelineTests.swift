@@ -400,17 +400,17 @@ final class CheckPipelineTests: XCTestCase {
         }
     }
 
-    func testAKeyFileThatCannotBeReadStopsTheCheckAsAConfigurationFailure() throws {
+    func testAKeyFileThatCannotBeReadStopsTheCheckAsAKeyFileFailure() throws {
         let feed = try Self.feedURL(["a"])
         try MainContext.assumeIsolated {
             let (store, presenter, herald, recorder) = try Self.pipeline(feed)
             herald.offSwitches = { () throws(OffSwitchFileError) in throw OffSwitchFileError(file: "/etc/xdg/herald/herald.conf", reason: "Permission denied") }
             recorder.run { herald.checkNow() }
-            XCTAssertEqual(recorder.events, ["failed configuration", "finished"])
+            XCTAssertEqual(recorder.events, ["failed key-file", "finished"])
             XCTAssertEqual(presenter.shown.count, 0)
             XCTAssertEqual(store.writes, 0)
             XCTAssertThrowsError(try herald.reasonNotToCheck()) { error in
-                XCTAssertEqual(error as? HeraldError, .configuration("/etc/xdg/herald/herald.conf: Permission denied"))
+                XCTAssertEqual(error as? HeraldError, .keyFile("/etc/xdg/herald/herald.conf: Permission denied"))
             }
         }
     }
@@ -434,7 +434,7 @@ final class CheckPipelineTests: XCTestCase {
             let (store, presenter, herald, recorder) = try Self.pipeline(own)
             herald.offSwitches = { .init(mirror: FeedMirror(url: "file://elsewhere.example.com/feed.plist", file: "/etc/xdg/herald/herald.conf")) }
             recorder.run { herald.checkNow() }
-            XCTAssertEqual(recorder.events, ["failed configuration", "finished"])
+            XCTAssertEqual(recorder.events, ["failed key-file", "finished"])
             XCTAssertEqual(presenter.shown.count, 0)
             XCTAssertNil(store.state.lastChecked)
         }

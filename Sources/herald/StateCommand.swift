@@ -50,8 +50,7 @@ struct StateCommand: ParsableCommand, UsageExample {
                 encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
                 encoder.dateEncodingStrategy = .iso8601
                 let shown = ShownState(state: state, muted: switches?.mute, feedMirror: switches?.mirror)
-                // Pretty-printed: a line per field, none of them broken inside a string.
-                for line in String(decoding: try encoder.encode(shown), as: UTF8.self).split(separator: "\n") { say(String(line)) }
+                say(lines: String(decoding: try encoder.encode(shown), as: UTF8.self))
             } else {
                 for line in describe(state, path: store.paths.stateFile, switches: switches) { say(line) }
             }

@@ -33,3 +33,9 @@ struct FileHandleOutput: Sendable {
 func say(_ line: String) {
     FileHandleOutput.standardOutput.line(line)
 }
+
+/// Prints a document Herald composed of several lines, such as pretty-printed JSON (whose
+/// strings hold no raw line break), one `say` per line.
+func say(lines document: String) {
+    for line in document.split(separator: "\n", omittingEmptySubsequences: false) { say(String(line)) }
+}

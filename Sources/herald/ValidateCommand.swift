@@ -47,7 +47,7 @@ struct ValidateCommand: ParsableCommand, UsageExample {
             throw ExitCode(65)
         case .failure(.feed(let error)):
             if json {
-                say(try Self.json(Self.unusable(error, source: feed)))
+                say(lines: try Self.json(Self.unusable(error, source: feed)))
             } else if case .rootNotDictionary = error {
                 // iNotify crashes where Herald refuses: the publisher has both kinds of reader.
                 EventReporter.complain(error.description(source: feed) + ": an iNotify client crashes on it")
@@ -69,7 +69,7 @@ struct ValidateCommand: ParsableCommand, UsageExample {
                 data["url"] = .string(loaded.url)
                 data["notFound"] = .array(loaded.notFound.map(FeedValue.string))
             }
-            say(try Self.json(data))
+            say(lines: try Self.json(data))
         } else {
             if let languageNote { say(languageNote) }
             for line in Self.text(of: report, source: feed, format: decoded.format) { say(line) }

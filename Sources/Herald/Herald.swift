@@ -50,9 +50,16 @@ public final class Herald {
         /// A PEM file of the certificate authorities trusted for an https feed, in place of the
         /// system's store (a company's private CA); `nil` trusts the system's.
         public var caFile: String?
-        /// The Ed25519 public key (32 bytes, base64, as Sparkle's `SUPublicEDKey`) the feed must
-        /// be signed with; `nil` accepts unsigned feeds (DESIGN.md D20).
-        public var publicKey: String?
+        /// The Ed25519 public keys (32 bytes each, base64, as Sparkle's `SUPublicEDKey`) the app
+        /// trusts: the feed must be signed with one of them. Several let a publisher move to a new
+        /// key without a flag day; none accepts unsigned feeds (DESIGN.md D20).
+        public var publicKeys: [String]
+        /// The one public key the feed must be signed with, when the app trusts a single key;
+        /// setting it replaces `publicKeys`, `nil` empties them.
+        public var publicKey: String? {
+            get { publicKeys.first }
+            set { publicKeys = newValue.map { [$0] } ?? [] }
+        }
         /// Seconds to wait for answers, counted from the check's first notification, before
         /// closing what is still shown; `nil` waits as long as the app runs.
         public var waitLimit: Double?
@@ -62,12 +69,13 @@ public final class Herald {
         /// the variables of the process that Herald reads (`ProcessEnvironment`).
         public var environment: [String: String]
 
-        /// Creates a configuration with iNotify's defaults.
+        /// Creates a configuration with iNotify's defaults; `publicKey` and `publicKeys` together
+        /// are the keys trusted.
         public init(
             feedURL: String?, appID: String, appVersion: String?, appName: String? = nil,
             check: CheckConfiguration? = nil, urlRules: URLRules = URLRules(), labels: Labels? = nil, icon: String? = nil,
             timeout: Double = 60, sizeLimit: Int = 1 << 20, caFile: String? = nil, publicKey: String? = nil,
-            waitLimit: Double? = nil, checkAtLaunch: Bool = true,
+            publicKeys: [String] = [], waitLimit: Double? = nil, checkAtLaunch: Bool = true,
             environment: [String: String] = ProcessEnvironment.read()
         ) {
             self.feedURL = feedURL
@@ -83,7 +91,7 @@ public final class Herald {
             self.timeout = timeout
             self.sizeLimit = sizeLimit
             self.caFile = caFile
-            self.publicKey = publicKey
+            self.publicKeys = (publicKey.map { [$0] } ?? []) + publicKeys
             self.waitLimit = waitLimit
             self.checkAtLaunch = checkAtLaunch
             self.environment = environment
@@ -130,12 +138,13 @@ public final class Herald {
         let source = FeedSource(
             url: url, userAgent: configuration.userAgent,
             timeout: configuration.timeout, sizeLimit: configuration.sizeLimit, rules: configuration.urlRules,
-            caFile: configuration.caFile, publicKey: signingKey, languages: configuration.check.audience?.languages ?? [], cache: store)
+            caFile: configuration.caFile, publicKeys: signingKeys, appID: configuration.appID,
+            now: { [weak self] in self?.now() ?? Date() }, languages: configuration.check.audience?.languages ?? [], cache: store)
         madeFeedSource = source
         return source
     }
-    /// The configured public key, read once at creation.
-    private let signingKey: Data?
+    /// The configured public keys, read once at creation.
+    private let signingKeys: [Data]
     /// The check running now, if any: it holds this `Herald` until its last answer.
     private(set) var check: Check?
     /// The registered prompts, by name: registering a name again replaces it.
@@ -149,7 +158,7 @@ public final class Herald {
     ///   - presenter: what shows messages; by default the desktop's notification server.
     ///   - now: the clock.
     /// - Throws: `HeraldError.configuration` for an unusable app id, a refused feed URL or a
-    ///   public key that is not 32 bytes of base64.
+    ///   public key (any of them) that is not 32 bytes of base64.
     public init(configuration: Configuration, store: (any StateStore)? = nil, presenter: MessagePresenter? = nil,
                 now: @escaping () -> Date = { Date() }) throws {
         if let feedURL = configuration.feedURL, feedURL != FeedSource.standardInput, let refusal = configuration.urlRules.feedURLRefusal(feedURL) {
@@ -160,7 +169,7 @@ public final class Herald {
             ?? configuration.waitLimit.flatMap(CheckOptionLimits.waitRefusal).map { "waitLimit" + $0.dropFirst("--wait".count) }
         if let refusal { throw HeraldError.configuration(refusal) }
         do {
-            signingKey = try configuration.publicKey.map { key throws(FeedSignatureProblem) in try FeedSignature.publicKey(base64: key) }
+            signingKeys = try configuration.publicKeys.map { key throws(FeedSignatureProblem) in try FeedSignature.publicKey(base64: key) }
         } catch {
             throw HeraldError.configuration(error.description)
         }

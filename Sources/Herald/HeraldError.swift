@@ -19,7 +19,8 @@ public enum HeraldError: Error, Equatable, CustomStringConvertible {
     /// be read or parsed, or names a feed mirror the URL rules refuse: the administrator's word
     /// is not passed over (DESIGN.md D22).
     case keyFile(String)
-    /// A public key is configured and the feed's signature is missing or wrong (DESIGN.md D20).
+    /// A public key is configured and the feed's signature is missing or wrong, or matches but
+    /// is refused: an older version than one accepted, expired, or for another app (DESIGN.md D20).
     case signature(FeedSignatureProblem)
 
     /// One sentence for people.
@@ -53,7 +54,8 @@ public enum HeraldError: Error, Equatable, CustomStringConvertible {
         .state(StateStoreError(error, writing: "the state"))
     }
 
-    /// A short machine-readable kind.
+    /// A short machine-readable kind. A signature that matches but is refused has its own:
+    /// `feed-replayed`, `feed-expired`, `feed-for-another-app` (DESIGN.md D20).
     public var kind: String {
         switch self {
         case .configuration: return "configuration"
@@ -63,6 +65,9 @@ public enum HeraldError: Error, Equatable, CustomStringConvertible {
         case .noNotificationServer: return "no-notification-server"
         case .presentation: return "presentation"
         case .state: return "state"
+        case .signature(.replayed): return "feed-replayed"
+        case .signature(.expired): return "feed-expired"
+        case .signature(.forAnotherApp): return "feed-for-another-app"
         case .signature: return "signature"
         }
     }

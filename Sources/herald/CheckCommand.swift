@@ -105,7 +105,7 @@ extension CheckCommandLine {
     var usageProblem: String? {
         if let refusal = CheckOptionLimits.startDelayRefusal(startDelay) ?? numberRefusal { return refusal }
         if !HeraldPaths.isValid(appID: appID) { return StateStoreError.invalidAppID(appID).description }
-        return URLRuleOptions.refusal(caFile: caFile, publicKey: publicKey) ?? FeedCheckArguments.feedRefusal(feed, rules: rules)
+        return URLRuleOptions.refusal(caFile: caFile, publicKeys: publicKeys) ?? FeedCheckArguments.feedRefusal(feed, rules: rules)
     }
 
     /// The rules for the feed and the links.
@@ -120,7 +120,7 @@ extension CheckCommandLine {
                 showOldestFirst: showOldestFirst, showOnFirstLaunch: showOnFirstLaunch, debug: debug,
                 maxNotificationsPerCheck: max, showAnswered: all),
             urlRules: rules,
-            icon: icon, timeout: timeout, caFile: caFile, publicKey: publicKey, waitLimit: wait)
+            icon: icon, timeout: timeout, caFile: caFile, publicKeys: publicKeys, waitLimit: wait)
     }
 
     /// The prompts of the prompts file, if one is given.
@@ -152,7 +152,7 @@ extension CheckCommandLine {
         if allowHttp { out.append("--allow-http") }
         out += allowedSchemes.flatMap { ["--allow-scheme", $0] }
         if let caFile { out += ["--ca-file", Self.absolute(caFile)] }
-        if let publicKey { out += ["--public-key", publicKey] }
+        out += publicKeys.flatMap { ["--public-key", $0] }
         if let icon { out += ["--icon", icon] }
         if json { out.append("--json") }
         return out
@@ -180,23 +180,24 @@ struct URLRuleOptions: ParsableArguments {
     @Option(help: "A PEM file of the certificate authorities to trust for https feeds, instead of the system's.")
     var caFile: String?
 
-    @Option(help: "The Ed25519 public key (base64) the feed must be signed with; unsigned or wrongly signed feeds then fail.")
-    var publicKey: String?
+    @Option(name: .customLong("public-key"),
+            help: "An Ed25519 public key (base64) the feed must be signed with (repeatable: any one of them will do); unsigned or wrongly signed feeds then fail.")
+    var publicKeys: [String] = []
 
     /// The rules these options ask for.
     var rules: URLRules { URLRules(allowedCustomSchemes: Set(allowedSchemes), allowPlainHTTPFeed: allowHttp) }
 
     func validate() throws {
-        if let refusal = Self.refusal(caFile: caFile, publicKey: publicKey) { throw ValidationError(refusal) }
+        if let refusal = Self.refusal(caFile: caFile, publicKeys: publicKeys) { throw ValidationError(refusal) }
     }
 
     /// Why a CA file or public key is refused, or `nil`: the file must be readable and the key
     /// an Ed25519 public key.
-    static func refusal(caFile: String?, publicKey: String?) -> String? {
+    static func refusal(caFile: String?, publicKeys: [String]) -> String? {
         if let caFile, access(caFile, R_OK) != 0 {
             return "cannot read the CA file \(caFile): \(String(cString: strerror(errno)))"
         }
-        if let publicKey {
+        for publicKey in publicKeys {
             do { _ = try FeedSignature.publicKey(base64: publicKey) } catch { return error.description }
         }
         return nil
@@ -207,7 +208,7 @@ struct URLRuleOptions: ParsableArguments {
         line.allowHttp = allowHttp
         line.allowedSchemes = allowedSchemes
         line.caFile = caFile
-        line.publicKey = publicKey
+        line.publicKeys = publicKeys
     }
 }
 

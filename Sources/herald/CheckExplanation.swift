@@ -58,12 +58,13 @@ struct CheckExplanation {
         case .fetch(let url, _):
             feedURL = url ?? configuration.feedURL!
         }
-        let publicKey = configuration.publicKey.flatMap { try? FeedSignature.publicKey(base64: $0) }
+        let publicKeys = configuration.publicKeys.compactMap { try? FeedSignature.publicKey(base64: $0) }
         let source = FeedSource(url: feedURL, userAgent: configuration.userAgent, timeout: configuration.timeout,
                                 sizeLimit: configuration.sizeLimit, rules: configuration.urlRules, caFile: configuration.caFile,
-                                publicKey: publicKey, languages: configuration.check.audience?.languages ?? [], cache: nil)
+                                publicKeys: publicKeys, appID: configuration.appID, now: { herald.now() },
+                                languages: configuration.check.audience?.languages ?? [], cache: nil)
         let loaded: LoadedFeed
-        switch source.loadOnce() {
+        switch source.loadOnce(acceptedVersion: state.feedVersions[feedURL]) {
         case .success(let success): loaded = success
         case .failure(let error):
             // A check that cannot fetch still shows the prompts that are due.

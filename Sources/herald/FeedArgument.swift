@@ -83,24 +83,26 @@ extension URLRuleOptions {
     /// local file may be larger than a check accepts, since publishers validate what they are
     /// about to trim.
     ///
-    /// - Parameter publicKey: when given, the signature is checked as a check would.
+    /// - Parameter publicKeys: when given, the signature is checked as a check would, with any
+    ///   one of them, and its expiry against this machine's clock.
     ///
     /// A feed with `{lang}` is asked in the languages of this process's environment.
     @MainContext
-    func loadOnce(_ feed: String, publicKey: Data?) -> Result<LoadedFeed, HeraldError> {
+    func loadOnce(_ feed: String, publicKeys: [Data]) -> Result<LoadedFeed, HeraldError> {
         FeedSource(url: FeedArgument(feed).url, userAgent: "Herald/\(HeraldVersion.current) (publisher)",
-                   timeout: 60, sizeLimit: 64 << 20, rules: rules, caFile: caFile, publicKey: publicKey,
+                   timeout: 60, sizeLimit: 64 << 20, rules: rules, caFile: caFile, publicKeys: publicKeys,
                    languages: Audience(environment: ProcessEnvironment.read()).languages, cache: nil).loadOnce()
     }
 }
 
 extension FeedSource {
-    /// Loads the feed on a main loop of its own, without a cached copy, and returns the outcome.
+    /// Loads the feed on a main loop of its own, without a cached copy, and returns the outcome;
+    /// a signed version below `acceptedVersion` is refused as a check would refuse it.
     @MainContext
-    func loadOnce() -> Result<LoadedFeed, HeraldError> {
+    func loadOnce(acceptedVersion: UInt64? = nil) -> Result<LoadedFeed, HeraldError> {
         let loop = MainLoop()
         var outcome: Result<LoadedFeed, HeraldError> = .failure(.fetch(.transport("no answer")))
-        load(cached: nil) { result in
+        load(cached: nil, acceptedVersion: acceptedVersion) { result in
             outcome = result
             loop.quit()
         }

@@ -12,8 +12,9 @@ struct FeedCommand: ParsableCommand, UsageExample {
         commandName: "feed",
         abstract: "Add and remove a feed's messages, preview them, make a signing key, sign a feed, and check its signature.",
         discussion: """
-            An app that configures the public key (herald check --public-key, or \
-            Herald.Configuration.publicKey) shows a feed only when its signature matches. Keep the \
+            An app that configures public keys (herald check --public-key, or \
+            Herald.Configuration.publicKeys) shows a feed only when its signature matches one of \
+            them, its version is not below one it accepted, and it has not expired. Keep the \
             private key off the web server: whoever has it can speak to every user.
             """,
         subcommands: [FeedAddCommand.self, FeedRemoveCommand.self, FeedPreviewCommand.self,
@@ -56,8 +57,10 @@ struct FeedSignCommand: ParsableCommand, UsageExample {
         commandName: "sign",
         abstract: "Sign a feed: an XML property list at its end, other formats in FEED.sig beside it.",
         discussion: """
-            Signing again replaces the old signature. Sign after every edit: any change to the \
-            bytes, even a space, breaks the signature.
+            Signing again replaces the old signature with a higher version: apps refuse a feed \
+            whose version is below one they accepted. Sign after every edit: any change to the \
+            bytes, even a space, breaks the signature. With --expires-in, apps refuse the feed \
+            once that time has passed: sign again before then (a daily cron job).
             """
     )
 
@@ -72,6 +75,16 @@ struct FeedSignCommand: ParsableCommand, UsageExample {
     @Flag(help: "Write the signature to FEED.sig even for an XML property list.")
     var detached = false
 
+    @Option(help: "How long the signature holds, e.g. 7d, 12h or 30m; apps refuse the feed after that.")
+    var expiresIn: SignatureLifetime?
+
+    @Option(help: "The id of the app the feed is for; other apps refuse it.")
+    var appID: String?
+
+    func validate() throws {
+        if let appID { try AppOptions.requireUsable(appID: appID) }
+    }
+
     func run() throws {
         let argument = FeedArgument(feed)
         let path = try argument.localPath(toDo: "signing")
@@ -85,7 +98,7 @@ struct FeedSignCommand: ParsableCommand, UsageExample {
                 EventReporter.complain("\(feed): not signed, because the feed cannot be used: \(error)")
                 throw ExitCode(65)
             }
-            let signature = try Ed25519.sign(content, seed: seed)
+            let signature = try signature(of: bytes, seed: seed, path: path)
             if !detached, content.first(where: { !" \t\r\n".utf8.contains($0) }) == UInt8(ascii: "<") {
                 try FileStateStore.writeFileAtomically(content + Data(FeedSignature.block(for: signature).utf8), to: path)
                 chmod(path, 0o644)
@@ -105,12 +118,53 @@ struct FeedSignCommand: ParsableCommand, UsageExample {
     }
 }
 
+extension FeedSignCommand {
+    /// The new signature of a feed's bytes (an old trailing block left out): its version above
+    /// the one the feed (its block or FEED.sig) was last signed with, and at least the current
+    /// time in seconds.
+    func signature(of bytes: Data, seed: Data, path: String) throws -> FeedSignature.Signature {
+        let split = try FeedSignature.split(bytes)
+        let content = split.content
+        var previous = split.signature?.metadata
+        // A FEED.sig left from signing detached counts too: the version never goes back.
+        let sigPath = path + ".sig"
+        if (try? FileManager.default.attributesOfItem(atPath: sigPath))?[.type] as? FileAttributeType == .typeRegular,
+           let text = try? Data(contentsOf: URL(fileURLWithPath: sigPath)), let detached = (try? FeedSignature.detached(text))?.metadata,
+           detached.version > previous?.version ?? 0 {
+            previous = detached
+        }
+        let now = Date()
+        let metadata = FeedSignature.Metadata(version: FeedSignature.nextVersion(after: previous, now: now),
+                                              expires: expiresIn.map { now.addingTimeInterval($0.seconds) }, appID: appID)
+        let bytes = try Ed25519.sign(FeedSignature.message(for: content, metadata: metadata), seed: seed)
+        return FeedSignature.Signature(bytes: bytes, metadata: metadata)
+    }
+}
+
+/// How long a signature holds: a whole number and a unit, `d`, `h` or `m` (`7d`, `12h`, `30m`),
+/// from a minute to ten years.
+struct SignatureLifetime: ExpressibleByArgument {
+    /// The lifetime in seconds.
+    let seconds: Double
+
+    init?(argument: String) {
+        let units: [Character: Double] = ["d": 86_400, "h": 3600, "m": 60]
+        guard let unit = argument.last.flatMap({ units[$0] }), let count = UInt32(argument.dropLast()), count > 0,
+              Double(count) * unit <= 3650 * 86_400 else { return nil }
+        seconds = Double(count) * unit
+    }
+}
+
 /// `herald feed verify`: checks a feed's signature as an app with the key would.
 struct FeedVerifyCommand: ParsableCommand, UsageExample {
     static let configuration = CommandConfiguration(
         commandName: "verify",
-        abstract: "Check that a feed (file or URL) is signed with the key whose public half is given.",
-        discussion: "Exit 0 when the signature matches, 65 when it is missing or wrong, 75 when the feed cannot be fetched."
+        abstract: "Check that a feed (file or URL) is signed with one of the keys whose public halves are given.",
+        discussion: """
+            Says the signed version, expiry and app, and which key (in the order given) matched; a \
+            signature of the previous format is unversioned. Exit 0 when the signature matches, 65 \
+            when it is missing, wrong or expired, 75 when the feed cannot be fetched.
+            """
     )
 
     static let example = "herald feed verify messages.plist --public-key \"$(cat feed.pub)\""
@@ -121,20 +175,22 @@ struct FeedVerifyCommand: ParsableCommand, UsageExample {
     @OptionGroup var links: URLRuleOptions
 
     func validate() throws {
-        guard links.publicKey != nil else { throw ValidationError("give the key to check with: --public-key KEY") }
+        guard !links.publicKeys.isEmpty else { throw ValidationError("give the key to check with: --public-key KEY") }
     }
 
     func run() throws {
         try FeedArgument(feed).requireReadable()
-        let key: Data
-        do { key = try FeedSignature.publicKey(base64: links.publicKey ?? "") } catch {
+        let keys: [Data]
+        do { keys = try links.publicKeys.map { key throws(FeedSignatureProblem) in try FeedSignature.publicKey(base64: key) } } catch {
             EventReporter.complain(error.description)
             throw ExitCode(64)
         }
-        let outcome = MainContext.assumeIsolated { links.loadOnce(feed, publicKey: key) }
+        let outcome = MainContext.assumeIsolated { links.loadOnce(feed, publicKeys: keys) }
         switch outcome {
         case .success(let loaded):
-            print("\(feed): the signature matches (\(ValidateCommand.counted(loaded.feed.entries.count, "message")))")
+            let signed = loaded.signedMetadata?.description ?? "unversioned (the previous format)"
+            let key = "verified with key \((loaded.verifyingKey ?? 0) + 1) of \(keys.count)"
+            print("\(feed): the signature matches (\(ValidateCommand.counted(loaded.feed.entries.count, "message"))): \(signed); \(key)")
         case .failure(let error):
             EventReporter.complain("\(feed): \(error)")
             throw ExitCode(error.exitCode)

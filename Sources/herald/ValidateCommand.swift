@@ -36,8 +36,8 @@ struct ValidateCommand: ParsableCommand, UsageExample {
         let argument = FeedArgument(feed)
         try argument.requireReadable()
         let rules = links.rules
-        let key = links.publicKey.flatMap { try? FeedSignature.publicKey(base64: $0) }
-        let outcome = MainContext.assumeIsolated { links.loadOnce(feed, publicKey: key) }
+        let keys = links.publicKeys.compactMap { try? FeedSignature.publicKey(base64: $0) }
+        let outcome = MainContext.assumeIsolated { links.loadOnce(feed, publicKeys: keys) }
         let loaded: LoadedFeed
         switch outcome {
         case .success(let success):

@@ -117,9 +117,9 @@ final class FeedSigningEndToEndTests: XCTestCase {
         try publishSigned("feed.json", #"{"a": {"Title": "A"}}"#, on: server, session: session, keyFile: keyFile)
         let sigPath = server.root.appendingPathComponent("feed.json.sig")
         let words = try String(contentsOf: sigPath, encoding: .utf8).split(separator: " ")
-        var signature = Data(base64Encoded: words[1].trimmingCharacters(in: .whitespacesAndNewlines))!
+        var signature = Data(base64Encoded: words.last!.trimmingCharacters(in: .whitespacesAndNewlines))!
         signature[5] ^= 0x04
-        try "ed25519 \(signature.base64EncodedString())\n".write(to: sigPath, atomically: true, encoding: .utf8)
+        try (words.dropLast().joined(separator: " ") + " \(signature.base64EncodedString())\n").write(to: sigPath, atomically: true, encoding: .utf8)
         try assertRefused(session, try check(session, server.url("feed.json"), key: publicKey),
                           message: "the feed's signature does not match its contents and the app's public key")
     }
@@ -169,7 +169,9 @@ final class FeedSigningEndToEndTests: XCTestCase {
         XCTAssertEqual(signed.output, "signed \(path): the signature is at its end\n")
         let verified = try session.heraldToCompletion(["feed", "verify", path, "--public-key", publicKey])
         XCTAssertEqual(verified.status, 0)
-        XCTAssertEqual(verified.output, "\(path): the signature matches (1 message)\n")
+        let version = try XCTUnwrap(String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+            .components(separatedBy: "version=").last?.prefix { $0.isNumber })
+        XCTAssertEqual(verified.output, "\(path): the signature matches (1 message): version \(version), for any app; verified with key 1 of 1\n")
         let other = try session.heraldToCompletion(["feed", "verify", path, "--public-key", Data(repeating: 9, count: 32).base64EncodedString()])
         XCTAssertEqual(other.status, 65)
     }

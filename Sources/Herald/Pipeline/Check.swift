@@ -113,7 +113,7 @@ final class Check {
         if let skip = gate.skip { return skipCheck(skip, snapshot: gate.state) }
         if !force, delegate?.heraldShouldCheck(herald) == false { return skipCheck(.delegateDeclined, snapshot: gate.state) }
         if let mirror { delegate?.herald(herald, willFetchFeedFrom: mirror) }
-        herald.feedSource(for: feedURL!).load(cached: gate.state.cachedFeed) { [self] result in
+        herald.feedSource(for: feedURL!).load(cached: gate.state.cachedFeed, acceptedVersion: gate.state.feedVersions[feedURL!]) { [self] result in
             switch result {
             case .success(let loaded):
                 delegate?.herald(herald, didFetchFeed: loaded.feed, notModified: loaded.notModified)
@@ -274,6 +274,10 @@ final class Check {
             var state = CheckPolicy.recordSuccess(state, now: now)
             if let validators = loaded.validators, let url = feedURL {
                 state.cachedFeed = .init(url: url, etag: validators.etag, lastModified: validators.lastModified)
+            }
+            // The version only rises: a check that read an older state never lowers it.
+            if let version = loaded.signedMetadata?.version, let url = feedURL {
+                state.feedVersions[url] = max(version, state.feedVersions[url] ?? 0)
             }
             return state
         case .failed(let error):

@@ -16,6 +16,12 @@ public struct LoadedFeed: Sendable {
     public var url: String
     /// The URLs asked before `url` that were not there (HTTP 404), in order.
     public var notFound: [String] = []
+    /// The signed metadata of a verified feed; `nil` for an unsigned feed, or one signed in the
+    /// previous format (unversioned).
+    public var signedMetadata: FeedSignature.Metadata?
+    /// Which of the configured public keys verified the feed (its place in the list); `nil`
+    /// when no key is configured.
+    public var verifyingKey: Int?
 }
 
 /// Turns a feed URL into decoded entries: the second stage of a check (DESIGN.md, "How a
@@ -41,7 +47,9 @@ public final class FeedSource {
     /// `nil` before one: where a feed that cannot be read came from.
     public private(set) var answeredURL: String?
     private let cache: (any StateStore)?
-    private let publicKey: Data?
+    private let publicKeys: [Data]
+    private let appID: String?
+    private let now: @MainContext () -> Date
 
     /// Creates the source of one feed.
     ///
@@ -52,15 +60,21 @@ public final class FeedSource {
     ///   - sizeLimit: largest feed accepted, in bytes.
     ///   - rules: which URLs and redirects may be followed.
     ///   - caFile: the certificate authorities trusted for https instead of the system's.
-    ///   - publicKey: the Ed25519 key the feed must be signed with; `nil` accepts unsigned feeds.
+    ///   - publicKeys: the Ed25519 keys the app trusts, any one of which must have signed the
+    ///     feed; none accepts unsigned feeds.
+    ///   - appID: the app checking; a feed signed for another app is refused. `nil` checks no app.
+    ///   - now: the clock a signature's expiry is compared with.
     ///   - languages: the user's languages (`Audience.languages`), for a URL with `{lang}`.
     ///   - cache: where the cached copy is kept; `nil` for none.
     public init(url: String, userAgent: String, timeout: Double, sizeLimit: Int, rules: URLRules, caFile: String? = nil,
-                publicKey: Data? = nil, languages: [String] = [], cache: (any StateStore)?) {
+                publicKeys: [Data] = [], appID: String? = nil, now: @escaping @MainContext () -> Date = { Date() }, languages: [String] = [],
+                cache: (any StateStore)?) {
         self.url = url
         self.languages = LanguageFeedURL.usable(languages)
         self.cache = cache
-        self.publicKey = publicKey
+        self.publicKeys = publicKeys
+        self.appID = appID
+        self.now = now
         fetcher = FeedFetcher(userAgent: userAgent, timeout: timeout, sizeLimit: sizeLimit, rules: rules, caFile: caFile)
     }
 
@@ -80,7 +94,11 @@ public final class FeedSource {
     ///   only when that copy is of this URL and still there; it is read only on a 304, and a
     ///   copy that no longer verifies or decodes is fetched anew once. For a URL with `{lang}`
     ///   the record also names the URL that answered last, which is asked first and alone.
-    public func load(cached: HeraldState.CachedFeed?, completion: @escaping @MainContext (Result<LoadedFeed, HeraldError>) -> Void) {
+    /// - Parameter acceptedVersion: the highest signed version the app accepted from this feed
+    ///   URL (`HeraldState.feedVersions`); a feed signed with a lower one is refused as replayed.
+    public func load(cached: HeraldState.CachedFeed?, acceptedVersion: UInt64? = nil,
+                     completion: @escaping @MainContext (Result<LoadedFeed, HeraldError>) -> Void) {
+        self.acceptedVersion = acceptedVersion
         let candidates = cacheable ? LanguageFeedURL.candidates(for: url, languages: languages) : [url]
         let template = candidates != [url]
         let record = cached.flatMap { cached -> HeraldState.CachedFeed? in
@@ -93,6 +111,9 @@ public final class FeedSource {
         let order = record.map { remembered in [remembered.url] + candidates.filter { $0 != remembered.url } } ?? candidates
         ask(order[...], validators: validators, notFound: [], completion: completion)
     }
+
+    /// The highest version accepted before the load under way.
+    private var acceptedVersion: UInt64?
 
     /// Asks the first of `urls`, and the next on a 404 while there is one.
     private func ask(_ urls: ArraySlice<String>, validators: FeedValidators?, notFound: [String],
@@ -118,7 +139,7 @@ public final class FeedSource {
                 }
                 // Damaged or gone: a plain request replaces it, instead of failing every check
                 // until the feed changes.
-                load(cached: nil, completion: completion)
+                load(cached: nil, acceptedVersion: acceptedVersion, completion: completion)
             }
         }
     }
@@ -132,11 +153,11 @@ public final class FeedSource {
     /// New bytes: verified when a key is configured, decoded, then cached with their signature.
     private func accept(_ bytes: Data, from origin: Origin, validators: FeedValidators,
                         completion: @escaping @MainContext (Result<LoadedFeed, HeraldError>) -> Void) {
-        guard let publicKey else { return completion(decode(bytes, from: origin, cacheAs: bytes, validators: validators)) }
+        guard !publicKeys.isEmpty else { return completion(decode(bytes, from: origin, cacheAs: bytes, validators: validators)) }
         let split: FeedSignature.Split
         do { split = try FeedSignature.split(bytes) } catch { return completion(.failure(.signature(error))) }
         if let signature = split.signature {
-            return completion(verified(split.content, from: origin, signature: signature, key: publicKey, validators: validators))
+            return completion(verified(split.content, from: origin, signature: signature, validators: validators))
         }
         let signatureURL = Self.detachedSignatureURL(of: origin.url)
         fetcher.fetch(signatureURL, validators: nil) { [self] result in
@@ -144,7 +165,7 @@ public final class FeedSource {
             case .success(.fetched(let text, _)):
                 do throws(FeedSignatureProblem) {
                     let signature = try FeedSignature.detached(text)
-                    completion(verified(bytes, from: origin, signature: signature, key: publicKey, validators: validators))
+                    completion(verified(bytes, from: origin, signature: signature, validators: validators))
                 } catch {
                     completion(.failure(.signature(error)))
                 }
@@ -156,32 +177,52 @@ public final class FeedSource {
         }
     }
 
-    private func verified(_ content: Data, from origin: Origin, signature: Data, key: Data, validators: FeedValidators) -> Result<LoadedFeed, HeraldError> {
-        do throws(FeedSignatureProblem) {
-            guard try Ed25519.isValid(signature: signature, of: content, publicKey: key) else { return .failure(.signature(.doesNotMatch)) }
-        } catch {
-            return .failure(.signature(error))
-        }
-        // The cached copy keeps its signature, so a 304 can check it again.
+    private func verified(_ content: Data, from origin: Origin, signature: FeedSignature.Signature, validators: FeedValidators) -> Result<LoadedFeed, HeraldError> {
+        let key: Int
+        do throws(FeedSignatureProblem) { key = try verifyingKey(of: signature, over: content) } catch { return .failure(.signature(error)) }
+        // The cached copy keeps its signature and metadata, so a 304 can check both again.
         return decode(content, from: origin, cacheAs: content + Data(FeedSignature.block(for: signature).utf8), validators: validators)
+            .map { signed($0, signature, key) }
+    }
+
+    /// The place of the first trusted key whose signature this is over `content` and the
+    /// signed metadata, once the metadata is accepted too: not a version below one accepted,
+    /// not expired, not for another app.
+    private func verifyingKey(of signature: FeedSignature.Signature, over content: Data) throws(FeedSignatureProblem) -> Int {
+        let message = FeedSignature.message(for: content, metadata: signature.metadata)
+        var matching: Int?
+        for (index, key) in publicKeys.enumerated() {
+            if try Ed25519.isValid(signature: signature.bytes, of: message, publicKey: key) {
+                matching = index
+                break
+            }
+        }
+        guard let matching else { throw .doesNotMatch }
+        if let refusal = FeedSignature.refusal(of: signature.metadata, accepted: acceptedVersion, now: now(), appID: appID) { throw refusal }
+        return matching
+    }
+
+    private func signed(_ loaded: LoadedFeed, _ signature: FeedSignature.Signature, _ key: Int) -> LoadedFeed {
+        var loaded = loaded
+        loaded.signedMetadata = signature.metadata
+        loaded.verifyingKey = key
+        return loaded
     }
 
     /// The cached copy, verified again when a key is configured, and decoded.
     private func reuseCachedCopy(from origin: Origin) -> Result<LoadedFeed, HeraldError> {
         guard let bytes = cache?.cachedFeed() else { return .failure(.fetch(.transport("HTTP 304 without a cached copy"))) }
-        var content = bytes
-        if let publicKey {
-            do throws(FeedSignatureProblem) {
-                let split = try FeedSignature.split(bytes)
-                guard let signature = split.signature, try Ed25519.isValid(signature: signature, of: split.content, publicKey: publicKey) else {
-                    return .failure(.signature(.doesNotMatch))
-                }
-                content = split.content
-            } catch {
-                return .failure(.signature(error))
-            }
+        guard !publicKeys.isEmpty else { return decode(bytes, from: origin, cacheAs: nil, validators: nil) }
+        let split: FeedSignature.Split
+        let key: Int
+        do throws(FeedSignatureProblem) {
+            split = try FeedSignature.split(bytes)
+            guard let signature = split.signature else { return .failure(.signature(.doesNotMatch)) }
+            key = try verifyingKey(of: signature, over: split.content)
+        } catch {
+            return .failure(.signature(error))
         }
-        return decode(content, from: origin, cacheAs: nil, validators: nil)
+        return decode(split.content, from: origin, cacheAs: nil, validators: nil).map { signed($0, split.signature!, key) }
     }
 
     /// Decodes verified (or unsigned) bytes and, for new bytes, keeps them as the cached copy.

@@ -50,8 +50,8 @@ public struct CheckCommandLine: Sendable, Equatable {
     public var allowedSchemes: [String] = []
     /// A PEM file of the certificate authorities to trust instead of the system's.
     public var caFile: String?
-    /// The Ed25519 public key (base64) the feed must be signed with.
-    public var publicKey: String?
+    /// The Ed25519 public keys (base64) the app trusts; the feed must be signed with one.
+    public var publicKeys: [String] = []
     /// An icon name or file URI shown with the messages.
     public var icon: String?
     /// One JSON object per event on stdout.
@@ -99,11 +99,11 @@ public struct CheckCommandLine: Sendable, Equatable {
         ("--start-delay", .value), ("--explain", .flag), ("--check-period", .value), ("--remind-period", .value),
         ("--show-oldest-first", .flag), ("--show-on-first-launch", .flag), ("--debug", .flag), ("--force", .flag),
         ("--max", .value), ("--all", .flag), ("--wait", .value), ("--timeout", .value), ("--server-wait", .value), ("--allow-http", .flag),
-        ("--allow-scheme", .repeatedValue), ("--ca-file", .value), ("--public-key", .value), ("--icon", .value), ("--json", .flag),
+        ("--allow-scheme", .repeatedValue), ("--ca-file", .value), ("--public-key", .repeatedValue), ("--icon", .value), ("--json", .flag),
     ]
 
     /// Reads the arguments after `check` when every one is in its plain form: `--name value` or
-    /// `--flag`, each option once (`--allow-scheme` any number of times), numbers as the
+    /// `--flag`, each option once (`--allow-scheme` and `--public-key` any number of times), numbers as the
     /// parser reads them, `--feed` and `--app-id` given.
     ///
     /// Anything else is `nil` and goes to the parser: `--name=value`, a value beginning with
@@ -112,7 +112,7 @@ public struct CheckCommandLine: Sendable, Equatable {
     /// same values.
     public init?(plainArguments arguments: [String]) {
         var values: [String: String] = [:]
-        var schemes: [String] = []
+        var repeated: [String: [String]] = [:]
         var index = 0
         while index < arguments.count {
             let name = arguments[index]
@@ -124,7 +124,7 @@ public struct CheckCommandLine: Sendable, Equatable {
             }
             guard index < arguments.count, !arguments[index].hasPrefix("-") else { return nil }
             if kind == .repeatedValue {
-                schemes.append(arguments[index])
+                repeated[name, default: []].append(arguments[index])
             } else if values.updateValue(arguments[index], forKey: name) != nil {
                 return nil
             }
@@ -135,9 +135,9 @@ public struct CheckCommandLine: Sendable, Equatable {
         appVersion = values["--app-version"]
         appName = values["--app-name"]
         prompts = values["--prompts"]
-        allowedSchemes = schemes
+        allowedSchemes = repeated["--allow-scheme"] ?? []
         caFile = values["--ca-file"]
-        publicKey = values["--public-key"]
+        publicKeys = repeated["--public-key"] ?? []
         icon = values["--icon"]
         explain = values["--explain"] != nil
         showOldestFirst = values["--show-oldest-first"] != nil

@@ -1,18 +1,26 @@
 import FoundationEssentials
 
-/// Where a signed feed keeps its Ed25519 signature, and how it is written (DESIGN.md D20).
+/// Where a signed feed keeps its Ed25519 signature, what it covers, and how it is written
+/// (DESIGN.md D20).
 ///
-/// A signature covers the feed's exact bytes. An XML property list carries it at its very end,
+/// A signature covers the feed's exact bytes and the signed metadata: a version that only rises,
+/// an optional expiry and an optional app id. An XML property list carries it at its very end,
 /// in a comment that older readers skip, as Sparkle 2.9 signs appcasts:
 ///
 /// ```
 /// …</plist>
-/// <!-- herald-signature: ed25519 BASE64-OF-64-BYTES -->
+/// <!-- herald-signature: ed25519 version=1764000000 expires=2026-12-02T10:00:00Z app=org.example.App BASE64 -->
 /// ```
 ///
 /// The signed bytes are everything before `<!-- herald-signature:`. Formats without comments
-/// (JSON, binary plists) carry it beside the feed instead, in `<feed URL>.sig`, which holds
-/// `ed25519 BASE64` (or the base64 alone).
+/// (JSON, binary plists) carry the same words beside the feed instead, in `<feed URL>.sig`:
+/// `ed25519 version=… [expires=…] [app=…] BASE64`.
+///
+/// The message signed is `message(for:metadata:)`: the line `herald-feed-signature v2`, then
+/// `version N`, `expires T` and `app ID` lines (the last two only when given), a blank line,
+/// then the feed's bytes. A signature without metadata (`ed25519 BASE64`, or the base64 alone
+/// in a `.sig` file) is the previous format: it covers the bytes alone, and the feed is
+/// unversioned.
 public enum FeedSignature {
     /// The marker that opens a trailing signature block.
     public static let marker = "<!-- herald-signature:"
@@ -20,13 +28,72 @@ public enum FeedSignature {
     public static let signatureLength = 64
     /// An Ed25519 public key's length in bytes.
     public static let publicKeyLength = 32
+    /// The first line of every message signed with metadata: no feed's bytes are taken for a
+    /// versioned message, nor a versioned message for a feed (a feed never starts with it).
+    public static let messagePrefix = "herald-feed-signature v2\n"
+    /// The highest version a signature may carry: `Int64.max`, so every tool that reads JSON
+    /// numbers as signed 64-bit integers reads it in the state.
+    public static let maximumVersion = UInt64(Int64.max)
+
+    /// What a signature says besides the bytes it covers.
+    public struct Metadata: Sendable, Equatable {
+        /// Raised by every signing, never reused: a feed with a lower version than one an app
+        /// accepted is a replay.
+        public var version: UInt64
+        /// After this instant (whole seconds, UTC) the feed is refused as frozen; `nil` never.
+        public var expires: Date?
+        /// The app the feed is for; `nil` for any app.
+        public var appID: String?
+
+        /// Creates the metadata of a signature.
+        public init(version: UInt64, expires: Date? = nil, appID: String? = nil) {
+            self.version = version
+            self.expires = expires.map { Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down)) }
+            self.appID = appID
+        }
+
+        /// The words between `ed25519` and the signature: `version=N [expires=T] [app=ID]`.
+        public var words: [String] {
+            ["version=\(version)"] + (expires.map { ["expires=\(ISO8601Moment.text($0))"] } ?? []) + (appID.map { ["app=\($0)"] } ?? [])
+        }
+
+        /// The readable description `herald feed verify` prints: `version N, expires T, for ID`.
+        public var description: String {
+            (["version \(version)"] + (expires.map { ["expires \(ISO8601Moment.text($0))"] } ?? [])
+                + [appID.map { "for \($0)" } ?? "for any app"]).joined(separator: ", ")
+        }
+    }
+
+    /// A signature and what it signs besides the bytes.
+    public struct Signature: Sendable, Equatable {
+        /// The 64 signature bytes.
+        public var bytes: Data
+        /// The signed metadata; `nil` for the previous format, which signs the bytes alone.
+        public var metadata: Metadata?
+
+        /// Creates a signature.
+        public init(bytes: Data, metadata: Metadata?) {
+            self.bytes = bytes
+            self.metadata = metadata
+        }
+    }
 
     /// A feed's bytes split into what a trailing block signs and the signature it carries.
     public struct Split: Sendable, Equatable {
         /// The bytes the signature covers: the whole feed when it has no trailing block.
         public var content: Data
         /// The signature, when a well-formed trailing block ends the feed.
-        public var signature: Data?
+        public var signature: Signature?
+    }
+
+    /// The exact message a signature covers: the bytes alone without metadata, else the
+    /// prefix line, one line per field given, a blank line and the bytes.
+    public static func message(for content: Data, metadata: Metadata?) -> Data {
+        guard let metadata else { return content }
+        var header = messagePrefix + "version \(metadata.version)\n"
+        if let expires = metadata.expires { header += "expires \(ISO8601Moment.text(expires))\n" }
+        if let appID = metadata.appID { header += "app \(appID)\n" }
+        return Data((header + "\n").utf8) + content
     }
 
     /// Splits off a trailing signature block, if the feed ends with one.
@@ -37,31 +104,97 @@ public enum FeedSignature {
         guard let start = lastRange(of: markerBytes, in: bytes) else { return Split(content: bytes, signature: nil) }
         let tail = String(decoding: bytes[start...].dropFirst(markerBytes.count), as: UTF8.self)
         let words = tail.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" })
-        guard words.count == 3, words[0] == "ed25519", words[2] == "-->" else {
-            throw .malformed("the trailing signature block is not '\(marker) ed25519 BASE64 -->' at the very end")
+        guard words.count >= 3, words.count <= 6, words[0] == "ed25519", words.last == "-->",
+              words.dropFirst().dropLast(2).allSatisfy({ $0.contains("=") }) else {
+            throw .malformed("the trailing signature block is not '\(marker) ed25519 [version=N] [expires=T] [app=ID] BASE64 -->' at the very end")
         }
-        let signature = try decodeSignature(String(words[1]))
-        return Split(content: Data(bytes[..<start]), signature: signature)
+        let metadata = try self.metadata(words.dropFirst().dropLast(2))
+        let signature = try decodeSignature(String(words[words.count - 2]))
+        return Split(content: Data(bytes[..<start]), signature: Signature(bytes: signature, metadata: metadata))
     }
 
-    /// Reads a detached signature file: `ed25519 BASE64`, or the base64 alone.
-    public static func detached(_ bytes: Data) throws(FeedSignatureProblem) -> Data {
+    /// Reads a detached signature file: `ed25519 [version=N] [expires=T] [app=ID] BASE64`, or
+    /// the base64 alone.
+    public static func detached(_ bytes: Data) throws(FeedSignatureProblem) -> Signature {
         let words = String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0.isWhitespace })
-        switch words.count {
-        case 1: return try decodeSignature(String(words[0]))
-        case 2 where words[0] == "ed25519": return try decodeSignature(String(words[1]))
-        default: throw .malformed("the signature file does not hold 'ed25519 BASE64'")
+        if words.count == 1 { return Signature(bytes: try decodeSignature(String(words[0])), metadata: nil) }
+        guard words.count >= 2, words.count <= 5, words[0] == "ed25519", words.dropFirst().dropLast().allSatisfy({ $0.contains("=") }) else {
+            throw .malformed("the signature file does not hold 'ed25519 [version=N] [expires=T] [app=ID] BASE64'")
         }
+        let metadata = try self.metadata(words.dropFirst().dropLast())
+        return Signature(bytes: try decodeSignature(String(words[words.count - 1])), metadata: metadata)
+    }
+
+    /// The metadata words, in their one order: `version=` (required when any is given), then
+    /// `expires=` and `app=`, each at most once; `nil` when there are none (the previous format).
+    private static func metadata(_ words: ArraySlice<Substring>) throws(FeedSignatureProblem) -> Metadata? {
+        guard let first = words.first else { return nil }
+        guard first.hasPrefix("version="), let version = canonicalNumber(first.dropFirst("version=".count)) else {
+            throw .malformed("'\(first)' is not 'version=N', N a whole number without leading zeros")
+        }
+        var metadata = Metadata(version: version)
+        var rest = words.dropFirst()
+        if let word = rest.first, word.hasPrefix("expires=") {
+            let text = String(word.dropFirst("expires=".count))
+            guard let date = StateFileFormat.date(.string(text)) else {
+                throw .malformed("'\(word)' is not 'expires=YYYY-MM-DDTHH:MM:SSZ'")
+            }
+            metadata.expires = date
+            rest = rest.dropFirst()
+        }
+        if let word = rest.first, word.hasPrefix("app=") {
+            let appID = String(word.dropFirst("app=".count))
+            guard HeraldPaths.isValid(appID: appID) else { throw .malformed("'\(word)' does not name an app id") }
+            metadata.appID = appID
+            rest = rest.dropFirst()
+        }
+        if let word = rest.first { throw .malformed("'\(word)' is not expected there: the words are version=, expires=, app=, in that order") }
+        return metadata
+    }
+
+    /// A decimal number as written by `String(_:)`: digits only, no leading zero, at most
+    /// `maximumVersion`.
+    private static func canonicalNumber(_ text: Substring) -> UInt64? {
+        guard let number = UInt64(text), String(number) == text, number <= maximumVersion else { return nil }
+        return number
     }
 
     /// The trailing block that carries `signature`, ready to append after the signed bytes.
-    public static func block(for signature: Data) -> String {
-        "\(marker) ed25519 \(signature.base64EncodedString()) -->\n"
+    public static func block(for signature: Signature) -> String {
+        "\(marker) \(words(of: signature)) -->\n"
     }
 
     /// The text of a detached signature file.
-    public static func detachedText(for signature: Data) -> String {
-        "ed25519 \(signature.base64EncodedString())\n"
+    public static func detachedText(for signature: Signature) -> String {
+        words(of: signature) + "\n"
+    }
+
+    private static func words(of signature: Signature) -> String {
+        (["ed25519"] + (signature.metadata?.words ?? []) + [signature.bytes.base64EncodedString()]).joined(separator: " ")
+    }
+
+    /// The version for the next signing of a feed last signed as `previous`: above every
+    /// earlier one, and the current time in seconds when that is higher, so that a publisher
+    /// who lost the old signature (or signs on two machines) still signs above it.
+    public static func nextVersion(after previous: Metadata?, now: Date) -> UInt64 {
+        let clock = UInt64(max(0, now.timeIntervalSince1970.rounded(.down)))
+        guard let previous else { return min(clock, maximumVersion) }
+        return min(max(previous.version + 1, clock), maximumVersion)
+    }
+
+    /// Why a verified signature is still refused, or `nil` to accept it.
+    ///
+    /// - Parameters:
+    ///   - accepted: the highest version the app accepted from this feed URL; a lower one, or
+    ///     an unversioned signature once a versioned one was accepted, is a replay.
+    ///   - now: the check's clock; at or after `expires` the feed is frozen.
+    ///   - appID: the app checking; a feed signed for another app is refused.
+    public static func refusal(of metadata: Metadata?, accepted: UInt64?, now: Date, appID: String?) -> FeedSignatureProblem? {
+        guard let metadata else { return accepted.map { .replayed(version: nil, accepted: $0) } }
+        if let accepted, metadata.version < accepted { return .replayed(version: metadata.version, accepted: accepted) }
+        if let expires = metadata.expires, now >= expires { return .expired(expires) }
+        if let appID, let signedFor = metadata.appID, signedFor != appID { return .forAnotherApp(signedFor) }
+        return nil
     }
 
     /// A public key as an app configures it: 32 bytes in base64 (Sparkle's `SUPublicEDKey`).
@@ -106,6 +239,13 @@ public enum FeedSignatureProblem: Error, Sendable, Equatable, CustomStringConver
     case badPublicKey
     /// The Ed25519 implementation could not be loaded.
     case unavailable(String)
+    /// A signature that matches, of a version below one the app accepted from this feed (or
+    /// unversioned, `version` `nil`, after a versioned one): an older feed served again.
+    case replayed(version: UInt64?, accepted: UInt64)
+    /// A signature that matches, whose expiry has passed: a feed held at an old version.
+    case expired(Date)
+    /// A signature that matches, made for another app (its id).
+    case forAnotherApp(String)
 
     /// One sentence for people.
     public var description: String {
@@ -116,6 +256,12 @@ public enum FeedSignatureProblem: Error, Sendable, Equatable, CustomStringConver
         case .doesNotMatch: return "the feed's signature does not match its contents and the app's public key"
         case .badPublicKey: return "the public key is not an Ed25519 key: expected 32 bytes in base64"
         case .unavailable(let reason): return "signatures cannot be checked on this system: \(reason)"
+        case .replayed(.some(let version), let accepted):
+            return "the feed is signed as version \(version), older than version \(accepted) accepted before: an old feed served again is refused"
+        case .replayed(nil, let accepted):
+            return "the feed's signature is unversioned, but version \(accepted) was accepted before: an old feed served again is refused"
+        case .expired(let date): return "the feed's signature expired at \(ISO8601Moment.text(date)): a feed not signed again is refused"
+        case .forAnotherApp(let appID): return "the feed is signed for another app, \(appID)"
         }
     }
 }

@@ -32,6 +32,9 @@ public struct HeraldState: Codable, Sendable, Equatable {
     /// This install's place in every `Rollout`, drawn once in 0..<1 the first time a feed has
     /// one, and never sent anywhere: a message with `Rollout` R shows where it is below R %.
     public var rolloutDraw: Double?
+    /// The highest signed version accepted from each feed URL, as configured (`{lang}` and
+    /// all): a lower one is a replay and is refused (DESIGN.md D20).
+    public var feedVersions: [String: UInt64]
 
     /// An empty state: first launch, nothing answered.
     public init() {
@@ -46,6 +49,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
         presentingPrompts = [:]
         prompts = [:]
         rolloutDraw = nil
+        feedVersions = [:]
     }
 
     /// Failed checks in a row and when the last one happened.
@@ -116,7 +120,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case ignored, viewed, reminded, absentSince, lastChecked, failure, cachedFeed, presenting, presentingPrompts, prompts, rolloutDraw
+        case ignored, viewed, reminded, absentSince, lastChecked, failure, cachedFeed, presenting, presentingPrompts, prompts, rolloutDraw, feedVersions
     }
 
     /// Reads a state file; keys missing from older files take their empty values.
@@ -133,6 +137,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
         presentingPrompts = try container.decodeIfPresent([String: Claim].self, forKey: .presentingPrompts) ?? [:]
         prompts = try container.decodeIfPresent([String: PromptState].self, forKey: .prompts) ?? [:]
         rolloutDraw = try container.decodeIfPresent(Double.self, forKey: .rolloutDraw).flatMap { (0..<1).contains($0) ? $0 : nil }
+        feedVersions = try container.decodeIfPresent([String: UInt64].self, forKey: .feedVersions) ?? [:]
     }
 
     /// Writes the state with sorted lists, so that files and diffs are stable.
@@ -149,6 +154,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
         try container.encode(presentingPrompts, forKey: .presentingPrompts)
         try container.encode(prompts, forKey: .prompts)
         try container.encodeIfPresent(rolloutDraw, forKey: .rolloutDraw)
+        if !feedVersions.isEmpty { try container.encode(feedVersions, forKey: .feedVersions) }
     }
 }
 

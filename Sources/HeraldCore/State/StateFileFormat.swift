@@ -60,6 +60,9 @@ enum StateFileFormat {
             case "cachedFeed":
                 guard let cachedFeed = cachedFeed(value) else { return nil }
                 state.cachedFeed = cachedFeed
+            case "feedVersions":
+                guard let versions = dictionary(value, of: version) else { return nil }
+                state.feedVersions = versions
             case "presenting":
                 guard let claims = dictionary(value, of: claim) else { return nil }
                 state.presenting = claims
@@ -97,6 +100,13 @@ enum StateFileFormat {
               let template = optional(fields["template"], string), let languages = optional(fields["languages"], strings)
         else { return nil }
         return HeraldState.CachedFeed(url: url, etag: etag, lastModified: lastModified, template: template, languages: languages)
+    }
+
+    /// A version as Herald writes it: a whole number from 0; larger ones than `Int` holds are
+    /// left to the decoder.
+    private static func version(_ value: FeedValue) -> UInt64? {
+        guard case .integer(let number) = value, number >= 0 else { return nil }
+        return UInt64(number)
     }
 
     private static func claim(_ value: FeedValue) -> HeraldState.Claim? {
@@ -239,6 +249,15 @@ enum StateFileFormat {
             out.date(failure.lastAttempt)
             out.key("reason")
             out.string(failure.reason)
+            out.close("}")
+        }
+        if !state.feedVersions.isEmpty {
+            out.key("feedVersions")
+            out.open("{")
+            for (index, url) in sortedKeys(state.feedVersions).enumerated() {
+                out.key(url, first: index == 0)
+                out.bytes.append(contentsOf: String(state.feedVersions[url]!).utf8)
+            }
             out.close("}")
         }
         if let ignored = state.ignored {

@@ -45,7 +45,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
             var parts: [String] = []
             do {
                 let split = try FeedSignature.split(bytes)
-                parts.append("split: \(split.content.count) bytes signed, signature \(split.signature?.count ?? 0) bytes")
+                parts.append("split: \(split.content.count) bytes signed, signature \(split.signature?.bytes.count ?? 0) bytes")
                 switch Self.feed(split.content) {
                 case .returned(let text): parts.append("content " + text)
                 case .threw(let text): parts.append("content threw: " + text)
@@ -55,7 +55,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
             }
             do {
                 let signature = try FeedSignature.detached(bytes)
-                parts.append("detached: \(signature.count) bytes")
+                parts.append("detached: \(signature.bytes.count) bytes")
             } catch {
                 parts.append("detached threw: \(error)")
             }

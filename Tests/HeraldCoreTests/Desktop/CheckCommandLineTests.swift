@@ -32,7 +32,7 @@ final class CheckCommandLineTests: XCTestCase {
         expected.allowHttp = true
         expected.allowedSchemes = ["example"]
         expected.caFile = "ca.pem"
-        expected.publicKey = "KEY"
+        expected.publicKeys = ["KEY"]
         expected.icon = "dialog-information"
         expected.json = true
         XCTAssertEqual(line, expected)
@@ -44,12 +44,18 @@ final class CheckCommandLineTests: XCTestCase {
         XCTAssertEqual([line.startDelay, line.checkPeriod, line.remindPeriod, line.wait, line.timeout], [0, 0.5, 1, 600, 60])
         XCTAssertEqual(line.max, 3)
         XCTAssertFalse(line.explain || line.force || line.json || line.allowHttp || line.all || line.debug)
-        XCTAssertNil(line.appVersion ?? line.appName ?? line.prompts ?? line.caFile ?? line.publicKey ?? line.icon)
+        XCTAssertNil(line.appVersion ?? line.appName ?? line.prompts ?? line.caFile ?? line.icon)
+        XCTAssertEqual(line.publicKeys, [])
     }
 
     func testAllowSchemeMayBeGivenAgainAndKeepsItsOrder() throws {
         let line = try XCTUnwrap(CheckCommandLine(plainArguments: required + ["--allow-scheme", "b", "--allow-scheme", "a"]))
         XCTAssertEqual(line.allowedSchemes, ["b", "a"])
+    }
+
+    func testPublicKeyMayBeGivenAgainForEveryKeyTheAppTrusts() throws {
+        let line = try XCTUnwrap(CheckCommandLine(plainArguments: required + ["--public-key", "NEW", "--public-key", "OLD"]))
+        XCTAssertEqual(line.publicKeys, ["NEW", "OLD"])
     }
 
     func testNumbersAreReadAsTheParserReadsThem() throws {

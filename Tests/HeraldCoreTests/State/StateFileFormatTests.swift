@@ -69,6 +69,9 @@ final class StateFileFormatTests: XCTestCase {
                 firstUsed: Bool.random(using: &random) ? date(&random) : nil, lastReminded: Bool.random(using: &random) ? date(&random) : nil,
                 usesCount: Int.random(in: -5...1_000_000, using: &random), viewed: Bool.random(using: &random), cancelled: Bool.random(using: &random))
         }
+        for _ in 0..<count() {
+            state.feedVersions[text(&random)] = [0, 1, 1_764_000_000, UInt64(Int.max)].randomElement(using: &random)!
+        }
         switch Int.random(in: 0..<4, using: &random) {
         case 0: state.rolloutDraw = Double.random(in: 0..<1, using: &random)
         case 1: state.rolloutDraw = [0, 0.5, 1e-7, 0.1, 0.999_999_999_999_999_9, 1e-300, 5e-324, -0.0, 3, -2.5, 1e22].randomElement(using: &random)!
@@ -94,6 +97,7 @@ final class StateFileFormatTests: XCTestCase {
         answered.presentingPrompts = ["p": .init(processID: -1, check: "check-1", until: Date(timeIntervalSince1970: 1_800_000_000))]
         answered.prompts = ["rate": PromptState(), "tip": PromptState(firstUsed: Date(timeIntervalSince1970: 0), lastReminded: nil, usesCount: 7, viewed: true, cancelled: false)]
         answered.rolloutDraw = 0.25
+        answered.feedVersions = ["https://example.org/{lang}.plist": 1_764_000_000, "https://example.org/feed.json": 0]
         states.append(answered)
         answered.cachedFeed = .init(url: "https://example.org/{lang}.json", etag: nil, lastModified: "Tue, 1 Jan 2030 00:00:00 GMT",
                                     template: "https://example.org/{lang}.json", languages: ["de", "en"])

@@ -73,9 +73,14 @@ struct FeedSignCommand: ParsableCommand, UsageExample {
     var detached = false
 
     func run() throws {
-        let argument = FeedArgument(feed)
-        let path = try argument.localPath(toDo: "signing")
-        let bytes = try argument.read()
+        let file = try FeedArgument(feed).sharedFile(toDo: "signing")
+        // Signed and written under the feed's lock, from the bytes read under it: an edit at the
+        // same time is either signed too or comes after, never lost.
+        try FeedEdits.locked(file) { try sign(file) }
+    }
+
+    private func sign(_ file: SharedFile) throws {
+        let bytes = try FeedArgument(feed).read()
         do {
             let seed = try PrivateKeyFile.read(privateKey)
             let content = try FeedSignature.split(bytes).content
@@ -87,18 +92,16 @@ struct FeedSignCommand: ParsableCommand, UsageExample {
             }
             let signature = try Ed25519.sign(content, seed: seed)
             if !detached, content.first(where: { !" \t\r\n".utf8.contains($0) }) == UInt8(ascii: "<") {
-                try FileStateStore.writeFileAtomically(content + Data(FeedSignature.block(for: signature).utf8), to: path)
-                chmod(path, 0o644)
+                try file.write(content + Data(FeedSignature.block(for: signature).utf8))
                 print("signed \(feed): the signature is at its end")
             } else {
-                try FileStateStore.writeFileAtomically(Data(FeedSignature.detachedText(for: signature).utf8), to: path + ".sig")
-                chmod(path + ".sig", 0o644)
+                try file.writeCompanion(".sig", Data(FeedSignature.detachedText(for: signature).utf8))
                 print("signed \(feed): the signature is in \(feed).sig; publish both")
             }
         } catch let problem as FeedSignatureProblem {
             EventReporter.complain(problem.description)
             throw ExitCode(65)
-        } catch let error as StateStoreError {
+        } catch let error as FileError {
             EventReporter.complain(error.description)
             throw ExitCode(73)
         }
@@ -164,25 +167,41 @@ enum PrivateKeyFile {
         }
     }
 
+    /// The most read of a key file: a key is 45 bytes, so anything larger is not one.
+    static let sizeLimit = 64 * 1024
+
     /// Reads a key from a file, or from standard input for "-".
+    ///
+    /// A key file that its group or others may read is refused (exit 78), as ssh refuses an
+    /// unprotected private key: whoever can read it can speak to every user of the feed.
     static func read(_ path: String) throws -> Data {
-        let bytes = path == "-" ? FileDescriptorReader.readAll(0) : try readFile(path, what: "the private key")
+        let bytes = path == "-" ? FileDescriptorReader.readAll(0) : try readProtectedFile(path)
         guard let seed = Data(base64Encoded: NotificationText.trimmed(String(decoding: bytes, as: UTF8.self))), seed.count == Ed25519.seedLength else {
             throw FeedSignatureProblem.malformed("the private key is not \(Ed25519.seedLength) bytes in base64")
         }
         return seed
     }
-}
 
-/// Reads a whole file, or exits 66 with the system's reason.
-func readFile(_ path: String, what: String) throws -> Data {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-        EventReporter.complain("cannot read \(what) \(path): \(String(cString: strerror(errno)))")
-        throw ExitCode(66)
+    /// The key file's bytes, or exit 66 (not there, not a regular file, too large) or 78
+    /// (readable by its group or others) with the reason.
+    private static func readProtectedFile(_ path: String) throws -> Data {
+        let bytes: Data?
+        do throws(FileError) { bytes = try RegularFile.read(path, limit: sizeLimit, followingLinks: true) } catch {
+            EventReporter.complain("cannot read the private key \(path): \(error.reason)")
+            throw ExitCode(66)
+        }
+        guard let bytes else {
+            EventReporter.complain("cannot read the private key \(path): \(RegularFile.reason(ENOENT))")
+            throw ExitCode(66)
+        }
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & 0o077 != 0 {
+            let mode = String(info.st_mode & 0o777, radix: 8)
+            EventReporter.complain("not signed: the private key \(path) can be read by others (mode 0\(mode)); 'chmod 600 \(path)' keeps it yours")
+            throw ExitCode(78)
+        }
+        return bytes
     }
-    defer { close(descriptor) }
-    return FileDescriptorReader.readAll(descriptor)
 }
 
 /// Reads a descriptor to its end.

@@ -40,7 +40,7 @@ public enum SampleFeed {
     public static func install(appID: String, environment: [String: String]) throws -> String {
         let paths = try HeraldPaths(appID: appID, environment: environment)
         let path = String(paths.cachedFeedFile.dropLast(".feed".count)) + ".sample.plist"
-        try FileStateStore.writeFileAtomically(Data(plist.utf8), to: path)
+        try RegularFile.write(Data(plist.utf8), to: path)
         return "file://" + path
     }
 }

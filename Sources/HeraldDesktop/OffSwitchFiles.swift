@@ -1,4 +1,5 @@
 import CDesktopLibraries
+import FoundationEssentials
 import Glibc
 import HeraldCore
 
@@ -8,9 +9,16 @@ import HeraldCore
 ///
 /// A missing file says nothing; a file that cannot be read or parsed is an error, never
 /// passed over: an administrator's mute must not lapse because of a typo elsewhere in the file.
+/// Each file is read without blocking (a FIFO in its place is an error at once, not a check
+/// that waits forever) and must be a regular file of at most `sizeLimit`; a link in its place
+/// is followed, as a dotfiles checkout links `herald.conf`.
 public enum OffSwitchFiles {
     /// The file's path under a configuration folder.
     public static let relativePath = "herald/herald.conf"
+
+    /// The largest key file read, 1 MiB: a mute is one line, so a file this large is not one
+    /// a person wrote, and reading it at every check would cost every app's start-up.
+    public static let sizeLimit = 1 << 20
 
     /// The system files, most important first: `herald/herald.conf` in each absolute folder of
     /// `$XDG_CONFIG_DIRS`, or `/etc/xdg` when it names none.
@@ -40,11 +48,44 @@ public enum OffSwitchFiles {
         return OffSwitches(system: system, user: try read(userFile, administrator: false))
     }
 
-    /// Makes one change to the user's file, keeping the rest of it (comments too), and creates
-    /// its folder (for the user only) when needed.
-    public static func apply(_ edit: OffSwitchEdit, environment: [String: String]) throws(OffSwitchFileError) {
-        let path = userFile(environment: environment)
-        let keyFile = try load(path)
+    /// Reads every key file and makes the change `decide` chooses from what they say to the
+    /// user's file, as one step that no other `herald mute` or `unmute` can interleave with:
+    /// under the lock of the file's folder (`SharedFile`), the files are read again, the change
+    /// is made to the user's file as read then (comments kept) and the file is replaced
+    /// atomically, keeping its mode. A link in the user file's place (a dotfiles checkout) is
+    /// edited where it points and stays a link. The user's folder is created (for the user
+    /// only) when it is missing.
+    ///
+    /// - Parameter decide: the change to make, if any, and what to pass back; it may throw to
+    ///   refuse, and nothing is written then.
+    public static func change<Outcome>(environment: [String: String],
+                                       _ decide: (OffSwitches) throws -> (edit: OffSwitchEdit?, outcome: Outcome)) throws -> Outcome {
+        let file: SharedFile
+        do throws(FileError) { file = try SharedFile(userFile(environment: environment), creatingFolder: true) } catch {
+            throw OffSwitchEditError.writing(OffSwitchFileError(file: error.path, reason: error.reason))
+        }
+        do {
+            return try file.withLock {
+                let switches: OffSwitches
+                do throws(OffSwitchFileError) {
+                    switches = try read(systemFiles: systemFiles(environment: environment), userFile: file.name)
+                } catch {
+                    throw OffSwitchEditError.reading(error)
+                }
+                let (edit, outcome) = try decide(switches)
+                if let edit { try apply(edit, to: file) }
+                return outcome
+            }
+        } catch let error as FileError {
+            throw OffSwitchEditError.writing(OffSwitchFileError(file: error.path, reason: error.reason))
+        }
+    }
+
+    /// Makes one change to the user's file, keeping the rest of it (comments too). Called
+    /// under the file's lock.
+    private static func apply(_ edit: OffSwitchEdit, to file: SharedFile) throws(OffSwitchEditError) {
+        let keyFile: OpaquePointer
+        do throws(OffSwitchFileError) { keyFile = try load(file.path) } catch { throw .reading(error) }
         defer { g_key_file_free(keyFile) }
         switch edit {
         case .set(let group, let key, let value):
@@ -57,10 +98,16 @@ public enum OffSwitchFiles {
                 if count == 0 { g_key_file_remove_group(keyFile, group, nil) }
             }
         }
-        let folder = String(path[..<path.lastIndex(of: "/")!])
-        guard g_mkdir_with_parents(folder, 0o700) == 0 else { throw OffSwitchFileError(file: folder, reason: String(cString: strerror(errno))) }
-        var error: UnsafeMutablePointer<GError>?
-        guard g_key_file_save_to_file(keyFile, path, &error) != 0 else { throw OffSwitchFileError(file: path, taking: &error) }
+        var length = 0
+        guard let text = g_key_file_to_data(keyFile, &length, nil) else {
+            throw .writing(OffSwitchFileError(file: file.path, reason: "the key file cannot be written out"))
+        }
+        defer { g_free(text) }
+        do throws(FileError) {
+            try file.write(Data(bytes: text, count: length), newFileMode: 0o600)
+        } catch {
+            throw .writing(OffSwitchFileError(file: error.path, reason: error.reason))
+        }
     }
 
     /// One file's settings; `FeedURL` only from the administrator's.
@@ -90,15 +137,22 @@ public enum OffSwitchFiles {
     }
 
     /// The file parsed, or an empty key file when there is none.
+    ///
+    /// The bytes are read by `RegularFile` and handed to GLib: `g_key_file_load_from_file`
+    /// opens without `O_NONBLOCK` and would wait forever on a FIFO.
     private static func load(_ path: String) throws(OffSwitchFileError) -> OpaquePointer {
+        let bytes: Data?
+        do throws(FileError) { bytes = try RegularFile.read(path, limit: sizeLimit, followingLinks: true) } catch {
+            throw OffSwitchFileError(file: path, reason: error.reason)
+        }
         let keyFile = g_key_file_new()!
+        guard let bytes, !bytes.isEmpty else { return keyFile }
         var error: UnsafeMutablePointer<GError>?
         let flags = GKeyFileFlags(rawValue: G_KEY_FILE_KEEP_COMMENTS.rawValue | G_KEY_FILE_KEEP_TRANSLATIONS.rawValue)
-        if g_key_file_load_from_file(keyFile, path, flags, &error) == 0 {
-            if error?.pointee.domain == g_file_error_quark(), error?.pointee.code == Int32(G_FILE_ERROR_NOENT.rawValue) {
-                g_clear_error(&error)
-                return keyFile
-            }
+        let loaded = bytes.withUnsafeBytes { raw in
+            g_key_file_load_from_data(keyFile, raw.baseAddress!.assumingMemoryBound(to: CChar.self), gsize(raw.count), flags, &error)
+        }
+        guard loaded != 0 else {
             g_key_file_free(keyFile)
             throw OffSwitchFileError(file: path, taking: &error)
         }
@@ -121,6 +175,22 @@ public enum OffSwitchFiles {
         guard let value = g_key_file_get_string(keyFile, group, key, nil) else { return nil }
         defer { g_free(value) }
         return String(cString: value)
+    }
+}
+
+/// Why `OffSwitchFiles.change` made no change: a key file could not be read (or parsed), or
+/// the user's could not be locked or written.
+public enum OffSwitchEditError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A key file cannot be read or parsed (`herald mute` exits 78).
+    case reading(OffSwitchFileError)
+    /// The user's file (or its folder) cannot be locked, created or written (exit 73).
+    case writing(OffSwitchFileError)
+
+    /// "path: reason".
+    public var description: String {
+        switch self {
+        case .reading(let error), .writing(let error): return error.description
+        }
     }
 }
 

@@ -49,8 +49,7 @@ struct AutostartCommand: ParsableCommand, UsageExample {
             let entry = Autostart.entry(appID: app.appID, appName: app.appName ?? app.appID, command: command)
             let path = Autostart.path(appID: app.appID, environment: ProcessEnvironment.read())
             do {
-                try FileStateStore.writeFileAtomically(Data(entry.text.utf8), to: path)
-                chmod(path, 0o644)
+                try RegularFile.write(Data(entry.text.utf8), to: path, mode: 0o644)
             } catch {
                 EventReporter.complain("\(error)")
                 throw ExitCode(73)

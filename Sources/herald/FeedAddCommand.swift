@@ -59,41 +59,51 @@ struct FeedAddCommand: ParsableCommand, UsageExample {
         if create, FeedEdits.newFormat(forName: feed) == nil {
             throw ValidationError("--create takes the format from the name: end it with .plist, .xml, .json or .strings")
         }
+        if let key, !RetiredKeys.isWritable(key) {
+            throw ValidationError("--key cannot hold a line break or another control character: FEED.keys keeps one id a line")
+        }
     }
 
     func run() throws {
-        let argument = FeedArgument(feed)
-        let path = try argument.localPath(toDo: "adding a message")
-        var created: FeedFormat?
-        var bytes: [UInt8]
-        if create, let format = FeedEdits.newFormat(forName: path), FeedEdits.isMissingOrBlank(path) {
-            created = format
-            bytes = FeedEditor.emptyFeed(format)
-        } else {
-            bytes = Array(try argument.read())
+        let file = try FeedArgument(feed).sharedFile(toDo: "adding a message", creatingFolder: create)
+        // Read, choose the id and write as one step: two adds at once must not both take the
+        // day's next id, nor one write over the other's message.
+        try FeedEdits.locked(file) {
+            let existing = try FeedArgument.read(file.path, named: feed)
+            var created: FeedFormat?
+            var bytes: [UInt8]
+            if create, let format = FeedEdits.newFormat(forName: file.name), FeedEdits.isMissingOrBlank(existing) {
+                created = format
+                bytes = FeedEditor.emptyFeed(format)
+            } else if let existing {
+                bytes = Array(existing)
+            } else {
+                EventReporter.complain("\(feed): \(RegularFile.reason(ENOENT))")
+                throw ExitCode(66)
+            }
+            let retired = try FeedArgument.retiredKeys(ofFeedAt: file.path)
+            let taken = FeedEdits.keys(of: bytes) + retired.dates.keys
+            guard let key = key ?? MessageKeys.next(on: Date(), taken: taken) else {
+                // Every id given out today must sort after the day's others: name the one in the way.
+                let day = MessageKeys.day(of: Date())
+                let today = taken.filter { $0.lowercased().hasPrefix(day) }
+                let latest = VersionComparison.caseInsensitiveOrder(of: today).last.map { today[$0] }
+                let blocking = latest.map { "'\($0)' sorts after every id \(day)-02 … -\(MessageKeys.lastSuffix) could be" } ?? "no id is left"
+                EventReporter.complain("\(feed): no id left for today: \(blocking); give one with --key")
+                throw ExitCode(65)
+            }
+            if let refusal = retired.refusal(of: key) {
+                EventReporter.complain("\(feed): not changed: '\(key)' \(refusal)")
+                throw ExitCode(65)
+            }
+            let entry = FeedEntry(key: key, title: title, message: message, actionURL: url, actionButton: button,
+                                  minVersion: minVersion, maxVersion: maxVersion)
+            let result = try FeedEdits.edit(feed) { try FeedEditor.adding(entry, to: bytes) }
+            try FeedEdits.write(result.bytes, to: file)
+            if let created { say("created \(feed): an empty \(created.documentName) feed") }
+            say("added \(key) to \(feed)" + (result.edit == nil ? " (a binary property list: the file was written anew)" : ""))
+            if created == nil { FeedEdits.noteSignature(of: feed, file: file, before: bytes) }
         }
-        let retired = try argument.retiredKeys()
-        let taken = FeedEdits.keys(of: bytes) + retired.dates.keys
-        guard let key = key ?? MessageKeys.next(on: Date(), taken: taken) else {
-            // Every id given out today must sort after the day's others: name the one in the way.
-            let day = MessageKeys.day(of: Date())
-            let today = taken.filter { $0.lowercased().hasPrefix(day) }
-            let latest = VersionComparison.caseInsensitiveOrder(of: today).last.map { today[$0] }
-            let blocking = latest.map { "'\($0)' sorts after every id \(day)-02 … -\(MessageKeys.lastSuffix) could be" } ?? "no id is left"
-            EventReporter.complain("\(feed): no id left for today: \(blocking); give one with --key")
-            throw ExitCode(65)
-        }
-        if let refusal = retired.refusal(of: key) {
-            EventReporter.complain("\(feed): not changed: '\(key)' \(refusal)")
-            throw ExitCode(65)
-        }
-        let entry = FeedEntry(key: key, title: title, message: message, actionURL: url, actionButton: button,
-                              minVersion: minVersion, maxVersion: maxVersion)
-        let result = try FeedEdits.edit(feed) { try FeedEditor.adding(entry, to: bytes) }
-        try FeedEdits.write(result.bytes, to: path, replacing: created == nil)
-        if let created { print("created \(feed): an empty \(created.documentName) feed") }
-        print("added \(key) to \(feed)" + (result.edit == nil ? " (a binary property list: the file was written anew)" : ""))
-        if created == nil { FeedEdits.noteSignature(of: feed, path: path, before: bytes) }
     }
 }
 
@@ -109,10 +119,20 @@ enum FeedEdits {
         return nil
     }
 
-    /// Whether there is no file at `path`, or only white space in it.
-    static func isMissingOrBlank(_ path: String) -> Bool {
-        guard let bytes = FileManager.default.contents(atPath: path) else { return access(path, F_OK) != 0 }
-        return bytes.allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
+    /// Whether a feed is missing (`nil`), or only white space.
+    static func isMissingOrBlank(_ bytes: Data?) -> Bool {
+        bytes?.allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) } ?? true
+    }
+
+    /// Runs `edit` under the lock of the feed's folder (`SharedFile`), or exits 73 when the
+    /// lock cannot be taken.
+    static func locked<Result>(_ file: SharedFile, _ edit: () throws -> Result) throws -> Result {
+        do {
+            return try file.withLock(edit)
+        } catch let error as FileError {
+            EventReporter.complain("\(error)")
+            throw ExitCode(73)
+        }
     }
 
     /// The ids of a feed, usable or not; none when it does not decode (the edit then says why).
@@ -132,14 +152,11 @@ enum FeedEdits {
         }
     }
 
-    /// Replaces the feed in one step (a reader never sees half a file), keeping its mode; a new
-    /// feed is readable by everyone, as a published file is.
-    static func write(_ bytes: [UInt8], to path: String, replacing: Bool) throws {
-        var info = stat()
-        let mode = replacing && stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0o644
-        do {
-            try FileStateStore.writeFileAtomically(Data(bytes), to: path)
-            chmod(path, mode)
+    /// Replaces the real feed in one step (a reader never sees half a file), keeping its mode; a
+    /// new feed is readable by everyone, as a published file is.
+    static func write(_ bytes: [UInt8], to file: SharedFile) throws {
+        do throws(FileError) {
+            try file.write(Data(bytes))
         } catch {
             EventReporter.complain("\(error)")
             throw ExitCode(73)
@@ -147,9 +164,10 @@ enum FeedEdits {
     }
 
     /// Says so when the feed was signed: any changed byte breaks its signature.
-    static func noteSignature(of feed: String, path: String, before bytes: [UInt8]) {
+    static func noteSignature(of feed: String, file: SharedFile, before bytes: [UInt8]) {
+        var info = stat()
         let trailing = (try? FeedSignature.split(Data(bytes)).signature) != nil
-        guard trailing || access(path + ".sig", F_OK) == 0 else { return }
-        print("\(feed) was signed: sign it again, since the old signature no longer matches")
+        guard trailing || lstat(file.companion(".sig"), &info) == 0 else { return }
+        say("\(feed) was signed: sign it again, since the old signature no longer matches")
     }
 }

@@ -31,50 +31,91 @@ struct FeedArgument {
     /// Whether the feed is read from standard input.
     var isStandardInput: Bool { url == FeedSource.standardInput }
 
-    /// Exits 66 with the system's reason (`feed.plist: No such file or directory`) unless the
-    /// local file can be read; URLs and standard input pass, and so does a path with `{lang}`,
-    /// which names several files that need not all be there.
-    func requireReadable() throws {
-        guard path != nil, !LanguageFeedURL.isTemplate(url) else { return }
-        close(try openForReading())
-    }
+    /// The most a publisher's command reads of a local feed or its ledger, 64 MiB: far above
+    /// what a check accepts, since publishers validate what they are about to trim.
+    static let sizeLimit = 64 << 20
 
-    /// The local file's bytes, or exit 66 with the system's reason.
-    func read() throws -> Data {
-        let descriptor = try openForReading()
-        defer { close(descriptor) }
-        return FileDescriptorReader.readAll(descriptor)
+    /// Exits 66 with the reason (`feed.plist: No such file or directory`, `feed.plist: it is a
+    /// FIFO, not a regular file`) unless the local file can be read; URLs and standard input
+    /// pass, and so does a path with `{lang}`, which names several files that need not all be there.
+    func requireReadable() throws {
+        try requireNonEmpty()
+        guard let path, !LanguageFeedURL.isTemplate(url) else { return }
+        do throws(FileError) {
+            try RegularFile.requireReadable(path, limit: Self.sizeLimit, followingLinks: true)
+        } catch {
+            EventReporter.complain("\(text): \(error.reason)")
+            throw ExitCode(66)
+        }
     }
 
     /// The local file, or a usage error for a command that changes or signs a file.
     func localPath(toDo purpose: String) throws -> String {
+        try requireNonEmpty()
         guard let path else { throw ValidationError("\(purpose) needs a feed file on this machine, not \(isStandardInput ? "standard input" : text)") }
         return path
     }
 
-    /// The retired ids of a local feed (`FEED.keys`); none for a URL or standard input, or when
-    /// there is no ledger yet.
-    func retiredKeys() throws -> RetiredKeys {
-        guard let path else { return RetiredKeys() }
-        let ledger = path + ".keys"
-        let descriptor = open(ledger, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            if errno == ENOENT { return RetiredKeys() }
-            EventReporter.complain("\(ledger): \(String(cString: strerror(errno)))")
+    /// The local file as a file two commands may edit at once (links resolved to the real
+    /// file), or a usage error for a URL or standard input; a missing folder is exit 66, a
+    /// link to nothing exit 73.
+    ///
+    /// - Parameter creatingFolder: make a missing folder, for a feed being started.
+    func sharedFile(toDo purpose: String, creatingFolder: Bool = false) throws -> SharedFile {
+        let path = try localPath(toDo: purpose)
+        do throws(FileError) {
+            return try SharedFile(path, creatingFolder: creatingFolder)
+        } catch {
+            guard case .unreadable = error else {
+                EventReporter.complain("\(error)")
+                throw ExitCode(73)
+            }
+            EventReporter.complain("\(text): \(error.reason)")
             throw ExitCode(66)
         }
-        defer { close(descriptor) }
-        return RetiredKeys.parse(String(decoding: FileDescriptorReader.readAll(descriptor), as: UTF8.self))
     }
 
-    private func openForReading() throws -> Int32 {
-        let descriptor = open(path ?? text, O_RDONLY | O_CLOEXEC)
-        var info = stat()
-        let failure = descriptor < 0 ? errno : fstat(descriptor, &info) != 0 ? errno : info.st_mode & S_IFMT == S_IFDIR ? EISDIR : 0
-        guard failure != 0 else { return descriptor }
-        if descriptor >= 0 { close(descriptor) }
-        EventReporter.complain("\(text): \(String(cString: strerror(failure)))")
-        throw ExitCode(66)
+    /// The retired ids of a local feed (`FEED.keys` beside the real file, never through a link);
+    /// none for a URL or standard input, or when there is no ledger yet.
+    func retiredKeys() throws -> RetiredKeys {
+        guard let path else { return RetiredKeys() }
+        return try Self.retiredKeys(ofFeedAt: (try? SharedFile(path))?.path ?? path)
+    }
+
+    /// The retired ids in `FEED.keys` beside the feed at `realPath`, or exit 66 with the reason.
+    static func retiredKeys(ofFeedAt realPath: String) throws -> RetiredKeys {
+        do throws(FileError) {
+            guard let bytes = try RegularFile.read(realPath + ".keys", limit: sizeLimit) else { return RetiredKeys() }
+            return RetiredKeys.parse(String(decoding: bytes, as: UTF8.self))
+        } catch {
+            EventReporter.complain("\(error)")
+            throw ExitCode(66)
+        }
+    }
+
+    /// The usage error of an empty argument (`refusal(of:)`), for commands that meet it in `run`.
+    private func requireNonEmpty() throws {
+        if let refusal = Self.refusal(of: text) { throw ValidationError(refusal) }
+    }
+
+    /// The feed's bytes, or exit 66 with the reason.
+    func read() throws -> Data {
+        try requireNonEmpty()
+        return try Self.read(path ?? text, named: text) ?? {
+            EventReporter.complain("\(text): \(RegularFile.reason(ENOENT))")
+            throw ExitCode(66)
+        }()
+    }
+
+    /// A local feed's bytes, `nil` when there is none; anything but a regular file within
+    /// `sizeLimit` is exit 66 with the reason, at once.
+    static func read(_ path: String, named name: String) throws -> Data? {
+        do throws(FileError) {
+            return try RegularFile.read(path, limit: sizeLimit, followingLinks: true)
+        } catch {
+            EventReporter.complain("\(name): \(error.reason)")
+            throw ExitCode(66)
+        }
     }
 }
 
@@ -90,7 +131,7 @@ extension URLRuleOptions {
     @MainContext
     func loadOnce(_ feed: String, publicKeys: [Data]) -> Result<LoadedFeed, HeraldError> {
         FeedSource(url: FeedArgument(feed).url, userAgent: "Herald/\(HeraldVersion.current) (publisher)",
-                   timeout: 60, sizeLimit: 64 << 20, rules: rules, caFile: caFile, publicKeys: publicKeys,
+                   timeout: 60, sizeLimit: FeedArgument.sizeLimit, rules: rules, caFile: caFile, publicKeys: publicKeys,
                    languages: Audience(environment: ProcessEnvironment.read()).languages, cache: nil).loadOnce()
     }
 }

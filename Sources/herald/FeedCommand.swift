@@ -43,7 +43,7 @@ struct FeedKeygenCommand: ParsableCommand, UsageExample {
             let seed = try Ed25519.newSeed()
             let publicKey = try Ed25519.publicKey(seed: seed)
             try PrivateKeyFile.create(privateKey, seed: seed)
-            print(publicKey.base64EncodedString())
+            say(publicKey.base64EncodedString())
         } catch let problem as FeedSignatureProblem {
             EventReporter.complain(problem.description)
             throw ExitCode(70)
@@ -86,9 +86,14 @@ struct FeedSignCommand: ParsableCommand, UsageExample {
     }
 
     func run() throws {
-        let argument = FeedArgument(feed)
-        let path = try argument.localPath(toDo: "signing")
-        let bytes = try argument.read()
+        let file = try FeedArgument(feed).sharedFile(toDo: "signing")
+        // Signed and written under the feed's lock, from the bytes read under it: an edit at the
+        // same time is either signed too or comes after, never lost.
+        try FeedEdits.locked(file) { try sign(file) }
+    }
+
+    private func sign(_ file: SharedFile) throws {
+        let bytes = try FeedArgument(feed).read()
         do {
             let seed = try PrivateKeyFile.read(privateKey)
             let content = try FeedSignature.split(bytes).content
@@ -98,20 +103,18 @@ struct FeedSignCommand: ParsableCommand, UsageExample {
                 EventReporter.complain("\(feed): not signed, because the feed cannot be used: \(error)")
                 throw ExitCode(65)
             }
-            let signature = try signature(of: bytes, seed: seed, path: path)
+            let signature = try signature(of: bytes, seed: seed, previousDetached: (try? RegularFile.read(file.companion(".sig"), limit: 4096)) ?? nil)
             if !detached, content.first(where: { !" \t\r\n".utf8.contains($0) }) == UInt8(ascii: "<") {
-                try FileStateStore.writeFileAtomically(content + Data(FeedSignature.block(for: signature).utf8), to: path)
-                chmod(path, 0o644)
-                print("signed \(feed): the signature is at its end")
+                try file.write(content + Data(FeedSignature.block(for: signature).utf8))
+                say("signed \(feed): the signature is at its end")
             } else {
-                try FileStateStore.writeFileAtomically(Data(FeedSignature.detachedText(for: signature).utf8), to: path + ".sig")
-                chmod(path + ".sig", 0o644)
-                print("signed \(feed): the signature is in \(feed).sig; publish both")
+                try file.writeCompanion(".sig", Data(FeedSignature.detachedText(for: signature).utf8))
+                say("signed \(feed): the signature is in \(feed).sig; publish both")
             }
         } catch let problem as FeedSignatureProblem {
             EventReporter.complain(problem.description)
             throw ExitCode(65)
-        } catch let error as StateStoreError {
+        } catch let error as FileError {
             EventReporter.complain(error.description)
             throw ExitCode(73)
         }
@@ -120,16 +123,16 @@ struct FeedSignCommand: ParsableCommand, UsageExample {
 
 extension FeedSignCommand {
     /// The new signature of a feed's bytes (an old trailing block left out): its version above
-    /// the one the feed (its block or FEED.sig) was last signed with, and at least the current
-    /// time in seconds.
-    func signature(of bytes: Data, seed: Data, path: String) throws -> FeedSignature.Signature {
+    /// the one the feed was last signed with, and at least the current time in seconds.
+    ///
+    /// - Parameter previousDetached: what `FEED.sig` holds, if anything (a regular file beside
+    ///   the real feed, never through a link): a signature left from signing detached counts
+    ///   too, so the version never goes back.
+    func signature(of bytes: Data, seed: Data, previousDetached: Data?) throws -> FeedSignature.Signature {
         let split = try FeedSignature.split(bytes)
         let content = split.content
         var previous = split.signature?.metadata
-        // A FEED.sig left from signing detached counts too: the version never goes back.
-        let sigPath = path + ".sig"
-        if (try? FileManager.default.attributesOfItem(atPath: sigPath))?[.type] as? FileAttributeType == .typeRegular,
-           let text = try? Data(contentsOf: URL(fileURLWithPath: sigPath)), let detached = (try? FeedSignature.detached(text))?.metadata,
+        if let text = previousDetached, let detached = (try? FeedSignature.detached(text))?.metadata,
            detached.version > previous?.version ?? 0 {
             previous = detached
         }
@@ -190,7 +193,7 @@ struct FeedVerifyCommand: ParsableCommand, UsageExample {
         case .success(let loaded):
             let signed = loaded.signedMetadata?.description ?? "unversioned (the previous format)"
             let key = "verified with key \((loaded.verifyingKey ?? 0) + 1) of \(keys.count)"
-            print("\(feed): the signature matches (\(ValidateCommand.counted(loaded.feed.entries.count, "message"))): \(signed); \(key)")
+            say("\(feed): the signature matches (\(ValidateCommand.counted(loaded.feed.entries.count, "message"))): \(signed); \(key)")
         case .failure(let error):
             EventReporter.complain("\(feed): \(error)")
             throw ExitCode(error.exitCode)
@@ -220,25 +223,41 @@ enum PrivateKeyFile {
         }
     }
 
+    /// The most read of a key file: a key is 45 bytes, so anything larger is not one.
+    static let sizeLimit = 64 * 1024
+
     /// Reads a key from a file, or from standard input for "-".
+    ///
+    /// A key file that its group or others may read is refused (exit 78), as ssh refuses an
+    /// unprotected private key: whoever can read it can speak to every user of the feed.
     static func read(_ path: String) throws -> Data {
-        let bytes = path == "-" ? FileDescriptorReader.readAll(0) : try readFile(path, what: "the private key")
+        let bytes = path == "-" ? FileDescriptorReader.readAll(0) : try readProtectedFile(path)
         guard let seed = Data(base64Encoded: NotificationText.trimmed(String(decoding: bytes, as: UTF8.self))), seed.count == Ed25519.seedLength else {
             throw FeedSignatureProblem.malformed("the private key is not \(Ed25519.seedLength) bytes in base64")
         }
         return seed
     }
-}
 
-/// Reads a whole file, or exits 66 with the system's reason.
-func readFile(_ path: String, what: String) throws -> Data {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-        EventReporter.complain("cannot read \(what) \(path): \(String(cString: strerror(errno)))")
-        throw ExitCode(66)
+    /// The key file's bytes, or exit 66 (not there, not a regular file, too large) or 78
+    /// (readable by its group or others) with the reason.
+    private static func readProtectedFile(_ path: String) throws -> Data {
+        let bytes: Data?
+        do throws(FileError) { bytes = try RegularFile.read(path, limit: sizeLimit, followingLinks: true) } catch {
+            EventReporter.complain("cannot read the private key \(path): \(error.reason)")
+            throw ExitCode(66)
+        }
+        guard let bytes else {
+            EventReporter.complain("cannot read the private key \(path): \(RegularFile.reason(ENOENT))")
+            throw ExitCode(66)
+        }
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & 0o077 != 0 {
+            let mode = String(info.st_mode & 0o777, radix: 8)
+            EventReporter.complain("not signed: the private key \(path) can be read by others (mode 0\(mode)); 'chmod 600 \(path)' keeps it yours")
+            throw ExitCode(78)
+        }
+        return bytes
     }
-    defer { close(descriptor) }
-    return FileDescriptorReader.readAll(descriptor)
 }
 
 /// Reads a descriptor to its end.

@@ -10,7 +10,8 @@ struct FeedRemoveCommand: ParsableCommand, UsageExample {
         abstract: "Remove a message and retire its id in FEED.keys, so that it is never used again.",
         discussion: """
             The entry's lines are cut out and every other byte is kept (a binary property list is \
-            written anew). FEED.keys gets a line "YYYY-MM-DD ID": the date it was retired, a space, \
+            written anew); an id written more than once loses every copy, since readers show the \
+            last. FEED.keys gets a line "YYYY-MM-DD ID": the date it was retired, a space, \
             and the id. 'herald feed add' never gives out a retired id, and 'herald validate' \
             reports one found in the feed. Keep FEED.keys with the feed; it need not be published.
             """
@@ -25,39 +26,36 @@ struct FeedRemoveCommand: ParsableCommand, UsageExample {
     var key: String
 
     func run() throws {
-        let argument = FeedArgument(feed)
-        let path = try argument.localPath(toDo: "removing a message")
-        let bytes = Array(try argument.read())
+        let file = try FeedArgument(feed).sharedFile(toDo: "removing a message")
         guard let line = RetiredKeys.line(retiring: key, on: Date()) else {
             EventReporter.complain("\(feed): not changed: an id with a line break cannot be written in \(feed).keys")
             throw ExitCode(65)
         }
-        let result = try FeedEdits.edit(feed) { try FeedEditor.removing(key, from: bytes) }
-        // The ledger first: if the feed cannot be written after it, the id is retired while
-        // still in the feed, which validate reports; the other way round it could be reused.
-        if !(try argument.retiredKeys()).isRetired(key) { try Self.append(line, toLedgerOf: path, feedName: feed) }
-        try FeedEdits.write(result.bytes, to: path, replacing: true)
-        print("removed \(key) from \(feed)" + (result.edit == nil ? " (a binary property list: the file was written anew)" : ""))
-        print("retired \(key) in \(feed).keys")
-        FeedEdits.noteSignature(of: feed, path: path, before: bytes)
-    }
-
-    /// Appends a line to `FEED.keys`, starting the file with its header when it is new.
-    static func append(_ line: String, toLedgerOf path: String, feedName: String) throws {
-        let ledger = path + ".keys"
-        let descriptor = open(ledger, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        var info = stat()
-        guard descriptor >= 0, fstat(descriptor, &info) == 0 else {
-            EventReporter.complain("cannot write \(ledger): \(String(cString: strerror(errno)))")
-            if descriptor >= 0 { close(descriptor) }
-            throw ExitCode(73)
-        }
-        defer { close(descriptor) }
-        let name = feedName.split(separator: "/").last.map(String.init) ?? feedName
-        let text = Array(((info.st_size == 0 ? RetiredKeys.header(feedName: name) : "") + line).utf8)
-        guard text.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == text.count, fsync(descriptor) == 0 else {
-            EventReporter.complain("cannot write \(ledger): \(String(cString: strerror(errno)))")
-            throw ExitCode(73)
+        // The ledger and the feed are read, decided on and written as one step: a removal at the
+        // same time must neither write the feed back with this id in it nor retire it twice.
+        try FeedEdits.locked(file) {
+            guard let before = try FeedArgument.read(file.path, named: feed) else {
+                EventReporter.complain("\(feed): \(RegularFile.reason(ENOENT))")
+                throw ExitCode(66)
+            }
+            let bytes = Array(before)
+            let result = try FeedEdits.edit(feed) { try FeedEditor.removing(key, from: bytes) }
+            // The ledger first: if the feed cannot be written after it, the id is retired while
+            // still in the feed, which validate reports; the other way round it could be reused.
+            if !(try FeedArgument.retiredKeys(ofFeedAt: file.path)).isRetired(key) {
+                let name = feed.split(separator: "/").last.map(String.init) ?? feed
+                do throws(FileError) {
+                    try file.appendToCompanion(".keys", line, header: RetiredKeys.header(feedName: name))
+                } catch {
+                    EventReporter.complain("\(error)")
+                    throw ExitCode(73)
+                }
+            }
+            try FeedEdits.write(result.bytes, to: file)
+            let copies = result.copies > 1 ? " (the id was written \(result.copies) times: every copy is gone)" : ""
+            say("removed \(key) from \(feed)" + copies + (result.edit == nil ? " (a binary property list: the file was written anew)" : ""))
+            say("retired \(key) in \(feed).keys")
+            FeedEdits.noteSignature(of: feed, file: file, before: bytes)
         }
     }
 }

@@ -21,12 +21,12 @@ struct MuteCommand: ParsableCommand, UsageExample {
     @OptionGroup var target: MuteTargetOptions
 
     func run() throws {
-        let (switches, file) = try MuteTargetOptions.readFiles()
-        guard let edit = switches.muting(target.target) else {
-            return print("\(target.name) \(target.isAll ? "are" : "is") muted already (\(file))")
+        let file = MuteTargetOptions.userFile
+        let muted = try MuteTargetOptions.change { switches in
+            let edit = switches.muting(target.target)
+            return (edit, edit != nil)
         }
-        try MuteTargetOptions.apply(edit)
-        print("muted \(target.name) (\(file))")
+        say(muted ? "muted \(target.name) (\(file))" : "\(target.name) \(target.isAll ? "are" : "is") muted already (\(file))")
     }
 }
 
@@ -51,24 +51,18 @@ struct MuteTargetOptions: ParsableArguments {
     /// The app's id, or "all apps", in sentences.
     var name: String { appID ?? "all apps" }
 
-    /// The user's and the administrator's key files with the path of the user's, or exit 78
-    /// (EX_CONFIG) naming the file that cannot be read.
-    static func readFiles() throws -> (switches: OffSwitches, userFile: String) {
-        let environment = ProcessEnvironment.read()
-        do {
-            return (try OffSwitchFiles.read(environment: environment), OffSwitchFiles.userFile(environment: environment))
-        } catch {
-            EventReporter.complain(error.description)
-            throw ExitCode(78)
-        }
-    }
+    /// The user's key file, for messages.
+    static var userFile: String { OffSwitchFiles.userFile(environment: ProcessEnvironment.read()) }
 
-    /// Changes the user's file, or exits 73 (EX_CANTCREAT) naming what cannot be written.
-    static func apply(_ edit: OffSwitchEdit) throws {
+    /// Reads the key files and makes the change `decide` chooses, as one locked step
+    /// (`OffSwitchFiles.change`); exits 78 (EX_CONFIG) naming a file that cannot be read, 73
+    /// (EX_CANTCREAT) naming what cannot be written.
+    static func change<Outcome>(_ decide: (OffSwitches) throws -> (edit: OffSwitchEdit?, outcome: Outcome)) throws -> Outcome {
         do {
-            try OffSwitchFiles.apply(edit, environment: ProcessEnvironment.read())
-        } catch {
+            return try OffSwitchFiles.change(environment: ProcessEnvironment.read(), decide)
+        } catch let error as OffSwitchEditError {
             EventReporter.complain(error.description)
+            if case .reading = error { throw ExitCode(78) }
             throw ExitCode(73)
         }
     }

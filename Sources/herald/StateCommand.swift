@@ -11,8 +11,9 @@ struct StateCommand: ParsableCommand, UsageExample {
         abstract: "Show (or reset) what Herald remembers for an app: answers, reminders, last check.",
         discussion: """
             Also shows whether the app is muted and by whom (herald mute, or the administrator's \
-            key file), and the administrator's mirror of its feed. Exit codes: 0 done, 64 usage, \
-            73 state unusable, 78 a key file cannot be read (the state is shown all the same).
+            key file), and the administrator's mirror of its feed. Only reads, unless --reset: a \
+            damaged state file is reported and left in place. Exit codes: 0 done, 64 usage, \
+            73 state unusable or damaged, 78 a key file cannot be read (the state is shown all the same).
             """
     )
 
@@ -43,7 +44,13 @@ struct StateCommand: ParsableCommand, UsageExample {
                 try store.reset()
                 if !json { say("state of \(appID) reset") }
             }
-            let state = try store.load()
+            // Only reads: no lock taken (none created), and a file that does not decode is
+            // left where it is for the next check to move aside.
+            guard let state = try store.inspect() else {
+                EventReporter.complain("\(store.paths.stateFile) is damaged: it does not decode; the next check moves it aside and starts over"
+                                       + " ('herald state --app-id \(appID) --reset' forgets it now)")
+                throw ExitCode(73)
+            }
             let switches = offSwitches()
             if json {
                 let encoder = JSONEncoder()

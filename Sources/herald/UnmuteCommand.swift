@@ -23,18 +23,18 @@ struct UnmuteCommand: ParsableCommand, UsageExample {
     @OptionGroup var target: MuteTargetOptions
 
     func run() throws {
-        let (switches, file) = try MuteTargetOptions.readFiles()
-        switch switches.unmuting(target.target) {
-        case .failure(let refusal):
-            EventReporter.complain("cannot unmute \(target.name): \(refusal.mute)")
-            throw ExitCode(77)
-        case .success(nil):
-            print("\(target.name) \(target.isAll ? "were" : "was") not muted")
-        case .success(let edit?):
-            try MuteTargetOptions.apply(edit)
-            print("unmuted \(target.name) (\(file))")
-            let stillMuted = switches.appsMutedByUser
-            if target.isAll, !stillMuted.isEmpty { print("still muted one by one: \(stillMuted.joined(separator: ", "))") }
+        let file = MuteTargetOptions.userFile
+        let stillMuted: [String]? = try MuteTargetOptions.change { switches in
+            switch switches.unmuting(target.target) {
+            case .failure(let refusal):
+                EventReporter.complain("cannot unmute \(target.name): \(refusal.mute)")
+                throw ExitCode(77)
+            case .success(let edit):
+                return (edit, edit.map { _ in switches.appsMutedByUser })
+            }
         }
+        guard let stillMuted else { return say("\(target.name) \(target.isAll ? "were" : "was") not muted") }
+        say("unmuted \(target.name) (\(file))")
+        if target.isAll, !stillMuted.isEmpty { say("still muted one by one: \(stillMuted.joined(separator: ", "))") }
     }
 }

@@ -84,16 +84,48 @@ final class OffSwitchFilesTests: XCTestCase {
 
     func testAnEditKeepsTheRestOfTheUsersFileAndDropsAGroupLeftEmpty() throws {
         try write("# mine\n[all]\nMuted=true\n", to: userFile)
-        try OffSwitchFiles.apply(.set(group: "app org.example.App", key: "Muted", value: false), environment: environment)
+        try apply(.set(group: "app org.example.App", key: "Muted", value: false))
         XCTAssertEqual(try String(contentsOfFile: userFile, encoding: .utf8), "# mine\n\n[all]\nMuted=true\n\n[app org.example.App]\nMuted=false\n")
-        try OffSwitchFiles.apply(.remove(group: "all", key: "Muted"), environment: environment)
+        try apply(.remove(group: "all", key: "Muted"))
         XCTAssertEqual(try String(contentsOfFile: userFile, encoding: .utf8), "# mine\n\n[app org.example.App]\nMuted=false\n")
     }
 
     func testTheFirstEditMakesTheUsersFolderForTheUserAlone() throws {
-        try OffSwitchFiles.apply(.set(group: "all", key: "Muted", value: true), environment: environment)
+        try apply(.set(group: "all", key: "Muted", value: true))
         XCTAssertEqual(try String(contentsOfFile: userFile, encoding: .utf8), "[all]\nMuted=true\n")
         let folder = try FileManager.default.attributesOfItem(atPath: directory.path + "/config/herald")
         XCTAssertEqual((folder[.posixPermissions] as? NSNumber)?.intValue, 0o700)
+    }
+
+    /// Makes one edit, whatever the files say.
+    func apply(_ edit: OffSwitchEdit) throws {
+        try OffSwitchFiles.change(environment: environment) { _ in (edit, ()) }
+    }
+
+    func testAFIFOInPlaceOfAKeyFileIsAnErrorAtOnceNotAWait() throws {
+        for file in [systemFile, userFile] {
+            try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            XCTAssertEqual(mkfifo(file, 0o600), 0)
+            let started = Date()
+            XCTAssertThrowsError(try OffSwitchFiles.read(environment: environment)) { error in
+                XCTAssertEqual(error as? OffSwitchFileError, OffSwitchFileError(file: file, reason: "it is a FIFO, not a regular file"))
+            }
+            XCTAssertLessThan(Date().timeIntervalSince(started), 1)
+            unlink(file)
+        }
+    }
+
+    func testAnEditOfALinkedUsersFileChangesTheFileItPointsToAndKeepsTheLink() throws {
+        let dotfiles = directory.path + "/dotfiles"
+        try FileManager.default.createDirectory(atPath: dotfiles, withIntermediateDirectories: true)
+        try write("# mine\n", to: dotfiles + "/herald.conf")
+        XCTAssertEqual(chmod(dotfiles + "/herald.conf", 0o640), 0)
+        try FileManager.default.createDirectory(atPath: (userFile as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        XCTAssertEqual(symlink(dotfiles + "/herald.conf", userFile), 0)
+        try apply(.set(group: "all", key: "Muted", value: true))
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: userFile), dotfiles + "/herald.conf")
+        XCTAssertEqual(try String(contentsOfFile: dotfiles + "/herald.conf", encoding: .utf8), "# mine\n\n[all]\nMuted=true\n")
+        let attributes = try FileManager.default.attributesOfItem(atPath: dotfiles + "/herald.conf")
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o640)
     }
 }

@@ -96,7 +96,7 @@ final class FeedArgumentTests: XCTestCase {
             XCTAssertEqual(try session.run(arguments, workingDirectory: folder),
                            ToolRun(status: 66, output: "", errorOutput: "herald: missing.plist: No such file or directory\n"), arguments.joined(separator: " "))
         }
-        XCTAssertEqual(try session.run(["validate", folder.path]), ToolRun(status: 66, output: "", errorOutput: "herald: \(folder.path): Is a directory\n"))
+        XCTAssertEqual(try session.run(["validate", folder.path]), ToolRun(status: 66, output: "", errorOutput: "herald: \(folder.path): it is a directory, not a regular file\n"))
         let locked = folder.appendingPathComponent("locked.plist")
         try Data(feed.utf8).write(to: locked)
         try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: locked.path)

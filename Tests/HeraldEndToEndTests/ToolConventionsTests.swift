@@ -132,6 +132,9 @@ final class ToolConventionsTests: XCTestCase {
             (["check", "--explain", "--feed", "", "--app-id", "org.example.App"], "the feed argument is empty: give a file, - for standard input, or a URL", "herald check"),
             (["validate", ""], "the feed argument is empty: give a file, - for standard input, or a URL", "herald validate"),
             (["feed", "preview", ""], "the feed argument is empty: give a file, - for standard input, or a URL", "herald feed preview"),
+            (["feed", "add", "", "--title", "T", "--message", "M"], "the feed argument is empty: give a file, - for standard input, or a URL", "herald feed add"),
+            (["feed", "remove", "", "2024/01/01"], "the feed argument is empty: give a file, - for standard input, or a URL", "herald feed remove"),
+            (["feed", "sign", "", "--private-key", "feed.key"], "the feed argument is empty: give a file, - for standard input, or a URL", "herald feed sign"),
         ]
         for (arguments, sentence, command) in cases {
             XCTAssertEqual(try run(session, arguments), Run(status: 64, output: "", errorOutput: "herald: \(sentence)\nherald: see '\(command) --help'\n"),

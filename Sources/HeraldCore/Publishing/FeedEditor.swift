@@ -57,8 +57,11 @@ public enum FeedEditor {
     public struct Result: Sendable, Equatable {
         /// The feed after the edit.
         public var bytes: [UInt8]
-        /// The text edit, for a text format; `nil` when the file was rewritten (binary).
+        /// The text edit, for a text format; `nil` when the file was rewritten (binary). Of a
+        /// removal that cut several copies of one id, the last cut.
         public var edit: FeedTextEdit?
+        /// How many entries a removal cut: more than one when the id was written more than once.
+        public var copies = 1
     }
 
     /// The fields `herald feed add` writes, in iNotify's order: Title, Message, ActionURL, ActionButton, MinVersion, MaxVersion.
@@ -108,7 +111,8 @@ public enum FeedEditor {
         return Result(bytes: edit.applied(to: bytes), edit: edit)
     }
 
-    /// `bytes` without the entry `key`.
+    /// `bytes` without the entry `key`: without every copy of it, when the feed writes the id
+    /// more than once (`Result.copies` says how many).
     public static func removing(_ key: String, from bytes: [UInt8]) throws(FeedEditError) -> Result {
         let feed = try decoded(bytes)
         if feed.format == .binaryPropertyList {
@@ -116,8 +120,16 @@ public enum FeedEditor {
             guard root.removeValue(forKey: key) != nil else { throw .noSuchKey(key) }
             return Result(bytes: try binary(root), edit: nil)
         }
-        let edit = try removal(of: key, from: bytes, format: feed.format)
-        return Result(bytes: edit.applied(to: bytes), edit: edit)
+        // An id written twice (by hand) is one message to readers, who keep the last copy:
+        // cutting only the first would leave it shown while saying it was removed. Every copy goes.
+        let copies = try layout(bytes, feed.format).members.count { $0.key == key }
+        var result = Result(bytes: bytes, edit: nil, copies: copies)
+        for _ in 0..<max(copies, 1) {
+            let edit = try removal(of: key, from: result.bytes, format: feed.format)
+            result.bytes = edit.applied(to: result.bytes)
+            result.edit = edit
+        }
+        return result
     }
 
     /// The text edit that adds `entry` before the root dictionary's end.

@@ -40,10 +40,17 @@ public struct RetiredKeys: Sendable, Equatable {
     }
 
     /// The ledger line that retires `key` on `date`, or `nil` when the id cannot be written
-    /// on one line (it holds a line break).
+    /// on one line (`isWritable` says no).
     public static func line(retiring key: String, on date: Date) -> String? {
-        guard !key.contains(where: \.isNewline) else { return nil }
+        guard isWritable(key) else { return nil }
         return "\(MessageKeys.ledgerDate(of: date)) \(key)\n"
+    }
+
+    /// Whether `key` can be written on one ledger line and read back the same: no line break
+    /// (U+2028 and U+2029 included) and no other control character. An id that cannot be
+    /// retired must not be given out, or `herald feed remove` would refuse it for good.
+    public static func isWritable(_ key: String) -> Bool {
+        !key.contains(where: \.isNewline) && !key.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
     /// Records `key` as retired; the first date recorded for an id is kept.

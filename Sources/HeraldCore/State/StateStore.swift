@@ -33,11 +33,17 @@ public enum StateStoreError: Error, Sendable, Equatable, CustomStringConvertible
         self = error as? StateStoreError ?? .unwritable(path: what, reason: String(describing: error))
     }
 
-    /// A size in MiB with one decimal ("4 MiB", "41.9 MiB"), for people.
-    static func mebibytes(_ bytes: Int) -> String {
-        let tenths = (bytes * 10 + 512 * 1024) / (1024 * 1024)
-        return tenths % 10 == 0 ? "\(tenths / 10) MiB" : "\(tenths / 10).\(tenths % 10) MiB"
+    /// A file's error said of the state: the same case, and the state file's size limit.
+    public init(_ error: FileError) {
+        switch error {
+        case .unreadable(let path, let reason): self = .unreadable(path: path, reason: reason)
+        case .unwritable(let path, let reason): self = .unwritable(path: path, reason: reason)
+        case .unlockable(let path, let reason): self = .unlockable(path: path, reason: reason)
+        case .tooLarge(let path, let size, let limit): self = .tooLarge(path: path, size: size, limit: limit)
+        }
     }
+
+    static func mebibytes(_ bytes: Int) -> String { FileError.mebibytes(bytes) }
 }
 
 /// Where Herald keeps an app's files (DESIGN.md D16), following the XDG base directories.
@@ -193,7 +199,7 @@ public final class FileStateStore: StateStore, Sendable {
     public func reset() throws {
         try withLock {
             for path in [paths.stateFile, paths.cachedFeedFile] {
-                guard unlink(path) == 0 || errno == ENOENT else { throw StateStoreError.unwritable(path: path, reason: Self.reason(errno)) }
+                guard unlink(path) == 0 || errno == ENOENT else { throw StateStoreError.unwritable(path: path, reason: RegularFile.reason(errno)) }
             }
         }
     }
@@ -201,7 +207,7 @@ public final class FileStateStore: StateStore, Sendable {
     /// Whether a cached copy of the feed is on disk, as a regular file.
     public var hasCachedFeed: Bool {
         var info = stat()
-        return lstat(paths.cachedFeedFile, &info) == 0 && Self.isRegularFile(info)
+        return lstat(paths.cachedFeedFile, &info) == 0 && RegularFile.isRegular(info)
     }
 
     /// The cached feed bytes, if any; a cache that is not a regular file counts as none.
@@ -222,15 +228,15 @@ public final class FileStateStore: StateStore, Sendable {
         // O_NOFOLLOW: a link planted in the lock's place must not make Herald create or lock a
         // file elsewhere; O_NONBLOCK: a FIFO there must not hang the open.
         let descriptor = open(paths.lockFile, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw StateStoreError.unlockable(path: paths.lockFile, reason: Self.reason(errno)) }
+        guard descriptor >= 0 else { throw StateStoreError.unlockable(path: paths.lockFile, reason: RegularFile.reason(errno)) }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw StateStoreError.unlockable(path: paths.lockFile, reason: Self.reason(errno)) }
-        guard Self.isRegularFile(info) else {
-            throw StateStoreError.unlockable(path: paths.lockFile, reason: "it is \(Self.kind(of: info)), not a regular file")
+        guard fstat(descriptor, &info) == 0 else { throw StateStoreError.unlockable(path: paths.lockFile, reason: RegularFile.reason(errno)) }
+        guard RegularFile.isRegular(info) else {
+            throw StateStoreError.unlockable(path: paths.lockFile, reason: "it is \(RegularFile.kind(of: info)), not a regular file")
         }
         while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw StateStoreError.unlockable(path: paths.lockFile, reason: Self.reason(errno)) }
+            guard errno == EINTR else { throw StateStoreError.unlockable(path: paths.lockFile, reason: RegularFile.reason(errno)) }
         }
         defer { flock(descriptor, LOCK_UN) }
         return try body()
@@ -261,11 +267,11 @@ public final class FileStateStore: StateStore, Sendable {
             let placeholder = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
             if placeholder < 0 {
                 if errno == EEXIST { continue }
-                throw StateStoreError.unwritable(path: candidate, reason: Self.reason(errno))
+                throw StateStoreError.unwritable(path: candidate, reason: RegularFile.reason(errno))
             }
             close(placeholder)
             guard rename(path, candidate) == 0 else {
-                let failure = StateStoreError.unwritable(path: path, reason: Self.reason(errno))
+                let failure = StateStoreError.unwritable(path: path, reason: RegularFile.reason(errno))
                 unlink(candidate)
                 throw failure
             }
@@ -283,130 +289,17 @@ public final class FileStateStore: StateStore, Sendable {
         try Self.writeFileAtomically(bytes, to: paths.stateFile)
     }
 
-    /// Reads a regular file whole, without following a symbolic link in its place or waiting
-    /// on a FIFO; `nil` when there is no file.
-    ///
-    /// - Parameter limit: larger files are refused before they are read.
+    /// Reads a regular file as `RegularFile.read` does, with its errors said of the state.
     static func readRegularFile(_ path: String, limit: Int) throws -> Data? {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        if descriptor < 0 {
-            if errno == ENOENT { return nil }
-            throw StateStoreError.unreadable(path: path, reason: reason(errno))
-        }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw StateStoreError.unreadable(path: path, reason: reason(errno)) }
-        guard isRegularFile(info) else { throw StateStoreError.unreadable(path: path, reason: "it is \(kind(of: info)), not a regular file") }
-        guard Int(info.st_size) <= limit else { throw StateStoreError.tooLarge(path: path, size: Int(info.st_size), limit: limit) }
-        // Read to the end, not to st_size: a file that grew since fstat is caught at limit + 1.
-        // The buffer holds the size fstat gave and one byte more (the end, seen by the second
-        // read), at least 4 KiB (a file that grew from nothing is not read byte by byte) and at
-        // most 64 KiB, and is not cleared first: `read` fills what is used of it.
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: min(max(Int(info.st_size), 4096), 64 * 1024) + 1, alignment: 1)
-        defer { chunk.deallocate() }
-        var bytes = Data(capacity: min(max(Int(info.st_size), 0), limit) + 1)
-        while bytes.count <= limit {
-            let got = Glibc.read(descriptor, chunk.baseAddress!, chunk.count)
-            if got < 0 { if errno == EINTR { continue }; throw StateStoreError.unreadable(path: path, reason: reason(errno)) }
-            if got == 0 { return bytes }
-            bytes.append(chunk.baseAddress!.assumingMemoryBound(to: UInt8.self), count: got)
-        }
-        throw StateStoreError.tooLarge(path: path, size: bytes.count, limit: limit)
+        do throws(FileError) { return try RegularFile.read(path, limit: limit) } catch { throw StateStoreError(error) }
     }
 
-    /// Writes a file atomically (temporary file, fsync, rename), creating its directory.
-    ///
-    /// The temporary file is `<path>.tmp-<pid>`, created afresh (never through a link planted in
-    /// its place); those left by writers that were killed are removed after the rename.
-    ///
-    /// - Parameter durable: flush the file and its folder to disk (`fsync`) before and after the
-    ///   rename; without it, the rename is still atomic but a crash may lose the new version.
-    public static func writeFileAtomically(_ bytes: Data, to path: String, durable: Bool = true) throws {
-        try makeDirectory(for: path)
-        let temporary = path + ".tmp-\(getpid())"
-        var descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        if descriptor < 0, errno == EEXIST {
-            // Named after this process: left by an earlier process that had the same id.
-            unlink(temporary)
-            descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        }
-        guard descriptor >= 0 else { throw StateStoreError.unwritable(path: path, reason: reason(errno)) }
-        var written = 0
-        let ok = bytes.withUnsafeBytes { buffer -> Bool in
-            while written < buffer.count {
-                let count = Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if count < 0 { if errno == EINTR { continue }; return false }
-                written += count
-            }
-            return !durable || fsync(descriptor) == 0
-        }
-        var writeError = ok ? nil : StateStoreError.unwritable(path: path, reason: reason(errno))
-        // close can report a delayed write error (NFS, a full disk): then there is no rename either.
-        if close(descriptor) != 0, writeError == nil { writeError = .unwritable(path: path, reason: reason(errno)) }
-        if let writeError { unlink(temporary); throw writeError }
-        guard rename(temporary, path) == 0 else {
-            let renameError = StateStoreError.unwritable(path: path, reason: reason(errno))
-            unlink(temporary)
-            throw renameError
-        }
-        if durable {
-            let directory = String(path[..<path.lastIndex(of: "/")!])
-            let handle = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            if handle >= 0 { fsync(handle); close(handle) }
-        }
-        removeStaleTemporaries(of: path)
-    }
-
-    /// Removes `<path>.tmp-<pid>` files whose process is gone: what a writer killed between
-    /// creating its temporary file and renaming it leaves behind. A live process's file stays,
-    /// whoever it belongs to (`kill` answering EPERM is a live process too).
-    static func removeStaleTemporaries(of path: String) {
-        let slash = path.lastIndex(of: "/")!
-        let directory = String(path[..<slash])
-        let prefix = String(path[path.index(after: slash)...]) + ".tmp-"
-        guard let stream = opendir(directory.isEmpty ? "/" : directory) else { return }
-        defer { closedir(stream) }
-        var stale: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard name.hasPrefix(prefix), let pid = Int32(name.dropFirst(prefix.count)), pid > 0, pid != getpid() else { continue }
-            if kill(pid, 0) != 0, errno == ESRCH { stale.append(name) }
-        }
-        for name in stale { unlinkat(dirfd(stream), name, 0) }
+    /// Replaces a file as `RegularFile.write` does, with its errors said of the state.
+    static func writeFileAtomically(_ bytes: Data, to path: String, durable: Bool = true) throws {
+        do throws(FileError) { try RegularFile.write(bytes, to: path, durable: durable) } catch { throw StateStoreError(error) }
     }
 
     static func makeDirectory(for file: String) throws {
-        let directory = String(file[..<file.lastIndex(of: "/")!])
-        var path = ""
-        for component in directory.split(separator: "/") {
-            path += "/" + component
-            if mkdir(path, 0o700) != 0, errno != EEXIST { throw StateStoreError.unwritable(path: path, reason: reason(errno)) }
-        }
-    }
-
-    /// An `errno` as the end of a sentence; the two that `O_NOFOLLOW` and a directory give are
-    /// said in words, since "Too many levels of symbolic links" would mislead.
-    static func reason(_ number: Int32) -> String {
-        switch number {
-        case ELOOP: return "it is a symbolic link, which Herald does not follow for its own files"
-        case EISDIR: return "it is a directory, not a regular file"
-        default: return String(cString: strerror(number))
-        }
-    }
-
-    static func isRegularFile(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFREG }
-
-    /// What a file that is not a regular file is, for an error message.
-    static func kind(of info: stat) -> String {
-        switch info.st_mode & S_IFMT {
-        case S_IFDIR: return "a directory"
-        case S_IFIFO: return "a FIFO"
-        case S_IFSOCK: return "a socket"
-        case S_IFCHR, S_IFBLK: return "a device"
-        case S_IFLNK: return "a symbolic link"
-        default: return "of an unknown kind"
-        }
+        do throws(FileError) { try RegularFile.makeDirectory(for: file) } catch { throw StateStoreError(error) }
     }
 }

@@ -99,6 +99,15 @@ final class FeedEditorTests: XCTestCase {
         XCTAssertEqual(String(decoding: result.bytes, as: UTF8.self), Fixtures.xmlFeed(["b": ["Title": "B"]]))
     }
 
+    func testRemovingAnIdWrittenTwiceRemovesEveryCopySinceReadersShowTheLast() throws {
+        let text = "{\n  \"a\": {\"Title\": \"First\"},\n  \"b\": {\"Title\": \"B\"},\n  \"a\": {\"Title\": \"Shown\"}\n}\n"
+        XCTAssertEqual(try FeedDecoder.decode(Data(text.utf8)).entries["a"]?.title, "Shown")
+        let result = try FeedEditor.removing("a", from: Array(text.utf8))
+        XCTAssertEqual(String(decoding: result.bytes, as: UTF8.self), "{\n  \"b\": {\"Title\": \"B\"}\n}\n")
+        XCTAssertEqual(result.copies, 2)
+        XCTAssertEqual(try FeedEditor.removing("b", from: Array(text.utf8)).copies, 1)
+    }
+
     func testAnIdInUseAnUndecodableFeedAndAControlCharacterAreRefused() {
         XCTAssertThrowsError(try FeedEditor.adding(FeedEntry(key: "a", title: "x"), to: Array(#"{"a": "not an entry"}"#.utf8))) {
             XCTAssertEqual($0 as? FeedEditError, .keyInUse("a"))

@@ -24,6 +24,14 @@ final class RetiredKeysTests: XCTestCase {
         XCTAssertNil(RetiredKeys.line(retiring: "two\nlines", on: day))
     }
 
+    func testAnIdWithAnyControlCharacterOrLineSeparatorCannotBeWritten() {
+        for key in ["a\u{1B}[2Jb", "a\u{2028}b", "a\rb", "a\u{85}b", "a\u{7F}b", "a\tb"] {
+            XCTAssertFalse(RetiredKeys.isWritable(key), key.debugDescription)
+            XCTAssertNil(RetiredKeys.line(retiring: key, on: day), key.debugDescription)
+        }
+        XCTAssertTrue(RetiredKeys.isWritable("2026/11/24-02 été"))
+    }
+
     func testEachRetiredIdOfTheFeedIsAProblemNamingItsDate() {
         let ledger = RetiredKeys.parse("2026-11-23 b\n2026-11-20 a\n2026-11-21 gone\n")
         XCTAssertEqual(ledger.problems(for: ["c", "b", "a"]), [

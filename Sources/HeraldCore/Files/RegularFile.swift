@@ -1,0 +1,219 @@
+import FoundationEssentials
+import Glibc
+
+/// Why a file could not be read, written or locked. The file stays as it was.
+public enum FileError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file is there but cannot be read: no permission, a link where none is followed, or
+    /// not a regular file (a FIFO, a directory, a device).
+    case unreadable(path: String, reason: String)
+    /// The file, its folder or its temporary copy cannot be created or written.
+    case unwritable(path: String, reason: String)
+    /// The lock around an edit cannot be taken.
+    case unlockable(path: String, reason: String)
+    /// The file is larger than its reader takes.
+    case tooLarge(path: String, size: Int, limit: Int)
+
+    /// The file concerned.
+    public var path: String {
+        switch self {
+        case .unreadable(let path, _), .unwritable(let path, _), .unlockable(let path, _), .tooLarge(let path, _, _): return path
+        }
+    }
+
+    /// What is wrong, as the end of a sentence about the file.
+    public var reason: String {
+        switch self {
+        case .unreadable(_, let reason), .unwritable(_, let reason), .unlockable(_, let reason): return reason
+        case .tooLarge(_, let size, let limit):
+            return "it is \(Self.mebibytes(size)), more than the \(Self.mebibytes(limit)) Herald reads of such a file"
+        }
+    }
+
+    /// One sentence for people.
+    public var description: String {
+        switch self {
+        case .unreadable: return "cannot read \(path): \(reason)"
+        case .unwritable: return "cannot write \(path): \(reason)"
+        case .unlockable: return "cannot lock \(path): \(reason)"
+        case .tooLarge: return "cannot use \(path): \(reason)"
+        }
+    }
+
+    /// A size in MiB with one decimal ("4 MiB", "41.9 MiB"), for people.
+    static func mebibytes(_ bytes: Int) -> String {
+        let tenths = (bytes * 10 + 512 * 1024) / (1024 * 1024)
+        return tenths % 10 == 0 ? "\(tenths / 10) MiB" : "\(tenths / 10).\(tenths % 10) MiB"
+    }
+}
+
+/// How Herald reads and replaces whole files: never waiting on a FIFO or a device, never
+/// reading more than a limit, and replacing a file in one step (temporary file, fsync, rename),
+/// so a reader sees the old version or the new one, never half of one.
+public enum RegularFile {
+    /// Reads a regular file whole; `nil` when there is no file.
+    ///
+    /// The file is opened with `O_NONBLOCK`, so a FIFO in its place is an error at once instead
+    /// of a wait for a writer that may never come; anything but a regular file is refused.
+    ///
+    /// - Parameters:
+    ///   - limit: larger files are refused, before they are read when `fstat` says so.
+    ///   - followingLinks: whether a symbolic link in the file's place is followed (a file the
+    ///     user named, such as a `herald.conf` kept in a dotfiles checkout) or refused (Herald's
+    ///     own files, and companions such as `FEED.keys`).
+    public static func read(_ path: String, limit: Int, followingLinks: Bool = false) throws(FileError) -> Data? {
+        guard let opened = try open(path, limit: limit, followingLinks: followingLinks) else { return nil }
+        let (descriptor, info) = opened
+        defer { close(descriptor) }
+        // Read to the end, not to st_size: a file that grew since fstat is caught at limit + 1.
+        // The buffer holds the size fstat gave and one byte more (the end, seen by the second
+        // read), at least 4 KiB (a file that grew from nothing is not read byte by byte) and at
+        // most 64 KiB, and is not cleared first: `read` fills what is used of it.
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: min(max(Int(info.st_size), 4096), 64 * 1024) + 1, alignment: 1)
+        defer { chunk.deallocate() }
+        var bytes = Data(capacity: min(max(Int(info.st_size), 0), limit) + 1)
+        while bytes.count <= limit {
+            let got = Glibc.read(descriptor, chunk.baseAddress!, chunk.count)
+            if got < 0 { if errno == EINTR { continue }; throw .unreadable(path: path, reason: reason(errno)) }
+            if got == 0 { return bytes }
+            bytes.append(chunk.baseAddress!.assumingMemoryBound(to: UInt8.self), count: got)
+        }
+        throw .tooLarge(path: path, size: bytes.count, limit: limit)
+    }
+
+    /// Says why `read` would refuse the file, without reading it: for a command that checks its
+    /// argument before it starts. No file is an error here too.
+    public static func requireReadable(_ path: String, limit: Int, followingLinks: Bool = false) throws(FileError) {
+        guard let opened = try open(path, limit: limit, followingLinks: followingLinks) else {
+            throw .unreadable(path: path, reason: reason(ENOENT))
+        }
+        close(opened.0)
+    }
+
+    /// The file opened for reading without blocking, and its `fstat`, once it is known to be a
+    /// regular file within `limit`; `nil` when there is no file.
+    private static func open(_ path: String, limit: Int, followingLinks: Bool) throws(FileError) -> (Int32, stat)? {
+        let descriptor = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW))
+        if descriptor < 0 {
+            if errno == ENOENT { return nil }
+            throw .unreadable(path: path, reason: reason(errno))
+        }
+        var info = stat()
+        let failure: FileError? = if fstat(descriptor, &info) != 0 {
+            .unreadable(path: path, reason: reason(errno))
+        } else if !isRegular(info) {
+            .unreadable(path: path, reason: "it is \(kind(of: info)), not a regular file")
+        } else if Int(info.st_size) > limit {
+            .tooLarge(path: path, size: Int(info.st_size), limit: limit)
+        } else {
+            nil
+        }
+        if let failure { close(descriptor); throw failure }
+        return (descriptor, info)
+    }
+
+    /// Replaces a file atomically (temporary file, fsync, rename), creating its folder.
+    ///
+    /// The temporary file is `<path>.tmp-<pid>` in the file's own folder (a rename never crosses
+    /// folders), created afresh (never through a link planted in its place); those left by
+    /// writers that were killed are removed after the rename. A link at `path` itself is
+    /// replaced by the file: callers that must keep a link resolve it first (`SharedFile`).
+    ///
+    /// - Parameters:
+    ///   - durable: flush the file and its folder to disk (`fsync`) before and after the
+    ///     rename; without it, the rename is still atomic but a crash may lose the new version.
+    ///   - mode: the new file's permissions, set before the rename so that the file is never
+    ///     seen with others; 0600 when not given.
+    public static func write(_ bytes: Data, to path: String, durable: Bool = true, mode: mode_t = 0o600) throws(FileError) {
+        try makeDirectory(for: path)
+        let temporary = path + ".tmp-\(getpid())"
+        var descriptor = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        if descriptor < 0, errno == EEXIST {
+            // Named after this process: left by an earlier process that had the same id.
+            unlink(temporary)
+            descriptor = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        }
+        guard descriptor >= 0 else { throw .unwritable(path: path, reason: reason(errno)) }
+        var written = 0
+        let ok = bytes.withUnsafeBytes { buffer -> Bool in
+            while written < buffer.count {
+                let count = Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                if count < 0 { if errno == EINTR { continue }; return false }
+                written += count
+            }
+            return (mode == 0o600 || fchmod(descriptor, mode) == 0) && (!durable || fsync(descriptor) == 0)
+        }
+        var writeError: FileError? = ok ? nil : .unwritable(path: path, reason: reason(errno))
+        // close can report a delayed write error (NFS, a full disk): then there is no rename either.
+        if close(descriptor) != 0, writeError == nil { writeError = .unwritable(path: path, reason: reason(errno)) }
+        if let writeError { unlink(temporary); throw writeError }
+        guard rename(temporary, path) == 0 else {
+            let renameError = FileError.unwritable(path: path, reason: reason(errno))
+            unlink(temporary)
+            throw renameError
+        }
+        if durable {
+            let handle = Glibc.open(folder(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if handle >= 0 { fsync(handle); close(handle) }
+        }
+        removeStaleTemporaries(of: path)
+    }
+
+    /// Removes `<path>.tmp-<pid>` files whose process is gone: what a writer killed between
+    /// creating its temporary file and renaming it leaves behind. A live process's file stays,
+    /// whoever it belongs to (`kill` answering EPERM is a live process too).
+    static func removeStaleTemporaries(of path: String) {
+        let slash = path.lastIndex(of: "/")!
+        let prefix = String(path[path.index(after: slash)...]) + ".tmp-"
+        guard let stream = opendir(folder(of: path)) else { return }
+        defer { closedir(stream) }
+        var stale: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard name.hasPrefix(prefix), let pid = Int32(name.dropFirst(prefix.count)), pid > 0, pid != getpid() else { continue }
+            if kill(pid, 0) != 0, errno == ESRCH { stale.append(name) }
+        }
+        for name in stale { unlinkat(dirfd(stream), name, 0) }
+    }
+
+    /// Creates the folders above `file` that are missing, readable by their owner only.
+    public static func makeDirectory(for file: String) throws(FileError) {
+        var path = ""
+        for component in folder(of: file).split(separator: "/") {
+            path += "/" + component
+            if mkdir(path, 0o700) != 0, errno != EEXIST { throw .unwritable(path: path, reason: reason(errno)) }
+        }
+    }
+
+    /// The folder holding an absolute path: "/a/b" for "/a/b/c", "/" for "/c".
+    public static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+        return String(path[..<slash])
+    }
+
+    /// An `errno` as the end of a sentence; the two that `O_NOFOLLOW` and a directory give are
+    /// said in words, since "Too many levels of symbolic links" would mislead.
+    public static func reason(_ number: Int32) -> String {
+        switch number {
+        case ELOOP: return "it is a symbolic link, which Herald does not follow for its own files"
+        case EISDIR: return "it is a directory, not a regular file"
+        default: return String(cString: strerror(number))
+        }
+    }
+
+    /// Whether `fstat` or `lstat` describes a regular file.
+    public static func isRegular(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFREG }
+
+    /// What a file that is not a regular file is, for an error message.
+    public static func kind(of info: stat) -> String {
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: return "a directory"
+        case S_IFIFO: return "a FIFO"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR, S_IFBLK: return "a device"
+        case S_IFLNK: return "a symbolic link"
+        default: return "of an unknown kind"
+        }
+    }
+}

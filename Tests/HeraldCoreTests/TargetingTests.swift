@@ -182,6 +182,29 @@ final class RolloutTests: XCTestCase {
         XCTAssertEqual(excluded(.integer(0)), .outsideRollout(0))
     }
 
+    func testARolloutHeraldCannotReadKeepsTheMessageBackForEveryInstall() {
+        let unreadable: [FeedValue] = [.string("5%"), .string("nan"), .string("half"), .bool(true), .array([.integer(5)]),
+                                       .integer(-5), .integer(150), .real(100.5), .dictionary([:])]
+        for draw in [0.0, 0.5, 0.999] {
+            var state = launched
+            state.rolloutDraw = draw
+            for value in unreadable {
+                let reason = CheckPolicy.targetingExclusion(of: entry("m", ["Rollout": value]), configuration: CheckConfiguration(),
+                                                            state: state, now: newYear())
+                XCTAssertEqual(reason, .unreadableRollout, "\(value) with draw \(draw)")
+            }
+        }
+        XCTAssertEqual(MessageSkipReason.unreadableRollout.name, "unreadable-rollout")
+        XCTAssertEqual(MessageSkipReason.unreadableRollout.description, "Rollout is not a number from 0 to 100 Herald can read")
+        var state = launched
+        state.rolloutDraw = 0
+        for value: FeedValue in [.integer(0), .string(" 100 "), .real(0.5)] {
+            XCTAssertFalse(entry("m", ["Rollout": value]).hasUnreadableRollout, "\(value) is read")
+        }
+        XCTAssertNil(CheckPolicy.targetingExclusion(of: entry("m", ["Rollout": .string("100")]), configuration: CheckConfiguration(),
+                                                    state: state, now: newYear()))
+    }
+
     func testTheDrawIsMadeOnceWhenAFeedFirstHasARolloutAndKept() {
         let plain = Feed(entries: [entry("a")])
         XCTAssertNil(CheckPolicy.select(plain, configuration: CheckConfiguration(), state: launched, now: newYear(), rolloutDraw: { 0.5 }).state.rolloutDraw)

@@ -14,13 +14,18 @@ public struct FeedValidators: Sendable, Equatable {
         self.etag = etag
         self.lastModified = lastModified
     }
+
+    /// Whether these validators name a cached copy: a request that sends neither header asks
+    /// for the whole feed, and a 304 cannot answer it.
+    public var namesCachedCopy: Bool { etag != nil || lastModified != nil }
 }
 
 /// What a fetch brought back.
 public enum FetchResult: Sendable, Equatable {
     /// New bytes (HTTP 200 or a local file), with the validators to store.
     case fetched(Data, FeedValidators)
-    /// HTTP 304: the cached copy is still current.
+    /// HTTP 304 to a request that named a cached copy (`FeedValidators.namesCachedCopy`): that
+    /// copy is still current.
     case notModified
 }
 
@@ -45,6 +50,9 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A feed URL with `{lang}` none of whose URLs is there (HTTP 404, or no such file): the
     /// URLs asked, in the order asked.
     case notFoundInAnyLanguage([String])
+    /// HTTP 304 to a request that named no cached copy: there is nothing it could mean, so it
+    /// is a failure, never a reason to ask again.
+    case notModifiedWithoutCopy
 
     /// One sentence for people.
     public var description: String {
@@ -59,6 +67,8 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the feed server's certificate was refused: " + problems.map(\.description).joined(separator: "; ")
         case .notFoundInAnyLanguage(let urls):
             return "none of the feed's URLs is there; asked " + urls.joined(separator: ", ")
+        case .notModifiedWithoutCopy:
+            return "the server answered 304 Not Modified to a request that named no cached copy"
         }
     }
 
@@ -171,13 +181,21 @@ public final class FeedFetcher {
     isolated deinit { g_object_unref(UnsafeMutableRawPointer(session)) }
 
     /// Starts a fetch; `completion` runs once on the default main context.
-    public func fetch(_ url: String, validators: FeedValidators?, completion: @escaping @MainContext (Result<FetchResult, FetchError>) -> Void) {
+    ///
+    /// - Parameter deadline: when the fetch must be done; `nil` gives it `timeout` from now. The
+    ///   requests of one load (each language of a `{lang}` feed, the signature file) share one
+    ///   deadline, so `timeout` bounds them together; one whose deadline has passed fails at once,
+    ///   without a request.
+    public func fetch(_ url: String, validators: FeedValidators?, deadline: ContinuousClock.Instant? = nil,
+                      completion: @escaping @MainContext (Result<FetchResult, FetchError>) -> Void) {
         if let refusal = verdict(on: url) { return MainContext.idle { completion(.failure(.refused(refusal))) } }
+        let seconds = deadline.map(Self.seconds(until:)) ?? timeout
+        guard seconds > 0 else { return MainContext.idle { [timeout] in completion(.failure(.timedOut(seconds: timeout))) } }
         let scheme = URLRules.scheme(of: url)
         if let unusableAuthorities, scheme == "https" {
             return MainContext.idle { completion(.failure(.transport(unusableAuthorities))) }
         }
-        let operation = FetchOperation(fetcher: self, validators: validators, completion: completion)
+        let operation = FetchOperation(fetcher: self, validators: validators, seconds: seconds, completion: completion)
         if scheme == "file" {
             operation.readFile(url)
         } else {
@@ -186,6 +204,17 @@ public final class FeedFetcher {
     }
 
     fileprivate var soupSession: UnsafeMutablePointer<SoupSession> { session }
+
+    /// The deadline of a fetch that starts now: `timeout` from now.
+    public func deadline() -> ContinuousClock.Instant {
+        let seconds = timeout.isFinite ? min(max(0, timeout), CheckOptionLimits.timeout) : CheckOptionLimits.timeout
+        return .now + .milliseconds(Int64((seconds * 1000).rounded(.up)))
+    }
+
+    private static func seconds(until deadline: ContinuousClock.Instant) -> Double {
+        let left = (deadline - .now).components
+        return Double(left.seconds) + Double(left.attoseconds) / 1e18
+    }
 
     /// Why `url` may not be fetched under `rules`, or `nil` when it may.
     private func verdict(on url: String) -> String? {
@@ -216,11 +245,12 @@ private final class FetchOperation {
     /// What TLS found wrong with the server's certificate, if it refused it.
     var certificateFlags: UInt32 = 0
 
-    init(fetcher: FeedFetcher, validators: FeedValidators?, completion: @escaping @MainContext (Result<FetchResult, FetchError>) -> Void) {
+    init(fetcher: FeedFetcher, validators: FeedValidators?, seconds: Double,
+         completion: @escaping @MainContext (Result<FetchResult, FetchError>) -> Void) {
         self.fetcher = fetcher
         self.validators = validators
         self.completion = completion
-        deadline = MainContext.after(seconds: fetcher.timeout) { [self] in
+        deadline = MainContext.after(seconds: seconds) { [self] in
             deadline = 0
             timedOut = true
             g_cancellable_cancel(cancellable)
@@ -348,7 +378,9 @@ private final class FetchOperation {
             g_input_stream_close_async(newStream, Int32(G_PRIORITY_DEFAULT), nil, nil, nil)
             request(target)
         case 304:
-            finish(.success(.notModified))
+            // Believed only when this request named a copy; any other 304 is a failure, so a
+            // server that answers 304 to everything costs one request, not a loop.
+            finish(validators?.namesCachedCopy == true ? .success(.notModified) : .failure(.notModifiedWithoutCopy))
         case 200:
             let length = Int(header("Content-Length") ?? "")
             if let length, length > fetcher.sizeLimit {

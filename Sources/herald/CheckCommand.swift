@@ -43,6 +43,7 @@ struct CheckCommand: ParsableCommand, UsageExample {
         if line.explain { throw ExitCode(MainContext.assumeIsolated { CheckExplanation(line: line, prompts: prompts).run() }) }
         var session = CheckSession(configuration: line.configuration, json: line.json)
         session.prompts = prompts
+        session.promptsFile = line.prompts
         session.serverWait = line.serverWait
         let delay = StartDelay.seconds(upTo: line.startDelay)
         throw ExitCode(MainContext.assumeIsolated { session.run(force: line.force, startDelay: delay) })

@@ -14,6 +14,8 @@ struct CheckSession {
     let json: Bool
     /// Prompts counted and shown at this launch.
     var prompts: [Prompt] = []
+    /// The file `prompts` came from, named when they make the state too large.
+    var promptsFile: String?
     /// Explain every prompt decision, not only those of prompts with `verboseLogging`.
     var verbose = false
     /// Where the answers go instead of the app's state file (a preview keeps them in memory).
@@ -35,6 +37,7 @@ struct CheckSession {
         do { (herald, file) = try Self.makeHerald(configuration, store: store) } catch { return error.rawValue }
         let loop = MainLoop()
         let reporter = EventReporter(json: json, verbose: verbose) { loop.quit() }
+        reporter.promptsFile = promptsFile
         for prompt in prompts { herald.register(prompt) }
         herald.delegate = reporter
         if !respectsQuietAndMutes {

@@ -15,6 +15,8 @@ final class EventReporter: HeraldDelegate {
     private(set) var exitCode: Int32 = 0
     /// Answers the user gave that the state could not keep, by message key or prompt name.
     private var unrecorded: Set<String> = []
+    /// The prompts file of the check, named when its prompts make the state too large to write.
+    var promptsFile: String?
 
     init(json: Bool, verbose: Bool = false, onFinish: @escaping () -> Void) {
         self.json = json
@@ -116,6 +118,10 @@ final class EventReporter: HeraldDelegate {
         // A feed that cannot be read is placed the way compilers place faults, so an editor
         // can jump to it: `feed.plist:23:5: …`, or the URL for a fetched one.
         var message = error.description
+        // The prompts file is the one input whose size the state grows with at once.
+        if case .state(.wouldBeTooLarge) = error, let promptsFile {
+            message = "\(promptsFile) has more prompts than the state can keep: " + message
+        }
         if case .feed(let feedError) = error, let url = herald.lastFeedURL ?? herald.configuration.feedURL {
             message = feedError.description(source: FeedSource.path(forFileURL: url) ?? url)
         }

@@ -77,7 +77,7 @@ final class StateFileHostilityTests: XCTestCase {
             let padding = String(repeating: "x", count: 100)
             state.viewed.formUnion((0..<40_000).map { "2026/01/01/\(padding)-\($0)" })
         }) { error in
-            guard case .tooLarge(let path, _, let limit) = error as? StateStoreError else { return XCTFail("\(error)") }
+            guard case .wouldBeTooLarge(let path, _, let limit) = error as? StateStoreError else { return XCTFail("\(error)") }
             XCTAssertEqual(path, self.paths.stateFile)
             XCTAssertEqual(limit, FileStateStore.sizeLimit)
         }

@@ -33,6 +33,23 @@ final class AudienceTests: XCTestCase {
                        "a hyphen reads as gettext's underscore")
     }
 
+    func testALongLanguageListKeepsItsFirstLanguagesInOrderUpToTheLimit() {
+        // 11,000 codes, every one written twice: what a broken login script can leave in LANGUAGE.
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        let codes: [String] = (0..<5_500).map { (index: Int) -> String in "l\(letters[index % 26])_\(index)" }
+        let list: String = (codes + codes).joined(separator: ":")
+        let languages = Audience.languages(from: ["LANG": "de_DE.UTF-8", "LANGUAGE": list])
+        XCTAssertEqual(Audience.languageLimit, 32)
+        XCTAssertEqual(languages.count, Audience.languageLimit)
+        XCTAssertEqual(Array(languages.prefix(6)), ["la_0", "la", "lb_1", "lb", "lc_2", "lc"], "gettext's order, each name once")
+        XCTAssertEqual(Set(languages).count, languages.count)
+        let repeated = Audience.languages(from: ["LANG": "de_DE.UTF-8", "LANGUAGE": String(repeating: "fr_FR:", count: 11_000) + "de"])
+        XCTAssertEqual(repeated, ["fr_FR", "fr", "de"], "repeats count once, and do not use up the limit")
+        let template = "https://example.org/feed.{lang}.plist"
+        XCTAssertEqual(LanguageFeedURL.candidates(for: template, languages: codes).count, Audience.languageLimit + 1,
+                       "a {lang} feed asks at most the limit's languages and the URL without one")
+    }
+
     func testDesktopsAreTheColonSeparatedCurrentDesktops() {
         XCTAssertEqual(Audience(environment: ["XDG_CURRENT_DESKTOP": "ubuntu:GNOME"]).desktops, ["ubuntu", "GNOME"])
         XCTAssertEqual(Audience(environment: [:]).desktops, [])
@@ -163,6 +180,29 @@ final class RolloutTests: XCTestCase {
         XCTAssertNil(excluded(.real(30.5)))
         XCTAssertNil(excluded(.string("100")))
         XCTAssertEqual(excluded(.integer(0)), .outsideRollout(0))
+    }
+
+    func testARolloutHeraldCannotReadKeepsTheMessageBackForEveryInstall() {
+        let unreadable: [FeedValue] = [.string("5%"), .string("nan"), .string("half"), .bool(true), .array([.integer(5)]),
+                                       .integer(-5), .integer(150), .real(100.5), .dictionary([:])]
+        for draw in [0.0, 0.5, 0.999] {
+            var state = launched
+            state.rolloutDraw = draw
+            for value in unreadable {
+                let reason = CheckPolicy.targetingExclusion(of: entry("m", ["Rollout": value]), configuration: CheckConfiguration(),
+                                                            state: state, now: newYear())
+                XCTAssertEqual(reason, .unreadableRollout, "\(value) with draw \(draw)")
+            }
+        }
+        XCTAssertEqual(MessageSkipReason.unreadableRollout.name, "unreadable-rollout")
+        XCTAssertEqual(MessageSkipReason.unreadableRollout.description, "Rollout is not a number from 0 to 100 Herald can read")
+        var state = launched
+        state.rolloutDraw = 0
+        for value: FeedValue in [.integer(0), .string(" 100 "), .real(0.5)] {
+            XCTAssertFalse(entry("m", ["Rollout": value]).hasUnreadableRollout, "\(value) is read")
+        }
+        XCTAssertNil(CheckPolicy.targetingExclusion(of: entry("m", ["Rollout": .string("100")]), configuration: CheckConfiguration(),
+                                                    state: state, now: newYear()))
     }
 
     func testTheDrawIsMadeOnceWhenAFeedFirstHasARolloutAndKept() {

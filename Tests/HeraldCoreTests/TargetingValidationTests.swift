@@ -149,14 +149,20 @@ final class TargetingValidationTests: XCTestCase {
 
     // MARK: rollout, priority, urgency, icon
 
-    func testARolloutOutside0To100OrNotANumberIsReported() throws {
-        let report = try report(#"{"a": {"Title": "T", "Rollout": 150}, "b": {"Title": "U", "Rollout": -5}, "c": {"Title": "V", "Rollout": "half"}}"#)
+    func testARolloutHeraldCannotReadIsReportedAndTheMessageIsNotShown() throws {
+        let report = try report(#"{"a": {"Title": "T", "Rollout": 150}, "b": {"Title": "U", "Rollout": -5}, "c": {"Title": "V", "Rollout": "half"}, "d": {"Title": "W", "Rollout": "5%"}, "e": {"Title": "X", "Rollout": true}, "f": {"Title": "Y", "Rollout": [5]}, "g": {"Title": "Z", "Rollout": "nan"}}"#)
+        let never = ": a check never shows the message"
         XCTAssertEqual(report.findings, [
-            FeedFinding(id: "c", key: "Rollout", kind: .wrongType, sentence: "Rollout is a string (half), not a number from 0 to 100: every install sees the message"),
-            FeedFinding(id: "b", key: "Rollout", kind: .outOfRange, sentence: "Rollout -5 is outside 0–100: read as 0, no install sees the message"),
-            finding("Rollout", .outOfRange, "Rollout 150 is outside 0–100: read as 100, every install sees the message"),
+            FeedFinding(id: "g", key: "Rollout", kind: .wrongType, sentence: "Rollout is a string (nan), not a number from 0 to 100" + never),
+            FeedFinding(id: "f", key: "Rollout", kind: .wrongType, sentence: "Rollout is an array, not a number from 0 to 100" + never),
+            FeedFinding(id: "e", key: "Rollout", kind: .wrongType, sentence: "Rollout is a boolean (true), not a number from 0 to 100" + never),
+            FeedFinding(id: "d", key: "Rollout", kind: .wrongType, sentence: "Rollout is a string (5%), not a number from 0 to 100" + never),
+            FeedFinding(id: "c", key: "Rollout", kind: .wrongType, sentence: "Rollout is a string (half), not a number from 0 to 100" + never),
+            FeedFinding(id: "b", key: "Rollout", kind: .outOfRange, sentence: "Rollout -5 is outside 0–100" + never),
+            finding("Rollout", .outOfRange, "Rollout 150 is outside 0–100" + never),
         ])
-        XCTAssertEqual(report.messages.map(\.notShown), [nil, "Rollout is 0: no install sees it", nil])
+        XCTAssertEqual(report.messages.map(\.notShown), report.findings.map(\.sentence), "each message is listed as not shown, with its value")
+        XCTAssertEqual(report.messages.map(\.targeting), [nil, nil, nil, nil, nil, nil, nil], "no share is claimed for a value not read")
     }
 
     func testAPriorityThatIsNotANumberIsReportedAndAHigherPriorityListsFirst() throws {

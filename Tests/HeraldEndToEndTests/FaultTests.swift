@@ -108,9 +108,9 @@ final class StateFaultTests: XCTestCase {
         XCTAssertEqual(reset.wait(), 0, reset.errorOutput)
         XCTAssertFalse(FileManager.default.fileExists(atPath: stateFile(session, "org.example.Huge")))
         XCTAssertEqual(try session.notifyCalls().count, 0)
-        // The gate reads the state without the lock, so a lock that cannot be used is met at
-        // the claim, after the fetch; a state file that cannot be read stops the check before it.
-        XCTAssertEqual(server.requests.count, 2, "one fetch for each of the two broken locks")
+        // The lock is taken before the fetch, and the state file read before that: neither a
+        // broken lock nor an unreadable state file costs the server a request.
+        XCTAssertEqual(server.requests.count, 0, "nothing fetched for a state that cannot be used")
     }
 
     func testAnAnswerTheFullDiskCannotKeepIsNotReportedAsAnswered() throws {

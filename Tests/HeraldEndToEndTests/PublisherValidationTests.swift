@@ -126,13 +126,13 @@ final class PublisherValidationTests: XCTestCase {
         XCTAssertEqual(run, Run(status: 0, output: """
             \(path): json, 3 messages (2 not shown), newest first:
               2026/12/01  Winter sale  -> https://example.com/sale  [en, de]  on GNOME, KDE  from 2099-12-01  until 2099-12-31T18:00:00+01:00  rollout 20 %  priority 5
-            ! 2026/11/01  Neu  [de, German]  rollout 100 %  (not shown: StartDate "next week" is not an ISO 8601 date or date-time such as 2026-12-01 or 2026-12-01T09:00Z: a check never shows the message)
+            ! 2026/11/01  Neu  [de, German]  (not shown: StartDate "next week" is not an ISO 8601 date or date-time such as 2026-12-01 or 2026-12-01T09:00Z: a check never shows the message)
             ! 2026/10/01  Autumn  on no desktop  until 2020-01-31  (not shown: EndDate: ended on 2020-01-31: no user sees it)
             7 problems:
               '2026/11/01': Title has no en text: users whose language is not listed see the 'de' text
               '2026/11/01': StartDate "next week" is not an ISO 8601 date or date-time such as 2026-12-01 or 2026-12-01T09:00Z: a check never shows the message
               '2026/11/01': Languages: "German" is not a language code such as de, pt_BR or zh_Hans, so no user's language matches it
-              '2026/11/01': Rollout 150 is outside 0–100: read as 100, every install sees the message
+              '2026/11/01': Rollout 150 is outside 0–100: a check never shows the message
               '2026/11/01': Icon "/usr/share/icons/sale.png" is a path: only themed icon names are used, so the app's icon is shown
               '2026/10/01': RollOut: did you mean Rollout? Keys are case-sensitive.
               '2026/10/01': Desktops is empty: no user sees it
@@ -270,7 +270,7 @@ final class PublisherValidationTests: XCTestCase {
                   "field" : "Rollout",
                   "key" : "2026/11/01",
                   "kind" : "out-of-range",
-                  "reason" : "Rollout 150 is outside 0–100: read as 100, every install sees the message"
+                  "reason" : "Rollout 150 is outside 0–100: a check never shows the message"
                 },
                 {
                   "field" : "Icon",
@@ -298,7 +298,7 @@ final class PublisherValidationTests: XCTestCase {
                 },
                 {
                   "key" : "2026/11/01",
-                  "note" : "[de, German]  rollout 100 %"
+                  "note" : "[de, German]"
                 },
                 {
                   "key" : "2026/10/01",

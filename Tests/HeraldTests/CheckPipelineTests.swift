@@ -115,11 +115,11 @@ final class CheckPipelineTests: XCTestCase {
             recorder.run { herald.appLaunched() }
             XCTAssertEqual(recorder.events, ["fetched", "shown a", "ok a", "finished"])
             XCTAssertEqual(presenter.shown.count, 1)
-            XCTAssertEqual(beforeShow?.updates, 1, "the plan claims in the one locked update before the notification")
+            XCTAssertEqual(beforeShow?.updates, 2, "the lock taken before the fetch, writing nothing; the plan claims in one locked update")
             XCTAssertEqual(beforeShow?.writes, 1)
             XCTAssertEqual(store.snapshots, 1, "the gate reads without the lock")
             XCTAssertEqual(store.writes, 2)
-            XCTAssertEqual(store.updates, 2, "the plan claims, the answer records")
+            XCTAssertEqual(store.updates, 3, "the lock before the fetch, the plan claims, the answer records")
             XCTAssertEqual(store.state.viewed, ["a"])
             XCTAssertEqual(store.state.presenting, [:])
             XCTAssertNotNil(store.state.lastChecked)
@@ -201,7 +201,7 @@ final class CheckPipelineTests: XCTestCase {
                 herald.appLaunched()
                 MainContext.after(seconds: 0.5) {
                     XCTAssertEqual(Array(store.state.presenting.keys), ["c"])
-                    XCTAssertEqual(store.updates, 1, "the plan's update alone")
+                    XCTAssertEqual(store.updates, 2, "the lock before the fetch and the plan's update alone")
                     XCTAssertEqual(store.writes, 1)
                     presenter.answer(presenter.shown[0], with: "ok")
                 }

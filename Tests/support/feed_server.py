@@ -8,9 +8,12 @@ with 304. Special paths make the failures tests need:
   /redirect/N/NAME       redirects N times, then serves NAME
   /to/TARGET             redirects to TARGET, a percent-encoded absolute URL (to another server)
   /loop                  redirects to itself, forever
+  /loop/N                the same with status N (301, 302, 303, 307 or 308)
   /big                   a 2 MiB body
   /unsized/NAME          serves NAME without a Content-Length: the body ends when the
                          connection closes
+A file NAME.status beside NAME, holding a status code, makes NAME answer that status every
+time, conditional or not (a misconfigured server or CDN). Statuses 204 and 304 carry no body.
 With --tls CERT KEY it serves https with that certificate (PEM files) instead of plain http.
 Every request is appended as one JSON line to the log file ({"path", "headers"}); a TLS
 handshake that fails (say, because the client refused the certificate) is logged as
@@ -57,6 +60,8 @@ def make_handler(root, log_path):
             append_log(log_path, {"path": self.path, "headers": dict(self.headers.items())})
 
         def send_body(self, status, body, headers=(), sized=True):
+            if status in (204, 304):
+                body = b""
             self.send_response(status)
             for name, value in headers:
                 self.send_header(name, value)
@@ -70,6 +75,10 @@ def make_handler(root, log_path):
 
         def serve_file(self, name, sized=True):
             path = os.path.join(root, name)
+            if os.path.isfile(path + ".status"):
+                with open(path + ".status") as handle:
+                    status = int(handle.read().strip())
+                return self.send_body(status, b"<html><body>answer</body></html>", [("Content-Type", "text/html")])
             if not os.path.isfile(path):
                 return self.send_body(404, b"<html>not found</html>", [("Content-Type", "text/html")])
             with open(path, "rb") as handle:
@@ -97,7 +106,8 @@ def make_handler(root, log_path):
                 target = urllib.parse.unquote("/".join(parts[1:]))
                 return self.send_body(302, b"", [("Location", target)])
             if parts[0] == "loop":
-                return self.send_body(302, b"", [("Location", "/loop")])
+                status = int(parts[1]) if len(parts) > 1 else 302
+                return self.send_body(status, b"", [("Location", self.path)])
             if parts[0] == "unsized":
                 return self.serve_file("/".join(parts[1:]), sized=False)
             if parts[0] == "big":

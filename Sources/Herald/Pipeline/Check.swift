@@ -112,6 +112,9 @@ final class Check {
     private func run(_ gate: (skip: CheckSkipReason?, state: HeraldState)) {
         if let skip = gate.skip { return skipCheck(skip, snapshot: gate.state) }
         if !force, delegate?.heraldShouldCheck(herald) == false { return skipCheck(.delegateDeclined, snapshot: gate.state) }
+        // The gate may have read a snapshot without the lock; the lock is taken once here, so a
+        // lock file that cannot be used stops the check before the server is asked, not after.
+        guard updateState({ _ in }) != nil else { return presentationEnded() }
         if let mirror { delegate?.herald(herald, willFetchFeedFrom: mirror) }
         herald.feedSource(for: feedURL!).load(cached: gate.state.cachedFeed, acceptedVersion: gate.state.feedVersions[feedURL!]) { [self] result in
             switch result {

@@ -36,6 +36,11 @@ public struct LoadedFeed: Sendable {
 /// one, moving on only on a 404 (`LanguageFeedURL`): at most the languages and one more
 /// requests. The URL that answered is kept with the cached copy's validators, so later loads
 /// ask it alone, conditionally, until it is gone or the languages change.
+///
+/// A 304 is believed only as the answer to a request that named the cached copy of the URL
+/// asked, and the copy is used only when it names that URL too (`CachedFeedCopy`): a copy from
+/// another URL, language or mirror is never shown. One load asks at most
+/// `requestLimit(languages:)` requests, within one deadline of `timeout`.
 @MainContext
 public final class FeedSource {
     /// The feed's URL, as configured (with `{lang}` when it has one).
@@ -85,6 +90,14 @@ public final class FeedSource {
     /// Whether the fetched bytes are kept for a conditional request next time.
     private var cacheable: Bool { url != Self.standardInput }
 
+    /// The most requests one load makes, whatever the servers answer: each URL asked takes one
+    /// request and up to five redirects; the URLs are the feed's (for `{lang}`, each of
+    /// `languages` and the URL without one), the signature file beside the one that answered,
+    /// and, when a 304 named a copy that turns out unusable, that URL once more unconditionally.
+    public nonisolated static func requestLimit(languages: Int, maxRedirects: Int = 5) -> Int {
+        (1 + maxRedirects) * (languages + 1 + 2)
+    }
+
     /// Where a signature that is not at the feed's end is looked for: beside the URL that answered.
     public nonisolated static func detachedSignatureURL(of url: String) -> String { url + ".sig" }
 
@@ -92,7 +105,7 @@ public final class FeedSource {
     ///
     /// - Parameter cached: the state's record of the cached copy. The request is conditional
     ///   only when that copy is of this URL and still there; it is read only on a 304, and a
-    ///   copy that no longer verifies or decodes is fetched anew once. For a URL with `{lang}`
+    ///   copy that no longer verifies or decodes, or came from another URL, is fetched anew once. For a URL with `{lang}`
     ///   the record also names the URL that answered last, which is asked first and alone.
     /// - Parameter acceptedVersion: the highest signed version the app accepted from this feed
     ///   URL (`HeraldState.feedVersions`); a feed signed with a lower one is refused as replayed.
@@ -109,45 +122,49 @@ public final class FeedSource {
         let validators = record.flatMap { cache?.hasCachedFeed == true ? FeedValidators(etag: $0.etag, lastModified: $0.lastModified) : nil }
         // The URL that answered last goes first; when it is gone, the others follow in order.
         let order = record.map { remembered in [remembered.url] + candidates.filter { $0 != remembered.url } } ?? candidates
-        ask(order[...], validators: validators, notFound: [], completion: completion)
+        ask(order[...], validators: validators, notFound: [], deadline: fetcher.deadline(), completion: completion)
     }
 
     /// The highest version accepted before the load under way.
     private var acceptedVersion: UInt64?
 
-    /// Asks the first of `urls`, and the next on a 404 while there is one.
-    private func ask(_ urls: ArraySlice<String>, validators: FeedValidators?, notFound: [String],
+    /// Asks the first of `urls`, and the next on a 404 while there is one, all by `deadline`.
+    private func ask(_ urls: ArraySlice<String>, validators: FeedValidators?, notFound: [String], deadline: ContinuousClock.Instant,
                      completion: @escaping @MainContext (Result<LoadedFeed, HeraldError>) -> Void) {
         let target = urls.first!
         // Standard input is read through its /dev path, with the size limit of any other feed.
-        fetcher.fetch(cacheable ? target : "file:///dev/stdin", validators: validators) { [self] result in
+        fetcher.fetch(cacheable ? target : "file:///dev/stdin", validators: validators, deadline: deadline) { [self] result in
             if case .failure(let error) = result, error.isNotFound, urls.count > 1 {
                 // The validators were the answered URL's: another URL's copy is fetched whole.
-                return ask(urls.dropFirst(), validators: nil, notFound: notFound + [target], completion: completion)
+                return ask(urls.dropFirst(), validators: nil, notFound: notFound + [target], deadline: deadline, completion: completion)
             }
             answeredURL = target
+            let origin = Origin(url: target, notFound: notFound, deadline: deadline)
             switch result {
             case .failure(let error) where error.isNotFound && LanguageFeedURL.isTemplate(url):
                 completion(.failure(.fetch(.notFoundInAnyLanguage(notFound + [target]))))
             case .failure(let error):
                 completion(.failure(.fetch(error)))
             case .success(.fetched(let bytes, let received)):
-                accept(bytes, from: Origin(url: target, notFound: notFound), validators: received, completion: completion)
+                accept(bytes, from: origin, validators: received, completion: completion)
             case .success(.notModified):
-                if case .success(let loaded) = reuseCachedCopy(from: Origin(url: target, notFound: notFound)) {
+                if case .success(let loaded) = reuseCachedCopy(from: origin) {
                     return completion(.success(loaded))
                 }
-                // Damaged or gone: a plain request replaces it, instead of failing every check
-                // until the feed changes.
-                load(cached: nil, acceptedVersion: acceptedVersion, completion: completion)
+                // Damaged, gone or another URL's: this URL once more, unconditionally, instead of
+                // failing every check until the feed changes. A 304 to that is a failure, so
+                // this is one request more at most.
+                ask([target], validators: nil, notFound: notFound, deadline: deadline, completion: completion)
             }
         }
     }
 
-    /// The URL that answered and those asked before it that were not there.
+    /// The URL that answered and those asked before it that were not there, and when the
+    /// load's requests must be done.
     private struct Origin {
         let url: String
         let notFound: [String]
+        let deadline: ContinuousClock.Instant
     }
 
     /// New bytes: verified when a key is configured, decoded, then cached with their signature.
@@ -160,7 +177,7 @@ public final class FeedSource {
             return completion(verified(split.content, from: origin, signature: signature, validators: validators))
         }
         let signatureURL = Self.detachedSignatureURL(of: origin.url)
-        fetcher.fetch(signatureURL, validators: nil) { [self] result in
+        fetcher.fetch(signatureURL, validators: nil, deadline: origin.deadline) { [self] result in
             switch result {
             case .success(.fetched(let text, _)):
                 do throws(FeedSignatureProblem) {
@@ -211,7 +228,9 @@ public final class FeedSource {
 
     /// The cached copy, verified again when a key is configured, and decoded.
     private func reuseCachedCopy(from origin: Origin) -> Result<LoadedFeed, HeraldError> {
-        guard let bytes = cache?.cachedFeed() else { return .failure(.fetch(.transport("HTTP 304 without a cached copy"))) }
+        guard let bytes = cache?.cachedFeed().flatMap({ CachedFeedCopy.bytes(in: $0, from: origin.url) }) else {
+            return .failure(.fetch(.notModifiedWithoutCopy))
+        }
         guard !publicKeys.isEmpty else { return decode(bytes, from: origin, cacheAs: nil, validators: nil) }
         let split: FeedSignature.Split
         let key: Int
@@ -239,7 +258,7 @@ public final class FeedSource {
         loaded.notModified = false
         // The bytes go to disk before their validators reach the state, so a conditional
         // request never names a copy that is not there.
-        let kept = (try? cache.storeCachedFeed(cachedBytes)) != nil
+        let kept = (try? CachedFeedCopy.contents(of: cachedBytes, from: origin.url).map(cache.storeCachedFeed)) != nil
         guard origin.url != url else {
             loaded.validators = kept ? validators : nil
             return .success(loaded)

@@ -44,7 +44,7 @@ public struct FeedFinding: Sendable, Equatable, CustomStringConvertible {
         case unknownLanguage = "unknown-language"
         /// An empty `Languages` or `Desktops` list: no user sees the message.
         case emptyAudience = "empty-audience"
-        /// A `Rollout` outside 0–100, read as the nearer bound.
+        /// A `Rollout` outside 0–100: a check never shows the message.
         case outOfRange = "out-of-range"
         /// An `Urgency` that is not `low`, `normal` or `critical`.
         case unknownUrgency = "unknown-urgency"

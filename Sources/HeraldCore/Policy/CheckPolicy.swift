@@ -71,6 +71,8 @@ public enum MessageSkipReason: Sendable, Equatable, CustomStringConvertible {
     case otherDesktop
     /// This install is outside its `Rollout` (the percentage).
     case outsideRollout(Double)
+    /// Its `Rollout` is not a number from 0 to 100.
+    case unreadableRollout
 
     /// A short machine-readable name.
     public var name: String {
@@ -91,6 +93,7 @@ public enum MessageSkipReason: Sendable, Equatable, CustomStringConvertible {
         case .otherLanguage: return "other-language"
         case .otherDesktop: return "other-desktop"
         case .outsideRollout: return "outside-rollout"
+        case .unreadableRollout: return "unreadable-rollout"
         }
     }
 
@@ -113,6 +116,7 @@ public enum MessageSkipReason: Sendable, Equatable, CustomStringConvertible {
         case .otherLanguage: return "not for this user's language"
         case .otherDesktop: return "not for this desktop"
         case .outsideRollout(let share): return "this install is outside the \(share == share.rounded() ? String(Int(share)) : String(share)) % rollout"
+        case .unreadableRollout: return "Rollout is not a number from 0 to 100 Herald can read"
         }
     }
 }

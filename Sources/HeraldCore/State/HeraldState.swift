@@ -140,11 +140,19 @@ public struct HeraldState: Codable, Sendable, Equatable {
         feedVersions = try container.decodeIfPresent([String: UInt64].self, forKey: .feedVersions) ?? [:]
     }
 
+    /// Ids in the order the state file lists them: by their UTF-8 bytes, a total order, so the
+    /// same set is always written the same way (`String`'s own order, which compares canonical
+    /// equivalents, can place `é0` and a decomposed `é` differently depending on where each
+    /// started).
+    static func fileOrder(_ ids: Set<String>) -> [String] {
+        ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
     /// Writes the state with sorted lists, so that files and diffs are stable.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encodeIfPresent(ignored.map { $0.sorted() }, forKey: .ignored)
-        try container.encode(viewed.sorted(), forKey: .viewed)
+        try container.encodeIfPresent(ignored.map(Self.fileOrder), forKey: .ignored)
+        try container.encode(Self.fileOrder(viewed), forKey: .viewed)
         try container.encode(reminded, forKey: .reminded)
         try container.encode(absentSince, forKey: .absentSince)
         try container.encodeIfPresent(lastChecked, forKey: .lastChecked)

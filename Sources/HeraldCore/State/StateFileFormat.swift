@@ -262,7 +262,7 @@ enum StateFileFormat {
         }
         if let ignored = state.ignored {
             out.key("ignored")
-            out.array(ignored.sorted())
+            out.array(HeraldState.fileOrder(ignored))
         }
         if let lastChecked = state.lastChecked {
             out.key("lastChecked")
@@ -301,7 +301,7 @@ enum StateFileFormat {
             out.double(draw)
         }
         out.key("viewed")
-        out.array(state.viewed.sorted())
+        out.array(HeraldState.fileOrder(state.viewed))
         out.close("}")
         return Data(out.bytes)
     }

@@ -14,6 +14,9 @@ public enum StateStoreError: Error, Sendable, Equatable, CustomStringConvertible
     case unlockable(path: String, reason: String)
     /// The state file is (or would become) larger than `FileStateStore.sizeLimit`.
     case tooLarge(path: String, size: Int, limit: Int)
+    /// A change would make the state file larger than `FileStateStore.sizeLimit`: it is not
+    /// written, and the file stays as it was (or absent).
+    case wouldBeTooLarge(path: String, size: Int, limit: Int)
 
     /// One sentence for people.
     public var description: String {
@@ -25,6 +28,8 @@ public enum StateStoreError: Error, Sendable, Equatable, CustomStringConvertible
         case .unlockable(let path, let reason): return "cannot lock \(path): \(reason)"
         case .tooLarge(let path, let size, let limit):
             return "cannot use \(path): it is \(Self.mebibytes(size)), more than the \(Self.mebibytes(limit)) a state file may hold"
+        case .wouldBeTooLarge(let path, let size, let limit):
+            return "cannot write \(path): it would be \(Self.mebibytes(size)), more than the \(Self.mebibytes(limit)) a state file may hold"
         }
     }
 
@@ -284,7 +289,7 @@ public final class FileStateStore: StateStore, Sendable {
         let bytes = try StateFileFormat.encode(state)
         // A file that could not be read back would lock the user out: refuse it, keep the old one.
         guard bytes.count <= Self.sizeLimit else {
-            throw StateStoreError.tooLarge(path: paths.stateFile, size: bytes.count, limit: Self.sizeLimit)
+            throw StateStoreError.wouldBeTooLarge(path: paths.stateFile, size: bytes.count, limit: Self.sizeLimit)
         }
         try Self.writeFileAtomically(bytes, to: paths.stateFile)
     }

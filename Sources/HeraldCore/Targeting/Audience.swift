@@ -23,21 +23,30 @@ public struct Audience: Sendable, Equatable {
                   desktops: (environment["XDG_CURRENT_DESKTOP"] ?? "").split(separator: ":").map(String.init))
     }
 
-    /// The languages gettext would try, in order. The locale comes from the first of `LC_ALL`,
-    /// `LC_MESSAGES` and `LANG` that is set; `LANGUAGE`, a colon-separated list, takes
-    /// precedence unless that locale is C or POSIX (gettext ignores it then).
+    /// The most languages kept, 32: far more than anyone lists, and a bound on what a long
+    /// `LANGUAGE` costs at every check's start and on the URLs a `{lang}` feed asks.
+    public static let languageLimit = 32
+
+    /// The languages gettext would try, in order, the first `languageLimit` of them. The locale
+    /// comes from the first of `LC_ALL`, `LC_MESSAGES` and `LANG` that is set; `LANGUAGE`, a
+    /// colon-separated list, takes precedence unless that locale is C or POSIX (gettext ignores
+    /// it then).
     public static func languages(from environment: [String: String]) -> [String] {
         let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? ""
         let base = normalised(locale)
         guard let base else { return [] }
-        var names = (environment["LANGUAGE"] ?? "").split(separator: ":").compactMap { normalised(String($0)) }
-        if names.isEmpty { names = [base] }
         var expanded: [String] = []
-        for name in names {
-            for candidate in [name, String(name.prefix { $0 != "_" })] where !expanded.contains(candidate) {
+        var seen: Set<String> = []
+        func add(_ name: String) {
+            for candidate in [name, String(name.prefix { $0 != "_" })] where expanded.count < languageLimit && seen.insert(candidate).inserted {
                 expanded.append(candidate)
             }
         }
+        for entry in (environment["LANGUAGE"] ?? "").split(separator: ":") {
+            guard expanded.count < languageLimit else { break }
+            if let name = normalised(String(entry)) { add(name) }
+        }
+        if expanded.isEmpty { add(base) }
         return expanded
     }
 

@@ -24,15 +24,17 @@ public enum LanguageFeedURL {
     public static func candidates(for template: String, languages: [String]) -> [String] {
         guard isTemplate(template) else { return [template] }
         var urls: [String] = []
-        for url in usable(languages).map({ filled(template, with: $0) }) + [fallback(of: template)] where !urls.contains(url) {
+        var seen: Set<String> = []
+        for url in usable(languages).map({ filled(template, with: $0) }) + [fallback(of: template)] where seen.insert(url).inserted {
             urls.append(url)
         }
         return urls
     }
 
-    /// The languages of `languages` that may fill the placeholder: language codes only, in order.
+    /// The languages of `languages` that may fill the placeholder: language codes only, in
+    /// order, at most `Audience.languageLimit` of them.
     public static func usable(_ languages: [String]) -> [String] {
-        languages.filter(FeedValidation.isLanguageCode)
+        Array(languages.lazy.filter(FeedValidation.isLanguageCode).prefix(Audience.languageLimit))
     }
 
     /// `template` with every placeholder replaced by `language`, as the locale names it (`pt_BR`).

@@ -47,11 +47,17 @@ extension FeedEntry {
     /// The desktops the message is for (`Desktops`), `nil` for every desktop.
     public var desktops: [String]? { Self.list(field(TargetingKey.desktops)) }
 
-    /// The share of installs that see the message (`Rollout`), clamped to 0–100; `nil` for all.
+    /// The share of installs that see the message (`Rollout`), a number from 0 to 100; `nil`
+    /// when there is none, or none Herald can read (`hasUnreadableRollout`).
     public var rollout: Double? {
-        guard let value = field(TargetingKey.rollout), let number = Self.number(value) else { return nil }
-        return min(max(number, 0), 100)
+        guard let value = field(TargetingKey.rollout), let number = Self.number(value), (0...100).contains(number) else { return nil }
+        return number
     }
+
+    /// Whether `Rollout` is there but is not a number from 0 to 100 (`"5%"`, `"nan"`, `true`,
+    /// `[5]`, `-5`, `150`): the message is kept back, as for a date Herald cannot read, since a
+    /// share it cannot read is not one it may take for everyone.
+    public var hasUnreadableRollout: Bool { field(TargetingKey.rollout) != nil && rollout == nil }
 
     /// The message's priority (`Priority`); 0 when absent or not a number.
     public var priority: Double { field(TargetingKey.priority).flatMap(Self.number) ?? 0 }

@@ -25,6 +25,7 @@ extension CheckPolicy {
             let desktops = Set(audience.desktops.map { $0.lowercased() })
             if !listed.contains(where: { desktops.contains($0.lowercased()) }) { return .otherDesktop }
         }
+        if entry.hasUnreadableRollout { return .unreadableRollout }
         if let share = entry.rollout {
             // Without a draw (a state that could not keep one) the install is outside every
             // rollout short of 100 %: a message is never shown on a number that changes.

@@ -76,11 +76,10 @@ extension FeedValidation {
         if let value = fields[TargetingKey.rollout] {
             if let share = FeedEntry.number(value) {
                 if !(0...100).contains(share) {
-                    add(TargetingKey.rollout, .outOfRange, "Rollout \(value.textValue!) is outside 0–100: read as "
-                        + (share < 0 ? "0, no install sees the message" : "100, every install sees the message"))
+                    add(TargetingKey.rollout, .outOfRange, "Rollout \(value.textValue!) is outside 0–100: a check never shows the message")
                 }
             } else {
-                add(TargetingKey.rollout, .wrongType, "Rollout is \(shown(value)), not a number from 0 to 100: every install sees the message")
+                add(TargetingKey.rollout, .wrongType, "Rollout is \(shown(value)), not a number from 0 to 100: a check never shows the message")
             }
         }
         if let value = fields[TargetingKey.priority], FeedEntry.number(value) == nil {
@@ -139,6 +138,8 @@ extension FeedValidation {
         case nil: return sentence(.rangeNeverMatches, .scheduleNeverMatches)
         case .outsideRollout?: return "Rollout is 0: no install sees it"
         case .unreadableDate?, .ended?: return sentence(.unreadableDate, .scheduleNeverMatches, .ended) ?? reason?.description
+        case .unreadableRollout?:
+            return findings.first { $0.key == TargetingKey.rollout && [.wrongType, .outOfRange].contains($0.kind) }?.sentence ?? reason?.description
         case .otherLanguage?, .otherDesktop?: return sentence(.emptyAudience) ?? reason?.description
         default: return reason?.description
         }

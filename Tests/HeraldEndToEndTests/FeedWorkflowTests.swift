@@ -186,6 +186,7 @@ final class ReadmePublishingTests: XCTestCase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var environment = session.environment
         environment["PATH"] = URL(fileURLWithPath: TestPaths.herald).deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+        let started = Date().timeIntervalSince1970
         let shell = try ChildProcess("/bin/sh", ["-e", "-c", script], environment: environment, directory: session.directory, name: "readme-publishing",
                                      workingDirectory: folder)
         XCTAssertEqual(shell.wait(seconds: 60), 0, shell.output + shell.errorOutput)
@@ -200,7 +201,15 @@ final class ReadmePublishingTests: XCTestCase {
         let key = try String(contentsOfFile: session.environment["HOME"]! + "/.config/herald/feed.key", encoding: .utf8)
         XCTAssertEqual(Data(base64Encoded: key.trimmingCharacters(in: .whitespacesAndNewlines))?.count, 32)
         let publicKey = try String(contentsOf: folder.appendingPathComponent("feed.pub"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        XCTAssertEqual(try session.run(["feed", "verify", feed, "--public-key", publicKey]),
-                       ToolRun(status: 0, output: "\(feed): the signature matches (1 message)\n"), "signed again after the removal")
+        // Signed again after the removal: its version is the time of that signing in seconds, or
+        // one more than the signing before when both fell in one second.
+        let verified = try session.run(["feed", "verify", feed, "--public-key", publicKey])
+        let head = "\(feed): the signature matches (1 message): version "
+        let tail = ", for any app; verified with key 1 of 1\n"
+        XCTAssertEqual(verified.status, 0, verified.description)
+        XCTAssertTrue(verified.output.hasPrefix(head) && verified.output.hasSuffix(tail), verified.description)
+        let version = try XCTUnwrap(UInt64(verified.output.dropFirst(head.count).dropLast(tail.count)), verified.description)
+        XCTAssertGreaterThanOrEqual(Double(version), started.rounded(.down))
+        XCTAssertLessThanOrEqual(Double(version), Date().timeIntervalSince1970 + 2)
     }
 }

@@ -15,8 +15,9 @@ main executable (not a .so) holds under a module name, or whose source is in Sou
 
 So a block the tests allocate inside `MainContext.assumeIsolated { ... }` (a Herald frame further
 out) is the tests', and a GLib object Herald asked libnotify for and never unreffed is Herald's.
-A block allocated under one of LIBRARY_REGISTRIES (GIO's module loading, once per process) is
-the library's, wherever it was triggered from.
+A block allocated under one of LIBRARY_REGISTRIES (GIO's module loading, once per process, also
+through an extension point such as the proxy resolver) is the library's, wherever it was
+triggered from.
 With --any-frame, any Herald frame anywhere in the stack makes the record Herald's instead.
 
 Indirectly-lost records count too when the XML has them (valgrind --show-leak-kinds=definite,indirect):
@@ -49,7 +50,10 @@ DEFAULT_MODULES = ["Herald", "HeraldCore", "HeraldDesktop"]
 # them: GIO loads its modules (TLS, proxy resolvers, settings) at the first use of an extension
 # point, such as the first connection, and never unloads them. Such a block is the library's,
 # even when the first package frame out from it is Herald's main loop.
-LIBRARY_REGISTRIES = {"g_io_modules_scan_all_in_directory_with_scope", "g_io_module_new"}
+# GIO's module loading, once per process: scanning the module folder, loading a module, and an
+# extension point (the proxy resolver a first connection asks for) loading and unloading its
+# modules, where the dynamic loader keeps a block of its own.
+LIBRARY_REGISTRIES = {"g_io_modules_scan_all_in_directory_with_scope", "g_io_module_new", "g_io_extension_point_get_extensions"}
 SHARED_OBJECT = re.compile(r"\.so(\.[0-9]+)*$")
 # `$s` + the outermost context: a module name, length-prefixed (`11HeraldTests`)
 ROOT_MODULE = re.compile(r"^_?\$s([1-9][0-9]*)")

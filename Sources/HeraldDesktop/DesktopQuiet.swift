@@ -10,14 +10,13 @@ public enum DesktopQuiet {
     /// properties, each without starting a service that is not running and for at most a second.
     @MainContext
     public static func reason() -> QuietReason? {
-        if Sandbox.isFlatpak ? hostBannersOff() : bannersOff() { return .doNotDisturb }
-        guard let bus = sessionBus() else { return nil }
-        defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
+        let bus = sessionBus()
+        defer { if let bus { g_object_unref(UnsafeMutableRawPointer(bus)) } }
+        if Sandbox.isFlatpak ? bus.map(hostBannersOff) ?? false : bannersOff() { return .doNotDisturb }
+        guard let bus else { return nil }
         if xfceDoNotDisturb(bus) { return .xfceDoNotDisturb }
-        if boolean(bus, call(bus, "org.freedesktop.Notifications", "/org/freedesktop/Notifications", "org.freedesktop.DBus.Properties",
-                             "Get", ["org.dunstproject.cmd0", "paused"])) { return .serverPaused }
-        if boolean(bus, call(bus, "org.freedesktop.Notifications", "/org/freedesktop/Notifications", "org.freedesktop.DBus.Properties",
-                             "Get", ["org.freedesktop.Notifications", "Inhibited"])) { return .serverInhibited }
+        if isTrue(serverProperty(bus, "org.dunstproject.cmd0", "paused")) { return .serverPaused }
+        if isTrue(serverProperty(bus, "org.freedesktop.Notifications", "Inhibited")) { return .serverInhibited }
         return nil
     }
 
@@ -33,9 +32,7 @@ public enum DesktopQuiet {
     }
 
     /// The host's `show-banners`, through the Settings portal (which reads the host's GSettings).
-    static func hostBannersOff() -> Bool {
-        guard let bus = sessionBus() else { return false }
-        defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
+    static func hostBannersOff(_ bus: OpaquePointer) -> Bool {
         let reply = call(bus, "org.freedesktop.portal.Desktop", "/org/freedesktop/portal/desktop", "org.freedesktop.portal.Settings",
                          "Read", ["org.gnome.desktop.notifications", "show-banners"])
         guard let reply else { return false }
@@ -46,7 +43,7 @@ public enum DesktopQuiet {
     /// Xfce's do-not-disturb: channel `xfce4-notifyd`, property `/do-not-disturb` of xfconf,
     /// which xfce4-notifyd keeps there and offers on no notification interface.
     static func xfceDoNotDisturb(_ bus: OpaquePointer) -> Bool {
-        boolean(bus, call(bus, "org.xfce.Xfconf", "/org/xfce/Xfconf", "org.xfce.Xfconf", "GetProperty", ["xfce4-notifyd", "/do-not-disturb"]))
+        isTrue(call(bus, "org.xfce.Xfconf", "/org/xfce/Xfconf", "org.xfce.Xfconf", "GetProperty", ["xfce4-notifyd", "/do-not-disturb"]))
     }
 
     private static func sessionBus() -> OpaquePointer? {
@@ -75,8 +72,13 @@ public enum DesktopQuiet {
         return reply
     }
 
+    /// A property of the notification server, read with `org.freedesktop.DBus.Properties.Get`.
+    private static func serverProperty(_ bus: OpaquePointer, _ interface: String, _ name: String) -> OpaquePointer? {
+        call(bus, "org.freedesktop.Notifications", "/org/freedesktop/Notifications", "org.freedesktop.DBus.Properties", "Get", [interface, name])
+    }
+
     /// Whether a reply holds `true`; it is released.
-    private static func boolean(_ bus: OpaquePointer, _ reply: OpaquePointer?) -> Bool {
+    private static func isTrue(_ reply: OpaquePointer?) -> Bool {
         guard let reply else { return false }
         defer { g_variant_unref(reply) }
         return isBoolean(reply, true)

@@ -159,9 +159,7 @@ public final class FeedFetcher {
         self.rules = rules
         session = soup_session_new()!
         soup_session_set_user_agent(session, userAgent)
-        // Never trust a number to fit: an infinite or huge timeout is the longest allowed.
-        let seconds = timeout.isFinite ? min(max(1, timeout.rounded(.up)), CheckOptionLimits.timeout) : CheckOptionLimits.timeout
-        soup_session_set_timeout(session, UInt32(seconds))
+        soup_session_set_timeout(session, UInt32(max(1, boundedTimeout.rounded(.up))))
         if let caFile {
             var error: UnsafeMutablePointer<GError>?
             // GIO takes only an absolute path; a relative one quietly trusts nothing.
@@ -189,7 +187,7 @@ public final class FeedFetcher {
     public func fetch(_ url: String, validators: FeedValidators?, deadline: ContinuousClock.Instant? = nil,
                       completion: @escaping @MainContext (Result<FetchResult, FetchError>) -> Void) {
         if let refusal = verdict(on: url) { return MainContext.idle { completion(.failure(.refused(refusal))) } }
-        let seconds = deadline.map(Self.seconds(until:)) ?? timeout
+        let seconds = deadline.map(Self.seconds(until:)) ?? boundedTimeout
         guard seconds > 0 else { return MainContext.idle { [timeout] in completion(.failure(.timedOut(seconds: timeout))) } }
         let scheme = URLRules.scheme(of: url)
         if let unusableAuthorities, scheme == "https" {
@@ -205,15 +203,19 @@ public final class FeedFetcher {
 
     fileprivate var soupSession: UnsafeMutablePointer<SoupSession> { session }
 
+    /// `timeout` as a fetch uses it: never trusting a number to fit, an infinite or huge
+    /// timeout is the longest allowed, a negative one none.
+    private var boundedTimeout: Double {
+        timeout.isFinite ? min(max(0, timeout), CheckOptionLimits.timeout) : CheckOptionLimits.timeout
+    }
+
     /// The deadline of a fetch that starts now: `timeout` from now.
     public func deadline() -> ContinuousClock.Instant {
-        let seconds = timeout.isFinite ? min(max(0, timeout), CheckOptionLimits.timeout) : CheckOptionLimits.timeout
-        return .now + .milliseconds(Int64((seconds * 1000).rounded(.up)))
+        .now + .milliseconds(Int64((boundedTimeout * 1000).rounded(.up)))
     }
 
     private static func seconds(until deadline: ContinuousClock.Instant) -> Double {
-        let left = (deadline - .now).components
-        return Double(left.seconds) + Double(left.attoseconds) / 1e18
+        (deadline - .now) / .seconds(1)
     }
 
     /// Why `url` may not be fetched under `rules`, or `nil` when it may.

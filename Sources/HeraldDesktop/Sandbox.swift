@@ -5,6 +5,8 @@ import Glibc
 /// portal, and libnotify sends through the notification portal.
 public enum Sandbox {
     /// Whether `/.flatpak-info` exists: the mark Flatpak puts in every sandbox, which libnotify
-    /// and GIO look for too.
-    public static var isFlatpak: Bool { access("/.flatpak-info", F_OK) == 0 }
+    /// and GIO look for too. Read once: a process does not move in or out of a sandbox. (Snap,
+    /// and libnotify's `NOTIFY_FORCE_PORTAL`, also send through the portal; Herald tells those
+    /// from the server's name, `ServerTraits`.)
+    public static let isFlatpak: Bool = access("/.flatpak-info", F_OK) == 0
 }

@@ -101,10 +101,17 @@ struct FeedArgument {
     /// The feed's bytes, or exit 66 with the reason.
     func read() throws -> Data {
         try requireNonEmpty()
-        return try Self.read(path ?? text, named: text) ?? {
-            EventReporter.complain("\(text): \(RegularFile.reason(ENOENT))")
+        return try Self.readExisting(path ?? text, named: text)
+    }
+
+    /// A local feed's bytes; a missing file, or anything `read(_:named:)` refuses, is exit 66
+    /// with the reason.
+    static func readExisting(_ path: String, named name: String) throws -> Data {
+        guard let bytes = try read(path, named: name) else {
+            EventReporter.complain("\(name): \(RegularFile.reason(ENOENT))")
             throw ExitCode(66)
-        }()
+        }
+        return bytes
     }
 
     /// A local feed's bytes, `nil` when there is none; anything but a regular file within

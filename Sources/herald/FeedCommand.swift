@@ -93,7 +93,8 @@ struct FeedSignCommand: ParsableCommand, UsageExample {
     }
 
     private func sign(_ file: SharedFile) throws {
-        let bytes = try FeedArgument(feed).read()
+        // The file locked, not the argument again: a link changed meanwhile is not followed.
+        let bytes = try FeedArgument.readExisting(file.path, named: feed)
         do {
             let seed = try PrivateKeyFile.read(privateKey)
             let content = try FeedSignature.split(bytes).content

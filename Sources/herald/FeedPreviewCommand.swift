@@ -58,7 +58,7 @@ struct FeedPreviewCommand: ParsableCommand, UsageExample {
         let configuration = Herald.Configuration(
             feedURL: argument.url, appID: appID, appVersion: appVersion, appName: appName,
             check: CheckConfiguration(showOnFirstLaunch: true, maxNotificationsPerCheck: max ?? Int.max),
-            urlRules: links.rules, icon: SampleFeed.icon, sizeLimit: 64 << 20, caFile: links.caFile, publicKeys: links.publicKeys, waitLimit: wait)
+            urlRules: links.rules, icon: SampleFeed.icon, sizeLimit: FeedArgument.sizeLimit, caFile: links.caFile, publicKeys: links.publicKeys, waitLimit: wait)
         var session = CheckSession(configuration: configuration, json: json)
         session.store = InMemoryStateStore()
         session.respectsQuietAndMutes = false

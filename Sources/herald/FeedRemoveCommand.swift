@@ -34,11 +34,7 @@ struct FeedRemoveCommand: ParsableCommand, UsageExample {
         // The ledger and the feed are read, decided on and written as one step: a removal at the
         // same time must neither write the feed back with this id in it nor retire it twice.
         try FeedEdits.locked(file) {
-            guard let before = try FeedArgument.read(file.path, named: feed) else {
-                EventReporter.complain("\(feed): \(RegularFile.reason(ENOENT))")
-                throw ExitCode(66)
-            }
-            let bytes = Array(before)
+            let bytes = Array(try FeedArgument.readExisting(file.path, named: feed))
             let result = try FeedEdits.edit(feed) { try FeedEditor.removing(key, from: bytes) }
             // The ledger first: if the feed cannot be written after it, the id is retired while
             // still in the feed, which validate reports; the other way round it could be reused.

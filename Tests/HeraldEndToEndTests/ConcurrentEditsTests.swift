@@ -25,13 +25,6 @@ final class ConcurrentEditsTests: XCTestCase {
     }
 
     /// Runs `herald` and says how long it took; a run that hangs is killed after `seconds`.
-    func timedRun(_ session: DesktopSession, _ arguments: [String], within seconds: Double = 5) throws -> (run: ToolRun, seconds: Double) {
-        let started = Date()
-        let child = try session.herald(arguments)
-        let status = child.wait(seconds: seconds)
-        return (ToolRun(status: status, output: child.output, errorOutput: child.errorOutput), Date().timeIntervalSince(started))
-    }
-
     /// Each group of a key file and its `Muted` value.
     func mutes(in text: String) -> [String: String] {
         var group = ""
@@ -256,7 +249,7 @@ final class ConcurrentEditsTests: XCTestCase {
         for arguments in [["feed", "add", feed, "--title", "T", "--message", "M"], ["validate", feed],
                           ["feed", "verify", feed, "--public-key", key], ["feed", "preview", feed, "--app-id", "org.example.App"],
                           ["feed", "remove", feed, "2024/01/01"]] {
-            let (run, seconds) = try timedRun(session, arguments)
+            let (run, seconds) = try session.timedRun(arguments, within: 5)
             XCTAssertEqual(run, ToolRun(status: 66, output: "", errorOutput: "herald: \(feed): it is a FIFO, not a regular file\n"), arguments.joined(separator: " "))
             XCTAssertLessThan(seconds, 5, arguments.joined(separator: " "))
         }
@@ -270,7 +263,7 @@ final class ConcurrentEditsTests: XCTestCase {
         try Data(feedText.utf8).write(to: URL(fileURLWithPath: feed))
         XCTAssertEqual(mkfifo(feed + ".keys", 0o644), 0)
         for arguments in [["feed", "add", feed, "--title", "T", "--message", "M"], ["validate", feed], ["feed", "remove", feed, "2024/01/01"]] {
-            let (run, seconds) = try timedRun(session, arguments)
+            let (run, seconds) = try session.timedRun(arguments, within: 5)
             XCTAssertEqual(run, ToolRun(status: 66, output: "", errorOutput: "herald: cannot read \(feed).keys: it is a FIFO, not a regular file\n"),
                            arguments.joined(separator: " "))
             XCTAssertLessThan(seconds, 5, arguments.joined(separator: " "))
@@ -288,12 +281,12 @@ final class ConcurrentEditsTests: XCTestCase {
             try FileManager.default.createDirectory(at: keyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
             XCTAssertEqual(mkfifo(keyFile.path, 0o644), 0)
             let error = "herald: \(keyFile.path): it is a FIFO, not a regular file\n"
-            let (mute, muteSeconds) = try timedRun(session, ["mute", "--app-id", appID])
+            let (mute, muteSeconds) = try session.timedRun(["mute", "--app-id", appID], within: 5)
             XCTAssertEqual(mute, ToolRun(status: 78, output: "", errorOutput: error))
-            let (state, stateSeconds) = try timedRun(session, ["state", "--app-id", appID])
+            let (state, stateSeconds) = try session.timedRun(["state", "--app-id", appID], within: 5)
             XCTAssertEqual(state.status, 78, "\(state)")
             XCTAssertEqual(state.errorOutput, error)
-            let (check, checkSeconds) = try timedRun(session, ["check", "--feed", feed.path, "--app-id", appID, "--json"])
+            let (check, checkSeconds) = try session.timedRun(["check", "--feed", feed.path, "--app-id", appID, "--json"], within: 5)
             // A key file that cannot be read is a key-file failure of the check, as GLib's parse errors are.
             XCTAssertEqual(check, ToolRun(status: 78, output: """
                 {"event":"failed","exitCode":78,"kind":"key-file","message":"\(keyFile.path): it is a FIFO, not a regular file"}

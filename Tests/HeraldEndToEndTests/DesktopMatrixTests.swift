@@ -223,6 +223,22 @@ class DesktopMatrixCase: XCTestCase {
     }
 
     /// A click on the body of the link's notification: what the run reports and records.
+    /// A click on the link message's body answers view, and the state records it viewed.
+    func assertAClickOnTheBodyIsView(file: StaticString = #filePath, line: UInt = #line) throws {
+        let click = try clickOnTheBody()
+        XCTAssertEqual(click?.answers, ["answered \(Matrix.linkKey) view"], file: file, line: line)
+        XCTAssertEqual(click?.recorded, ["viewed": [Matrix.linkKey], "ignored": [], "reminded": []], file: file, line: line)
+    }
+
+    /// A click on the link message's body closes it as dismissed (close reason 2, as the server
+    /// reports it), which records remind later.
+    func assertAClickOnTheBodyIsADismissal(file: StaticString = #filePath, line: UInt = #line) throws {
+        let click = try clickOnTheBody()
+        XCTAssertEqual(click?.answers, ["closed \(Matrix.linkKey) dismissed"], file: file, line: line)
+        XCTAssertEqual(click?.recorded, ["viewed": [], "ignored": [], "reminded": [Matrix.linkKey]], file: file, line: line)
+        XCTAssertEqual(click?.closeReasons, [2], "the close reason the server reports for a click on the body", file: file, line: line)
+    }
+
     func clickOnTheBody() throws -> (answers: [String], recorded: [String: [String]], closeReasons: [Int])? {
         let mark = desktop.mark()
         guard let seen = try drawn(Matrix.linkKey, until: { $0.centre(of: "Faster") != nil }) else { return nil }
@@ -301,7 +317,6 @@ extension DesktopMatrixCase {
         guard let seen = try drawn(key, hover: hover, until: { comparable($0.text) == comparable(expected) }) else { return }
         XCTAssertEqual(comparable(seen.text.text), comparable(expected), "\(server.rawValue): what is drawn for \(key): \(seen.text.normalized)", file: file, line: line)
         seen.run.stop()
-        seen.run.stop()
     }
 }
 
@@ -327,9 +342,7 @@ final class NotificationDaemonDesktopMatrixTests: DesktopMatrixCase {
     func testNotificationDaemonRecordsTheAnswerOfEachButton() throws { try assertEachButtonRecordsItsAnswer() }
 
     func testNotificationDaemonTakesAClickOnTheBodyAsView() throws {
-        let click = try clickOnTheBody()
-        XCTAssertEqual(click?.answers, ["answered \(Matrix.linkKey) view"])
-        XCTAssertEqual(click?.recorded, ["viewed": [Matrix.linkKey], "ignored": [], "reminded": []])
+        try assertAClickOnTheBodyIsView()
     }
 
     func testNotificationDaemonDismissalRemindsLaterAndTheWaitsEndRecordsNothing() throws {
@@ -368,10 +381,7 @@ final class DunstDesktopMatrixTests: DesktopMatrixCase {
 
     /// dunst's left click closes (its mouse_left_click default, close_current): a dismissal.
     func testDunstTakesAClickOnTheBodyAsADismissal() throws {
-        let click = try clickOnTheBody()
-        XCTAssertEqual(click?.answers, ["closed \(Matrix.linkKey) dismissed"])
-        XCTAssertEqual(click?.recorded, ["viewed": [], "ignored": [], "reminded": [Matrix.linkKey]])
-        XCTAssertEqual(click?.closeReasons, [2])
+        try assertAClickOnTheBodyIsADismissal()
     }
 
     func testDunstDismissalRemindsLaterAndTheWaitsEndRecordsNothing() throws {
@@ -405,10 +415,7 @@ final class Xfce4NotifydDesktopMatrixTests: DesktopMatrixCase {
     func testXfce4NotifydRecordsTheAnswerOfEachButton() throws { try assertEachButtonRecordsItsAnswer() }
 
     func testXfce4NotifydTakesAClickOnTheBodyAsADismissal() throws {
-        let click = try clickOnTheBody()
-        XCTAssertEqual(click?.answers, ["closed \(Matrix.linkKey) dismissed"])
-        XCTAssertEqual(click?.recorded, ["viewed": [], "ignored": [], "reminded": [Matrix.linkKey]])
-        XCTAssertEqual(click?.closeReasons, [2], "the close reason xfce4-notifyd reports for a click on the body")
+        try assertAClickOnTheBodyIsADismissal()
     }
 
     func testXfce4NotifydDismissalRemindsLaterAndTheWaitsEndRecordsNothing() throws {
@@ -437,9 +444,7 @@ final class GnomeShellDesktopMatrixTests: DesktopMatrixCase {
     func testGnomeShellRecordsTheAnswerOfEachButton() throws { try assertEachButtonRecordsItsAnswer() }
 
     func testGnomeShellTakesAClickOnTheBodyAsView() throws {
-        let click = try clickOnTheBody()
-        XCTAssertEqual(click?.answers, ["answered \(Matrix.linkKey) view"])
-        XCTAssertEqual(click?.recorded, ["viewed": [Matrix.linkKey], "ignored": [], "reminded": []])
+        try assertAClickOnTheBodyIsView()
     }
 
     func testGnomeShellDismissalRemindsLaterAndTheWaitsEndRecordsNothing() throws {
@@ -468,9 +473,7 @@ final class PlasmaDesktopMatrixTests: DesktopMatrixCase {
     func testPlasmaRecordsTheAnswerOfEachButton() throws { try assertEachButtonRecordsItsAnswer() }
 
     func testPlasmaTakesAClickOnTheBodyAsView() throws {
-        let click = try clickOnTheBody()
-        XCTAssertEqual(click?.answers, ["answered \(Matrix.linkKey) view"])
-        XCTAssertEqual(click?.recorded, ["viewed": [Matrix.linkKey], "ignored": [], "reminded": []])
+        try assertAClickOnTheBodyIsView()
     }
 
     func testPlasmaDismissalRemindsLaterAndTheWaitsEndRecordsNothing() throws {

@@ -14,12 +14,9 @@ final class FetchBoundsTests: XCTestCase {
     /// Runs `herald` to the end, at most `limit` seconds, and how long it took.
     func run(_ session: DesktopSession, _ arguments: [String], environment: [String: String] = [:], limit: Double = 30) throws
         -> (run: ToolRun, seconds: Double) {
-        let started = Date()
-        let child = try session.herald(arguments, environment: environment)
-        let status = child.wait(seconds: limit)
-        let seconds = Date().timeIntervalSince(started)
-        XCTAssertLessThan(seconds, limit, "still running after \(limit) s: \(child.errorOutput.suffix(300))")
-        return (ToolRun(status: status, output: child.output, errorOutput: child.errorOutput), seconds)
+        let timed = try session.timedRun(arguments, environment: environment, within: limit)
+        XCTAssertLessThan(timed.seconds, limit, "still running after \(limit) s: \(timed.run.errorOutput.suffix(300))")
+        return timed
     }
 
     func check(_ session: DesktopSession, _ url: String, appID: String? = nil, _ extra: [String] = [], environment: [String: String] = [:],

@@ -61,15 +61,17 @@ final class SignedFeedReplayTests: XCTestCase {
         return try session.notifyCalls().dropFirst(before).map(\.summary)
     }
 
-    /// The check was refused as `kind` with `message`: exit 65 within 10 s, nothing shown,
-    /// nothing marked, lastChecked kept, the failure recorded for the backoff, the cached copy kept.
-    func assertRefused(_ session: DesktopSession, _ run: ChildProcess, kind: String, message: String,
+    /// The check `start` starts is refused as `kind` with `message`: exit 65 within 10 s, nothing
+    /// shown, nothing marked, lastChecked kept, the failure recorded for the backoff, the cached
+    /// copy kept. What it must keep is read before it starts.
+    func assertRefused(_ session: DesktopSession, _ start: @autoclosure () throws -> ChildProcess, kind: String, message: String,
                        file: StaticString = #filePath, line: UInt = #line) throws {
         let cacheFile = session.environment["XDG_CACHE_HOME"]! + "/herald/\(appID).feed"
         let cachedBefore = try? Data(contentsOf: URL(fileURLWithPath: cacheFile))
         let stateBefore = try session.state(appID: appID)
         let notifiedBefore = try session.notifyCalls().count
         let started = Date()
+        let run = try start()
         XCTAssertEqual(run.wait(seconds: 10), 65, run.output + run.errorOutput, file: file, line: line)
         XCTAssertLessThan(Date().timeIntervalSince(started), 10, file: file, line: line)
         let failed = run.events.filter { $0["event"] as? String == "failed" }.map { $0.compactMapValues { "\($0)" } }
@@ -112,8 +114,7 @@ final class SignedFeedReplayTests: XCTestCase {
         try Data(newer).write(to: server.root.appendingPathComponent("feed.plist"))
         XCTAssertEqual(try checkShows(session, server.url("feed.plist"), keys: [publicKey], count: 2).count, 2)
         try older.write(to: server.root.appendingPathComponent("feed.plist"))
-        let run = try check(session, server.url("feed.plist"), keys: [publicKey])
-        try assertRefused(session, run, kind: "feed-replayed",
+        try assertRefused(session, try check(session, server.url("feed.plist"), keys: [publicKey]), kind: "feed-replayed",
                           message: "the feed is signed as version \(try version(of: older)), older than version \(try version(of: newer)) "
                               + "accepted before: an old feed served again is refused")
     }
@@ -131,8 +132,7 @@ final class SignedFeedReplayTests: XCTestCase {
         // Past the expiry the server still answers 304 for the same bytes: a frozen feed.
         Thread.sleep(until: expires.addingTimeInterval(0.5))
         let asked = server.requests.count
-        let run = try check(session, server.url("feed.plist"), keys: [publicKey])
-        try assertRefused(session, run, kind: "feed-expired",
+        try assertRefused(session, try check(session, server.url("feed.plist"), keys: [publicKey]), kind: "feed-expired",
                           message: "the feed's signature expired at \(expires.formatted(.iso8601)): a feed not signed again is refused")
         XCTAssertEqual(server.requests.dropFirst(asked).first?.headers.keys.contains { $0.lowercased() == "if-none-match" },
                        true, "the check asked for the copy it had, and the server said it is unchanged")

@@ -177,6 +177,15 @@ public final class DesktopSession {
         return ToolRun(status: status, output: child.output, errorOutput: child.errorOutput)
     }
 
+    /// Runs `herald` to the end, or for at most `seconds` (then it is killed), and returns how it
+    /// ended, everything it printed and how long it took.
+    public func timedRun(_ arguments: [String], environment extra: [String: String] = [:], within seconds: Double) throws -> (run: ToolRun, seconds: Double) {
+        let started = Date()
+        let child = try herald(arguments, environment: extra)
+        let status = child.wait(seconds: seconds)
+        return (ToolRun(status: status, output: child.output, errorOutput: child.errorOutput), Date().timeIntervalSince(started))
+    }
+
     /// Runs `herald` to the end and returns its status and output.
     public func heraldToCompletion(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (status: Int32, output: String) {
         try runToCompletion(TestPaths.herald, arguments, environment: environment.merging(extra) { _, new in new })

@@ -111,7 +111,6 @@ public final class FeedSource {
     ///   URL (`HeraldState.feedVersions`); a feed signed with a lower one is refused as replayed.
     public func load(cached: HeraldState.CachedFeed?, acceptedVersion: UInt64? = nil,
                      completion: @escaping @MainContext (Result<LoadedFeed, HeraldError>) -> Void) {
-        self.acceptedVersion = acceptedVersion
         let candidates = cacheable ? LanguageFeedURL.candidates(for: url, languages: languages) : [url]
         let template = candidates != [url]
         let record = cached.flatMap { cached -> HeraldState.CachedFeed? in
@@ -122,24 +121,29 @@ public final class FeedSource {
         let validators = record.flatMap { cache?.hasCachedFeed == true ? FeedValidators(etag: $0.etag, lastModified: $0.lastModified) : nil }
         // The URL that answered last goes first; when it is gone, the others follow in order.
         let order = record.map { remembered in [remembered.url] + candidates.filter { $0 != remembered.url } } ?? candidates
-        ask(order[...], validators: validators, notFound: [], deadline: fetcher.deadline(), completion: completion)
+        ask(order[...], validators: validators, notFound: [], load: Load(deadline: fetcher.deadline(), acceptedVersion: acceptedVersion),
+            completion: completion)
     }
 
-    /// The highest version accepted before the load under way.
-    private var acceptedVersion: UInt64?
+    /// What every request of one load shares: when it must be done, and the highest signed
+    /// version accepted before it.
+    private struct Load {
+        let deadline: ContinuousClock.Instant
+        let acceptedVersion: UInt64?
+    }
 
-    /// Asks the first of `urls`, and the next on a 404 while there is one, all by `deadline`.
-    private func ask(_ urls: ArraySlice<String>, validators: FeedValidators?, notFound: [String], deadline: ContinuousClock.Instant,
+    /// Asks the first of `urls`, and the next on a 404 while there is one, all by the load's deadline.
+    private func ask(_ urls: ArraySlice<String>, validators: FeedValidators?, notFound: [String], load: Load,
                      completion: @escaping @MainContext (Result<LoadedFeed, HeraldError>) -> Void) {
         let target = urls.first!
         // Standard input is read through its /dev path, with the size limit of any other feed.
-        fetcher.fetch(cacheable ? target : "file:///dev/stdin", validators: validators, deadline: deadline) { [self] result in
+        fetcher.fetch(cacheable ? target : "file:///dev/stdin", validators: validators, deadline: load.deadline) { [self] result in
             if case .failure(let error) = result, error.isNotFound, urls.count > 1 {
                 // The validators were the answered URL's: another URL's copy is fetched whole.
-                return ask(urls.dropFirst(), validators: nil, notFound: notFound + [target], deadline: deadline, completion: completion)
+                return ask(urls.dropFirst(), validators: nil, notFound: notFound + [target], load: load, completion: completion)
             }
             answeredURL = target
-            let origin = Origin(url: target, notFound: notFound, deadline: deadline)
+            let origin = Origin(url: target, notFound: notFound, load: load)
             switch result {
             case .failure(let error) where error.isNotFound && LanguageFeedURL.isTemplate(url):
                 completion(.failure(.fetch(.notFoundInAnyLanguage(notFound + [target]))))
@@ -154,7 +158,7 @@ public final class FeedSource {
                 // Damaged, gone or another URL's: this URL once more, unconditionally, instead of
                 // failing every check until the feed changes. A 304 to that is a failure, so
                 // this is one request more at most.
-                ask([target], validators: nil, notFound: notFound, deadline: deadline, completion: completion)
+                ask([target], validators: nil, notFound: notFound, load: load, completion: completion)
             }
         }
     }
@@ -164,7 +168,7 @@ public final class FeedSource {
     private struct Origin {
         let url: String
         let notFound: [String]
-        let deadline: ContinuousClock.Instant
+        let load: Load
     }
 
     /// New bytes: verified when a key is configured, decoded, then cached with their signature.
@@ -177,7 +181,7 @@ public final class FeedSource {
             return completion(verified(split.content, from: origin, signature: signature, validators: validators))
         }
         let signatureURL = Self.detachedSignatureURL(of: origin.url)
-        fetcher.fetch(signatureURL, validators: nil, deadline: origin.deadline) { [self] result in
+        fetcher.fetch(signatureURL, validators: nil, deadline: origin.load.deadline) { [self] result in
             switch result {
             case .success(.fetched(let text, _)):
                 do throws(FeedSignatureProblem) {
@@ -196,7 +200,7 @@ public final class FeedSource {
 
     private func verified(_ content: Data, from origin: Origin, signature: FeedSignature.Signature, validators: FeedValidators) -> Result<LoadedFeed, HeraldError> {
         let key: Int
-        do throws(FeedSignatureProblem) { key = try verifyingKey(of: signature, over: content) } catch { return .failure(.signature(error)) }
+        do throws(FeedSignatureProblem) { key = try verifyingKey(of: signature, over: content, accepted: origin.load.acceptedVersion) } catch { return .failure(.signature(error)) }
         // The cached copy keeps its signature and metadata, so a 304 can check both again.
         return decode(content, from: origin, cacheAs: content + Data(FeedSignature.block(for: signature).utf8), validators: validators)
             .map { signed($0, signature, key) }
@@ -205,7 +209,7 @@ public final class FeedSource {
     /// The place of the first trusted key whose signature this is over `content` and the
     /// signed metadata, once the metadata is accepted too: not a version below one accepted,
     /// not expired, not for another app.
-    private func verifyingKey(of signature: FeedSignature.Signature, over content: Data) throws(FeedSignatureProblem) -> Int {
+    private func verifyingKey(of signature: FeedSignature.Signature, over content: Data, accepted: UInt64?) throws(FeedSignatureProblem) -> Int {
         let message = FeedSignature.message(for: content, metadata: signature.metadata)
         var matching: Int?
         for (index, key) in publicKeys.enumerated() {
@@ -215,7 +219,7 @@ public final class FeedSource {
             }
         }
         guard let matching else { throw .doesNotMatch }
-        if let refusal = FeedSignature.refusal(of: signature.metadata, accepted: acceptedVersion, now: now(), appID: appID) { throw refusal }
+        if let refusal = FeedSignature.refusal(of: signature.metadata, accepted: accepted, now: now(), appID: appID) { throw refusal }
         return matching
     }
 
@@ -237,7 +241,7 @@ public final class FeedSource {
         do throws(FeedSignatureProblem) {
             split = try FeedSignature.split(bytes)
             guard let signature = split.signature else { return .failure(.signature(.doesNotMatch)) }
-            key = try verifyingKey(of: signature, over: split.content)
+            key = try verifyingKey(of: signature, over: split.content, accepted: origin.load.acceptedVersion)
         } catch {
             return .failure(.signature(error))
         }

@@ -53,22 +53,12 @@ public struct DesktopEntry: Sendable, Equatable {
         let dataDirs = (environment["XDG_DATA_DIRS"].map { $0.split(separator: ":").map(String.init) } ?? [])
             .filter { $0.hasPrefix("/") }
         for folder in [dataHome].compactMap({ $0 }) + (dataDirs.isEmpty ? ["/usr/local/share", "/usr/share"] : dataDirs) {
-            if let text = readSmallFile(folder + "/applications/" + appID + ".desktop") { return parse(text) }
+            // Followed through a link, as desktops do: Flatpak exports its apps' entries as links.
+            if let bytes = (try? RegularFile.read(folder + "/applications/" + appID + ".desktop", limit: 65_536, followingLinks: true)) ?? nil {
+                return parse(String(decoding: bytes, as: UTF8.self))
+            }
         }
         return nil
-    }
-
-    /// A desktop entry's text. Unlike the state file's reader, it follows a link, as desktops do:
-    /// Flatpak exports its apps' entries as links.
-    private static func readSmallFile(_ path: String) -> String? {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= 65_536 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-        return count < 0 ? nil : String(decoding: bytes[..<count], as: UTF8.self)
     }
 
     /// An `Exec` value that runs exactly `arguments`: each argument is quoted when it needs it

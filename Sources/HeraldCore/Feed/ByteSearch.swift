@@ -36,6 +36,10 @@ enum ByteSearch {
     @inline(__always)
     static func firstFlagged(_ flags: UInt64) -> Int { flags.trailingZeroBitCount / 8 }
 
+    /// Flags the bytes of `word` that are not ASCII (0x80 and above).
+    @inline(__always)
+    static func nonASCII(_ word: UInt64) -> UInt64 { word & highs }
+
     /// Whether a byte of `word` has its high bit set (is not ASCII).
     @inline(__always)
     static func hasHighBit(_ word: UInt64) -> Bool { word & highs != 0 }

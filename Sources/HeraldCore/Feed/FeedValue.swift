@@ -200,10 +200,10 @@ extension FeedValue {
         for shift in stride(from: 12, through: 0, by: -4) { out.append(hex[Int((value >> UInt32(shift)) & 0xF)]) }
     }
 
-    /// Whether a byte is DEL or the first byte of a character `TerminalText.isEscaped` may name
-    /// beyond ASCII: U+0080…U+009F (C2), U+061C (D8), U+200E…U+2069 (E2).
+    /// Whether a byte past the control characters (which JSON escapes anyway) may start a
+    /// character `TerminalText.isEscaped` names (`TerminalText.startsEscapedCharacter`).
     private static func mayStartTerminalEscape(_ byte: UInt8) -> Bool {
-        byte == 0x7F || byte == 0xC2 || byte == 0xD8 || byte == 0xE2
+        byte >= 0x20 && TerminalText.startsEscapedCharacter[Int(byte)]
     }
 
     /// The character whose UTF-8 encoding starts at `index`, and its length in bytes, for the
@@ -219,8 +219,8 @@ extension FeedValue {
     }
 
     /// How many bytes from the start need no escape in a JSON string: none is a quote, a
-    /// backslash, a control character, (when `forTerminal`) a byte that may start a character a
-    /// terminal must not receive (`mayStartTerminalEscape`), or (when `escapingSlashes`) a slash.
+    /// backslash, a control character, (when `forTerminal`) DEL or a byte that is not ASCII, which
+    /// `mayStartTerminalEscape` then looks at, or (when `escapingSlashes`) a slash.
     private static func plainPrefix(of utf8: UnsafeBufferPointer<UInt8>, escapingSlashes: Bool, forTerminal: Bool) -> Int {
         guard let base = utf8.baseAddress else { return 0 }
         var offset = 0
@@ -228,7 +228,7 @@ extension FeedValue {
             let word = ByteSearch.word(base, at: offset)
             var flags = ByteSearch.equal(word, 0x22) | ByteSearch.equal(word, 0x5C) | ByteSearch.below(word, 0x20)
             if forTerminal {
-                flags |= ByteSearch.equal(word, 0x7F) | ByteSearch.equal(word, 0xC2) | ByteSearch.equal(word, 0xD8) | ByteSearch.equal(word, 0xE2)
+                flags |= ByteSearch.equal(word, 0x7F) | ByteSearch.nonASCII(word)
             }
             if escapingSlashes { flags |= ByteSearch.equal(word, 0x2F) }
             if flags != 0 { return offset + ByteSearch.firstFlagged(flags) }

@@ -10,13 +10,24 @@ public enum TerminalText {
     /// characters and DEL, the line and paragraph separators, and the bidi controls (marks,
     /// embeddings, overrides and isolates).
     public static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F: return true
-        case 0x2028, 0x2029: return true
-        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
-        default: return false
-        }
+        escapedRanges.contains { $0.contains(scalar.value) }
     }
+
+    /// The characters `isEscaped` names: C0 controls, DEL and C1 controls, the Arabic letter
+    /// mark, the left-to-right and right-to-left marks, the line and paragraph separators with
+    /// the embeddings and overrides after them, and the isolates.
+    static let escapedRanges: [ClosedRange<UInt32>] = [0x00...0x1F, 0x7F...0x9F, 0x061C...0x061C, 0x200E...0x200F, 0x2028...0x202E, 0x2066...0x2069]
+
+    /// Whether a byte can start the UTF-8 of a character `isEscaped` names: the first bytes of
+    /// `escapedRanges`, worked out from them, for writers that look at bytes
+    /// (`FeedValue.appendJSONString`).
+    static let startsEscapedCharacter: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for range in escapedRanges {
+            for value in range { if let scalar = Unicode.Scalar(value) { table[Int(String(scalar).utf8.first!)] = true } }
+        }
+        return table
+    }()
 
     /// The text with every character `isEscaped` names written as its escape, so it shows on
     /// one line, as its characters, and changes nothing on the screen around it.

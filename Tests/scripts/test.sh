@@ -41,5 +41,10 @@ if [ -z "$summary" ] || [ "$total" -eq 0 ]; then
   exit 1
 fi
 if [ "$further" -ne 0 ] && [ "$status" -eq 0 ]; then status=1; fi
+if [ "$failed" -ne 0 ]; then
+  # The failures again, at the end, where a reader of the run's last lines sees them.
+  echo "tests: failures"
+  grep -E "^.*error: |^Test Case '.*' failed \(" "$log" | sed 's/^/  /' || true
+fi
 echo "tests: $((total - failed - skipped)) passed, $failed failed$([ "$skipped" -eq 0 ] || echo ", $skipped skipped")"
 exit "$status"

@@ -168,14 +168,43 @@ class DesktopMatrixCase: XCTestCase {
 
     /// Shows one message and returns the text drawn for it once its title is on the screen.
     func drawn(_ key: String, hover: Bool = false, until ready: ((ScreenText) -> Bool)? = nil) throws -> (run: ChildProcess, text: ScreenText, region: ScreenRegion)? {
+        try againIfThePortalBackendDied { try drawnOnce(key, hover: hover, until: ready) }
+    }
+
+    private func drawnOnce(_ key: String, hover: Bool, until ready: ((ScreenText) -> Bool)?) throws -> Step<(run: ChildProcess, text: ScreenText, region: ScreenRegion)> {
         let entry = Matrix.all[key]!
         let run = try check([key: entry], wait: 30)
         let titleStart = String(entry["Title"]!.prefix(6))
         guard let seen = try desktop.drawnText(within: 12, hover: hover, until: ready ?? { $0.normalized.contains(titleStart) }) else {
-            XCTFail("\(server.rawValue): nothing drawn for \(key)")
+            run.stop()
+            return .failed("\(server.rawValue): nothing drawn for \(key)")
+        }
+        return .done((run, seen.text, seen.region))
+    }
+
+    /// A step on the screen: done, or failed with what went wrong.
+    enum Step<Value> {
+        case done(Value)
+        case failed(String)
+    }
+
+    /// Runs `step`; where it fails while the portal's gtk backend is down (xdg-desktop-portal-gtk
+    /// 1.14 can crash as it draws or on a click, and D-Bus activation starts it again on a
+    /// desktop), it starts the backend again, forgets the state and runs the step once more.
+    /// A failure with the backend alive fails the test at once.
+    func againIfThePortalBackendDied<Value>(_ step: () throws -> Step<Value>) throws -> Value? {
+        var outcome = try step()
+        if case .failed = outcome, desktop.portalBackendDied {
+            try desktop.clearScreen()
+            desktop.resetState()
+            outcome = try step()
+        }
+        switch outcome {
+        case .done(let value): return value
+        case .failed(let failure):
+            XCTFail(failure)
             return nil
         }
-        return (run, seen.text, seen.region)
     }
 
     /// Shows one message, presses the button labelled `label` and returns the run, ended.
@@ -189,16 +218,22 @@ class DesktopMatrixCase: XCTestCase {
             return run
         }
         let hover = server.isGnomeShell
-        guard let seen = try drawn(key, hover: hover, until: { $0.centre(of: label) != nil }) else { return nil }
-        guard let point = seen.text.centre(of: label) else {
-            seen.run.stop()
-            XCTFail("\(server.rawValue): drawn without \(label): \(seen.text.normalized)")
-            return nil
+        return try againIfThePortalBackendDied {
+            guard case .done(let seen) = try drawnOnce(key, hover: hover, until: { $0.centre(of: label) != nil }) else {
+                return .failed("\(server.rawValue): nothing drawn with \(label) for \(key)")
+            }
+            guard let point = seen.text.centre(of: label) else {
+                seen.run.stop()
+                return .failed("\(server.rawValue): drawn without \(label): \(seen.text.normalized)")
+            }
+            try desktop.click(x: point.x, y: point.y)
+            let status = seen.run.wait(seconds: 15)
+            guard status == 0 else {
+                seen.run.stop()
+                return .failed("\(server.rawValue): \(label) does not end the check (\(String(describing: status)))\n\(seen.run.output)\(seen.run.errorOutput)\nsignals: \(desktop.invokedActions(since: mark))\n\(desktop.endedProcesses)")
+            }
+            return .done(seen.run)
         }
-        try desktop.click(x: point.x, y: point.y)
-        let status = seen.run.wait(seconds: 15)
-        XCTAssertEqual(status, 0, "\(server.rawValue): \(label) ends the check\n\(seen.run.output)\(seen.run.errorOutput)\nsignals: \(desktop.invokedActions(since: mark))\n\(desktop.endedProcesses)")
-        return seen.run
     }
 
     func assertEachButtonRecordsItsAnswer(file: StaticString = #filePath, line: UInt = #line) throws {
@@ -208,7 +243,7 @@ class DesktopMatrixCase: XCTestCase {
             desktop.resetState()
             let linksBefore = desktop.session.openedLinks.count
             guard let run = try press(label, on: key, id: answer) else {
-                XCTFail("\(server.rawValue): no \(label) button drawn", file: file, line: line)
+                XCTFail("\(server.rawValue): \(label) was not pressed", file: file, line: line)
                 continue
             }
             XCTAssertEqual(answers(run), ["answered \(key) \(answer)"], "\(server.rawValue): \(label)", file: file, line: line)

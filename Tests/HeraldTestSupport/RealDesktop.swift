@@ -227,6 +227,9 @@ public final class RealDesktop {
     private var portalBackend: ChildProcess?
     /// How each xdg-desktop-portal-gtk that died ended (it is started again, as activation does).
     public private(set) var portalBackendEnds: [String] = []
+    /// Whether the portal's gtk backend is down since it was last started: what it was asked to
+    /// draw in between was lost by the backend, not by the app.
+    public var portalBackendDied: Bool { server.throughPortal && portalBackend.map { !$0.process.isRunning } == true }
 
     /// Clears the screen of old bubbles, where the server leaves them: notification-daemon keeps
     /// a bubble up after CloseNotification until its process ends, so old bubbles pile up and

@@ -47,9 +47,11 @@ package struct DesktopNotification {
     /// hold only a `ResponseSink`, never the handle, so dropping the handle frees the object,
     /// its callbacks and `onResponse`, whether it was answered, closed or never shown.
     ///
-    /// - Throws: `NotificationError.showFailed` when the server refuses it.
+    /// - Throws: `NotificationError.showFailed` when the server refuses it,
+    ///   `.libraryUnavailable` when libnotify cannot be loaded.
     @MainContext
     package func show(onResponse: @escaping @MainContext (NotificationResponse) -> Void) throws(NotificationError) -> NotificationHandle {
+        do { try DesktopLibrary.libnotify.load() } catch { throw .libraryUnavailable(error.description) }
         guard let notification = notify_notification_new(summary, body, icon) else {
             throw NotificationError.showFailed("libnotify could not create the notification")
         }
@@ -113,15 +115,15 @@ private final class ResponseSink {
 
 /// Why a notification could not be shown.
 package enum NotificationError: Error, Equatable, CustomStringConvertible {
-    /// No notification server answers on the session bus (DESIGN.md D12).
-    case noServer
+    /// libnotify cannot be loaded: "cannot load libnotify.so.4: the loader's reason".
+    case libraryUnavailable(String)
     /// The server or libnotify refused this notification.
     case showFailed(String)
 
     /// One sentence for people.
     package var description: String {
         switch self {
-        case .noServer: return "no notification server is running on the session bus"
+        case .libraryUnavailable(let reason): return reason
         case .showFailed(let reason): return "the notification could not be shown: \(reason)"
         }
     }
@@ -148,7 +150,7 @@ package final class NotificationHandle {
     /// The server's id for it (0 once closed).
     package var id: UInt32 {
         var value = GValue()
-        g_value_init(&value, GType(6 << 2)) // G_TYPE_INT
+        g_value_init(&value, herald_type_int())
         g_object_get_property(object, "id", &value)
         defer { g_value_unset(&value) }
         return UInt32(bitPattern: g_value_get_int(&value))

@@ -10,6 +10,8 @@ package enum DesktopQuiet {
     /// properties, each without starting a service that is not running and for at most a second.
     @MainContext
     package static func reason() -> QuietReason? {
+        // Without GIO nothing says quiet; the check reports the library when it needs it.
+        guard (try? DesktopLibrary.gio.load()) != nil else { return nil }
         let bus = sessionBus()
         defer { if let bus { g_object_unref(UnsafeMutableRawPointer(bus)) } }
         if Sandbox.isFlatpak ? bus.map(hostBannersOff) ?? false : bannersOff() { return .doNotDisturb }

@@ -13,7 +13,9 @@ package struct LinkOpener: Sendable {
     /// OpenURI portal, which hands it to the host's application for the scheme or lets the person
     /// choose one: there, a link is openable whenever it has a scheme.
     package func canOpen(_ url: String) -> Bool {
-        guard URLRules.unsafeCharacter(in: url) == nil, let scheme = URLRules.scheme(of: url) else { return false }
+        guard URLRules.unsafeCharacter(in: url) == nil, let scheme = URLRules.scheme(of: url), (try? DesktopLibrary.gio.load()) != nil else {
+            return false
+        }
         if Sandbox.isFlatpak { return true }
         guard let info = g_app_info_get_default_for_uri_scheme(scheme) else { return false }
         g_object_unref(UnsafeMutableRawPointer(info))
@@ -26,11 +28,13 @@ package struct LinkOpener: Sendable {
     /// too, whoever calls: the URL rules check the text as written, and an application that
     /// repaired it (GIO, a browser) could open something other than what was checked.
     ///
-    /// - Throws: `LinkOpenerError` with GIO's message when no application could be started.
+    /// - Throws: `LinkOpenerError` with GIO's message when no application could be started, or
+    ///   the loader's when GIO cannot be loaded.
     package func open(_ url: String) throws(LinkOpenerError) {
         if let character = URLRules.unsafeCharacter(in: url) {
             throw LinkOpenerError(url: url, reason: "the link contains \(character), so it is not opened")
         }
+        do { try DesktopLibrary.gio.load() } catch { throw LinkOpenerError(url: url, reason: error.description) }
         var error: UnsafeMutablePointer<GError>?
         if g_app_info_launch_default_for_uri(url, nil, &error) == 0 {
             throw LinkOpenerError(url: url, reason: consume(error) ?? "unknown error")

@@ -51,7 +51,8 @@ package final class NotificationServer {
     /// reached instead, which the bus starts by design: no wait.
     @MainContext
     package static func waitForOwner(seconds: Double) -> Bool {
-        if Sandbox.isFlatpak { return true }
+        // Without GIO there is nothing to wait with; the check reports the library itself.
+        if Sandbox.isFlatpak || (try? DesktopLibrary.gio.load()) == nil { return true }
         var error: UnsafeMutablePointer<GError>?
         guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
             g_clear_error(&error)

@@ -47,7 +47,9 @@ package final class FeedSource {
     package let url: String
     /// The user's languages that may fill `{lang}`, in order.
     package let languages: [String]
-    private let fetcher: FeedFetcher
+    /// Made on the first load, once GIO and libsoup are loaded.
+    private lazy var fetcher = makeFetcher()
+    private let makeFetcher: @MainContext () -> FeedFetcher
     /// The URL that gave the last load its answer (for a `{lang}` feed, the language's), or
     /// `nil` before one: where a feed that cannot be read came from.
     package private(set) var answeredURL: String?
@@ -80,7 +82,7 @@ package final class FeedSource {
         self.publicKeys = publicKeys
         self.appID = appID
         self.now = now
-        fetcher = FeedFetcher(userAgent: userAgent, timeout: timeout, sizeLimit: sizeLimit, rules: rules, caFile: caFile)
+        makeFetcher = { FeedFetcher(userAgent: userAgent, timeout: timeout, sizeLimit: sizeLimit, rules: rules, caFile: caFile) }
     }
 
     /// The feed argument that names standard input. Such a feed is read once, never cached,
@@ -111,6 +113,12 @@ package final class FeedSource {
     ///   URL (`HeraldState.feedVersions`); a feed signed with a lower one is refused as replayed.
     package func load(cached: HeraldState.CachedFeed?, acceptedVersion: UInt64? = nil,
                      completion: @escaping @MainContext (Result<LoadedFeed, HeraldError>) -> Void) {
+        do {
+            try DesktopLibrary.gio.load()
+            try DesktopLibrary.libsoup.load()
+        } catch {
+            return MainContext.idle { completion(.failure(.libraryUnavailable(error.description))) }
+        }
         let candidates = cacheable ? LanguageFeedURL.candidates(for: url, languages: languages) : [url]
         let template = candidates != [url]
         let record = cached.flatMap { cached -> HeraldState.CachedFeed? in

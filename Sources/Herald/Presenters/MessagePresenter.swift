@@ -62,6 +62,7 @@ package final class DesktopPresenter: MessagePresenter {
     /// (`ServerTraits`). The app's desktop entry is read then too, once.
     package func capabilities() throws -> Set<String> {
         if let server { return server.contentCapabilities }
+        do { try DesktopLibrary.libnotify.load() } catch { throw HeraldError.libraryUnavailable(error.description) }
         guard let connected = NotificationServer(appName: appName) else { throw HeraldError.noNotificationServer }
         server = connected
         if appName == appID || icon == nil {

@@ -3,8 +3,11 @@ import CDesktopLibraries
 /// GIO, libsoup 3 and libnotify: loaded the first time Herald needs one, so that a check that
 /// is not due maps none of them.
 package enum DesktopLibrary: Sendable {
+    /// GIO (`libgio-2.0.so.0`): files, D-Bus, settings, TLS, opening links.
     case gio
+    /// libsoup 3 (`libsoup-3.0.so.0`): the feed's HTTP requests.
     case libsoup
+    /// libnotify (`libnotify.so.4`): the notifications.
     case libnotify
 
     /// Loads the library and finds every function of it that Herald calls, once; later calls

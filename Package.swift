@@ -6,7 +6,6 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "Herald", targets: ["Herald"]),
-        .library(name: "HeraldCore", targets: ["HeraldCore"]),
         .library(name: "HeraldTesting", targets: ["HeraldTesting"]),
         .executable(name: "herald", targets: ["herald"]),
         .executable(name: "herald-gtk-demo", targets: ["herald-gtk-demo"]),
@@ -32,19 +31,22 @@ let package = Package(
         .target(name: "HeraldCore"),
         .target(name: "HeraldDesktop", dependencies: ["CDesktopLibraries", "HeraldCore"]),
         .target(name: "Herald", dependencies: ["HeraldCore", "HeraldDesktop"]),
+        // What a publisher's tools need (`herald validate`, `herald feed`): no app imports it.
+        .target(name: "HeraldPublishing", dependencies: ["HeraldCore"]),
         .target(name: "HeraldTesting", dependencies: ["Herald", "HeraldCore", "HeraldDesktop"]),
         .executableTarget(
             name: "herald",
             dependencies: [
                 "Herald",
-                // Its in-memory state store keeps `herald feed preview` away from every app's state.
-                "HeraldTesting",
+                "HeraldCore",
+                "HeraldDesktop",
+                "HeraldPublishing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "herald-gtk-demo", dependencies: ["Herald", "CGtk"]),
         // libFuzzer targets when built by Tests/scripts/fuzz.sh; otherwise a corpus replay tool.
-        .executableTarget(name: "herald-fuzz", dependencies: ["HeraldCore"], path: "Tests/Fuzz/Harness"),
+        .executableTarget(name: "herald-fuzz", dependencies: ["HeraldCore", "HeraldPublishing"], path: "Tests/Fuzz/Harness"),
         // What a publisher's feed host carries for a fleet, from Herald's own check policy.
         .target(name: "HeraldFleet", dependencies: ["HeraldCore"], path: "Tests/Fleet/Simulation"),
         .executableTarget(name: "herald-fleet", dependencies: ["HeraldFleet"], path: "Tests/Fleet/Tool"),
@@ -54,6 +56,7 @@ let package = Package(
         .executableTarget(name: "herald-launch-bench", dependencies: ["Herald", "HeraldCore", "HeraldDesktop"], path: "Tests/Benchmarks/Launch"),
         .target(name: "HeraldTestSupport", dependencies: ["HeraldCore", "HeraldDesktop", "CDesktopLibraries"], path: "Tests/HeraldTestSupport"),
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldTestSupport"]),
+        .testTarget(name: "HeraldPublishingTests", dependencies: ["HeraldPublishing", "HeraldCore", "HeraldTestSupport"]),
         .testTarget(name: "HeraldDesktopTests", dependencies: ["HeraldDesktop", "HeraldTestSupport", "CDesktopLibraries"]),
         .testTarget(name: "HeraldTests", dependencies: ["Herald", "HeraldTesting", "HeraldTestSupport", "CDesktopLibraries"]),
         .testTarget(name: "HeraldEndToEndTests", dependencies: ["Herald", "HeraldCore", "HeraldDesktop", "HeraldTestSupport"]),

@@ -1,12 +1,52 @@
 /// `import Herald` is the one import an app writes, so the types Herald's public API takes and
-/// returns come with it: a delegate's methods receive HeraldCore's values (`FeedEntry`,
-/// `CheckSkipReason`, `CloseReason`), a delegate class is isolated to `@MainContext`, and a
-/// program without a GLib loop of its own runs `MainLoop`. HeraldDesktop is no product of the
-/// package, so an app should never have to import it.
-///
-/// Of HeraldDesktop only the types the public API mentions are re-exported, one by one; the rest
-/// of the GLib side (notifications, the fetcher, the server's capabilities) stays Herald's own.
-@_exported import HeraldCore
+/// returns come with it, one by one: a delegate's methods receive HeraldCore's values
+/// (`FeedEntry`, `CheckSkipReason`, `CloseReason`), a delegate class is isolated to
+/// `@MainContext`, and a program without a GLib loop of its own runs `MainLoop`. HeraldCore and
+/// HeraldDesktop are no products of the package, so an app never imports them; what the rest of
+/// the package shares among its modules has `package` access, out of an app's sight.
+/// `Tests/scripts/public-types.sh` counts what this exposes.
+
+// `Herald.Configuration`: the check's settings, which links may open, the buttons' words, and
+// whom messages are for.
+@_exported import struct HeraldCore.CheckConfiguration
+@_exported import struct HeraldCore.URLRules
+@_exported import struct HeraldCore.Labels
+@_exported import struct HeraldCore.Audience
+// A feed and its messages, as the delegate and `pendingMessages(in:)` see them.
+@_exported import struct HeraldCore.Feed
+@_exported import struct HeraldCore.FeedEntry
+@_exported import enum HeraldCore.FeedValue
+// `HeraldDelegate`'s reasons: why a check did not run (a mute among them), was deferred, left
+// a message out, or how a notification closed; where an administrator's mirror sent the fetch.
+@_exported import enum HeraldCore.CheckSkipReason
+@_exported import struct HeraldCore.Mute
+@_exported import enum HeraldCore.QuietReason
+@_exported import enum HeraldCore.MessageSkipReason
+@_exported import enum HeraldCore.CloseReason
+@_exported import struct HeraldCore.FeedMirror
+// The user's answers, read and recorded by `Herald.answers()` and `record(_:forMessage:)`.
+@_exported import enum HeraldCore.Answer
+@_exported import struct HeraldCore.MessageAnswers
+// Prompts an app registers, and what the delegate hears about them.
+@_exported import struct HeraldCore.Prompt
+@_exported import struct HeraldCore.PromptSettings
+@_exported import struct HeraldCore.PromptsFile
+@_exported import enum HeraldCore.PromptButton
+@_exported import enum HeraldCore.PromptDecision
+// `Herald.store`: where the answers are kept, and what keeping them throws.
+@_exported import protocol HeraldCore.StateStore
+@_exported import struct HeraldCore.HeraldState
+@_exported import enum HeraldCore.StateStoreError
+// What a `MessagePresenter` is asked to show.
+@_exported import struct HeraldCore.NotificationContent
+@_exported import struct HeraldCore.NotificationAction
+// `HeraldError`'s reasons, and where in which kind of document a feed is malformed.
+@_exported import enum HeraldCore.FeedError
+@_exported import enum HeraldCore.FeedFormat
+@_exported import enum HeraldCore.DocumentPlace
+@_exported import enum HeraldCore.FeedSignatureProblem
+@_exported import enum HeraldDesktop.FetchError
+@_exported import enum HeraldDesktop.CertificateProblem
 
 // The global actor Herald and its delegate are isolated to (`@MainContext`).
 @_exported import class HeraldDesktop.MainContext
@@ -14,15 +54,3 @@
 @_exported import class HeraldDesktop.MainLoop
 // How a shown notification ended, as a `MessagePresenter` answers it.
 @_exported import enum HeraldDesktop.NotificationResponse
-// `Herald.linkOpener`, and what its `open(_:)` throws.
-@_exported import struct HeraldDesktop.LinkOpener
-@_exported import struct HeraldDesktop.LinkOpenerError
-// `HeraldError.fetch`'s reason, and why a certificate was refused.
-@_exported import enum HeraldDesktop.FetchError
-@_exported import enum HeraldDesktop.CertificateProblem
-// `LoadedFeed.validators`.
-@_exported import struct HeraldDesktop.FeedValidators
-// `Herald.offSwitches`: the key files of the user's and the administrator's mutes, and what
-// reading them throws.
-@_exported import enum HeraldDesktop.OffSwitchFiles
-@_exported import struct HeraldDesktop.OffSwitchFileError

@@ -69,7 +69,7 @@ extension Herald {
     ///
     /// - Parameter state: the state to explain against; by default a snapshot of this app's.
     /// - Throws: `HeraldError.state` when the state is not given and cannot be read.
-    public func explain(_ feed: Feed, state: HeraldState? = nil) throws(HeraldError) -> [MessageExplanation] {
+    package func explain(_ feed: Feed, state: HeraldState? = nil) throws(HeraldError) -> [MessageExplanation] {
         CheckPolicy.explain(feed, configuration: configuration.check, state: try readState(state), now: now(), quiet: quietReason(),
                             urlRules: configuration.urlRules, isLive: Check.isLive)
     }
@@ -83,7 +83,7 @@ extension Herald {
     ///
     /// - Parameter state: the state to explain against; by default a snapshot of this app's.
     /// - Throws: `HeraldError.state` when the state is not given and cannot be read.
-    public func explainPrompts(state: HeraldState? = nil) throws(HeraldError) -> [PromptExplanation] {
+    package func explainPrompts(state: HeraldState? = nil) throws(HeraldError) -> [PromptExplanation] {
         CheckPolicy.explain(registeredPrompts, state: try readState(state), now: now(), quiet: quietReason(), isLive: Check.isLive)
     }
 

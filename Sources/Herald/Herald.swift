@@ -110,7 +110,7 @@ public final class Herald {
     /// Shows the messages; the desktop's notification server unless replaced.
     public var presenter: MessagePresenter
     /// Opens view links and tells whether a link can be opened.
-    public var linkOpener: LinkOpener = LinkOpener()
+    package var linkOpener: LinkOpener = LinkOpener()
     /// The clock.
     public var now: () -> Date
     /// Whether the person at the desktop asked for quiet, asked before a check fetches or shows
@@ -119,7 +119,7 @@ public final class Herald {
     /// Whether the user or the administrator muted this app, and the administrator's mirror of
     /// its feed, asked at the start of every check, before anything is counted, fetched or
     /// shown; by default the key files of `OffSwitchFiles`, read from `configuration.environment`.
-    public var offSwitches: @MainContext () throws(OffSwitchFileError) -> OffSwitchDecision
+    package var offSwitches: @MainContext () throws(OffSwitchFileError) -> OffSwitchDecision
     /// Where this app's answers and cached feed are kept.
     public let store: any StateStore
 
@@ -238,7 +238,7 @@ public final class Herald {
 }
 
 /// Herald's own version, sent in the User-Agent.
-public enum HeraldVersion {
+package enum HeraldVersion {
     /// The release this build belongs to.
-    public static let current = "0.1.0"
+    package static let current = "0.1.0"
 }

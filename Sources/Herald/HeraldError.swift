@@ -22,11 +22,14 @@ public enum HeraldError: Error, Equatable, CustomStringConvertible {
     /// A public key is configured and the feed's signature is missing or wrong, or matches but
     /// is refused: an older version than one accepted, expired, or for another app (DESIGN.md D20).
     case signature(FeedSignatureProblem)
+    /// A library Herald needs, GIO, libsoup 3 or libnotify, cannot be loaded: "cannot load
+    /// libsoup-3.0.so.0: the loader's reason". Nothing is fetched or shown; the app goes on.
+    case libraryUnavailable(String)
 
     /// One sentence for people.
     public var description: String {
         switch self {
-        case .configuration(let reason), .keyFile(let reason): return reason
+        case .configuration(let reason), .keyFile(let reason), .libraryUnavailable(let reason): return reason
         case .fetch(let error): return error.description
         case .feed(let error): return error.description
         case .noNotificationServer: return "no notification server is running on the session bus, so nothing can be shown"
@@ -36,13 +39,13 @@ public enum HeraldError: Error, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The exit code of `herald check`: 64 usage, 65 bad feed (or signature), 69 no server,
-    /// 73 state not writable, 75 fetch failed, 78 a key file cannot be used.
+    /// The exit code of `herald check`: 64 usage, 65 bad feed (or signature), 69 no server or
+    /// a library missing, 73 state not writable, 75 fetch failed, 78 a key file cannot be used.
     public var exitCode: Int32 {
         switch self {
         case .configuration: return 64
         case .feed, .signature: return 65
-        case .noNotificationServer, .presentation: return 69
+        case .noNotificationServer, .presentation, .libraryUnavailable: return 69
         case .state: return 73
         case .fetch: return 75
         case .keyFile: return 78
@@ -64,6 +67,7 @@ public enum HeraldError: Error, Equatable, CustomStringConvertible {
         case .feed: return "feed"
         case .noNotificationServer: return "no-notification-server"
         case .presentation: return "presentation"
+        case .libraryUnavailable: return "library-unavailable"
         case .state: return "state"
         case .signature(.replayed): return "feed-replayed"
         case .signature(.expired): return "feed-expired"

@@ -2,10 +2,10 @@ import FoundationEssentials
 import HeraldCore
 
 /// A sample feed for demos: what `herald demo` and the GTK demo app show.
-public enum SampleFeed {
+package enum SampleFeed {
     /// Three messages: one with a link and its own button label, one plain tip answered with
     /// OK, one with a link, the default label and a version range.
-    public static let plist = """
+    package static let plist = """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
         <plist version="1.0">
@@ -34,10 +34,10 @@ public enum SampleFeed {
         """
 
     /// Herald's icon name in the hicolor theme (`icons/`), shown where the app has no icon of its own.
-    public static let icon = "org.herald.Herald"
+    package static let icon = "org.herald.Herald"
 
     /// Writes the sample feed beside the app's cached feed and returns its `file://` URL.
-    public static func install(appID: String, environment: [String: String]) throws -> String {
+    package static func install(appID: String, environment: [String: String]) throws -> String {
         let paths = try HeraldPaths(appID: appID, environment: environment)
         let path = String(paths.cachedFeedFile.dropLast(".feed".count)) + ".sample.plist"
         try RegularFile.write(Data(plist.utf8), to: path)

@@ -10,26 +10,26 @@ public enum NotificationResponse: Sendable, Equatable {
 }
 
 /// One freedesktop notification, built as a value and shown through libnotify.
-public struct DesktopNotification {
+package struct DesktopNotification {
     /// The summary line (plain text).
-    public var summary: String
+    package var summary: String
     /// The body (markup-escaped by the caller where the server reads markup).
-    public var body: String
+    package var body: String
     /// Icon name or `file://` URI for the app icon, if any.
-    public var icon: String?
+    package var icon: String?
     /// The app's display name.
-    public var appName: String?
+    package var appName: String?
     /// The `desktop-entry` hint: the app's .desktop basename.
-    public var desktopEntry: String?
+    package var desktopEntry: String?
     /// Action ids and labels, in order. `"default"` is the body click.
-    public var actions: [(id: String, label: String)]
+    package var actions: [(id: String, label: String)]
     /// Milliseconds before the server may expire it; -1 is the server default, 0 never.
-    public var timeout: Int32
+    package var timeout: Int32
     /// The urgency hint; `nil` leaves it to the server (normal).
-    public var urgency: MessageUrgency?
+    package var urgency: MessageUrgency?
 
     /// Creates a notification value.
-    public init(summary: String, body: String, icon: String? = nil, appName: String? = nil, desktopEntry: String? = nil,
+    package init(summary: String, body: String, icon: String? = nil, appName: String? = nil, desktopEntry: String? = nil,
                 actions: [(id: String, label: String)] = [], timeout: Int32 = -1, urgency: MessageUrgency? = nil) {
         self.urgency = urgency
         self.summary = summary
@@ -47,9 +47,11 @@ public struct DesktopNotification {
     /// hold only a `ResponseSink`, never the handle, so dropping the handle frees the object,
     /// its callbacks and `onResponse`, whether it was answered, closed or never shown.
     ///
-    /// - Throws: `NotificationError.showFailed` when the server refuses it.
+    /// - Throws: `NotificationError.showFailed` when the server refuses it,
+    ///   `.libraryUnavailable` when libnotify cannot be loaded.
     @MainContext
-    public func show(onResponse: @escaping @MainContext (NotificationResponse) -> Void) throws(NotificationError) -> NotificationHandle {
+    package func show(onResponse: @escaping @MainContext (NotificationResponse) -> Void) throws(NotificationError) -> NotificationHandle {
+        do { try DesktopLibrary.libnotify.load() } catch { throw .libraryUnavailable(error.description) }
         guard let notification = notify_notification_new(summary, body, icon) else {
             throw NotificationError.showFailed("libnotify could not create the notification")
         }
@@ -112,16 +114,16 @@ private final class ResponseSink {
 }
 
 /// Why a notification could not be shown.
-public enum NotificationError: Error, Equatable, CustomStringConvertible {
-    /// No notification server answers on the session bus (DESIGN.md D12).
-    case noServer
+package enum NotificationError: Error, Equatable, CustomStringConvertible {
+    /// libnotify cannot be loaded: "cannot load libnotify.so.4: the loader's reason".
+    case libraryUnavailable(String)
     /// The server or libnotify refused this notification.
     case showFailed(String)
 
     /// One sentence for people.
-    public var description: String {
+    package var description: String {
         switch self {
-        case .noServer: return "no notification server is running on the session bus"
+        case .libraryUnavailable(let reason): return reason
         case .showFailed(let reason): return "the notification could not be shown: \(reason)"
         }
     }
@@ -131,7 +133,7 @@ public enum NotificationError: Error, Equatable, CustomStringConvertible {
 ///
 /// Keep it while an answer may still arrive; dropping it unrefs the object, which frees the
 /// callbacks registered for it (DESIGN.md: every C object released exactly once).
-public final class NotificationHandle {
+package final class NotificationHandle {
     private let notification: UnsafeMutablePointer<NotifyNotification>
 
     init(_ notification: UnsafeMutablePointer<NotifyNotification>) {
@@ -141,21 +143,21 @@ public final class NotificationHandle {
     deinit { g_object_unref(notification) }
 
     /// The libnotify object, for code that must watch its lifetime (tests count finalizations).
-    public var object: UnsafeMutablePointer<GObject> {
+    package var object: UnsafeMutablePointer<GObject> {
         UnsafeMutableRawPointer(notification).assumingMemoryBound(to: GObject.self)
     }
 
     /// The server's id for it (0 once closed).
-    public var id: UInt32 {
+    package var id: UInt32 {
         var value = GValue()
-        g_value_init(&value, GType(6 << 2)) // G_TYPE_INT
+        g_value_init(&value, herald_type_int())
         g_object_get_property(object, "id", &value)
         defer { g_value_unset(&value) }
         return UInt32(bitPattern: g_value_get_int(&value))
     }
 
     /// Asks the server to close it; a close that comes back is reported as `.closedByHerald`.
-    public func close() {
+    package func close() {
         var error: UnsafeMutablePointer<GError>?
         if notify_notification_close(notification, &error) == 0 { _ = consume(error) }
     }

@@ -5,11 +5,13 @@ import HeraldCore
 /// (DESKTOPS.md "do-not-disturb"): GNOME's `show-banners` (through the Settings portal inside a
 /// Flatpak sandbox, whose own settings are not the host's), Xfce's `/do-not-disturb` in xfconf,
 /// dunst's pause, and the notification server's `Inhibited` property (Plasma's).
-public enum DesktopQuiet {
+package enum DesktopQuiet {
     /// The reason for quiet now, or `nil`. Reads one setting and asks the bus at most three
     /// properties, each without starting a service that is not running and for at most a second.
     @MainContext
-    public static func reason() -> QuietReason? {
+    package static func reason() -> QuietReason? {
+        // Without GIO nothing says quiet; the check reports the library when it needs it.
+        guard (try? DesktopLibrary.gio.load()) != nil else { return nil }
         let bus = sessionBus()
         defer { if let bus { g_object_unref(UnsafeMutableRawPointer(bus)) } }
         if Sandbox.isFlatpak ? bus.map(hostBannersOff) ?? false : bannersOff() { return .doNotDisturb }

@@ -7,12 +7,12 @@ import HeraldCore
 /// Every Debian system has libhogweed (GnuTLS needs it), so Herald links nothing for it: a
 /// check without a public key configured loads no crypto at all, and one with a key loads
 /// the library once, when the first signature is checked.
-public enum Ed25519 {
+package enum Ed25519 {
     /// A private key's length: the 32-byte seed, as Sparkle exports it.
-    public static let seedLength = 32
+    package static let seedLength = 32
 
     /// Whether `signature` is `publicKey`'s over exactly `message`.
-    public static func isValid(signature: Data, of message: Data, publicKey: Data) throws(FeedSignatureProblem) -> Bool {
+    package static func isValid(signature: Data, of message: Data, publicKey: Data) throws(FeedSignatureProblem) -> Bool {
         guard signature.count == FeedSignature.signatureLength else { return false }
         guard publicKey.count == FeedSignature.publicKeyLength else { throw .badPublicKey }
         let verify = try library().verify
@@ -26,7 +26,7 @@ public enum Ed25519 {
     }
 
     /// The public key of a private key (its 32-byte seed).
-    public static func publicKey(seed: Data) throws(FeedSignatureProblem) -> Data {
+    package static func publicKey(seed: Data) throws(FeedSignatureProblem) -> Data {
         guard seed.count == seedLength else { throw .malformed("a private key is \(seedLength) bytes, this one is \(seed.count)") }
         let derive = try library().publicKey
         var key = Data(count: FeedSignature.publicKeyLength)
@@ -37,7 +37,7 @@ public enum Ed25519 {
     }
 
     /// Signs `message` with a private key (its 32-byte seed).
-    public static func sign(_ message: Data, seed: Data) throws(FeedSignatureProblem) -> Data {
+    package static func sign(_ message: Data, seed: Data) throws(FeedSignatureProblem) -> Data {
         let key = try publicKey(seed: seed)
         let sign = try library().sign
         var signature = Data(count: FeedSignature.signatureLength)
@@ -55,7 +55,7 @@ public enum Ed25519 {
     }
 
     /// A new private key: 32 bytes from the kernel's random source.
-    public static func newSeed() throws(FeedSignatureProblem) -> Data {
+    package static func newSeed() throws(FeedSignatureProblem) -> Data {
         let descriptor = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw .unavailable("cannot read /dev/urandom: \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }

@@ -3,25 +3,25 @@ import FoundationEssentials
 import HeraldCore
 
 /// The validators of a cached copy, sent to make the request conditional.
-public struct FeedValidators: Sendable, Equatable {
+package struct FeedValidators: Sendable, Equatable {
     /// The `ETag` of the cached copy.
-    public var etag: String?
+    package var etag: String?
     /// The `Last-Modified` of the cached copy.
-    public var lastModified: String?
+    package var lastModified: String?
 
     /// Creates validators.
-    public init(etag: String?, lastModified: String?) {
+    package init(etag: String?, lastModified: String?) {
         self.etag = etag
         self.lastModified = lastModified
     }
 
     /// Whether these validators name a cached copy: a request that sends neither header asks
     /// for the whole feed, and a 304 cannot answer it.
-    public var namesCachedCopy: Bool { etag != nil || lastModified != nil }
+    package var namesCachedCopy: Bool { etag != nil || lastModified != nil }
 }
 
 /// What a fetch brought back.
-public enum FetchResult: Sendable, Equatable {
+package enum FetchResult: Sendable, Equatable {
     /// New bytes (HTTP 200 or a local file), with the validators to store.
     case fetched(Data, FeedValidators)
     /// HTTP 304 to a request that named a cached copy (`FeedValidators.namesCachedCopy`): that
@@ -131,15 +131,15 @@ public enum CertificateProblem: UInt32, Sendable, Equatable, CaseIterable, Custo
 /// deadline, and bodies over the size cap are cut off. libsoup follows the desktop's proxy
 /// settings and, unless a CA file is given, the system's CA store through GIO.
 @MainContext
-public final class FeedFetcher {
+package final class FeedFetcher {
     /// Seconds the whole fetch may take.
-    public var timeout: Double
+    package var timeout: Double
     /// Largest body accepted, in bytes.
-    public var sizeLimit: Int
+    package var sizeLimit: Int
     /// Largest number of redirects followed.
-    public var maxRedirects: Int
+    package var maxRedirects: Int
     /// Which URLs may be fetched.
-    public var rules: URLRules { didSet { lastVerdict = nil } }
+    package var rules: URLRules { didSet { lastVerdict = nil } }
     /// The URL judged last under `rules`, and the verdict: a feed asked at every check is judged once.
     private var lastVerdict: (url: String, refusal: String?)?
     private let session: UnsafeMutablePointer<SoupSession>
@@ -151,7 +151,7 @@ public final class FeedFetcher {
     ///
     /// - Parameter caFile: a PEM file of the certificate authorities trusted for https, in
     ///   place of the system's store (a company's own CA, or a test's); `nil` for the system's.
-    public init(userAgent: String, timeout: Double = 60, sizeLimit: Int = 1 << 20, maxRedirects: Int = 5, rules: URLRules = URLRules(),
+    package init(userAgent: String, timeout: Double = 60, sizeLimit: Int = 1 << 20, maxRedirects: Int = 5, rules: URLRules = URLRules(),
                 caFile: String? = nil) {
         self.timeout = timeout
         self.sizeLimit = sizeLimit
@@ -184,7 +184,7 @@ public final class FeedFetcher {
     ///   requests of one load (each language of a `{lang}` feed, the signature file) share one
     ///   deadline, so `timeout` bounds them together; one whose deadline has passed fails at once,
     ///   without a request.
-    public func fetch(_ url: String, validators: FeedValidators?, deadline: ContinuousClock.Instant? = nil,
+    package func fetch(_ url: String, validators: FeedValidators?, deadline: ContinuousClock.Instant? = nil,
                       completion: @escaping @MainContext (Result<FetchResult, FetchError>) -> Void) {
         if let refusal = verdict(on: url) { return MainContext.idle { completion(.failure(.refused(refusal))) } }
         let seconds = deadline.map(Self.seconds(until:)) ?? boundedTimeout
@@ -210,7 +210,7 @@ public final class FeedFetcher {
     }
 
     /// The deadline of a fetch that starts now: `timeout` from now.
-    public func deadline() -> ContinuousClock.Instant {
+    package func deadline() -> ContinuousClock.Instant {
         .now + .milliseconds(Int64((boundedTimeout * 1000).rounded(.up)))
     }
 

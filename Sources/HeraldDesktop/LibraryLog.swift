@@ -9,11 +9,11 @@ import Glibc
 /// with control characters shown as escapes, so that nothing a peer sends can move the cursor
 /// or forge a line of its own. Debug and informational messages stay hidden unless
 /// `G_MESSAGES_DEBUG` asks for them, as GLib's own writer does.
-public enum LibraryLog {
+package enum LibraryLog {
     /// Sends every GLib log message of this process to standard error as one line that starts
     /// with `program`. Call it once, before the libraries log anything; GLib allows one writer
     /// per process, so an app with a logger of its own should not call it.
-    public static func routeToStandardError(program: String) {
+    package static func routeToStandardError(program: String) {
         let box = Unmanaged.passRetained(Prefix(program)).toOpaque()
         g_log_set_writer_func({ level, fields, count, pointer in
             guard let pointer, let fields else { return G_LOG_WRITER_UNHANDLED }
@@ -41,13 +41,13 @@ public enum LibraryLog {
     }
 
     /// The line for one message: `program: domain level: message`, control characters escaped.
-    public static func line(program: String, domain: String?, level: String, message: String) -> String {
+    package static func line(program: String, domain: String?, level: String, message: String) -> String {
         let source = domain.map { "\($0) \(level)" } ?? level
         return "\(program): \(escapingControls(source)): \(escapingControls(message))\n"
     }
 
     /// Shows C0, DEL and C1 control characters, and line and paragraph separators, as `\u{…}`.
-    public static func escapingControls(_ text: String) -> String {
+    package static func escapingControls(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
             switch scalar.value {

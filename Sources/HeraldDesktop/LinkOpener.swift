@@ -2,9 +2,9 @@ import CDesktopLibraries
 import HeraldCore
 
 /// Opens links with the desktop's default applications, through GIO.
-public struct LinkOpener: Sendable {
+package struct LinkOpener: Sendable {
     /// Creates an opener.
-    public init() {}
+    package init() {}
 
     /// Whether some application is registered for the URL's scheme (`x-scheme-handler/…`);
     /// never for a URL that `open` would refuse.
@@ -12,8 +12,10 @@ public struct LinkOpener: Sendable {
     /// Inside a Flatpak sandbox no handler is registered, yet GIO opens every link through the
     /// OpenURI portal, which hands it to the host's application for the scheme or lets the person
     /// choose one: there, a link is openable whenever it has a scheme.
-    public func canOpen(_ url: String) -> Bool {
-        guard URLRules.unsafeCharacter(in: url) == nil, let scheme = URLRules.scheme(of: url) else { return false }
+    package func canOpen(_ url: String) -> Bool {
+        guard URLRules.unsafeCharacter(in: url) == nil, let scheme = URLRules.scheme(of: url), (try? DesktopLibrary.gio.load()) != nil else {
+            return false
+        }
         if Sandbox.isFlatpak { return true }
         guard let info = g_app_info_get_default_for_uri_scheme(scheme) else { return false }
         g_object_unref(UnsafeMutableRawPointer(info))
@@ -26,11 +28,13 @@ public struct LinkOpener: Sendable {
     /// too, whoever calls: the URL rules check the text as written, and an application that
     /// repaired it (GIO, a browser) could open something other than what was checked.
     ///
-    /// - Throws: `LinkOpenerError` with GIO's message when no application could be started.
-    public func open(_ url: String) throws(LinkOpenerError) {
+    /// - Throws: `LinkOpenerError` with GIO's message when no application could be started, or
+    ///   the loader's when GIO cannot be loaded.
+    package func open(_ url: String) throws(LinkOpenerError) {
         if let character = URLRules.unsafeCharacter(in: url) {
             throw LinkOpenerError(url: url, reason: "the link contains \(character), so it is not opened")
         }
+        do { try DesktopLibrary.gio.load() } catch { throw LinkOpenerError(url: url, reason: error.description) }
         var error: UnsafeMutablePointer<GError>?
         if g_app_info_launch_default_for_uri(url, nil, &error) == 0 {
             throw LinkOpenerError(url: url, reason: consume(error) ?? "unknown error")
@@ -39,14 +43,14 @@ public struct LinkOpener: Sendable {
 }
 
 /// A link that could not be opened.
-public struct LinkOpenerError: Error, Equatable, CustomStringConvertible {
+package struct LinkOpenerError: Error, Equatable, CustomStringConvertible {
     /// The link.
-    public var url: String
+    package var url: String
     /// GIO's message, or why Herald would not hand the link on.
-    public var reason: String
+    package var reason: String
 
     /// "could not open URL: reason".
-    public var description: String { "could not open \(Self.printable(url)): \(reason)" }
+    package var description: String { "could not open \(Self.printable(url)): \(reason)" }
 
     /// The URL on one line: control, format and separator characters as `\u{…}` escapes, so an
     /// error message about a hostile link cannot break the log line it is on.

@@ -6,20 +6,20 @@ import HeraldCore
 /// Its capabilities and name are asked once and kept (DESIGN.md D17): libnotify asks
 /// synchronously, `GetCapabilities` and `GetServerInformation` (which libnotify answers itself
 /// when it sends through the portal).
-public final class NotificationServer {
+package final class NotificationServer {
     /// The capabilities the server announced, e.g. "actions", "body-markup".
-    public let capabilities: Set<String>
+    package let capabilities: Set<String>
     /// The server's name ("GNOME Shell", "Xfce Notify Daemon"; libnotify's "Portal
     /// Notification" in a sandbox).
-    public let name: String
+    package let name: String
 
     /// The capabilities to build content for (`ServerTraits.contentCapabilities`).
-    public var contentCapabilities: Set<String> {
+    package var contentCapabilities: Set<String> {
         ServerTraits.contentCapabilities(announced: capabilities, serverName: name)
     }
 
     /// Connects for an app name; `nil` when no server answers on the session bus.
-    public init?(appName: String) {
+    package init?(appName: String) {
         guard notify_is_initted() != 0 || notify_init(appName) != 0 else { return nil }
         // A missing server is reported by the caller in one clear line; libnotify's own
         // warning about the failed proxy would only repeat it, and in a sandbox its warning
@@ -50,8 +50,9 @@ public final class NotificationServer {
     /// quarter of a second, for at most `seconds`. Inside a sandbox the notification portal is
     /// reached instead, which the bus starts by design: no wait.
     @MainContext
-    public static func waitForOwner(seconds: Double) -> Bool {
-        if Sandbox.isFlatpak { return true }
+    package static func waitForOwner(seconds: Double) -> Bool {
+        // Without GIO there is nothing to wait with; the check reports the library itself.
+        if Sandbox.isFlatpak || (try? DesktopLibrary.gio.load()) == nil { return true }
         var error: UnsafeMutablePointer<GError>?
         guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
             g_clear_error(&error)

@@ -12,36 +12,36 @@ import HeraldCore
 /// Each file is read without blocking (a FIFO in its place is an error at once, not a check
 /// that waits forever) and must be a regular file of at most `sizeLimit`; a link in its place
 /// is followed, as a dotfiles checkout links `herald.conf`.
-public enum OffSwitchFiles {
+package enum OffSwitchFiles {
     /// The file's path under a configuration folder.
-    public static let relativePath = "herald/herald.conf"
+    package static let relativePath = "herald/herald.conf"
 
     /// The largest key file read, 1 MiB: a mute is one line, so a file this large is not one
     /// a person wrote, and reading it at every check would cost every app's start-up.
-    public static let sizeLimit = 1 << 20
+    package static let sizeLimit = 1 << 20
 
     /// The system files, most important first: `herald/herald.conf` in each absolute folder of
     /// `$XDG_CONFIG_DIRS`, or `/etc/xdg` when it names none.
-    public static func systemFiles(environment: [String: String]) -> [String] {
+    package static func systemFiles(environment: [String: String]) -> [String] {
         let folders = (environment["XDG_CONFIG_DIRS"] ?? "").split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
         return (folders.isEmpty ? ["/etc/xdg"] : folders).map { $0 + "/" + relativePath }
     }
 
     /// The user's file: `$XDG_CONFIG_HOME/herald/herald.conf`, `~/.config/herald/herald.conf` by default.
-    public static func userFile(environment: [String: String]) -> String {
+    package static func userFile(environment: [String: String]) -> String {
         let home = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (environment["HOME"] ?? "/") + "/.config"
         return home + "/" + relativePath
     }
 
     /// Reads every file that applies to this environment's user. Creates nothing.
-    public static func read(environment: [String: String]) throws(OffSwitchFileError) -> OffSwitches {
+    package static func read(environment: [String: String]) throws(OffSwitchFileError) -> OffSwitches {
         try read(systemFiles: systemFiles(environment: environment), userFile: userFile(environment: environment))
     }
 
     /// Reads the given files: `systemFiles` most important first, as `systemFiles(environment:)`
     /// names them, and the user's. For a caller that reads them again and again under one
     /// environment, so that the paths are worked out once. Creates nothing.
-    public static func read(systemFiles: [String], userFile: String) throws(OffSwitchFileError) -> OffSwitches {
+    package static func read(systemFiles: [String], userFile: String) throws(OffSwitchFileError) -> OffSwitches {
         var system: [OffSwitchSettings] = []
         system.reserveCapacity(systemFiles.count)
         for path in systemFiles { system.append(try read(path, administrator: true)) }
@@ -58,7 +58,7 @@ public enum OffSwitchFiles {
     ///
     /// - Parameter decide: the change to make, if any, and what to pass back; it may throw to
     ///   refuse, and nothing is written then.
-    public static func change<Outcome>(environment: [String: String],
+    package static func change<Outcome>(environment: [String: String],
                                        _ decide: (OffSwitches) throws -> (edit: OffSwitchEdit?, outcome: Outcome)) throws -> Outcome {
         let file: SharedFile
         do throws(FileError) { file = try SharedFile(userFile(environment: environment), creatingFolder: true) } catch {
@@ -180,14 +180,14 @@ public enum OffSwitchFiles {
 
 /// Why `OffSwitchFiles.change` made no change: a key file could not be read (or parsed), or
 /// the user's could not be locked or written.
-public enum OffSwitchEditError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum OffSwitchEditError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A key file cannot be read or parsed (`herald mute` exits 78).
     case reading(OffSwitchFileError)
     /// The user's file (or its folder) cannot be locked, created or written (exit 73).
     case writing(OffSwitchFileError)
 
     /// "path: reason".
-    public var description: String {
+    package var description: String {
         switch self {
         case .reading(let error), .writing(let error): return error.description
         }
@@ -195,14 +195,14 @@ public enum OffSwitchEditError: Error, Sendable, Equatable, CustomStringConverti
 }
 
 /// A key file that could not be read, parsed or written.
-public struct OffSwitchFileError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct OffSwitchFileError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file (or folder) concerned.
-    public var file: String
+    package var file: String
     /// What went wrong, as GLib or the system says it.
-    public var reason: String
+    package var reason: String
 
     /// Creates the error.
-    public init(file: String, reason: String) {
+    package init(file: String, reason: String) {
         self.file = file
         self.reason = reason
     }
@@ -214,5 +214,5 @@ public struct OffSwitchFileError: Error, Sendable, Equatable, CustomStringConver
     }
 
     /// "path: reason".
-    public var description: String { "\(file): \(reason)" }
+    package var description: String { "\(file): \(reason)" }
 }

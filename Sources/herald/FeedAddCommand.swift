@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import Herald
 import HeraldCore
+import HeraldPublishing
 
 /// `herald feed add`: a new message under a fresh id, written into the feed as a publisher
 /// would write it by hand.

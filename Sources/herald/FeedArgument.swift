@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import Herald
 import HeraldCore
+import HeraldPublishing
 import HeraldDesktop
 
 /// A feed as every command takes it: a path, `-` for standard input, or a `file:`, `https:` or

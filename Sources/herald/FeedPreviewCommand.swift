@@ -3,7 +3,6 @@ import FoundationEssentials
 import Herald
 import HeraldCore
 import HeraldDesktop
-import HeraldTesting
 
 /// `herald feed preview`: a feed's messages on the publisher's own desktop, shown as a check
 /// shows them, with the answers kept in memory.
@@ -60,8 +59,29 @@ struct FeedPreviewCommand: ParsableCommand, UsageExample {
             check: CheckConfiguration(showOnFirstLaunch: true, maxNotificationsPerCheck: max ?? Int.max),
             urlRules: links.rules, icon: SampleFeed.icon, sizeLimit: FeedArgument.sizeLimit, caFile: links.caFile, publicKeys: links.publicKeys, waitLimit: wait)
         var session = CheckSession(configuration: configuration, json: json)
-        session.store = InMemoryStateStore()
+        session.store = PreviewStateStore()
         session.respectsQuietAndMutes = false
         throw ExitCode(MainContext.assumeIsolated { session.run(force: true) })
     }
+}
+
+/// The answers of a preview, kept in memory: a preview never touches an app's state.
+private final class PreviewStateStore: StateStore {
+    private var state = HeraldState()
+    private var cachedBytes: Data?
+
+    func load() throws -> HeraldState { state }
+
+    func update<Result>(_ change: (inout HeraldState) throws -> Result) throws -> Result { try change(&state) }
+
+    func reset() throws {
+        state = HeraldState()
+        cachedBytes = nil
+    }
+
+    var hasCachedFeed: Bool { cachedBytes != nil }
+
+    func cachedFeed() -> Data? { cachedBytes }
+
+    func storeCachedFeed(_ bytes: Data) throws { cachedBytes = bytes }
 }

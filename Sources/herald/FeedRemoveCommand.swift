@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import HeraldCore
+import HeraldPublishing
 
 /// `herald feed remove`: takes a message out of the feed and retires its id for good.
 struct FeedRemoveCommand: ParsableCommand, UsageExample {

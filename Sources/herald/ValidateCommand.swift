@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import HeraldCore
+import HeraldPublishing
 import Herald
 import HeraldDesktop
 

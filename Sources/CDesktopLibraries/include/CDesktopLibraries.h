@@ -7,7 +7,9 @@
 //
 // GIO's declarations are its own headers'. Of libsoup and libnotify, only the part Herald calls
 // is declared here, as their headers declare it (libsoup 3.0, libnotify 0.8), so that building
-// Herald needs no header search path beyond GLib's.
+// Herald needs no header search path beyond GLib's. Tests/support/declarations_check.c compiles
+// these prototypes against the real headers, with HERALD_CHECKING_DECLARATIONS defined so that
+// the types come from those headers alone: a prototype that differs is a compile error.
 
 #include <glib.h>
 #include <glib-unix.h>
@@ -16,23 +18,45 @@
 
 G_BEGIN_DECLS
 
+/// The libraries loaded on first use.
+enum HeraldLibrary {
+    HERALD_GIO,
+    HERALD_LIBSOUP,
+    HERALD_LIBNOTIFY,
+};
+
+/// Loads `library` and finds every function of it that Herald calls, once; returns 1, or 0 with
+/// "cannot load NAME: the loader's reason" in `reason` (cut to `size` bytes).
+int herald_library_load(enum HeraldLibrary library, char *reason, size_t size);
+
+/// `G_TYPE_INT`, a macro Swift cannot call.
+static inline GType herald_type_int(void) { return G_TYPE_INT; }
+
+// An enum of the libraries' and its constants; where the declarations are checked, each constant
+// is compared with the library's own instead.
+#ifdef HERALD_CHECKING_DECLARATIONS
+#define HERALD_ENUM(type, constants) constants
+#define HERALD_CONSTANT(name, value) _Static_assert(name == (value), #name " is not " #value " in the library's header");
+#else
+#define HERALD_ENUM(type, constants) typedef enum { constants } type;
+#define HERALD_CONSTANT(name, value) name = (value),
+#endif
+
 // libsoup 3.0 (libsoup/soup-session.h, soup-message.h, soup-message-headers.h, soup-status.h)
 
+#ifndef HERALD_CHECKING_DECLARATIONS
 typedef struct _SoupSession {
     GObject parent_instance;
 } SoupSession;
 typedef struct _SoupMessage SoupMessage;
 typedef struct _SoupMessageHeaders SoupMessageHeaders;
+#endif
 
-typedef enum {
-    SOUP_MESSAGE_NO_REDIRECT = (1 << 1),
-} SoupMessageFlags;
-
-typedef enum {
-    SOUP_STATUS_NONE = 0,
-    SOUP_STATUS_OK = 200,
-    SOUP_STATUS_NOT_MODIFIED = 304,
-} SoupStatus;
+HERALD_ENUM(SoupMessageFlags, HERALD_CONSTANT(SOUP_MESSAGE_NO_REDIRECT, 1 << 1))
+HERALD_ENUM(SoupStatus,
+            HERALD_CONSTANT(SOUP_STATUS_NONE, 0)
+            HERALD_CONSTANT(SOUP_STATUS_OK, 200)
+            HERALD_CONSTANT(SOUP_STATUS_NOT_MODIFIED, 304))
 
 SoupSession *soup_session_new(void);
 void soup_session_set_user_agent(SoupSession *session, const char *user_agent);
@@ -52,19 +76,20 @@ void soup_message_headers_replace(SoupMessageHeaders *hdrs, const char *name, co
 
 // libnotify 0.8 (libnotify/notify.h, notification.h)
 
+#ifndef HERALD_CHECKING_DECLARATIONS
 typedef struct _NotifyNotificationPrivate NotifyNotificationPrivate;
 typedef struct _NotifyNotification {
     GObject parent_object;
     NotifyNotificationPrivate *priv;
 } NotifyNotification;
 
-typedef enum {
-    NOTIFY_URGENCY_LOW,
-    NOTIFY_URGENCY_NORMAL,
-    NOTIFY_URGENCY_CRITICAL,
-} NotifyUrgency;
-
 typedef void (*NotifyActionCallback)(NotifyNotification *notification, char *action, gpointer user_data);
+#endif
+
+HERALD_ENUM(NotifyUrgency,
+            HERALD_CONSTANT(NOTIFY_URGENCY_LOW, 0)
+            HERALD_CONSTANT(NOTIFY_URGENCY_NORMAL, 1)
+            HERALD_CONSTANT(NOTIFY_URGENCY_CRITICAL, 2))
 
 gboolean notify_init(const char *app_name);
 gboolean notify_is_initted(void);

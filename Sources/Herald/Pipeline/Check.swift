@@ -286,7 +286,7 @@ final class Check {
         case .failed(let error):
             switch error {
             case .fetch, .feed, .signature: return CheckPolicy.recordFailure(state, reason: error.description, now: now)
-            case .noNotificationServer, .configuration, .keyFile, .presentation, .state: return state
+            case .noNotificationServer, .configuration, .keyFile, .presentation, .state, .libraryUnavailable: return state
             }
         }
     }

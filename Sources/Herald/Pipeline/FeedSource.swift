@@ -4,24 +4,24 @@ import HeraldCore
 import HeraldDesktop
 
 /// A feed as the feed source hands it on: decoded, and how it was obtained.
-public struct LoadedFeed: Sendable {
+package struct LoadedFeed: Sendable {
     /// The decoded feed.
-    public var feed: Feed
+    package var feed: Feed
     /// Validators of newly fetched bytes, to keep with the cached copy; `nil` when the bytes
     /// were not fetched anew (a 304) or nothing is cached.
-    public var validators: FeedValidators?
+    package var validators: FeedValidators?
     /// Whether a 304 re-used the cached copy.
-    public var notModified: Bool
+    package var notModified: Bool
     /// The URL that answered: the feed URL, or for one with `{lang}` the URL it stood for.
-    public var url: String
+    package var url: String
     /// The URLs asked before `url` that were not there (HTTP 404), in order.
-    public var notFound: [String] = []
+    package var notFound: [String] = []
     /// The signed metadata of a verified feed; `nil` for an unsigned feed, or one signed in the
     /// previous format (unversioned).
-    public var signedMetadata: FeedSignature.Metadata?
+    package var signedMetadata: FeedSignature.Metadata?
     /// Which of the configured public keys verified the feed (its place in the list); `nil`
     /// when no key is configured.
-    public var verifyingKey: Int?
+    package var verifyingKey: Int?
 }
 
 /// Turns a feed URL into decoded entries: the second stage of a check (DESIGN.md, "How a
@@ -42,15 +42,17 @@ public struct LoadedFeed: Sendable {
 /// another URL, language or mirror is never shown. One load asks at most
 /// `requestLimit(languages:)` requests, within one deadline of `timeout`.
 @MainContext
-public final class FeedSource {
+package final class FeedSource {
     /// The feed's URL, as configured (with `{lang}` when it has one).
-    public let url: String
+    package let url: String
     /// The user's languages that may fill `{lang}`, in order.
-    public let languages: [String]
-    private let fetcher: FeedFetcher
+    package let languages: [String]
+    /// Made on the first load, once GIO and libsoup are loaded.
+    private lazy var fetcher = makeFetcher()
+    private let makeFetcher: @MainContext () -> FeedFetcher
     /// The URL that gave the last load its answer (for a `{lang}` feed, the language's), or
     /// `nil` before one: where a feed that cannot be read came from.
-    public private(set) var answeredURL: String?
+    package private(set) var answeredURL: String?
     private let cache: (any StateStore)?
     private let publicKeys: [Data]
     private let appID: String?
@@ -71,7 +73,7 @@ public final class FeedSource {
     ///   - now: the clock a signature's expiry is compared with.
     ///   - languages: the user's languages (`Audience.languages`), for a URL with `{lang}`.
     ///   - cache: where the cached copy is kept; `nil` for none.
-    public init(url: String, userAgent: String, timeout: Double, sizeLimit: Int, rules: URLRules, caFile: String? = nil,
+    package init(url: String, userAgent: String, timeout: Double, sizeLimit: Int, rules: URLRules, caFile: String? = nil,
                 publicKeys: [Data] = [], appID: String? = nil, now: @escaping @MainContext () -> Date = { Date() }, languages: [String] = [],
                 cache: (any StateStore)?) {
         self.url = url
@@ -80,12 +82,12 @@ public final class FeedSource {
         self.publicKeys = publicKeys
         self.appID = appID
         self.now = now
-        fetcher = FeedFetcher(userAgent: userAgent, timeout: timeout, sizeLimit: sizeLimit, rules: rules, caFile: caFile)
+        makeFetcher = { FeedFetcher(userAgent: userAgent, timeout: timeout, sizeLimit: sizeLimit, rules: rules, caFile: caFile) }
     }
 
     /// The feed argument that names standard input. Such a feed is read once, never cached,
     /// and has no conditional request: there is no earlier copy to compare it with.
-    public nonisolated static let standardInput = "-"
+    package nonisolated static let standardInput = "-"
 
     /// Whether the fetched bytes are kept for a conditional request next time.
     private var cacheable: Bool { url != Self.standardInput }
@@ -94,12 +96,12 @@ public final class FeedSource {
     /// request and up to five redirects; the URLs are the feed's (for `{lang}`, each of
     /// `languages` and the URL without one), the signature file beside the one that answered,
     /// and, when a 304 named a copy that turns out unusable, that URL once more unconditionally.
-    public nonisolated static func requestLimit(languages: Int, maxRedirects: Int = 5) -> Int {
+    package nonisolated static func requestLimit(languages: Int, maxRedirects: Int = 5) -> Int {
         (1 + maxRedirects) * (languages + 1 + 2)
     }
 
     /// Where a signature that is not at the feed's end is looked for: beside the URL that answered.
-    public nonisolated static func detachedSignatureURL(of url: String) -> String { url + ".sig" }
+    package nonisolated static func detachedSignatureURL(of url: String) -> String { url + ".sig" }
 
     /// Fetches, verifies and decodes the feed; `completion` runs once, on the main context.
     ///
@@ -109,8 +111,14 @@ public final class FeedSource {
     ///   the record also names the URL that answered last, which is asked first and alone.
     /// - Parameter acceptedVersion: the highest signed version the app accepted from this feed
     ///   URL (`HeraldState.feedVersions`); a feed signed with a lower one is refused as replayed.
-    public func load(cached: HeraldState.CachedFeed?, acceptedVersion: UInt64? = nil,
+    package func load(cached: HeraldState.CachedFeed?, acceptedVersion: UInt64? = nil,
                      completion: @escaping @MainContext (Result<LoadedFeed, HeraldError>) -> Void) {
+        do {
+            try DesktopLibrary.gio.load()
+            try DesktopLibrary.libsoup.load()
+        } catch {
+            return MainContext.idle { completion(.failure(.libraryUnavailable(error.description))) }
+        }
         let candidates = cacheable ? LanguageFeedURL.candidates(for: url, languages: languages) : [url]
         let template = candidates != [url]
         let record = cached.flatMap { cached -> HeraldState.CachedFeed? in
@@ -278,7 +286,7 @@ public final class FeedSource {
 
     /// A feed argument as a URL: URLs pass unchanged, `-` (standard input) too, and a path
     /// becomes a `file://` URL.
-    public nonisolated static func url(forArgument argument: String) -> String {
+    package nonisolated static func url(forArgument argument: String) -> String {
         if argument == standardInput { return argument }
         if let scheme = URLRules.scheme(of: argument), scheme != "file" || argument.hasPrefix("file:") { return argument }
         let absolute = argument.hasPrefix("/") ? argument : FileManager.default.currentDirectoryPath + "/" + argument
@@ -293,7 +301,7 @@ public final class FeedSource {
 
     /// The local path of a `file:` URL of this machine (no host, or `localhost`); `nil` for
     /// other URLs.
-    public nonisolated static func path(forFileURL url: String) -> String? {
+    package nonisolated static func path(forFileURL url: String) -> String? {
         var host: UnsafeMutablePointer<CChar>?
         guard let path = g_filename_from_uri(url, &host, nil) else { return nil }
         defer {

@@ -35,7 +35,7 @@ extension PresentedMessage {
 }
 
 /// Shows messages as freedesktop notifications through libnotify.
-public final class DesktopPresenter: MessagePresenter {
+package final class DesktopPresenter: MessagePresenter {
     private var appName: String
     private let appID: String
     private var icon: String?
@@ -51,7 +51,7 @@ public final class DesktopPresenter: MessagePresenter {
     ///   - icon: an icon name or file URI for the app icon; `nil` takes the `Icon` of the app's
     ///     installed desktop entry, else Herald's own.
     ///   - environment: where the desktop entry is looked for (`XDG_DATA_HOME`, `XDG_DATA_DIRS`).
-    public init(appName: String, appID: String, icon: String? = nil, environment: [String: String] = ProcessEnvironment.read()) {
+    package init(appName: String, appID: String, icon: String? = nil, environment: [String: String] = ProcessEnvironment.read()) {
         self.appName = appName
         self.appID = appID
         self.icon = icon
@@ -60,8 +60,9 @@ public final class DesktopPresenter: MessagePresenter {
 
     /// The server's capabilities, asked once, as the content must be built for them
     /// (`ServerTraits`). The app's desktop entry is read then too, once.
-    public func capabilities() throws -> Set<String> {
+    package func capabilities() throws -> Set<String> {
         if let server { return server.contentCapabilities }
+        do { try DesktopLibrary.libnotify.load() } catch { throw HeraldError.libraryUnavailable(error.description) }
         guard let connected = NotificationServer(appName: appName) else { throw HeraldError.noNotificationServer }
         server = connected
         if appName == appID || icon == nil {
@@ -73,7 +74,7 @@ public final class DesktopPresenter: MessagePresenter {
     }
 
     /// Shows a libnotify notification that never expires on its own: Herald's wait limit decides.
-    public func present(_ content: NotificationContent, link: String?, respond: @escaping @MainContext (NotificationResponse) -> Void) throws -> PresentedMessage {
+    package func present(_ content: NotificationContent, link: String?, respond: @escaping @MainContext (NotificationResponse) -> Void) throws -> PresentedMessage {
         let acceptsAppName = server.map { ServerTraits.acceptsAppName(serverName: $0.name) } ?? true
         let notification = DesktopNotification(
             summary: content.summary, body: content.body, icon: content.icon ?? icon, appName: acceptsAppName ? appName : nil,

@@ -175,39 +175,39 @@ public struct FeedEntry: Sendable, Equatable {
 }
 
 /// The keys an iNotify entry uses (case-sensitive, ORIGINALS.md §1.1).
-public enum FeedKey {
+package enum FeedKey {
     /// Alert title.
-    public static let title = "Title"
+    package static let title = "Title"
     /// Body text.
-    public static let message = "Message"
+    package static let message = "Message"
     /// Link for the view action.
-    public static let actionURL = "ActionURL"
+    package static let actionURL = "ActionURL"
     /// Label for the view action.
-    public static let actionButton = "ActionButton"
+    package static let actionButton = "ActionButton"
     /// Lowest app version, inclusive.
-    public static let minVersion = "MinVersion"
+    package static let minVersion = "MinVersion"
     /// Highest app version, inclusive.
-    public static let maxVersion = "MaxVersion"
+    package static let maxVersion = "MaxVersion"
 }
 
 /// Something wrong with one entry of a feed; the entry is skipped, the others still count.
-public struct FeedProblem: Error, Sendable, Equatable, CustomStringConvertible {
+package struct FeedProblem: Error, Sendable, Equatable, CustomStringConvertible {
     /// The message id of the entry.
-    public var key: String
+    package var key: String
     /// What is wrong, in one sentence.
-    public var reason: String
+    package var reason: String
     /// The entry's key whose value is wrong ("Title"), or `nil` when the entry as a whole is.
-    public var field: String?
+    package var field: String?
 
     /// Creates a problem report.
-    public init(key: String, reason: String, field: String? = nil) {
+    package init(key: String, reason: String, field: String? = nil) {
         self.key = key
         self.reason = reason
         self.field = field
     }
 
     /// "'key': reason".
-    public var description: String { "'\(key)': \(reason)" }
+    package var description: String { "'\(key)': \(reason)" }
 }
 
 /// A decoded feed: its usable entries and the problems of the entries that were skipped.
@@ -215,9 +215,9 @@ public struct Feed: Sendable, Equatable {
     /// The usable entries, keyed by message id.
     public var entries: [String: FeedEntry]
     /// The entries that were skipped, with the reason.
-    public var problems: [FeedProblem]
+    package var problems: [FeedProblem]
     /// The format the bytes were read as.
-    public var format: FeedFormat
+    package var format: FeedFormat
     /// The entries of the document that were read but are not usable (not a dictionary, or a
     /// known key of the wrong kind), keyed by message id.
     var skippedEntries: [String: FeedValue]
@@ -230,7 +230,7 @@ public struct Feed: Sendable, Equatable {
     ///
     /// Made from `entries` and the skipped entries when it is read, so a check, which never
     /// reads it, does not build a second dictionary of the feed.
-    public var documentEntries: [String: FeedValue] {
+    package var documentEntries: [String: FeedValue] {
         get {
             if let writtenDocumentEntries { return writtenDocumentEntries }
             var all = skippedEntries
@@ -242,7 +242,7 @@ public struct Feed: Sendable, Equatable {
     }
 
     /// Creates a feed from entries (used by tests and by apps that build feeds in code).
-    public init(entries: [FeedEntry], problems: [FeedProblem] = [], format: FeedFormat = .json) {
+    package init(entries: [FeedEntry], problems: [FeedProblem] = [], format: FeedFormat = .json) {
         self.entries = Dictionary(entries.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         self.problems = problems
         self.format = format
@@ -279,7 +279,7 @@ public enum FeedFormat: String, Sendable, Equatable {
 
 extension FeedFormat {
     /// The format's name for people: "XML property list", "JSON".
-    public var documentName: String {
+    package var documentName: String {
         switch self {
         case .xmlPropertyList: return "XML property list"
         case .binaryPropertyList: return "binary property list"

@@ -59,13 +59,13 @@ public enum DocumentPlace: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Turns feed bytes into a `Feed`, choosing the format by content, never by file name.
-public enum FeedDecoder {
+package enum FeedDecoder {
     /// Decodes bytes in any supported format.
     ///
     /// - Parameter bytes: the exact bytes fetched (and, where signed, verified).
     /// - Returns: the usable entries and a problem per skipped entry.
     /// - Throws: `FeedError` when the document as a whole cannot be used.
-    public static func decode(_ bytes: Data) throws -> Feed {
+    package static func decode(_ bytes: Data) throws -> Feed {
         var document = try read(bytes)
         guard var documentEntries = document.entries else {
             throw FeedError.rootNotDictionary(found: document.root.kindName)
@@ -123,7 +123,7 @@ public enum FeedDecoder {
     /// not followed by `:`), which makes it an OpenStep dictionary; anything else is read as
     /// OpenStep. Comments are skipped on the way, so JSON with a comment is read as JSON and
     /// refused for it, not read as OpenStep. `nil` when there is nothing but white space.
-    public static func format(of bytes: Data) -> FeedFormat? {
+    package static func format(of bytes: Data) -> FeedFormat? {
         bytes.withUnsafeBytes { format(of: $0.assumingMemoryBound(to: UInt8.self)) }
     }
 
@@ -198,7 +198,7 @@ public enum FeedDecoder {
     /// copy and the page faults of a fresh allocation.
     /// An entry's plain JSON and XML texts and binary plist ASCII strings are left in the
     /// bytes, which its fields keep (`DocumentBytes`).
-    static func read(_ data: Data) throws(FeedError) -> FeedDocument {
+    package static func read(_ data: Data) throws(FeedError) -> FeedDocument {
         let result = data.withUnsafeBytes { (raw) -> Result<FeedDocument, FeedError> in
             let bytes = raw.assumingMemoryBound(to: UInt8.self)
             guard let format = format(of: bytes) else { return .failure(FeedError.empty) }
@@ -224,7 +224,7 @@ public enum FeedDecoder {
     ///
     /// It stops at the first such value: a check only needs to know that the entry is skipped.
     /// `FeedValidation` reports every one.
-    static func entry(key: String, value: FeedValue) -> Result<FeedEntry, FeedProblem> {
+    package static func entry(key: String, value: FeedValue) -> Result<FeedEntry, FeedProblem> {
         guard case .dictionary(let fields) = value else {
             return .failure(FeedProblem(key: key, reason: "the entry is \(value.kindPhrase), not a dictionary"))
         }

@@ -5,21 +5,21 @@
 /// nesting) or a check that never finishes (a binary plist whose objects share children can
 /// describe an exponentially large tree in a few hundred bytes). Real feeds stay far below
 /// these limits: a message is a dictionary of strings inside the root dictionary, three levels.
-public enum FeedLimits {
+package enum FeedLimits {
     /// The deepest nesting read: the root dictionary is level 1, an entry level 2, its values 3.
-    public static let maximumDepth = 32
+    package static let maximumDepth = 32
 
     /// The most values read, counting every string, number, date, data block, array,
     /// dictionary and dictionary key. A binary plist's shared objects count each time they are
     /// reached, since that is how often they end up in the decoded feed. A 10,000-message feed
     /// with every iNotify key is 140,000 values; a million values decode in a fraction of a
     /// second and well under 200 MB.
-    public static let maximumValues = 1_000_000
+    package static let maximumValues = 1_000_000
 
     /// The most bytes of strings and data a binary plist may expand to, counting shared objects
     /// each time they are reached: 64 MiB, the size `herald validate` accepts for a whole file,
     /// so a shared string cannot make a feed bigger than a plain one could be.
-    public static let maximumExpandedBytes = 64 << 20
+    package static let maximumExpandedBytes = 64 << 20
 
     /// A count for messages: 100000 as "100,000".
     static func grouped(_ number: Int) -> String {
@@ -164,7 +164,7 @@ struct EntryProblems {
 }
 
 /// A document read in one of the feed formats, before its entries are interpreted.
-struct FeedDocument {
+package struct FeedDocument {
     /// The root dictionary's entries in document order, a later one under an id replacing an
     /// earlier one; `nil` when the root is not a dictionary.
     var entries: [DocumentEntry]?
@@ -173,7 +173,7 @@ struct FeedDocument {
     /// The format the bytes were read as.
     var format: FeedFormat
     /// The root dictionary's entries that could not be read, with the reason.
-    var unreadableEntries: [FeedProblem]
+    package var unreadableEntries: [FeedProblem]
 
     /// A document whose root is not a dictionary.
     init(root: FeedValue, format: FeedFormat, unreadableEntries: [FeedProblem]) {
@@ -191,7 +191,7 @@ struct FeedDocument {
     }
 
     /// The root value; entries that could not be read are left out of it.
-    var root: FeedValue {
+    package var root: FeedValue {
         guard let entries else { return otherRoot }
         var dictionary: [String: FeedValue] = [:]
         dictionary.reserveCapacity(entries.count)

@@ -21,74 +21,74 @@ import FoundationEssentials
 /// then the feed's bytes. A signature without metadata (`ed25519 BASE64`, or the base64 alone
 /// in a `.sig` file) is the previous format: it covers the bytes alone, and the feed is
 /// unversioned.
-public enum FeedSignature {
+package enum FeedSignature {
     /// The marker that opens a trailing signature block.
-    public static let marker = "<!-- herald-signature:"
+    package static let marker = "<!-- herald-signature:"
     /// An Ed25519 signature's length in bytes.
-    public static let signatureLength = 64
+    package static let signatureLength = 64
     /// An Ed25519 public key's length in bytes.
-    public static let publicKeyLength = 32
+    package static let publicKeyLength = 32
     /// The first line of every message signed with metadata: no feed's bytes are taken for a
     /// versioned message, nor a versioned message for a feed (a feed never starts with it).
-    public static let messagePrefix = "herald-feed-signature v2\n"
+    package static let messagePrefix = "herald-feed-signature v2\n"
     /// The highest version a signature may carry: `Int64.max`, so every tool that reads JSON
     /// numbers as signed 64-bit integers reads it in the state.
-    public static let maximumVersion = UInt64(Int64.max)
+    package static let maximumVersion = UInt64(Int64.max)
 
     /// What a signature says besides the bytes it covers.
-    public struct Metadata: Sendable, Equatable {
+    package struct Metadata: Sendable, Equatable {
         /// Raised by every signing, never reused: a feed with a lower version than one an app
         /// accepted is a replay.
-        public var version: UInt64
+        package var version: UInt64
         /// After this instant (whole seconds, UTC) the feed is refused as frozen; `nil` never.
-        public var expires: Date?
+        package var expires: Date?
         /// The app the feed is for; `nil` for any app.
-        public var appID: String?
+        package var appID: String?
 
         /// Creates the metadata of a signature.
-        public init(version: UInt64, expires: Date? = nil, appID: String? = nil) {
+        package init(version: UInt64, expires: Date? = nil, appID: String? = nil) {
             self.version = version
             self.expires = expires.map { Date(timeIntervalSince1970: $0.timeIntervalSince1970.rounded(.down)) }
             self.appID = appID
         }
 
         /// The words between `ed25519` and the signature: `version=N [expires=T] [app=ID]`.
-        public var words: [String] {
+        package var words: [String] {
             ["version=\(version)"] + (expires.map { ["expires=\(ISO8601Moment.text($0))"] } ?? []) + (appID.map { ["app=\($0)"] } ?? [])
         }
 
         /// The readable description `herald feed verify` prints: `version N, expires T, for ID`.
-        public var description: String {
+        package var description: String {
             (["version \(version)"] + (expires.map { ["expires \(ISO8601Moment.text($0))"] } ?? [])
                 + [appID.map { "for \($0)" } ?? "for any app"]).joined(separator: ", ")
         }
     }
 
     /// A signature and what it signs besides the bytes.
-    public struct Signature: Sendable, Equatable {
+    package struct Signature: Sendable, Equatable {
         /// The 64 signature bytes.
-        public var bytes: Data
+        package var bytes: Data
         /// The signed metadata; `nil` for the previous format, which signs the bytes alone.
-        public var metadata: Metadata?
+        package var metadata: Metadata?
 
         /// Creates a signature.
-        public init(bytes: Data, metadata: Metadata?) {
+        package init(bytes: Data, metadata: Metadata?) {
             self.bytes = bytes
             self.metadata = metadata
         }
     }
 
     /// A feed's bytes split into what a trailing block signs and the signature it carries.
-    public struct Split: Sendable, Equatable {
+    package struct Split: Sendable, Equatable {
         /// The bytes the signature covers: the whole feed when it has no trailing block.
-        public var content: Data
+        package var content: Data
         /// The signature, when a well-formed trailing block ends the feed.
-        public var signature: Signature?
+        package var signature: Signature?
     }
 
     /// The exact message a signature covers: the bytes alone without metadata, else the
     /// prefix line, one line per field given, a blank line and the bytes.
-    public static func message(for content: Data, metadata: Metadata?) -> Data {
+    package static func message(for content: Data, metadata: Metadata?) -> Data {
         guard let metadata else { return content }
         var header = messagePrefix + "version \(metadata.version)\n"
         if let expires = metadata.expires { header += "expires \(ISO8601Moment.text(expires))\n" }
@@ -99,7 +99,7 @@ public enum FeedSignature {
     /// Splits off a trailing signature block, if the feed ends with one.
     ///
     /// - Throws: `FeedSignatureProblem.malformed` when a block is there but cannot be read.
-    public static func split(_ bytes: Data) throws(FeedSignatureProblem) -> Split {
+    package static func split(_ bytes: Data) throws(FeedSignatureProblem) -> Split {
         let markerBytes = Array(marker.utf8)
         guard let start = lastRange(of: markerBytes, in: bytes) else { return Split(content: bytes, signature: nil) }
         let tail = String(decoding: bytes[start...].dropFirst(markerBytes.count), as: UTF8.self)
@@ -115,7 +115,7 @@ public enum FeedSignature {
 
     /// Reads a detached signature file: `ed25519 [version=N] [expires=T] [app=ID] BASE64`, or
     /// the base64 alone.
-    public static func detached(_ bytes: Data) throws(FeedSignatureProblem) -> Signature {
+    package static func detached(_ bytes: Data) throws(FeedSignatureProblem) -> Signature {
         let words = String(decoding: bytes, as: UTF8.self).split(whereSeparator: { $0.isWhitespace })
         if words.count == 1 { return Signature(bytes: try decodeSignature(String(words[0])), metadata: nil) }
         guard words.count >= 2, words.count <= 5, words[0] == "ed25519", words.dropFirst().dropLast().allSatisfy({ $0.contains("=") }) else {
@@ -160,12 +160,12 @@ public enum FeedSignature {
     }
 
     /// The trailing block that carries `signature`, ready to append after the signed bytes.
-    public static func block(for signature: Signature) -> String {
+    package static func block(for signature: Signature) -> String {
         "\(marker) \(words(of: signature)) -->\n"
     }
 
     /// The text of a detached signature file.
-    public static func detachedText(for signature: Signature) -> String {
+    package static func detachedText(for signature: Signature) -> String {
         words(of: signature) + "\n"
     }
 
@@ -176,7 +176,7 @@ public enum FeedSignature {
     /// The version for the next signing of a feed last signed as `previous`: above every
     /// earlier one, and the current time in seconds when that is higher, so that a publisher
     /// who lost the old signature (or signs on two machines) still signs above it.
-    public static func nextVersion(after previous: Metadata?, now: Date) -> UInt64 {
+    package static func nextVersion(after previous: Metadata?, now: Date) -> UInt64 {
         let clock = UInt64(max(0, now.timeIntervalSince1970.rounded(.down)))
         guard let previous else { return min(clock, maximumVersion) }
         return min(max(previous.version + 1, clock), maximumVersion)
@@ -189,7 +189,7 @@ public enum FeedSignature {
     ///     an unversioned signature once a versioned one was accepted, is a replay.
     ///   - now: the check's clock; at or after `expires` the feed is frozen.
     ///   - appID: the app checking; a feed signed for another app is refused.
-    public static func refusal(of metadata: Metadata?, accepted: UInt64?, now: Date, appID: String?) -> FeedSignatureProblem? {
+    package static func refusal(of metadata: Metadata?, accepted: UInt64?, now: Date, appID: String?) -> FeedSignatureProblem? {
         guard let metadata else { return accepted.map { .replayed(version: nil, accepted: $0) } }
         if let accepted, metadata.version < accepted { return .replayed(version: metadata.version, accepted: accepted) }
         if let expires = metadata.expires, now >= expires { return .expired(expires) }
@@ -200,7 +200,7 @@ public enum FeedSignature {
     /// A public key as an app configures it: 32 bytes in base64 (Sparkle's `SUPublicEDKey`).
     ///
     /// - Throws: `FeedSignatureProblem.badPublicKey` otherwise.
-    public static func publicKey(base64 text: String) throws(FeedSignatureProblem) -> Data {
+    package static func publicKey(base64 text: String) throws(FeedSignatureProblem) -> Data {
         guard let key = Data(base64Encoded: NotificationText.trimmed(text)), key.count == publicKeyLength else {
             throw .badPublicKey
         }

@@ -6,7 +6,7 @@
 /// (see `EntryProblems`), the entry is skipped, and the other entries still show. Syntax errors
 /// still refuse the whole document, with the line and column. Nesting and the number of values
 /// are bounded by `FeedLimits`.
-struct JSONFeedReader {
+package struct JSONFeedReader {
     /// The document, read through a pointer: indexing an array checked bounds at every byte.
     private let bytes: UnsafeBufferPointer<UInt8>
     /// The document's bytes to leave entries' plain texts in, or `nil` to make every string.
@@ -506,7 +506,7 @@ struct JSONFeedReader {
         }
     }
 
-    static func hex(_ value: UInt32, width: Int) -> String {
+    package static func hex(_ value: UInt32, width: Int) -> String {
         let digits = String(value, radix: 16, uppercase: true)
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }

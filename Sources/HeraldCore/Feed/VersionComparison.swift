@@ -1,14 +1,14 @@
 import Glibc
 
 /// The comparisons iNotify relies on, reproduced exactly (ORIGINALS.md §1.7, §1.8).
-public enum VersionComparison {
+package enum VersionComparison {
     /// Compares like `NSString compare:options:NSNumericSearch`.
     ///
     /// Walks both strings one UTF-16 unit at a time. Where both have an ASCII digit, the whole
     /// digit runs are read as unsigned 64-bit numbers (overflow wraps) and compared; otherwise
     /// the first differing unit decides. The longer string is greater when one runs out.
     /// So "1.10" > "1.9", "1.0" < "1.0.0", "1.0" == "1.00" and "1.0-beta" > "1.0".
-    public static func numeric(_ lhs: String, _ rhs: String) -> Ordering {
+    package static func numeric(_ lhs: String, _ rhs: String) -> Ordering {
         let left = Array(lhs.utf16), right = Array(rhs.utf16)
         var i = 0, j = 0
         while i < left.count, j < right.count {
@@ -31,7 +31,7 @@ public enum VersionComparison {
     ///
     /// Keys that differ only in case are equal to iNotify; Herald breaks the tie by the raw
     /// units so that the order is the same on every run.
-    public static func caseInsensitive(_ lhs: String, _ rhs: String) -> Ordering {
+    package static func caseInsensitive(_ lhs: String, _ rhs: String) -> Ordering {
         let folded = compareUnits(lhs.utf16.lazy.map(fold), rhs.utf16.lazy.map(fold))
         return folded == .same ? compareUnits(lhs.utf16, rhs.utf16) : folded
     }
@@ -41,7 +41,7 @@ public enum VersionComparison {
     /// Each string is read once: ASCII strings (nearly every message id) are compared on
     /// their bytes, which for ASCII are their UTF-16 units; the others through their
     /// UTF-16 units, kept in arrays.
-    public static func caseInsensitiveOrder(of strings: [String]) -> [Int] {
+    package static func caseInsensitiveOrder(of strings: [String]) -> [Int] {
         // Nearly every key is ASCII: those are laid out once, folded and as written, in two
         // buffers and compared with memcmp, with no per-comparison copies or retains. The few
         // others go through the full comparison.
@@ -119,7 +119,7 @@ public enum VersionComparison {
     }
 
     /// The three outcomes of a comparison.
-    public enum Ordering: Sendable, Equatable {
+    package enum Ordering: Sendable, Equatable {
         /// The left operand sorts first.
         case ascending
         /// Neither sorts first.

@@ -2,7 +2,7 @@ import FoundationEssentials
 import Glibc
 
 /// Why a file could not be read, written or locked. The file stays as it was.
-public enum FileError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum FileError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file is there but cannot be read: no permission, a link where none is followed, or
     /// not a regular file (a FIFO, a directory, a device).
     case unreadable(path: String, reason: String)
@@ -14,14 +14,14 @@ public enum FileError: Error, Sendable, Equatable, CustomStringConvertible {
     case tooLarge(path: String, size: Int, limit: Int)
 
     /// The file concerned.
-    public var path: String {
+    package var path: String {
         switch self {
         case .unreadable(let path, _), .unwritable(let path, _), .unlockable(let path, _), .tooLarge(let path, _, _): return path
         }
     }
 
     /// What is wrong, as the end of a sentence about the file.
-    public var reason: String {
+    package var reason: String {
         switch self {
         case .unreadable(_, let reason), .unwritable(_, let reason), .unlockable(_, let reason): return reason
         case .tooLarge(_, let size, let limit):
@@ -30,7 +30,7 @@ public enum FileError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// One sentence for people.
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadable: return "cannot read \(path): \(reason)"
         case .unwritable: return "cannot write \(path): \(reason)"
@@ -49,7 +49,7 @@ public enum FileError: Error, Sendable, Equatable, CustomStringConvertible {
 /// How Herald reads and replaces whole files: never waiting on a FIFO or a device, never
 /// reading more than a limit, and replacing a file in one step (temporary file, fsync, rename),
 /// so a reader sees the old version or the new one, never half of one.
-public enum RegularFile {
+package enum RegularFile {
     /// Reads a regular file whole; `nil` when there is no file.
     ///
     /// The file is opened with `O_NONBLOCK`, so a FIFO in its place is an error at once instead
@@ -60,7 +60,7 @@ public enum RegularFile {
     ///   - followingLinks: whether a symbolic link in the file's place is followed (a file the
     ///     user named, such as a `herald.conf` kept in a dotfiles checkout) or refused (Herald's
     ///     own files, and companions such as `FEED.keys`).
-    public static func read(_ path: String, limit: Int, followingLinks: Bool = false) throws(FileError) -> Data? {
+    package static func read(_ path: String, limit: Int, followingLinks: Bool = false) throws(FileError) -> Data? {
         guard let opened = try open(path, limit: limit, followingLinks: followingLinks) else { return nil }
         let (descriptor, info) = opened
         defer { close(descriptor) }
@@ -82,7 +82,7 @@ public enum RegularFile {
 
     /// Says why `read` would refuse the file, without reading it: for a command that checks its
     /// argument before it starts. No file is an error here too.
-    public static func requireReadable(_ path: String, limit: Int, followingLinks: Bool = false) throws(FileError) {
+    package static func requireReadable(_ path: String, limit: Int, followingLinks: Bool = false) throws(FileError) {
         guard let opened = try open(path, limit: limit, followingLinks: followingLinks) else {
             throw .unreadable(path: path, reason: reason(ENOENT))
         }
@@ -123,7 +123,7 @@ public enum RegularFile {
     ///     rename; without it, the rename is still atomic but a crash may lose the new version.
     ///   - mode: the new file's permissions, set before the rename so that the file is never
     ///     seen with others; 0600 when not given.
-    public static func write(_ bytes: Data, to path: String, durable: Bool = true, mode: mode_t = 0o600) throws(FileError) {
+    package static func write(_ bytes: Data, to path: String, durable: Bool = true, mode: mode_t = 0o600) throws(FileError) {
         try makeDirectory(for: path)
         let temporary = path + ".tmp-\(getpid())"
         var descriptor = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -178,7 +178,7 @@ public enum RegularFile {
     }
 
     /// Creates the folders above `file` that are missing, readable by their owner only.
-    public static func makeDirectory(for file: String) throws(FileError) {
+    package static func makeDirectory(for file: String) throws(FileError) {
         var path = ""
         for component in folder(of: file).split(separator: "/") {
             path += "/" + component
@@ -187,14 +187,14 @@ public enum RegularFile {
     }
 
     /// The folder holding an absolute path: "/a/b" for "/a/b/c", "/" for "/c".
-    public static func folder(of path: String) -> String {
+    package static func folder(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
         return String(path[..<slash])
     }
 
     /// An `errno` as the end of a sentence; the two that `O_NOFOLLOW` and a directory give are
     /// said in words, since "Too many levels of symbolic links" would mislead.
-    public static func reason(_ number: Int32) -> String {
+    package static func reason(_ number: Int32) -> String {
         switch number {
         case ELOOP: return "it is a symbolic link, which Herald does not follow for its own files"
         case EISDIR: return "it is a directory, not a regular file"
@@ -203,10 +203,10 @@ public enum RegularFile {
     }
 
     /// Whether `fstat` or `lstat` describes a regular file.
-    public static func isRegular(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFREG }
+    package static func isRegular(_ info: stat) -> Bool { info.st_mode & S_IFMT == S_IFREG }
 
     /// What a file that is not a regular file is, for an error message.
-    public static func kind(of info: stat) -> String {
+    package static func kind(of info: stat) -> String {
         switch info.st_mode & S_IFMT {
         case S_IFDIR: return "a directory"
         case S_IFIFO: return "a FIFO"

@@ -23,11 +23,11 @@ import Glibc
 /// different files in one folder wait for each other, which costs nothing at the scale of a
 /// person's edits. A file system whose `flock` cannot lock a folder (some network mounts) makes
 /// the edit fail with a clear error rather than run unlocked.
-public struct SharedFile: Sendable, Equatable {
+package struct SharedFile: Sendable, Equatable {
     /// The path as the user gave it, for messages.
-    public let name: String
+    package let name: String
     /// The real file: `name` with every link resolved (its folder when the file is not there yet).
-    public let path: String
+    package let path: String
 
     /// Finds the real file behind `name`.
     ///
@@ -35,7 +35,7 @@ public struct SharedFile: Sendable, Equatable {
     ///
     /// - Parameter creatingFolder: create the file's folder (readable by its owner only) when it
     ///   is missing, as a first `herald mute` must; otherwise a missing folder is an error.
-    public init(_ name: String, creatingFolder: Bool = false) throws(FileError) {
+    package init(_ name: String, creatingFolder: Bool = false) throws(FileError) {
         self.name = name
         if let real = realpath(name, nil) {
             defer { free(real) }
@@ -58,16 +58,16 @@ public struct SharedFile: Sendable, Equatable {
     }
 
     /// The folder the real file is in, and whose lock an edit takes.
-    public var folder: String { RegularFile.folder(of: path) }
+    package var folder: String { RegularFile.folder(of: path) }
 
     /// A file beside the real one: `FEED.keys` is `companion(".keys")`.
-    public func companion(_ suffix: String) -> String { path + suffix }
+    package func companion(_ suffix: String) -> String { path + suffix }
 
     /// Runs `edit` holding the folder's lock; the lock is let go however `edit` ends.
     ///
     /// Everything `edit` decides from must be read inside it: what was read before may have
     /// been changed by the edit that held the lock last.
-    public func withLock<Result>(_ edit: () throws -> Result) throws -> Result {
+    package func withLock<Result>(_ edit: () throws -> Result) throws -> Result {
         let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileError.unlockable(path: folder, reason: RegularFile.reason(errno)) }
         defer { close(descriptor) }
@@ -80,20 +80,20 @@ public struct SharedFile: Sendable, Equatable {
 
     /// The real file's bytes, `nil` when there is none; a FIFO, directory or device there, or a
     /// file over `limit`, is an error at once.
-    public func read(limit: Int) throws(FileError) -> Data? {
+    package func read(limit: Int) throws(FileError) -> Data? {
         try RegularFile.read(path, limit: limit)
     }
 
     /// Replaces the real file with `bytes`, keeping its permissions; a new file gets `newFileMode`.
     ///
     /// - Parameter newFileMode: 0644 by default, as a published feed is readable by everyone.
-    public func write(_ bytes: Data, newFileMode: mode_t = 0o644) throws(FileError) {
+    package func write(_ bytes: Data, newFileMode: mode_t = 0o644) throws(FileError) {
         try Self.replace(path, with: bytes, newFileMode: newFileMode)
     }
 
     /// Replaces a companion file with `bytes`, keeping its permissions; a link in its place is
     /// refused, never replaced or followed.
-    public func writeCompanion(_ suffix: String, _ bytes: Data, newFileMode: mode_t = 0o644) throws(FileError) {
+    package func writeCompanion(_ suffix: String, _ bytes: Data, newFileMode: mode_t = 0o644) throws(FileError) {
         let companion = companion(suffix)
         var info = stat()
         if lstat(companion, &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
@@ -104,7 +104,7 @@ public struct SharedFile: Sendable, Equatable {
 
     /// Appends `text` to a companion file, creating it (with `header` first) when it is new; a
     /// link, FIFO or anything but a regular file in its place is refused.
-    public func appendToCompanion(_ suffix: String, _ text: String, header: String) throws(FileError) {
+    package func appendToCompanion(_ suffix: String, _ text: String, header: String) throws(FileError) {
         let companion = companion(suffix)
         let descriptor = open(companion, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .unwritable(path: companion, reason: RegularFile.reason(errno)) }

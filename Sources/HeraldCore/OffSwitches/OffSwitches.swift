@@ -1,5 +1,5 @@
 /// Who turned an app's messages off.
-public enum MuteAuthority: String, Sendable, Equatable, Codable {
+package enum MuteAuthority: String, Sendable, Equatable, Codable {
     /// The person at the desktop, in their own key file (`herald mute`).
     case user
     /// The machine's administrator, in a system key file under `$XDG_CONFIG_DIRS`.
@@ -7,7 +7,7 @@ public enum MuteAuthority: String, Sendable, Equatable, Codable {
 }
 
 /// What a mute covers.
-public enum MuteScope: String, Sendable, Equatable, Codable {
+package enum MuteScope: String, Sendable, Equatable, Codable {
     /// This app alone (an `[app ID]` group).
     case app
     /// Every app that uses Herald (the `[all]` group).
@@ -17,21 +17,21 @@ public enum MuteScope: String, Sendable, Equatable, Codable {
 /// Why an app's messages are off: who muted it, for what, and in which file.
 public struct Mute: Sendable, Equatable, Codable, CustomStringConvertible {
     /// Who muted it.
-    public var by: MuteAuthority
+    package var by: MuteAuthority
     /// This app alone, or every app.
-    public var scope: MuteScope
+    package var scope: MuteScope
     /// The key file that says so.
-    public var file: String
+    package var file: String
 
     /// Creates the record of a mute.
-    public init(by: MuteAuthority, scope: MuteScope, file: String) {
+    package init(by: MuteAuthority, scope: MuteScope, file: String) {
         self.by = by
         self.scope = scope
         self.file = file
     }
 
     /// Who and what, for people: "by the administrator for every app (/etc/xdg/herald/herald.conf)".
-    public var summary: String {
+    package var summary: String {
         let who = by == .user ? "the user" : "the administrator"
         return "by \(who) \(scope == .app ? "for this app" : "for every app") (\(file))"
     }
@@ -71,49 +71,49 @@ public struct FeedMirror: Sendable, Equatable, Codable, CustomStringConvertible 
 /// ```
 ///
 /// A key that is absent says nothing, so a less important file (or the `[all]` group) decides.
-public struct OffSwitchSettings: Sendable, Equatable {
+package struct OffSwitchSettings: Sendable, Equatable {
     /// The settings of one `[app ID]` group.
-    public struct App: Sendable, Equatable {
+    package struct App: Sendable, Equatable {
         /// `Muted`: true mutes the app, false makes an exception to an `[all]` mute of the same file.
-        public var muted: Bool?
+        package var muted: Bool?
         /// `FeedURL`: the feed fetched instead of the app's own (read from system files only).
-        public var feedURL: String?
+        package var feedURL: String?
 
         /// Creates an app's settings.
-        public init(muted: Bool? = nil, feedURL: String? = nil) {
+        package init(muted: Bool? = nil, feedURL: String? = nil) {
             self.muted = muted
             self.feedURL = feedURL
         }
     }
 
     /// The group that applies to every app.
-    public static let allGroup = "all"
+    package static let allGroup = "all"
     /// The prefix of an app's group name: `[app org.example.App]`.
-    public static let appGroupPrefix = "app "
+    package static let appGroupPrefix = "app "
     /// The key that mutes (`true`) or unmutes (`false`).
-    public static let mutedKey = "Muted"
+    package static let mutedKey = "Muted"
     /// The key that re-points an app's feed.
-    public static let feedURLKey = "FeedURL"
+    package static let feedURLKey = "FeedURL"
 
     /// The file these settings were read from.
-    public var file: String
+    package var file: String
     /// `[all]` `Muted`.
-    public var allMuted: Bool?
+    package var allMuted: Bool?
     /// The `[app ID]` groups, by app id.
-    public var apps: [String: App]
+    package var apps: [String: App]
 
     /// Creates the settings of one file.
-    public init(file: String, allMuted: Bool? = nil, apps: [String: App] = [:]) {
+    package init(file: String, allMuted: Bool? = nil, apps: [String: App] = [:]) {
         self.file = file
         self.allMuted = allMuted
         self.apps = apps
     }
 
     /// The group name of an app's settings.
-    public static func group(for appID: String) -> String { appGroupPrefix + appID }
+    package static func group(for appID: String) -> String { appGroupPrefix + appID }
 
     /// The app id a group name is for, or `nil` when it is not an app's group.
-    public static func appID(ofGroup group: String) -> String? {
+    package static func appID(ofGroup group: String) -> String? {
         group.hasPrefix(appGroupPrefix) ? String(group.dropFirst(appGroupPrefix.count)) : nil
     }
 
@@ -126,36 +126,36 @@ public struct OffSwitchSettings: Sendable, Equatable {
 }
 
 /// Whether an app's messages are off and where its feed comes from.
-public struct OffSwitchDecision: Sendable, Equatable {
+package struct OffSwitchDecision: Sendable, Equatable {
     /// Why the app is muted; `nil` when it is not. Nothing is fetched or shown while it is.
-    public var mute: Mute?
+    package var mute: Mute?
     /// The administrator's feed URL for the app, if any.
-    public var mirror: FeedMirror?
+    package var mirror: FeedMirror?
 
     /// Creates a decision.
-    public init(mute: Mute? = nil, mirror: FeedMirror? = nil) {
+    package init(mute: Mute? = nil, mirror: FeedMirror? = nil) {
         self.mute = mute
         self.mirror = mirror
     }
 
     /// Nothing muted, nothing re-pointed.
-    public static let none = OffSwitchDecision()
+    package static let none = OffSwitchDecision()
 
     /// The feed a check fetches: the mirror's, or the app's own.
-    public func feedURL(replacing own: String?) -> String? {
+    package func feedURL(replacing own: String?) -> String? {
         guard own != nil else { return nil }
         return mirror?.url ?? own
     }
 
     /// Why the mirror may not be fetched under the app's rules, or `nil` when it may (or there
     /// is none): a mirror passes the same rules as any feed URL.
-    public func mirrorRefusal(_ rules: URLRules) -> String? {
+    package func mirrorRefusal(_ rules: URLRules) -> String? {
         guard let mirror, let refusal = rules.feedURLRefusal(mirror.url) else { return nil }
         return "the feed URL \(mirror.url) of \(mirror.file) is refused: \(refusal)"
     }
 
     /// What a check (or its explanation) does under this decision, before any network traffic.
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// Stop: the app is muted.
         case muted(Mute)
         /// Fail: the mirror is refused by the URL rules; nothing is fetched, not the app's own feed.
@@ -165,7 +165,7 @@ public struct OffSwitchDecision: Sendable, Equatable {
     }
 
     /// The outcome for an app whose own feed is `own`, under `rules`.
-    public func outcome(forFeed own: String?, rules: URLRules) -> Outcome {
+    package func outcome(forFeed own: String?, rules: URLRules) -> Outcome {
         if let mute { return .muted(mute) }
         let url = feedURL(replacing: own)
         guard url != nil, mirror != nil else { return .fetch(feedURL: url, mirror: nil) }
@@ -179,14 +179,14 @@ public struct OffSwitchDecision: Sendable, Equatable {
 /// The pure half of the off switches (the files are read by `HeraldDesktop.OffSwitchFiles`).
 /// The administrator's word comes first and the user's file cannot override it: a user's
 /// `Muted=false` unmutes only what the user muted.
-public struct OffSwitches: Sendable, Equatable {
+package struct OffSwitches: Sendable, Equatable {
     /// The system files, most important first (the order of `$XDG_CONFIG_DIRS`).
-    public var system: [OffSwitchSettings]
+    package var system: [OffSwitchSettings]
     /// The user's file.
-    public var user: OffSwitchSettings
+    package var user: OffSwitchSettings
 
     /// Creates the settings from files read.
-    public init(system: [OffSwitchSettings], user: OffSwitchSettings) {
+    package init(system: [OffSwitchSettings], user: OffSwitchSettings) {
         self.system = system
         self.user = user
     }
@@ -195,7 +195,7 @@ public struct OffSwitches: Sendable, Equatable {
     /// base directory rules have it, the most important file that says anything decides: in
     /// it, the app's own `Muted` before its `[all]`; a less important file (a package's
     /// default, say) cannot undo what a more important one said.
-    public func administratorMute(of appID: String) -> Mute? {
+    package func administratorMute(of appID: String) -> Mute? {
         for file in system {
             if let muted = file.apps[appID]?.muted { return muted ? Mute(by: .administrator, scope: .app, file: file.file) : nil }
             if let all = file.allMuted { return all ? Mute(by: .administrator, scope: .allApps, file: file.file) : nil }
@@ -204,23 +204,23 @@ public struct OffSwitches: Sendable, Equatable {
     }
 
     /// The administrator's mute of every app, if any.
-    public var administratorMutesAll: Mute? {
+    package var administratorMutesAll: Mute? {
         guard let file = system.first(where: { $0.allMuted != nil }), file.allMuted == true else { return nil }
         return Mute(by: .administrator, scope: .allApps, file: file.file)
     }
 
     /// Whether an app is muted, by whom, and which feed it fetches.
-    public func decision(for appID: String) -> OffSwitchDecision {
+    package func decision(for appID: String) -> OffSwitchDecision {
         let mirror = system.lazy.compactMap { file in file.apps[appID]?.feedURL.map { FeedMirror(url: $0, file: file.file) } }.first
         return OffSwitchDecision(mute: administratorMute(of: appID) ?? user.mute(of: appID, by: .user), mirror: mirror)
     }
 
     /// The apps the user muted one by one, sorted.
-    public var appsMutedByUser: [String] { user.apps.filter { $0.value.muted == true }.map(\.key).sorted() }
+    package var appsMutedByUser: [String] { user.apps.filter { $0.value.muted == true }.map(\.key).sorted() }
 }
 
 /// What `herald mute` and `herald unmute` act on.
-public enum MuteTarget: Sendable, Equatable {
+package enum MuteTarget: Sendable, Equatable {
     /// One app, by id.
     case app(String)
     /// Every app (`--all`).
@@ -228,7 +228,7 @@ public enum MuteTarget: Sendable, Equatable {
 }
 
 /// One change to the user's key file; the rest of the file (comments included) stays.
-public enum OffSwitchEdit: Sendable, Equatable {
+package enum OffSwitchEdit: Sendable, Equatable {
     /// Sets a boolean key of a group, adding the group when needed.
     case set(group: String, key: String, value: Bool)
     /// Removes a key, and its group when nothing else is left in it.
@@ -240,7 +240,7 @@ extension OffSwitches {
     ///
     /// An app muted on its own stays muted after an `unmute --all`, so muting an app that is
     /// muted only by the user's `[all]` still writes its own `Muted=true`.
-    public func muting(_ target: MuteTarget) -> OffSwitchEdit? {
+    package func muting(_ target: MuteTarget) -> OffSwitchEdit? {
         switch target {
         case .app(let appID):
             if user.apps[appID]?.muted == true { return nil }
@@ -257,7 +257,7 @@ extension OffSwitches {
     ///
     /// Unmuting one app while the user mutes every app makes that app an exception
     /// (`Muted=false`); otherwise the app's `Muted` goes.
-    public func unmuting(_ target: MuteTarget) -> Result<OffSwitchEdit?, AdministratorMute> {
+    package func unmuting(_ target: MuteTarget) -> Result<OffSwitchEdit?, AdministratorMute> {
         switch target {
         case .app(let appID):
             if let mute = administratorMute(of: appID) { return .failure(AdministratorMute(mute: mute)) }
@@ -274,10 +274,10 @@ extension OffSwitches {
 }
 
 /// An unmute the user's file cannot make: the administrator's mute stands.
-public struct AdministratorMute: Error, Sendable, Equatable {
+package struct AdministratorMute: Error, Sendable, Equatable {
     /// The administrator's mute.
-    public var mute: Mute
+    package var mute: Mute
 
     /// Creates the refusal.
-    public init(mute: Mute) { self.mute = mute }
+    package init(mute: Mute) { self.mute = mute }
 }

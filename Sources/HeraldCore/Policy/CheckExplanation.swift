@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// What a check would do with one message of the feed now (`herald check --explain`).
-public enum MessageVerdict: Sendable, Equatable, CustomStringConvertible {
+package enum MessageVerdict: Sendable, Equatable, CustomStringConvertible {
     /// It would be shown.
     case shows
     /// It would be shown, but the desktop asks for quiet: it comes at a check after quiet ends.
@@ -15,7 +15,7 @@ public enum MessageVerdict: Sendable, Equatable, CustomStringConvertible {
     case unusable(String)
 
     /// `shows`, `deferred` or `not-shown`.
-    public var decision: String {
+    package var decision: String {
         switch self {
         case .shows: return "shows"
         case .deferred: return "deferred"
@@ -25,7 +25,7 @@ public enum MessageVerdict: Sendable, Equatable, CustomStringConvertible {
 
     /// A stable name for the reason (`MessageSkipReason.name`, `QuietReason.name`,
     /// `rollout-not-drawn`, `unusable-entry`); `nil` for a message that shows.
-    public var reason: String? {
+    package var reason: String? {
         switch self {
         case .shows: return nil
         case .deferred(let quiet): return quiet.name
@@ -36,7 +36,7 @@ public enum MessageVerdict: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Why, in one sentence; `nil` for a message that shows.
-    public var detail: String? {
+    package var detail: String? {
         switch self {
         case .shows: return nil
         case .deferred(let quiet): return quiet.description
@@ -48,23 +48,23 @@ public enum MessageVerdict: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `shows`, or the decision, the detail and the reason's name: `not shown: already viewed (viewed)`.
-    public var description: String {
+    package var description: String {
         guard let detail, let reason else { return decision }
         return "\(decision.replacing("-", with: " ")): \(detail) (\(reason))"
     }
 }
 
 /// One message of the feed with the check's verdict on it.
-public struct MessageExplanation: Sendable, Equatable {
+package struct MessageExplanation: Sendable, Equatable {
     /// The message id.
-    public var key: String
+    package var key: String
     /// Its title in the user's language, if it has one.
-    public var title: String?
+    package var title: String?
     /// What a check would do with it now.
-    public var verdict: MessageVerdict
+    package var verdict: MessageVerdict
 
     /// Creates an explanation.
-    public init(key: String, title: String?, verdict: MessageVerdict) {
+    package init(key: String, title: String?, verdict: MessageVerdict) {
         self.key = key
         self.title = title
         self.verdict = verdict
@@ -83,7 +83,7 @@ extension CheckPolicy {
     ///   - quiet: why the desktop asks for quiet now, if it does: what would show is deferred.
     ///   - urlRules: which ActionURLs may be offered.
     ///   - isLive: whether the check holding a claim still runs.
-    public static func explain(
+    package static func explain(
         _ feed: Feed, configuration: CheckConfiguration, state: HeraldState, now: Date, quiet: QuietReason?,
         urlRules: URLRules = URLRules(), isLive: (HeraldState.Claim) -> Bool = { _ in false }
     ) -> [MessageExplanation] {
@@ -120,24 +120,24 @@ extension CheckPolicy {
 
 /// One registered prompt with a launch check's decision on it (`herald check --explain` with
 /// `--prompts`).
-public struct PromptExplanation: Sendable, Equatable, CustomStringConvertible {
+package struct PromptExplanation: Sendable, Equatable, CustomStringConvertible {
     /// The prompt's name.
-    public var name: String
+    package var name: String
     /// What the launch check would decide, this launch counted.
-    public var decision: PromptDecision
+    package var decision: PromptDecision
     /// Why the desktop asks for quiet, for a prompt that would show: it comes at a launch after
     /// quiet ends. `nil` when the desktop does not ask, or the prompt would not show anyway.
-    public var deferredFor: QuietReason?
+    package var deferredFor: QuietReason?
 
     /// Creates an explanation.
-    public init(name: String, decision: PromptDecision, deferredFor: QuietReason? = nil) {
+    package init(name: String, decision: PromptDecision, deferredFor: QuietReason? = nil) {
         self.name = name
         self.decision = decision
         self.deferredFor = deferredFor
     }
 
     /// `shows`, `deferred`, `waits` or `done`.
-    public var verdict: String {
+    package var verdict: String {
         if deferredFor != nil { return "deferred" }
         switch decision {
         case .show: return "shows"
@@ -148,14 +148,14 @@ public struct PromptExplanation: Sendable, Equatable, CustomStringConvertible {
 
     /// A stable name for the reason: the decision's (`due`, `uses`, `reminded`…), or the
     /// desktop's reason for quiet (`do-not-disturb`) when deferred.
-    public var reason: String { deferredFor?.name ?? decision.name }
+    package var reason: String { deferredFor?.name ?? decision.name }
 
     /// Why, in one sentence: the decision's (`waits: 3 of 10 uses`), or the desktop's reason
     /// for quiet when deferred.
-    public var detail: String { deferredFor?.description ?? decision.description }
+    package var detail: String { deferredFor?.description ?? decision.description }
 
     /// `shows: due`, `waits: 3 of 10 uses`, `is deferred: do not disturb is on (…) (do-not-disturb)`.
-    public var description: String { deferredFor == nil ? detail : "is deferred: \(detail) (\(reason))" }
+    package var description: String { deferredFor == nil ? detail : "is deferred: \(detail) (\(reason))" }
 }
 
 extension CheckPolicy {
@@ -169,7 +169,7 @@ extension CheckPolicy {
     ///   - state: the state as it is (read, never changed).
     ///   - quiet: why the desktop asks for quiet now, if it does: a prompt that would show is deferred.
     ///   - isLive: whether the check holding a claim still runs.
-    public static func explain(
+    package static func explain(
         _ prompts: [Prompt], state: HeraldState, now: Date, quiet: QuietReason?,
         isLive: (HeraldState.Claim) -> Bool = { _ in false }
     ) -> [PromptExplanation] {

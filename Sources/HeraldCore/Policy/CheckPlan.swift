@@ -5,25 +5,25 @@ import FoundationEssentials
 /// Made by `CheckPolicy.plan` inside one locked update of the state, so choosing and claiming
 /// are one step: two checks, in one process or in two, can never both claim a message
 /// (DESIGN.md D16).
-public struct CheckPlan: Sendable {
+package struct CheckPlan: Sendable {
     /// Messages this check may show, in display order. The first ones, as many as the
     /// per-check cap, are claimed; the presentation step claims a later one (`claimLater`)
     /// only when it passes over a claimed one, and drops the claims of what it does not show.
-    public var messages: [FeedEntry]
+    package var messages: [FeedEntry]
     /// How many of `messages`, from the first, the plan claimed.
-    public var claimedMessages: Int
+    package var claimedMessages: Int
     /// Messages left out, with the reason, in display order.
-    public var skipped: [(key: String, reason: MessageSkipReason)]
+    package var skipped: [(key: String, reason: MessageSkipReason)]
     /// Every registered prompt with its decision, in name order; the due ones are claimed.
-    public var prompts: [(prompt: Prompt, decision: PromptDecision)]
+    package var prompts: [(prompt: Prompt, decision: PromptDecision)]
     /// The state with the claims applied (and debug mode's reset of the answered lists).
-    public var state: HeraldState
+    package var state: HeraldState
 
     /// Whether the plan shows anything at all, and so needs a notification server.
-    public var showsAnything: Bool { !messages.isEmpty || !duePrompts.isEmpty }
+    package var showsAnything: Bool { !messages.isEmpty || !duePrompts.isEmpty }
 
     /// The prompts claimed for this check, in name order.
-    public var duePrompts: [Prompt] {
+    package var duePrompts: [Prompt] {
         prompts.compactMap { item in
             if case .show = item.decision { return item.prompt }
             return nil
@@ -44,7 +44,7 @@ extension CheckPolicy {
     ///   - rolloutDraw: the install's place in every rollout when the state has none yet. A check
     ///     draws it once and passes the same number to every plan it makes, so that a plan made
     ///     again (on a state changed since) cannot draw a second time.
-    public static func plan(
+    package static func plan(
         feed: Feed?, prompts: [Prompt], configuration: CheckConfiguration, state: HeraldState, now: Date,
         urlRules: URLRules, claimant: Claimant, claimUntil: Date, isLive: (HeraldState.Claim) -> Bool,
         rolloutDraw: Double = Double.random(in: 0..<1)
@@ -83,7 +83,7 @@ extension CheckPolicy {
     /// passed over (the app declined it, no application opens its link). Returns why it may no
     /// longer be shown (answered, put off or claimed by another check since the plan), leaving
     /// `state` as it was, or `nil` with the claim added to `state`.
-    public static func claimLater(
+    package static func claimLater(
         _ message: FeedEntry, configuration: CheckConfiguration, state: inout HeraldState, now: Date,
         urlRules: URLRules, claimant: Claimant, claimUntil: Date, isLive: (HeraldState.Claim) -> Bool
     ) -> MessageSkipReason? {
@@ -101,7 +101,7 @@ extension CheckPolicy {
 
     /// Drops the claims `claimant` holds on these messages and prompts; claims another check
     /// made after this one's lapsed are left alone.
-    public static func release(messages: some Sequence<String>, prompts: some Sequence<String> = [String](),
+    package static func release(messages: some Sequence<String>, prompts: some Sequence<String> = [String](),
                                heldBy claimant: Claimant, in state: HeraldState) -> HeraldState {
         var state = state
         for key in messages where state.presenting[key]?.isHeld(by: claimant) == true { state.presenting[key] = nil }
@@ -113,7 +113,7 @@ extension CheckPolicy {
 extension CheckPolicy {
     /// Drops every claim held by any check of one process: what a process that must exit at
     /// once (a signal while its loop is stuck) leaves behind, so its messages show again.
-    public static func release(heldByProcess processID: Int32, in state: HeraldState) -> HeraldState {
+    package static func release(heldByProcess processID: Int32, in state: HeraldState) -> HeraldState {
         var state = state
         state.presenting = state.presenting.filter { $0.value.processID != processID }
         state.presentingPrompts = state.presentingPrompts.filter { $0.value.processID != processID }

@@ -122,16 +122,16 @@ public enum MessageSkipReason: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// The outcome of filtering a feed: what to show, in order, and what was left out.
-public struct Selection: Sendable, Equatable {
+package struct Selection: Sendable, Equatable {
     /// Messages that may be shown, in display order (not yet cut to the cap).
-    public var candidates: [FeedEntry]
+    package var candidates: [FeedEntry]
     /// Messages left out, with the reason, in display order.
-    public var skipped: [(key: String, reason: MessageSkipReason)]
+    package var skipped: [(key: String, reason: MessageSkipReason)]
     /// The state after the selection (debug mode may reset the answered lists).
-    public var state: HeraldState
+    package var state: HeraldState
 
     /// Compares the parts one by one.
-    public static func == (lhs: Selection, rhs: Selection) -> Bool {
+    package static func == (lhs: Selection, rhs: Selection) -> Bool {
         lhs.candidates == rhs.candidates && lhs.state == rhs.state
             && lhs.skipped.map(\.key) == rhs.skipped.map(\.key) && lhs.skipped.map(\.reason) == rhs.skipped.map(\.reason)
     }
@@ -162,7 +162,7 @@ public enum CloseReason: String, Sendable, Equatable {
 }
 
 /// The decision rules of a check, as pure functions of configuration, state, feed and time.
-public enum CheckPolicy {
+package enum CheckPolicy {
     /// Decides whether a check is due, iNotify's `shouldCheckForNotifications` with Herald's
     /// per-message reminders (D6) and failure backoff (D4).
     ///
@@ -173,7 +173,7 @@ public enum CheckPolicy {
     ///
     /// Dates in the future are not trusted (see `distrustingFutureDates`); the returned state
     /// has them brought back to `now`, so one run with a wrong clock costs at most one period.
-    public static func gate(
+    package static func gate(
         _ configuration: CheckConfiguration, state: HeraldState, now: Date, force: Bool = false
     ) -> (skip: CheckSkipReason?, state: HeraldState) {
         var state = distrustingFutureDates(in: state, now: now)
@@ -197,7 +197,7 @@ public enum CheckPolicy {
     }
 
     /// The wait after `count` failures in a row: 15 minutes, doubling, capped at the check period.
-    public static func backoff(afterFailures count: Int, checkPeriod: Double) -> TimeInterval {
+    package static func backoff(afterFailures count: Int, checkPeriod: Double) -> TimeInterval {
         guard count > 0 else { return 0 }
         let doubled = 15 * 60 * Double(1 << min(count - 1, 30))
         return min(doubled, checkPeriod * secondsPerDay)
@@ -209,7 +209,7 @@ public enum CheckPolicy {
     /// One run with the clock years ahead would otherwise stall checks and reminders until the
     /// clock caught up. Read as "now", such a date costs one check period, backoff or remind
     /// period from the first run with a right clock, and that run stores the corrected date.
-    public static func distrustingFutureDates(in state: HeraldState, now: Date) -> HeraldState {
+    package static func distrustingFutureDates(in state: HeraldState, now: Date) -> HeraldState {
         var state = state
         if let last = state.lastChecked, last > now { state.lastChecked = now }
         if let failure = state.failure, failure.lastAttempt > now { state.failure?.lastAttempt = now }
@@ -222,7 +222,7 @@ public enum CheckPolicy {
     /// successful check that did not find it. A publisher who brings a message back within that
     /// time finds it still answered; an id reused after it is a new message (README: never
     /// reuse an id).
-    public static let answerRetention: TimeInterval = 180 * secondsPerDay
+    package static let answerRetention: TimeInterval = 180 * secondsPerDay
 
     /// Forgets what no longer matters, so the state stays small (see `answerRetention`): the
     /// answers (viewed, ignored, reminded) to messages missing from `feed` for longer than the
@@ -231,7 +231,7 @@ public enum CheckPolicy {
     /// An answered id missing from the feed gets an `absentSince` date once, at the first
     /// check without it; the date does not move at later checks, so a steady feed costs no
     /// writes. An entry the feed has but could not use (a problem) counts as present.
-    public static func prune(_ state: HeraldState, feed: Feed, now: Date) -> HeraldState {
+    package static func prune(_ state: HeraldState, feed: Feed, now: Date) -> HeraldState {
         var state = state
         // The answered ids are few and the feed's may be thousands: each answered id is looked up.
         let problems = Set(feed.problems.map(\.key))
@@ -255,14 +255,14 @@ public enum CheckPolicy {
     }
 
     /// Records a failed check: `lastChecked` stays, the failure run grows (DESIGN.md D4).
-    public static func recordFailure(_ state: HeraldState, reason: String, now: Date) -> HeraldState {
+    package static func recordFailure(_ state: HeraldState, reason: String, now: Date) -> HeraldState {
         var state = state
         state.failure = .init(count: (state.failure?.count ?? 0) + 1, lastAttempt: now, reason: reason)
         return state
     }
 
     /// Records a successful check (a 200 or a 304 whose cached copy decoded).
-    public static func recordSuccess(_ state: HeraldState, now: Date) -> HeraldState {
+    package static func recordSuccess(_ state: HeraldState, now: Date) -> HeraldState {
         var state = state
         state.lastChecked = now
         state.failure = nil
@@ -282,7 +282,7 @@ public enum CheckPolicy {
     ///   - isLive: whether the check holding a claim still runs (see `HeraldState.Claim`).
     ///   - rolloutDraw: this install's place in every rollout, drawn when the state has none
     ///     and the feed has a `Rollout`; kept in the returned state.
-    public static func select(
+    package static func select(
         _ feed: Feed, configuration: CheckConfiguration, state: HeraldState, now: Date,
         urlRules: URLRules = URLRules(), claimant: Claimant? = nil, isLive: (HeraldState.Claim) -> Bool = { _ in false },
         rolloutDraw: () -> Double = { Double.random(in: 0..<1) }
@@ -329,7 +329,7 @@ public enum CheckPolicy {
         return Selection(candidates: candidates, skipped: skippedInOrder, state: state)
     }
 
-    static func exclusion(
+    package static func exclusion(
         of entry: FeedEntry, configuration: CheckConfiguration, state: HeraldState, now: Date,
         urlRules: URLRules, claimant: Claimant?, isLive: (HeraldState.Claim) -> Bool
     ) -> MessageSkipReason? {
@@ -366,7 +366,7 @@ public enum CheckPolicy {
     }
 
     /// Sorts by key with `caseInsensitiveCompare:`, newest (last) first unless `oldestFirst`.
-    public static func order(_ entries: [FeedEntry], oldestFirst: Bool) -> [FeedEntry] {
+    package static func order(_ entries: [FeedEntry], oldestFirst: Bool) -> [FeedEntry] {
         // Each key is turned into its comparable units once, and the positions are sorted:
         // comparing through String views and moving whole entries cost more than the rest.
         orderPositions(of: entries.map(\.key), oldestFirst: oldestFirst).map { entries[$0] }
@@ -379,7 +379,7 @@ public enum CheckPolicy {
     }
 
     /// Applies an answer to the state (ORIGINALS.md §1.9, with D6's per-message reminder).
-    public static func apply(_ answer: Answer, to key: String, state: HeraldState, now: Date) -> HeraldState {
+    package static func apply(_ answer: Answer, to key: String, state: HeraldState, now: Date) -> HeraldState {
         var state = state
         state.presenting[key] = nil
         switch answer {
@@ -397,7 +397,7 @@ public enum CheckPolicy {
 
     /// What a close without an answer means (DESIGN.md D7): dismissed by the user is remind
     /// later; expired or closed by Herald changes nothing, so it shows again at the next check.
-    public static func answer(forClose reason: CloseReason) -> Answer? {
+    package static func answer(forClose reason: CloseReason) -> Answer? {
         reason == .dismissed ? .remind : nil
     }
 }

@@ -32,7 +32,7 @@ public struct NotificationContent: Sendable, Equatable {
     /// empty when the server has no actions (DESIGN.md D11).
     public var actions: [NotificationAction]
     /// The urgency the message asks for (`Urgency`), critical only where the app allows it.
-    public var urgency: MessageUrgency?
+    package var urgency: MessageUrgency?
     /// The message's own themed icon (`Icon`), shown in place of the app's.
     public var icon: String?
 
@@ -46,7 +46,7 @@ public struct NotificationContent: Sendable, Equatable {
     ///   - capabilities: the server's capabilities ("actions", "body-markup", "body-hyperlinks"), as
     ///     `ServerTraits.contentCapabilities` makes them.
     ///   - allowsCriticalUrgency: whether `Urgency: critical` stays critical; otherwise normal.
-    public static func make(for entry: FeedEntry, labels: Labels, capabilities: Set<String>, fallbackSummary: String,
+    package static func make(for entry: FeedEntry, labels: Labels, capabilities: Set<String>, fallbackSummary: String,
                             allowsCriticalUrgency: Bool = false) -> NotificationContent {
         let markup = capabilities.contains("body-markup")
         var body = NotificationText.body(entry.message, markup: markup)
@@ -72,13 +72,13 @@ public struct NotificationContent: Sendable, Equatable {
 
     /// The summary line an entry is shown with: its Title made safe (DESIGN.md D13), or
     /// `fallback` (the app's name) when nothing of it is left.
-    public static func summary(of entry: FeedEntry, fallback: String) -> String {
+    package static func summary(of entry: FeedEntry, fallback: String) -> String {
         let title = NotificationText.summary(entry.title)
         return title.isEmpty ? NotificationText.summary(fallback) : title
     }
 
     /// The answer an action id stands for; "default" is view, or OK without ActionURL.
-    public static func answer(forActionID id: String, entry: FeedEntry) -> Answer? {
+    package static func answer(forActionID id: String, entry: FeedEntry) -> Answer? {
         if id == NotificationAction.defaultID { return entry.actionURL == nil ? .ok : .view }
         return Answer(rawValue: id)
     }

@@ -12,24 +12,24 @@
 /// cancel tag). Line and paragraph separators (and NEL, CR, CR LF) are line breaks in a body
 /// and spaces in a summary, which is one line. Text with nothing visible left becomes empty,
 /// so an empty or blank title falls back to the app's name.
-public enum NotificationText {
+package enum NotificationText {
     /// The longest summary kept, in Unicode scalars (code points), the ellipsis included.
-    public static let summaryLimit = 120
+    package static let summaryLimit = 120
     /// The longest summary kept, in UTF-8 bytes, the ellipsis included.
-    public static let summaryByteLimit = 360
+    package static let summaryByteLimit = 360
     /// The longest body kept, in Unicode scalars, the ellipsis included (before markup escaping).
-    public static let bodyLimit = 1_000
+    package static let bodyLimit = 1_000
     /// The longest body kept, in UTF-8 bytes, the ellipsis included (before markup escaping).
-    public static let bodyByteLimit = 3_000
+    package static let bodyByteLimit = 3_000
 
     /// A plain summary: one line, nothing invisible, capped.
-    public static func summary(_ text: String?) -> String {
+    package static func summary(_ text: String?) -> String {
         cap(clean(text ?? "", keepNewlines: false), scalars: summaryLimit, bytes: summaryByteLimit)
     }
 
     /// A body: line breaks kept, nothing else invisible, capped; escaped when the server reads
     /// body markup, so `<b>` in a feed shows as text and `&` cannot break it.
-    public static func body(_ text: String?, markup: Bool) -> String {
+    package static func body(_ text: String?, markup: Bool) -> String {
         let plain = cap(clean(text ?? "", keepNewlines: true), scalars: bodyLimit, bytes: bodyByteLimit)
         return markup ? escape(plain) : plain
     }
@@ -37,7 +37,7 @@ public enum NotificationText {
     /// Escapes the five XML-special characters as the five named entities every server decodes
     /// (DESIGN.md D24): GNOME Shell keeps only `&amp; &quot; &apos; &lt; &gt;` and shows any other
     /// entity, `&#39;` among them, as typed.
-    public static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for character in text {
@@ -54,7 +54,7 @@ public enum NotificationText {
     }
 
     /// A link for servers that offer `body-hyperlinks` but no actions (DESIGN.md D11).
-    public static func hyperlink(_ url: String) -> String {
+    package static func hyperlink(_ url: String) -> String {
         let escaped = escape(url)
         return "<a href=\"\(escaped)\">\(escaped)</a>"
     }
@@ -105,7 +105,7 @@ public enum NotificationText {
     }
 
     /// The text without leading and trailing white space.
-    public static func trimmed(_ text: String) -> String {
+    package static func trimmed(_ text: String) -> String {
         let start = text.firstIndex { !$0.isWhitespace } ?? text.endIndex
         let end = text.lastIndex { !$0.isWhitespace }.map(text.index(after:)) ?? start
         return start < end ? String(text[start..<end]) : ""

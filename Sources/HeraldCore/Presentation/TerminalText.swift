@@ -5,11 +5,11 @@
 /// Every line the `herald` tool prints goes through `visible(_:)`, and every JSON string it
 /// writes escapes the same characters (`FeedValue.appendJSONString`). The escapes are JSON's
 /// (`\n`, `\r`, `\t`, `\u202E`), so a JSON line stays valid JSON with the same meaning.
-public enum TerminalText {
+package enum TerminalText {
     /// Whether a character is shown as an escape rather than written: C0 and C1 control
     /// characters and DEL, the line and paragraph separators, and the bidi controls (marks,
     /// embeddings, overrides and isolates).
-    public static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
         escapedRanges.contains { $0.contains(scalar.value) }
     }
 
@@ -31,7 +31,7 @@ public enum TerminalText {
 
     /// The text with every character `isEscaped` names written as its escape, so it shows on
     /// one line, as its characters, and changes nothing on the screen around it.
-    public static func visible(_ text: String) -> String {
+    package static func visible(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isEscaped) else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 16)
@@ -43,7 +43,7 @@ public enum TerminalText {
 
     /// A character's escape: `\n`, `\r` and `\t` for those three, `\uXXXX` (upper-case hex)
     /// for the others.
-    public static func escape(_ scalar: Unicode.Scalar) -> String {
+    package static func escape(_ scalar: Unicode.Scalar) -> String {
         switch scalar {
         case "\n": return "\\n"
         case "\r": return "\\r"

@@ -1,20 +1,20 @@
 import FoundationEssentials
 
 /// What Herald remembers of one prompt (ORIGINALS.md §2.7).
-public struct PromptState: Codable, Sendable, Equatable {
+package struct PromptState: Codable, Sendable, Equatable {
     /// When the prompt was first counted.
-    public var firstUsed: Date?
+    package var firstUsed: Date?
     /// When the user last chose remind (or the action of a recurring prompt).
-    public var lastReminded: Date?
+    package var lastReminded: Date?
     /// Launches counted since the prompt was first registered.
-    public var usesCount: Int
+    package var usesCount: Int
     /// The action was chosen (non-recurring): done.
-    public var viewed: Bool
+    package var viewed: Bool
     /// Cancel was chosen: never again, even when recurring.
-    public var cancelled: Bool
+    package var cancelled: Bool
 
     /// A prompt never counted.
-    public init(firstUsed: Date? = nil, lastReminded: Date? = nil, usesCount: Int = 0, viewed: Bool = false, cancelled: Bool = false) {
+    package init(firstUsed: Date? = nil, lastReminded: Date? = nil, usesCount: Int = 0, viewed: Bool = false, cancelled: Bool = false) {
         self.firstUsed = firstUsed
         self.lastReminded = lastReminded
         self.usesCount = usesCount
@@ -79,9 +79,9 @@ public enum PromptDecision: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// iPrompt's rules as pure functions of prompt, state and time (ORIGINALS.md §2.3–2.5).
-public enum PromptPolicy {
+package enum PromptPolicy {
     /// Counts one use for each prompt at a launch: once per name, however often registered.
-    public static func countLaunch(of prompts: [Prompt], in states: [String: PromptState], now: Date) -> [String: PromptState] {
+    package static func countLaunch(of prompts: [Prompt], in states: [String: PromptState], now: Date) -> [String: PromptState] {
         var states = states
         for name in Set(prompts.map(\.name)) {
             var state = states[name] ?? PromptState()
@@ -96,7 +96,7 @@ public enum PromptPolicy {
 
     /// Decides whether a prompt shows now; the first rule that applies wins (§2.4). The
     /// delegate is asked afterwards, except in preview mode.
-    public static func decide(_ prompt: Prompt, state: PromptState, now: Date) -> PromptDecision {
+    package static func decide(_ prompt: Prompt, state: PromptState, now: Date) -> PromptDecision {
         if prompt.previewMode { return .show(preview: true) }
         if state.cancelled { return .cancelled }
         if state.viewed { return .viewed }
@@ -112,7 +112,7 @@ public enum PromptPolicy {
 
     /// Applies a button (§2.5, by identity): cancel is never again, remind waits, the action
     /// is done unless the prompt recurs, in which case it waits like a reminder.
-    public static func apply(_ button: PromptButton, to prompt: Prompt, state: PromptState, now: Date) -> PromptState {
+    package static func apply(_ button: PromptButton, to prompt: Prompt, state: PromptState, now: Date) -> PromptState {
         var state = state
         switch button {
         case .cancel: state.cancelled = true
@@ -124,7 +124,7 @@ public enum PromptPolicy {
     }
 
     /// Records a button in the app's state and drops the prompt's claim.
-    public static func apply(_ button: PromptButton, to prompt: Prompt, in state: HeraldState, now: Date) -> HeraldState {
+    package static func apply(_ button: PromptButton, to prompt: Prompt, in state: HeraldState, now: Date) -> HeraldState {
         var state = state
         state.prompts[prompt.name] = apply(button, to: prompt, state: state.prompts[prompt.name] ?? PromptState(), now: now)
         state.presentingPrompts[prompt.name] = nil
@@ -133,7 +133,7 @@ public enum PromptPolicy {
 
     /// The content of a prompt's notification: action (with the body click, D24), remind unless its label
     /// is empty, cancel only when labelled.
-    public static func content(of prompt: Prompt, labels: Labels, capabilities: Set<String>) -> NotificationContent {
+    package static func content(of prompt: Prompt, labels: Labels, capabilities: Set<String>) -> NotificationContent {
         let markup = capabilities.contains("body-markup")
         var actions: [NotificationAction] = []
         if capabilities.contains("actions") {
@@ -147,7 +147,7 @@ public enum PromptPolicy {
     }
 
     /// The button an action id stands for; "default" (a click on the body) is the action.
-    public static func button(forActionID id: String) -> PromptButton? {
+    package static func button(forActionID id: String) -> PromptButton? {
         id == NotificationAction.defaultID ? .action : PromptButton(rawValue: id)
     }
 

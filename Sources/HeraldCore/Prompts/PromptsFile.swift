@@ -1,18 +1,18 @@
 import FoundationEssentials
 
 /// Something wrong in a prompts file, naming the prompt and the key.
-public struct PromptProblem: Error, Sendable, Equatable, CustomStringConvertible {
+package struct PromptProblem: Error, Sendable, Equatable, CustomStringConvertible {
     /// The prompt (or "defaults").
-    public var prompt: String
+    package var prompt: String
     /// The key concerned, if one.
-    public var key: String?
+    package var key: String?
     /// What is wrong.
-    public var reason: String
+    package var reason: String
     /// Whether the prompt was left out because of it (otherwise the key was only ignored).
-    public var isFatal: Bool
+    package var isFatal: Bool
 
     /// Creates a problem.
-    public init(prompt: String, key: String?, reason: String, isFatal: Bool) {
+    package init(prompt: String, key: String?, reason: String, isFatal: Bool) {
         self.prompt = prompt
         self.key = key
         self.reason = reason
@@ -20,7 +20,7 @@ public struct PromptProblem: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// "prompt 'rate', key 'usesUntilPrompt': reason".
-    public var description: String {
+    package var description: String {
         "prompt '\(prompt)'" + (key.map { ", key '\($0)'" } ?? "") + ": " + reason + (isFatal ? " (prompt left out)" : " (key ignored)")
     }
 }
@@ -30,7 +30,7 @@ public struct PromptsFile: Sendable, Equatable {
     /// The usable prompts.
     public var prompts: [Prompt]
     /// Problems, fatal to one prompt or only to one key.
-    public var problems: [PromptProblem]
+    package var problems: [PromptProblem]
 
     /// Reads a prompts file (XML, binary or OpenStep plist, or JSON), keyed by prompt name, with
     /// an optional `defaults` entry whose values every prompt inherits (ORIGINALS.md §2.1, with
@@ -147,14 +147,14 @@ public struct PromptsFile: Sendable, Equatable {
 /// The ranges of a prompt's numbers in a prompts file. Beyond them a number is a mistake: a
 /// value past `Int` (`1e19`) or infinite crashed Herald when it explained its decision, so
 /// such a prompt is reported by name and key and left out, and the others still work.
-public enum PromptLimits {
+package enum PromptLimits {
     /// The most uses before a prompt is due: one billion.
-    public static let uses = 1_000_000_000
+    package static let uses = 1_000_000_000
     /// The longest `daysUntilPrompt` or `remindPeriod`, in days: ten years.
-    public static let days = 3_650.0
+    package static let days = 3_650.0
 
     /// Why a `usesUntilPrompt` is refused, or `nil`: a whole number from 0 to `uses`.
-    public static func usesRefusal(_ value: Double) -> String? {
+    package static func usesRefusal(_ value: Double) -> String? {
         guard value >= 0, value <= Double(uses), value.rounded() == value else {
             return "must be a whole number of uses from 0 to \(FeedLimits.grouped(uses)), not \(CheckOptionLimits.number(value))"
         }
@@ -162,7 +162,7 @@ public enum PromptLimits {
     }
 
     /// Why a `daysUntilPrompt` or `remindPeriod` is refused, or `nil`: 0 to `days` days.
-    public static func daysRefusal(_ value: Double) -> String? {
+    package static func daysRefusal(_ value: Double) -> String? {
         guard value >= 0, value <= days else {
             return "must be a number of days from 0 to \(CheckOptionLimits.number(days)), not \(CheckOptionLimits.number(value))"
         }

@@ -7,34 +7,34 @@ import FoundationEssentials
 public struct HeraldState: Codable, Sendable, Equatable {
     /// Message ids the user ignored. `nil` until the first launch has passed: iNotify's
     /// first-launch marker is the missing ignore list (ORIGINALS.md §1.5).
-    public var ignored: Set<String>?
+    package var ignored: Set<String>?
     /// Message ids the user viewed (or acknowledged with OK).
-    public var viewed: Set<String>
+    package var viewed: Set<String>
     /// When each message was last put off with "remind me later" (DESIGN.md D6).
-    public var reminded: [String: Date]
+    package var reminded: [String: Date]
     /// Since when each answered message has been missing from the feed: the first successful
     /// check that did not find it. Its answer is forgotten `CheckPolicy.answerRetention` later,
     /// so the state stays small; an id back in the feed loses its entry.
-    public var absentSince: [String: Date]
+    package var absentSince: [String: Date]
     /// When the last successful check finished. A failed check leaves it (DESIGN.md D4).
-    public var lastChecked: Date?
+    package var lastChecked: Date?
     /// The run of failed checks since the last success, which sets the backoff.
-    public var failure: FailureRecord?
+    package var failure: FailureRecord?
     /// The validators of the cached feed, for conditional requests.
-    public var cachedFeed: CachedFeed?
+    package var cachedFeed: CachedFeed?
     /// Messages claimed by a running check, by key, so that no other check shows them too
     /// (DESIGN.md D16).
-    public var presenting: [String: Claim]
+    package var presenting: [String: Claim]
     /// Prompts claimed by a running check, by name.
-    public var presentingPrompts: [String: Claim]
+    package var presentingPrompts: [String: Claim]
     /// Each local prompt's uses, reminder and answers, by prompt name.
-    public var prompts: [String: PromptState]
+    package var prompts: [String: PromptState]
     /// This install's place in every `Rollout`, drawn once in 0..<1 the first time a feed has
     /// one, and never sent anywhere: a message with `Rollout` R shows where it is below R %.
-    public var rolloutDraw: Double?
+    package var rolloutDraw: Double?
     /// The highest signed version accepted from each feed URL, as configured (`{lang}` and
     /// all): a lower one is a replay and is refused (DESIGN.md D20).
-    public var feedVersions: [String: UInt64]
+    package var feedVersions: [String: UInt64]
 
     /// An empty state: first launch, nothing answered.
     public init() {
@@ -53,16 +53,16 @@ public struct HeraldState: Codable, Sendable, Equatable {
     }
 
     /// Failed checks in a row and when the last one happened.
-    public struct FailureRecord: Codable, Sendable, Equatable {
+    package struct FailureRecord: Codable, Sendable, Equatable {
         /// How many checks in a row have failed.
-        public var count: Int
+        package var count: Int
         /// When the last failure happened.
-        public var lastAttempt: Date
+        package var lastAttempt: Date
         /// What went wrong last time, for `herald state`.
-        public var reason: String
+        package var reason: String
 
         /// Creates a record.
-        public init(count: Int, lastAttempt: Date, reason: String) {
+        package init(count: Int, lastAttempt: Date, reason: String) {
             self.count = count
             self.lastAttempt = lastAttempt
             self.reason = reason
@@ -70,22 +70,22 @@ public struct HeraldState: Codable, Sendable, Equatable {
     }
 
     /// Where the cached copy came from and its HTTP validators.
-    public struct CachedFeed: Codable, Sendable, Equatable {
+    package struct CachedFeed: Codable, Sendable, Equatable {
         /// The feed URL the copy was fetched from; a different URL never reuses it. For a feed
         /// URL with `{lang}`, the URL that answered, which later checks ask (conditionally) alone.
-        public var url: String
+        package var url: String
         /// The `ETag` response header, if the server sent one.
-        public var etag: String?
+        package var etag: String?
         /// The `Last-Modified` response header, if the server sent one.
-        public var lastModified: String?
+        package var lastModified: String?
         /// The feed URL with `{lang}` that `url` answered for; `nil` for a feed URL without it.
-        public var template: String?
+        package var template: String?
         /// The user's languages when `url` answered (`LanguageFeedURL.usable`): other languages
         /// start the search over.
-        public var languages: [String]?
+        package var languages: [String]?
 
         /// Creates the record.
-        public init(url: String, etag: String?, lastModified: String?, template: String? = nil, languages: [String]? = nil) {
+        package init(url: String, etag: String?, lastModified: String?, template: String? = nil, languages: [String]? = nil) {
             self.url = url
             self.etag = etag
             self.lastModified = lastModified
@@ -98,23 +98,23 @@ public struct HeraldState: Codable, Sendable, Equatable {
     ///
     /// A claim lapses at `until`, or earlier when its check is gone (the process ended, or the
     /// check in it finished): `isLive` tells the policy which.
-    public struct Claim: Codable, Sendable, Equatable {
+    package struct Claim: Codable, Sendable, Equatable {
         /// The process whose check holds it.
-        public var processID: Int32
+        package var processID: Int32
         /// The check within that process; `nil` in files written before checks were named.
-        public var check: String?
+        package var check: String?
         /// After this time the claim lapses, whatever happened to the process.
-        public var until: Date
+        package var until: Date
 
         /// Creates a claim.
-        public init(processID: Int32, check: String?, until: Date) {
+        package init(processID: Int32, check: String?, until: Date) {
             self.processID = processID
             self.check = check
             self.until = until
         }
 
         /// Whether `claimant` made this claim.
-        public func isHeld(by claimant: Claimant) -> Bool {
+        package func isHeld(by claimant: Claimant) -> Bool {
             processID == claimant.processID && check == claimant.check
         }
     }
@@ -167,20 +167,20 @@ public struct HeraldState: Codable, Sendable, Equatable {
 }
 
 /// One check of one process: who makes and releases claims.
-public struct Claimant: Sendable, Hashable {
+package struct Claimant: Sendable, Hashable {
     /// The process running the check.
-    public var processID: Int32
+    package var processID: Int32
     /// A name for the check, unique within the process.
-    public var check: String
+    package var check: String
 
     /// Creates a claimant.
-    public init(processID: Int32, check: String) {
+    package init(processID: Int32, check: String) {
         self.processID = processID
         self.check = check
     }
 
     /// A claim by this check, held until `until`.
-    public func claim(until: Date) -> HeraldState.Claim {
+    package func claim(until: Date) -> HeraldState.Claim {
         HeraldState.Claim(processID: processID, check: check, until: until)
     }
 }

@@ -51,7 +51,7 @@ extension CheckPolicy {
     ///
     /// - Parameters:
     ///   - isLive: whether the check holding a claim still runs (see `HeraldState.Claim`).
-    public static func applyFromApp(
+    package static func applyFromApp(
         _ answer: Answer, to key: String, state: HeraldState, now: Date, isLive: (HeraldState.Claim) -> Bool
     ) -> HeraldState {
         var answered = apply(answer, to: key, state: state, now: now)

@@ -39,7 +39,7 @@ public enum StateStoreError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// A file's error said of the state: the same case, and the state file's size limit.
-    public init(_ error: FileError) {
+    package init(_ error: FileError) {
         switch error {
         case .unreadable(let path, let reason): self = .unreadable(path: path, reason: reason)
         case .unwritable(let path, let reason): self = .unwritable(path: path, reason: reason)
@@ -52,16 +52,16 @@ public enum StateStoreError: Error, Sendable, Equatable, CustomStringConvertible
 }
 
 /// Where Herald keeps an app's files (DESIGN.md D16), following the XDG base directories.
-public struct HeraldPaths: Sendable, Equatable {
+package struct HeraldPaths: Sendable, Equatable {
     /// The state file, `$XDG_STATE_HOME/herald/<app-id>.json`.
-    public var stateFile: String
+    package var stateFile: String
     /// The lock taken around every read-modify-write of the state.
-    public var lockFile: String
+    package var lockFile: String
     /// The cached feed, `$XDG_CACHE_HOME/herald/<app-id>.feed`.
-    public var cachedFeedFile: String
+    package var cachedFeedFile: String
 
     /// The paths for an app id, from an environment (`XDG_STATE_HOME`, `XDG_CACHE_HOME`, `HOME`).
-    public init(appID: String, environment: [String: String]) throws {
+    package init(appID: String, environment: [String: String]) throws {
         guard Self.isValid(appID: appID) else { throw StateStoreError.invalidAppID(appID) }
         let home = environment["HOME"] ?? "/"
         func base(_ variable: String, _ fallback: String) -> String {
@@ -76,7 +76,7 @@ public struct HeraldPaths: Sendable, Equatable {
     }
 
     /// Whether an app id is a safe file name: reverse-DNS style letters, digits, `.`, `-`, `_`.
-    public static func isValid(appID: String) -> Bool {
+    package static func isValid(appID: String) -> Bool {
         guard let first = appID.first, first != ".", appID.count <= 200 else { return false }
         return appID.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }
     }
@@ -132,27 +132,27 @@ extension StateStore {
 /// state file this user may not read, a symbolic link, FIFO, directory or device where the
 /// state or lock file should be, or a state file over `sizeLimit`. Only a missing file is a
 /// first launch: taking an unreadable file for one would replace the user's answers.
-public final class FileStateStore: StateStore, Sendable {
+package final class FileStateStore: StateStore, Sendable {
     /// The largest state file read or written, 4 MiB. Real use stays far below it: answers to
     /// messages that left the feed are forgotten after `CheckPolicy.answerRetention`, so a
     /// message a day, each answered, settles at about 12 KiB however many years go by. Anything
     /// larger is damage or abuse, and reading it whole at every check would cost seconds and
     /// hundreds of MB.
-    public static let sizeLimit = 4 * 1024 * 1024
+    package static let sizeLimit = 4 * 1024 * 1024
 
     /// The largest cached feed read back, 64 MiB: far above any feed size limit an app sets,
     /// so it only stops a file that was never a feed from being read whole.
     static let cachedFeedLimit = 64 * 1024 * 1024
 
     /// The files this store uses.
-    public let paths: HeraldPaths
+    package let paths: HeraldPaths
     /// Called when a corrupt state file was moved aside, with its new path.
-    public let onCorruptFile: (@Sendable (String) -> Void)?
+    package let onCorruptFile: (@Sendable (String) -> Void)?
 
     /// Creates a store for the given paths.
     ///
     /// - Parameter onCorruptFile: told the new path of a corrupt state file moved aside.
-    public init(paths: HeraldPaths, onCorruptFile: (@Sendable (String) -> Void)? = nil) {
+    package init(paths: HeraldPaths, onCorruptFile: (@Sendable (String) -> Void)? = nil) {
         self.paths = paths
         self.onCorruptFile = onCorruptFile
     }
@@ -162,7 +162,7 @@ public final class FileStateStore: StateStore, Sendable {
     /// Creates nothing for an app Herald never wrote for: every write takes the lock, so with no
     /// lock file (or no folder) there is no writer to wait for, and the file is read as
     /// `snapshot()` reads it. Only a file that does not decode then needs the lock, to be moved aside.
-    public func load() throws -> HeraldState {
+    package func load() throws -> HeraldState {
         var info = stat()
         if lstat(paths.lockFile, &info) != 0, errno == ENOENT, let state = try readWithoutLock() { return state }
         return try withLock { try read() }
@@ -171,7 +171,7 @@ public final class FileStateStore: StateStore, Sendable {
     /// Reads the state file without the lock: writers replace it by renaming a complete file
     /// over it, so a reader sees one whole version. A file that does not decode is read again
     /// under the lock, which moves it aside.
-    public func snapshot() throws -> HeraldState {
+    package func snapshot() throws -> HeraldState {
         if let state = try readWithoutLock() { return state }
         return try withLock { try read() }
     }
@@ -179,7 +179,7 @@ public final class FileStateStore: StateStore, Sendable {
     /// Reads the state file as it is, for a command that must change nothing: never takes the
     /// lock (so creates no file), and returns `nil` for a file that does not decode, which a
     /// check would move aside. A missing file is the empty state.
-    public func inspect() throws -> HeraldState? {
+    package func inspect() throws -> HeraldState? {
         try readWithoutLock()
     }
 
@@ -187,7 +187,7 @@ public final class FileStateStore: StateStore, Sendable {
     ///
     /// - Parameter change: edits the state; its return value is passed back.
     @discardableResult
-    public func update<Result>(_ change: (inout HeraldState) throws -> Result) throws -> Result {
+    package func update<Result>(_ change: (inout HeraldState) throws -> Result) throws -> Result {
         try withLock {
             var state = try read()
             let before = state
@@ -201,7 +201,7 @@ public final class FileStateStore: StateStore, Sendable {
     ///
     /// A symbolic link or FIFO in the state file's place is removed like a file (never what a
     /// link points to); a directory there is an error, for people to look at.
-    public func reset() throws {
+    package func reset() throws {
         try withLock {
             for path in [paths.stateFile, paths.cachedFeedFile] {
                 guard unlink(path) == 0 || errno == ENOENT else { throw StateStoreError.unwritable(path: path, reason: RegularFile.reason(errno)) }
@@ -210,19 +210,19 @@ public final class FileStateStore: StateStore, Sendable {
     }
 
     /// Whether a cached copy of the feed is on disk, as a regular file.
-    public var hasCachedFeed: Bool {
+    package var hasCachedFeed: Bool {
         var info = stat()
         return lstat(paths.cachedFeedFile, &info) == 0 && RegularFile.isRegular(info)
     }
 
     /// The cached feed bytes, if any; a cache that is not a regular file counts as none.
-    public func cachedFeed() -> Data? {
+    package func cachedFeed() -> Data? {
         try? Self.readRegularFile(paths.cachedFeedFile, limit: Self.cachedFeedLimit)
     }
 
     /// Replaces the cached feed atomically. Not flushed to disk: a copy lost or damaged by a
     /// crash is noticed when it is read and fetched again, so it is not worth an fsync.
-    public func storeCachedFeed(_ bytes: Data) throws {
+    package func storeCachedFeed(_ bytes: Data) throws {
         try Self.writeFileAtomically(bytes, to: paths.cachedFeedFile, durable: false)
     }
 

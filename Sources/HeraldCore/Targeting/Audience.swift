@@ -51,7 +51,7 @@ public struct Audience: Sendable, Equatable {
     }
 
     /// `pt_BR.UTF-8@euro` → `pt_BR`; `nil` for C, POSIX or nothing.
-    static func normalised(_ locale: String) -> String? {
+    package static func normalised(_ locale: String) -> String? {
         // Byte by byte: the first use of the string-processing library's generic `replacing`
         // costs every check's start-up tens of microseconds.
         let name = String(decoding: locale.utf8.prefix { $0 != UInt8(ascii: ".") && $0 != UInt8(ascii: "@") }

@@ -4,14 +4,14 @@
 /// Herald fills in each of the user's languages in gettext's order (`de_AT`, then `de`), moving
 /// on when the server answers 404, and after the last asks the URL with `{lang}` taken out
 /// (`fallback(of:)`). These are the pure parts: which URLs, in which order.
-public enum LanguageFeedURL {
+package enum LanguageFeedURL {
     /// The placeholder, as written in a feed URL.
-    public static let placeholder = "{lang}"
+    package static let placeholder = "{lang}"
     /// The placeholder percent-encoded, as a path turned into a `file:` URL carries it.
     static let encodedPlaceholder = "%7blang%7d"
 
     /// Whether a feed URL holds the placeholder, written out or percent-encoded.
-    public static func isTemplate(_ url: String) -> Bool {
+    package static func isTemplate(_ url: String) -> Bool {
         !placeholders(in: url).isEmpty
     }
 
@@ -21,7 +21,7 @@ public enum LanguageFeedURL {
     ///
     /// Names that are not language codes (`LANGUAGE=../x`) are passed over: whatever the
     /// environment holds, the URLs asked differ from the publisher's only by a language.
-    public static func candidates(for template: String, languages: [String]) -> [String] {
+    package static func candidates(for template: String, languages: [String]) -> [String] {
         guard isTemplate(template) else { return [template] }
         var urls: [String] = []
         var seen: Set<String> = []
@@ -33,12 +33,12 @@ public enum LanguageFeedURL {
 
     /// The languages of `languages` that may fill the placeholder: language codes only, in
     /// order, at most `Audience.languageLimit` of them.
-    public static func usable(_ languages: [String]) -> [String] {
-        Array(languages.lazy.filter(FeedValidation.isLanguageCode).prefix(Audience.languageLimit))
+    package static func usable(_ languages: [String]) -> [String] {
+        Array(languages.lazy.filter(LocalisedText.isLanguageCode).prefix(Audience.languageLimit))
     }
 
     /// `template` with every placeholder replaced by `language`, as the locale names it (`pt_BR`).
-    public static func filled(_ template: String, with language: String) -> String {
+    package static func filled(_ template: String, with language: String) -> String {
         var url = template
         for range in placeholders(in: template).reversed() { url.replaceSubrange(range, with: language) }
         return url
@@ -55,7 +55,7 @@ public enum LanguageFeedURL {
     ///   when it was the only one): `feed.plist?lang={lang}&v=2` → `feed.plist?v=2`. An empty
     ///   `lang=` would ask the server for a language named nothing; without the parameter it
     ///   gives its default, as a file without the language does.
-    public static func fallback(of template: String) -> String {
+    package static func fallback(of template: String) -> String {
         var url = template
         for range in placeholders(in: template).reversed() { url.replaceSubrange(removal(of: range, in: template), with: "") }
         return url

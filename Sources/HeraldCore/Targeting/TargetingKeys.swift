@@ -2,31 +2,31 @@ import FoundationEssentials
 
 /// The keys Herald adds to iNotify's, all optional: a feed without them behaves as iNotify's
 /// does, and an iNotify client passes them through untouched (ORIGINALS.md §1.1).
-public enum TargetingKey {
+package enum TargetingKey {
     /// Not shown before this date: a plist `<date>` or an ISO 8601 date or date-time string.
-    public static let startDate = "StartDate"
+    package static let startDate = "StartDate"
     /// Not shown after this date; a date without a time means the end of that day (UTC).
-    public static let endDate = "EndDate"
+    package static let endDate = "EndDate"
     /// Only users whose language is one of these see the message (`["de", "pt_BR"]`).
-    public static let languages = "Languages"
+    package static let languages = "Languages"
     /// Only these `XDG_CURRENT_DESKTOP` values see the message (`["GNOME", "KDE"]`).
-    public static let desktops = "Desktops"
+    package static let desktops = "Desktops"
     /// The share of installs, 0–100, that see the message.
-    public static let rollout = "Rollout"
+    package static let rollout = "Rollout"
     /// Higher first when more messages are pending than one check shows. Default 0.
-    public static let priority = "Priority"
+    package static let priority = "Priority"
     /// `low`, `normal` or `critical` (critical only where the app allows it).
-    public static let urgency = "Urgency"
+    package static let urgency = "Urgency"
     /// A themed icon name for this message, in place of the app's.
-    public static let icon = "Icon"
+    package static let icon = "Icon"
 
     /// Every key Herald reads, iNotify's first.
-    public static let all = [FeedKey.title, FeedKey.message, FeedKey.actionURL, FeedKey.actionButton, FeedKey.minVersion,
+    package static let all = [FeedKey.title, FeedKey.message, FeedKey.actionURL, FeedKey.actionButton, FeedKey.minVersion,
                              FeedKey.maxVersion, startDate, endDate, languages, desktops, rollout, priority, urgency, icon]
 }
 
 /// How pressing a message is, as the notification spec's urgency hint says it.
-public enum MessageUrgency: String, Sendable, Equatable, CaseIterable {
+package enum MessageUrgency: String, Sendable, Equatable, CaseIterable {
     /// Shown quietly; servers may not pop it up.
     case low
     /// The default.
@@ -37,19 +37,19 @@ public enum MessageUrgency: String, Sendable, Equatable, CaseIterable {
 
 extension FeedEntry {
     /// When the message starts to show (`StartDate`); `.unreadable` when the value is not a date.
-    public var startDate: FeedDate? { FeedDate(field(TargetingKey.startDate), endOfDay: false) }
+    package var startDate: FeedDate? { FeedDate(field(TargetingKey.startDate), endOfDay: false) }
     /// When the message stops showing (`EndDate`); a bare date lasts to the end of that day.
-    public var endDate: FeedDate? { FeedDate(field(TargetingKey.endDate), endOfDay: true) }
+    package var endDate: FeedDate? { FeedDate(field(TargetingKey.endDate), endOfDay: true) }
 
     /// The languages the message is for (`Languages`), `nil` for everyone. A single string
     /// counts as a list of one.
-    public var languages: [String]? { Self.list(field(TargetingKey.languages)) }
+    package var languages: [String]? { Self.list(field(TargetingKey.languages)) }
     /// The desktops the message is for (`Desktops`), `nil` for every desktop.
-    public var desktops: [String]? { Self.list(field(TargetingKey.desktops)) }
+    package var desktops: [String]? { Self.list(field(TargetingKey.desktops)) }
 
     /// The share of installs that see the message (`Rollout`), a number from 0 to 100; `nil`
     /// when there is none, or none Herald can read (`hasUnreadableRollout`).
-    public var rollout: Double? {
+    package var rollout: Double? {
         guard let value = field(TargetingKey.rollout), let number = Self.number(value), (0...100).contains(number) else { return nil }
         return number
     }
@@ -57,20 +57,20 @@ extension FeedEntry {
     /// Whether `Rollout` is there but is not a number from 0 to 100 (`"5%"`, `"nan"`, `true`,
     /// `[5]`, `-5`, `150`): the message is kept back, as for a date Herald cannot read, since a
     /// share it cannot read is not one it may take for everyone.
-    public var hasUnreadableRollout: Bool { field(TargetingKey.rollout) != nil && rollout == nil }
+    package var hasUnreadableRollout: Bool { field(TargetingKey.rollout) != nil && rollout == nil }
 
     /// The message's priority (`Priority`); 0 when absent or not a number.
-    public var priority: Double { field(TargetingKey.priority).flatMap(Self.number) ?? 0 }
+    package var priority: Double { field(TargetingKey.priority).flatMap(Self.number) ?? 0 }
 
     /// The urgency the feed asks for (`Urgency`), `nil` when absent or unknown.
-    public var urgency: MessageUrgency? {
+    package var urgency: MessageUrgency? {
         guard case .string(let text) = field(TargetingKey.urgency) else { return nil }
         return MessageUrgency(rawValue: text.lowercased())
     }
 
     /// The themed icon name for this message (`Icon`), when it is one: letters, digits, `-`,
     /// `_` and `.`, no path, so a feed cannot point the server at a file.
-    public var icon: String? {
+    package var icon: String? {
         guard case .string(let name) = field(TargetingKey.icon), !name.isEmpty, name.count <= 255,
               name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)) }),
               name.first != "."
@@ -78,7 +78,7 @@ extension FeedEntry {
         return name
     }
 
-    static func list(_ value: FeedValue?) -> [String]? {
+    package static func list(_ value: FeedValue?) -> [String]? {
         switch value {
         case .string(let text): return [text]
         case .array(let items): return items.compactMap { if case .string(let text) = $0 { text } else { nil } }
@@ -86,7 +86,7 @@ extension FeedEntry {
         }
     }
 
-    static func number(_ value: FeedValue) -> Double? {
+    package static func number(_ value: FeedValue) -> Double? {
         switch value {
         case .integer(let number): return Double(number)
         case .real(let number): return number.isFinite ? number : nil
@@ -97,7 +97,7 @@ extension FeedEntry {
 }
 
 /// A `StartDate` or `EndDate` as read: a moment, or a value that is not a date.
-public enum FeedDate: Sendable, Equatable {
+package enum FeedDate: Sendable, Equatable {
     /// The moment the key names.
     case moment(Date)
     /// The value is there but no date can be read from it; the message is not shown (a
@@ -124,7 +124,7 @@ public enum FeedDate: Sendable, Equatable {
 
 /// A small, strict ISO 8601 reader: `YYYY-MM-DD`, optionally `THH:MM`, `:SS`, a fraction, and
 /// `Z` or `±HH:MM` (UTC when no offset is given).
-enum ISO8601Moment {
+package enum ISO8601Moment {
     /// 1582-10-15T00:00:00Z, the Gregorian calendar's first day, in seconds since 1970.
     static let gregorianStart: Double = -12_219_292_800
     /// 10000-01-01T00:00:00Z, in seconds since 1970.
@@ -190,7 +190,7 @@ enum ISO8601Moment {
     /// date parser use, at every year (the format style counts days before 1582 in the Julian
     /// calendar, so `1500-06-15` would read back as `1500-06-05`). Years outside 0…9999 carry
     /// a sign and as many digits as they need (ISO 8601's expanded years).
-    static func text(_ date: Date) -> String {
+    package static func text(_ date: Date) -> String {
         let interval = date.timeIntervalSince1970
         guard interval.isFinite, abs(interval) < 1e15 else { return date.formatted(.iso8601) }
         let seconds = Int(interval.rounded(.down))

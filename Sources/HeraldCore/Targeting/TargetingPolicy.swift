@@ -4,7 +4,7 @@ extension CheckPolicy {
     /// Whether a message's targeting keys leave this install out: its schedule (`StartDate`,
     /// `EndDate`), its audience (`Languages`, `Desktops`) and its `Rollout`. `nil` when none
     /// does, as for every entry without these keys.
-    public static func targetingExclusion(
+    package static func targetingExclusion(
         of entry: FeedEntry, configuration: CheckConfiguration, state: HeraldState, now: Date
     ) -> MessageSkipReason? {
         switch entry.startDate {
@@ -37,7 +37,7 @@ extension CheckPolicy {
 
     /// Entries in display order, moved so that a higher `Priority` comes first; equal
     /// priorities keep the display order. A feed without priorities is returned as it is.
-    public static func byPriority(_ entries: [FeedEntry]) -> [FeedEntry] {
+    package static func byPriority(_ entries: [FeedEntry]) -> [FeedEntry] {
         byPriority(Array(entries.indices), of: entries).map { entries[$0] }
     }
 

@@ -3,9 +3,9 @@ import HeraldCore
 /// The publisher's static file host, the only server a Herald fleet talks to: one feed file
 /// whose body is replaced now and then, answered with a 304 when the request's validators name
 /// the current copy (DESIGN.md D15).
-public struct FeedHost: Sendable, Equatable {
+package struct FeedHost: Sendable, Equatable {
     /// What the host sends back to one request.
-    public enum Answer: Sendable, Equatable {
+    package enum Answer: Sendable, Equatable {
         /// 304 Not Modified: headers only, no body.
         case notModified
         /// 200 with the whole body, and the validators the client keeps for its next request.
@@ -13,12 +13,12 @@ public struct FeedHost: Sendable, Equatable {
     }
 
     /// The feed's URL, as the installs' configuration names it.
-    public var url: String
+    package var url: String
     /// Bytes in the feed's body.
-    public var bodySize: Int
+    package var bodySize: Int
     /// When the publisher replaces the file, in seconds from the start of the simulated days,
     /// in order. Before the first change the file is version 1.
-    public var changes: [Double]
+    package var changes: [Double]
     private let validators: [HeraldState.CachedFeed]
 
     /// Creates the host of one feed.
@@ -27,7 +27,7 @@ public struct FeedHost: Sendable, Equatable {
     ///   - url: the feed's URL.
     ///   - bodySize: bytes in the body. Default 20 KiB.
     ///   - changes: when the file is replaced, in seconds from the start of the simulated days.
-    public init(url: String = "https://example.org/herald/feed.plist", bodySize: Int = 20 * 1024, changes: [Double]) {
+    package init(url: String = "https://example.org/herald/feed.plist", bodySize: Int = 20 * 1024, changes: [Double]) {
         self.url = url
         self.bodySize = bodySize
         self.changes = changes.sorted()
@@ -38,7 +38,7 @@ public struct FeedHost: Sendable, Equatable {
     }
 
     /// The version of the file at `time` (seconds from the start): 1, then one more per change.
-    public func version(at time: Double) -> Int {
+    package func version(at time: Double) -> Int {
         1 + changes.count(where: { $0 <= time })
     }
 
@@ -47,7 +47,7 @@ public struct FeedHost: Sendable, Equatable {
     /// Like Herald's feed source, a client sends validators only for a copy of this URL; the
     /// host compares the ETag (If-None-Match), or the date when there is no ETag
     /// (If-Modified-Since).
-    public func answer(cached: HeraldState.CachedFeed?, at time: Double) -> Answer {
+    package func answer(cached: HeraldState.CachedFeed?, at time: Double) -> Answer {
         let current = validators[version(at: time) - 1]
         guard let cached, cached.url == url else { return .body(current) }
         let unchanged = cached.etag.map { $0 == current.etag } ?? (cached.lastModified == current.lastModified)

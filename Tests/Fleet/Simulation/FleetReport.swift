@@ -1,52 +1,52 @@
 /// What a publisher's host carries for one scenario, and whether Herald's targets hold.
-public struct FleetReport: Sendable, Equatable, Codable {
+package struct FleetReport: Sendable, Equatable, Codable {
     /// The scenario's name.
-    public var scenario: String
+    package var scenario: String
     /// The scenario in one line.
-    public var summary: String
+    package var summary: String
     /// Installs in the fleet.
-    public var installs: Int
+    package var installs: Int
     /// Days counted.
-    public var days: Int
+    package var days: Int
     /// The seed of the run.
-    public var seed: UInt64
+    package var seed: UInt64
     /// The share of installs first launched during the counted days.
-    public var newInstallShare: Double
+    package var newInstallShare: Double
     /// The share of requests that failed.
-    public var failureRate: Double
+    package var failureRate: Double
     /// The check period of every install, in days.
-    public var checkPeriodDays: Double
+    package var checkPeriodDays: Double
     /// Bytes in the feed's body.
-    public var bodySize: Int
+    package var bodySize: Int
     /// When the feed was replaced, as "day D HH:MM:SS".
-    public var feedChanges: [String]
+    package var feedChanges: [String]
     /// How often each thing happened.
-    public var counts: FleetCounts
+    package var counts: FleetCounts
     /// Requests the host received.
-    public var requests: Int
+    package var requests: Int
     /// Body bytes sent.
-    public var bodyBytes: Int
+    package var bodyBytes: Int
     /// Body bytes sent to installs that already held that version of the feed.
-    public var unchangedFeedBodyBytes: Int
+    package var unchangedFeedBodyBytes: Int
     /// Requests per install per day, on average.
-    public var fetchesPerInstallPerDay: Double
+    package var fetchesPerInstallPerDay: Double
     /// Requests in the busiest second.
-    public var peakPerSecond: Int
+    package var peakPerSecond: Int
     /// When the busiest second began, as "day D HH:MM:SS".
-    public var peakSecondAt: String
+    package var peakSecondAt: String
     /// Requests per second over the busiest minute (sliding by one second).
-    public var peakPerMinute: Double
+    package var peakPerMinute: Double
     /// When the busiest minute began, as "day D HH:MM:SS".
-    public var peakMinuteAt: String
+    package var peakMinuteAt: String
     /// The start-delay limit of the login entry, in seconds; 0 when checks start at once.
-    public var startDelay: Double
+    package var startDelay: Double
     /// The rate of the whole fleet spread evenly over the start delay (installs ÷ start delay),
     /// in requests per second; `nil` without a start delay.
-    public var evenSpreadRate: Double?
+    package var evenSpreadRate: Double?
     /// The busiest second over `evenSpreadRate`; `nil` without a start delay.
-    public var peakRatio: Double?
+    package var peakRatio: Double?
     /// Herald's targets for the host's load, each with its outcome.
-    public var targets: [FleetTarget]
+    package var targets: [FleetTarget]
 
     init(scenario: FleetScenario, setup: FleetSetup, tally: FleetTally) {
         self.scenario = scenario.name
@@ -87,18 +87,18 @@ public struct FleetReport: Sendable, Equatable, Codable {
 }
 
 /// One of Herald's targets for what a feed host must carry, and how a run fared.
-public struct FleetTarget: Sendable, Equatable, Codable {
+package struct FleetTarget: Sendable, Equatable, Codable {
     /// The target, in words.
-    public var rule: String
+    package var rule: String
     /// What the run measured, in words.
-    public var measured: String
+    package var measured: String
     /// Whether the run met it.
-    public var met: Bool
+    package var met: Bool
 
     /// At most this many requests per install per day.
-    public static let fetchesPerInstallPerDay = 2
+    package static let fetchesPerInstallPerDay = 2
     /// The busiest second at most this many times the fleet spread evenly over the start delay.
-    public static let peakRatio = 1.2
+    package static let peakRatio = 1.2
 
     /// The targets that apply to a report: requests per install per day and body bytes of an
     /// unchanged feed always; the busiest second against an even spread when there is a start delay.

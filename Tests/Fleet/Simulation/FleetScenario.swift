@@ -1,7 +1,7 @@
 import HeraldCore
 
 /// How the installs of a fleet start their checks each day.
-public enum SessionPattern: Sendable, Equatable {
+package enum SessionPattern: Sendable, Equatable {
     /// One login a day at a time of day drawn from a normal distribution (each install, each
     /// day, its own draw); the login entry then waits `StartDelay.seconds(upTo: startDelay)`
     /// before it asks the gate (DESIGN.md D19).
@@ -12,7 +12,7 @@ public enum SessionPattern: Sendable, Equatable {
     case appLaunches(perDay: ClosedRange<Int>, between: ClosedRange<Double>)
 
     /// The start-delay limit, or 0 when checks start at once.
-    public var startDelay: Double {
+    package var startDelay: Double {
         if case .login(_, _, let startDelay) = self { return startDelay }
         return 0
     }
@@ -22,7 +22,7 @@ public enum SessionPattern: Sendable, Equatable {
     ///
     /// - Parameters:
     ///   - times: emptied, then filled; kept by the caller so that no day allocates.
-    public func checkTimes(onDay day: Int, into times: inout [Double], using random: inout FleetRandom) {
+    package func checkTimes(onDay day: Int, into times: inout [Double], using random: inout FleetRandom) {
         times.removeAll(keepingCapacity: true)
         let midnight = Double(day) * secondsPerDay
         switch self {
@@ -38,21 +38,21 @@ public enum SessionPattern: Sendable, Equatable {
 }
 
 /// One way a fleet uses Herald: how its checks start, and the configuration they run with.
-public struct FleetScenario: Sendable, Equatable {
+package struct FleetScenario: Sendable, Equatable {
     /// A short name, for the command line and the report.
-    public var name: String
+    package var name: String
     /// One line for people.
-    public var summary: String
+    package var summary: String
     /// How the installs start their checks.
-    public var sessions: SessionPattern
+    package var sessions: SessionPattern
     /// The check configuration of every install.
-    public var configuration: CheckConfiguration
+    package var configuration: CheckConfiguration
 
     /// Creates a scenario.
     ///
     /// - Parameters:
     ///   - configuration: default `CheckConfiguration()`, Herald's defaults.
-    public init(name: String, summary: String, sessions: SessionPattern, configuration: CheckConfiguration = CheckConfiguration()) {
+    package init(name: String, summary: String, sessions: SessionPattern, configuration: CheckConfiguration = CheckConfiguration()) {
         self.name = name
         self.summary = summary
         self.sessions = sessions
@@ -61,26 +61,26 @@ public struct FleetScenario: Sendable, Equatable {
 
     /// The start delay that `herald autostart enable` writes into the login entry by default
     /// (its `--start-delay`), in seconds.
-    public static let autostartStartDelay = StartDelay.loginDefault
+    package static let autostartStartDelay = StartDelay.loginDefault
 
     /// An office: one login a day around 9:00 (σ 20 minutes), through the autostart entry.
-    public static let spread = FleetScenario(
+    package static let spread = FleetScenario(
         name: "spread", summary: "one login a day, N(9:00, σ 20 min), autostart start delay 0…120 s",
         sessions: .login(meanTime: 9 * 3600, deviation: 20 * 60, startDelay: autostartStartDelay))
 
     /// Lab machines booting together: one login a day around 9:00 (σ 30 s), through the
     /// autostart entry.
-    public static let synchronised = FleetScenario(
+    package static let synchronised = FleetScenario(
         name: "synchronised", summary: "one login a day, N(9:00, σ 30 s), autostart start delay 0…120 s",
         sessions: .login(meanTime: 9 * 3600, deviation: 30, startDelay: autostartStartDelay))
 
     /// An app calling `appLaunched()` 1 to 5 times a day between 8:00 and 18:00, no autostart.
-    public static let appLaunches = FleetScenario(
+    package static let appLaunches = FleetScenario(
         name: "app-launches", summary: "1…5 app start-ups a day, uniform 8:00–18:00, no start delay",
         sessions: .appLaunches(perDay: 1...5, between: 8 * 3600...18 * 3600))
 
     /// The scenarios `herald-fleet` runs by default.
-    public static let all: [FleetScenario] = [spread, synchronised, appLaunches]
+    package static let all: [FleetScenario] = [spread, synchronised, appLaunches]
 }
 
 /// Seconds in a day.

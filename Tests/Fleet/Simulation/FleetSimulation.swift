@@ -2,21 +2,21 @@ import FoundationEssentials
 import HeraldCore
 
 /// The fleet and the feed of one run.
-public struct FleetSetup: Sendable, Equatable {
+package struct FleetSetup: Sendable, Equatable {
     /// How many installs the fleet has.
-    public var installs: Int
+    package var installs: Int
     /// How many days are simulated and counted.
-    public var days: Int
+    package var days: Int
     /// The seed of every random draw: the same setup and seed give the same report.
-    public var seed: UInt64
+    package var seed: UInt64
     /// The share of installs first launched during the simulated days (on a day drawn
     /// uniformly); the others were installed `warmUpDays` before, and have checked since.
-    public var newInstallShare: Double
+    package var newInstallShare: Double
     /// The share of requests that fail (a 5xx or a timeout): the check counts as failed and
     /// the next one waits the backoff (DESIGN.md D4).
-    public var failureRate: Double
+    package var failureRate: Double
     /// The publisher's host and its feed.
-    public var host: FeedHost
+    package var host: FeedHost
 
     /// Creates a setup.
     ///
@@ -27,7 +27,7 @@ public struct FleetSetup: Sendable, Equatable {
     ///   - newInstallShare: default 0.05.
     ///   - failureRate: default 0.
     ///   - host: default `FeedHost` with a 20 KiB body, replaced twice (see `twoChanges(days:)`).
-    public init(installs: Int = 1_000_000, days: Int = 7, seed: UInt64 = 1, newInstallShare: Double = 0.05,
+    package init(installs: Int = 1_000_000, days: Int = 7, seed: UInt64 = 1, newInstallShare: Double = 0.05,
                 failureRate: Double = 0, host: FeedHost? = nil) {
         self.installs = installs
         self.days = days
@@ -39,11 +39,11 @@ public struct FleetSetup: Sendable, Equatable {
 
     /// Days the long-standing installs run before the counted days: their first launch (which
     /// only marks itself) and their first fetch, so they start the counted days with a copy.
-    public static let warmUpDays = 2
+    package static let warmUpDays = 2
 
     /// Two replacements of the feed: on the day a third into the run at 9:00, in the middle of
     /// the morning's logins, and on the day two thirds into it at 14:00.
-    public static func twoChanges(days: Int) -> [Double] {
+    package static func twoChanges(days: Int) -> [Double] {
         [Double(days / 3) * secondsPerDay + 9 * 3600, Double(2 * days / 3) * secondsPerDay + 14 * 3600]
     }
 
@@ -55,12 +55,12 @@ public struct FleetSetup: Sendable, Equatable {
 /// `CheckPolicy.gate` at each login or app start, sends the state's cached validators to the
 /// `FeedHost` when a check is due, and records the outcome with `CheckPolicy.recordSuccess`
 /// or `CheckPolicy.recordFailure`, storing the state each returns.
-public enum FleetSimulation {
+package enum FleetSimulation {
     /// When the simulated days start: a Monday, 00:00 UTC.
-    public static let start = Date(timeIntervalSince1970: 1_736_121_600)
+    package static let start = Date(timeIntervalSince1970: 1_736_121_600)
 
     /// Runs one scenario on a setup, the installs split between concurrent tasks.
-    public static func run(_ scenario: FleetScenario, setup: FleetSetup) async -> FleetReport {
+    package static func run(_ scenario: FleetScenario, setup: FleetSetup) async -> FleetReport {
         let parts = 16
         let total = await withTaskGroup(of: FleetTally.self) { group in
             for part in 0..<parts {
@@ -147,25 +147,25 @@ struct FleetTally: Sendable, Equatable {
 }
 
 /// How often each thing happened during the counted days.
-public struct FleetCounts: Sendable, Equatable, Codable {
+package struct FleetCounts: Sendable, Equatable, Codable {
     /// Times the gate was asked (logins after their start delay, app starts).
-    public var sessions = 0
+    package var sessions = 0
     /// Gate answers: a first launch, which only marks itself.
-    public var firstLaunchSkips = 0
+    package var firstLaunchSkips = 0
     /// Gate answers: checked less than a check period ago.
-    public var checkPeriodSkips = 0
+    package var checkPeriodSkips = 0
     /// Gate answers: waiting after a failed check.
-    public var backoffSkips = 0
+    package var backoffSkips = 0
     /// Requests that failed.
-    public var failures = 0
+    package var failures = 0
     /// 200 answers, each carrying the whole body.
-    public var bodies = 0
+    package var bodies = 0
     /// 200 answers to an install that already held that version of the feed.
-    public var unchangedFeedBodies = 0
+    package var unchangedFeedBodies = 0
     /// 304 answers, carrying no body.
-    public var notModified = 0
+    package var notModified = 0
     /// The most requests one install made in one day.
-    public var mostFetchesInOneInstallDay = 0
+    package var mostFetchesInOneInstallDay = 0
 
     /// Counts one answer of the gate.
     mutating func count(_ skip: CheckSkipReason?) {

@@ -1,7 +1,7 @@
 /// Reports of one setup side by side, for people: a plain-text table, or Markdown for a README.
-public enum FleetTable {
+package enum FleetTable {
     /// The plain-text table: the setup, one column per scenario, then each target's outcome.
-    public static func text(_ reports: [FleetReport]) -> String {
+    package static func text(_ reports: [FleetReport]) -> String {
         guard let first = reports.first else { return "" }
         var lines = [
             "herald-fleet: \(grouped(first.installs)) installs, \(first.days) days, seed \(first.seed); "
@@ -35,7 +35,7 @@ public enum FleetTable {
     }
 
     /// A Markdown table for a publisher: what the host sees for each scenario, in a few rows.
-    public static func markdown(_ reports: [FleetReport]) -> String {
+    package static func markdown(_ reports: [FleetReport]) -> String {
         guard let first = reports.first else { return "" }
         let rows: [(String, (FleetReport) -> String)] = [
             ("Herald starts at", \.summary),

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HeraldCore
+import HeraldPublishing
 
 /// One entry point of Herald that reads untrusted bytes, and what the fuzzer and the replay
 /// feed to it. The feed targets all call `FeedDecoder.decode` (which picks the format by

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HeraldCore
 
 /// The ids `herald feed add` gives new messages: the day's date, `YYYY/MM/DD` in UTC, and for
 /// the day's second message on, a two-digit suffix: `2026/11/22-02`, `2026/11/22-03`, … up to
@@ -9,18 +10,18 @@ import FoundationEssentials
 /// before `2026/11/22-02`, and zero-padding keeps `-10` after `-09`. An id a user answered is
 /// never shown to that user again, so an id in the feed or in its retired ledger is never given
 /// out again.
-public enum MessageKeys {
+package enum MessageKeys {
     /// The largest suffix of one day.
-    public static let lastSuffix = 99
+    package static let lastSuffix = 99
 
     /// The day part of an id: `YYYY/MM/DD` of `date` in UTC.
-    public static func day(of date: Date) -> String {
+    package static func day(of date: Date) -> String {
         let parts = utcDay(of: date)
         return "\(pad(parts.year, 4))/\(pad(parts.month, 2))/\(pad(parts.day, 2))"
     }
 
     /// A date as the retired ledger writes it: `YYYY-MM-DD` in UTC.
-    public static func ledgerDate(of date: Date) -> String {
+    package static func ledgerDate(of date: Date) -> String {
         let parts = utcDay(of: date)
         return "\(pad(parts.year, 4))-\(pad(parts.month, 2))-\(pad(parts.day, 2))"
     }
@@ -28,7 +29,7 @@ public enum MessageKeys {
     /// The id for a new message on `date`, or `nil` when the day's suffixes are used up.
     ///
     /// - Parameter taken: the ids in the feed and the retired ones.
-    public static func next(on date: Date, taken: some Sequence<String>) -> String? {
+    package static func next(on date: Date, taken: some Sequence<String>) -> String? {
         let day = day(of: date)
         let foldedDay = day.lowercased()
         let sameDay = taken.filter { $0.lowercased().hasPrefix(foldedDay) }

@@ -1,27 +1,28 @@
 import FoundationEssentials
+import HeraldCore
 
 /// A change to a feed's bytes: `replacement` in place of the bytes in `range`. Every byte
 /// outside `range` stays as it was.
-public struct FeedTextEdit: Sendable, Equatable {
+package struct FeedTextEdit: Sendable, Equatable {
     /// The bytes replaced (empty for an insertion).
-    public var range: Range<Int>
+    package var range: Range<Int>
     /// What takes their place (empty for a removal).
-    public var replacement: [UInt8]
+    package var replacement: [UInt8]
 
     /// Creates an edit.
-    public init(range: Range<Int>, replacement: [UInt8]) {
+    package init(range: Range<Int>, replacement: [UInt8]) {
         self.range = range
         self.replacement = replacement
     }
 
     /// `bytes` with the edit made.
-    public func applied(to bytes: [UInt8]) -> [UInt8] {
+    package func applied(to bytes: [UInt8]) -> [UInt8] {
         Array(bytes[..<range.lowerBound]) + replacement + Array(bytes[range.upperBound...])
     }
 }
 
 /// Why a feed could not be edited.
-public enum FeedEditError: Error, Sendable, Equatable, CustomStringConvertible {
+package enum FeedEditError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The feed does not decode; it is left alone.
     case undecodable(FeedError)
     /// The id is already in the feed.
@@ -36,7 +37,7 @@ public enum FeedEditError: Error, Sendable, Equatable, CustomStringConvertible {
     case layout(FeedFormat, reason: String, offset: Int)
 
     /// One sentence for people.
-    public var description: String {
+    package var description: String {
         switch self {
         case .undecodable(let error): return "not changed, because the feed cannot be used: \(error)"
         case .keyInUse(let key): return "'\(key)' is already in the feed; a message id is never used twice"
@@ -52,16 +53,16 @@ public enum FeedEditError: Error, Sendable, Equatable, CustomStringConvertible {
 /// format, as text inserted or cut out, keeping every other byte, comments and indentation
 /// included (the new entry is indented as the file's entries are). A binary property list has
 /// no text to keep, so it is written anew.
-public enum FeedEditor {
+package enum FeedEditor {
     /// What an edit made: the new bytes, and whether the whole file was written anew.
-    public struct Result: Sendable, Equatable {
+    package struct Result: Sendable, Equatable {
         /// The feed after the edit.
-        public var bytes: [UInt8]
+        package var bytes: [UInt8]
         /// The text edit, for a text format; `nil` when the file was rewritten (binary). Of a
         /// removal that cut several copies of one id, the last cut.
-        public var edit: FeedTextEdit?
+        package var edit: FeedTextEdit?
         /// How many entries a removal cut: more than one when the id was written more than once.
-        public var copies = 1
+        package var copies = 1
     }
 
     /// The fields `herald feed add` writes, in iNotify's order: Title, Message, ActionURL, ActionButton, MinVersion, MaxVersion.
@@ -71,7 +72,7 @@ public enum FeedEditor {
     }
 
     /// A feed with no entries in `format`, for a file made from nothing.
-    public static func emptyFeed(_ format: FeedFormat) -> [UInt8] {
+    package static func emptyFeed(_ format: FeedFormat) -> [UInt8] {
         switch format {
         case .xmlPropertyList:
             return Array("""
@@ -94,7 +95,7 @@ public enum FeedEditor {
     ///
     /// - Throws: `FeedEditError` when the feed does not decode, already has the id, or a value
     ///   cannot be written in its format.
-    public static func adding(_ entry: FeedEntry, to bytes: [UInt8]) throws(FeedEditError) -> Result {
+    package static func adding(_ entry: FeedEntry, to bytes: [UInt8]) throws(FeedEditError) -> Result {
         let feed = try decoded(bytes)
         if feed.entries[entry.key] != nil || feed.problems.contains(where: { $0.key == entry.key }) { throw .keyInUse(entry.key) }
         for (name, value) in fields(of: entry) + [("the id", entry.key)] {
@@ -113,7 +114,7 @@ public enum FeedEditor {
 
     /// `bytes` without the entry `key`: without every copy of it, when the feed writes the id
     /// more than once (`Result.copies` says how many).
-    public static func removing(_ key: String, from bytes: [UInt8]) throws(FeedEditError) -> Result {
+    package static func removing(_ key: String, from bytes: [UInt8]) throws(FeedEditError) -> Result {
         let feed = try decoded(bytes)
         if feed.format == .binaryPropertyList {
             var root = try rootDictionary(bytes)

@@ -1,5 +1,6 @@
 import Foundation
 @testable import HeraldCore
+@testable import HeraldPublishing
 import HeraldTestSupport
 import XCTest
 
@@ -76,10 +77,10 @@ final class TargetingValidationTests: XCTestCase {
 
     func testLanguageCodesAreLanguageScriptAndRegionAsLocalesWriteThem() {
         for name in ["de", "fil", "pt_BR", "pt-BR", "zh_Hans", "zh-Hant-TW", "es_419", "EN"] {
-            XCTAssertTrue(FeedValidation.isLanguageCode(name), name)
+            XCTAssertTrue(LocalisedText.isLanguageCode(name), name)
         }
         for name in ["", "d", "deutsch", "German", "pt_", "pt_BRA", "de_DE.UTF-8", "sr@latin", "zh_Hans_CN_x", "1a"] {
-            XCTAssertFalse(FeedValidation.isLanguageCode(name), name)
+            XCTAssertFalse(LocalisedText.isLanguageCode(name), name)
         }
     }
 

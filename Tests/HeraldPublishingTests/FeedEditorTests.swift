@@ -1,5 +1,6 @@
 import Foundation
 import HeraldCore
+import HeraldPublishing
 import HeraldTestSupport
 import XCTest
 

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HeraldCore
+import HeraldPublishing
 import XCTest
 
 /// The ids `herald feed add` gives: the UTC date, then zero-padded suffixes that sort after the

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HeraldCore
 
 /// Where a text feed's root dictionary and its entries are, in bytes: what an edit needs to
 /// change one entry and keep every other byte as it was.

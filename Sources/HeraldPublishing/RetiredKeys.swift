@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HeraldCore
 
 /// The ids removed from a feed, kept in `FEED.keys` beside it so that none is used again: a
 /// user who answered a message never sees its id again, whatever it then says.
@@ -12,20 +13,20 @@ import FoundationEssentials
 /// # Ids removed from feed.plist by herald feed remove: never use them again.
 /// 2026-11-30 2026/11/22
 /// ```
-public struct RetiredKeys: Sendable, Equatable {
+package struct RetiredKeys: Sendable, Equatable {
     /// Each retired id and the date it was retired, when the ledger gives one.
-    public private(set) var dates: [String: String?] = [:]
+    package private(set) var dates: [String: String?] = [:]
 
     /// An empty ledger.
-    public init() {}
+    package init() {}
 
     /// The first line of a new ledger, naming the feed it belongs to.
-    public static func header(feedName: String) -> String {
+    package static func header(feedName: String) -> String {
         "# Ids removed from \(feedName) by herald feed remove: never use them again.\n"
     }
 
     /// Reads a ledger's text; every line that is not a comment retires an id.
-    public static func parse(_ text: String) -> RetiredKeys {
+    package static func parse(_ text: String) -> RetiredKeys {
         var ledger = RetiredKeys()
         // "\r\n" is one Character, a line break like "\n".
         for line in text.split(whereSeparator: \.isNewline) {
@@ -41,7 +42,7 @@ public struct RetiredKeys: Sendable, Equatable {
 
     /// The ledger line that retires `key` on `date`, or `nil` when the id cannot be written
     /// on one line (`isWritable` says no).
-    public static func line(retiring key: String, on date: Date) -> String? {
+    package static func line(retiring key: String, on date: Date) -> String? {
         guard isWritable(key) else { return nil }
         return "\(MessageKeys.ledgerDate(of: date)) \(key)\n"
     }
@@ -49,26 +50,26 @@ public struct RetiredKeys: Sendable, Equatable {
     /// Whether `key` can be written on one ledger line and read back the same: no line break
     /// (U+2028 and U+2029 included) and no other control character. An id that cannot be
     /// retired must not be given out, or `herald feed remove` would refuse it for good.
-    public static func isWritable(_ key: String) -> Bool {
+    package static func isWritable(_ key: String) -> Bool {
         !key.contains(where: \.isNewline) && !key.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
     /// Records `key` as retired; the first date recorded for an id is kept.
-    public mutating func retire(_ key: String, on date: String?) {
+    package mutating func retire(_ key: String, on date: String?) {
         if dates[key] == nil { dates[key] = .some(date) }
     }
 
     /// Whether `key` is retired (ids match exactly, as a user's answers do).
-    public func isRetired(_ key: String) -> Bool { dates[key] != nil }
+    package func isRetired(_ key: String) -> Bool { dates[key] != nil }
 
     /// Why `key` may not be used: it was retired, and clients that answered it hide it.
-    public func refusal(of key: String) -> String? {
+    package func refusal(of key: String) -> String? {
         guard let date = dates[key] else { return nil }
         return "was retired on \(date ?? "an unknown date"); an iNotify client that answered it will never show it again"
     }
 
     /// A problem for each of `keys` that is retired, in id order.
-    public func problems(for keys: some Sequence<String>) -> [FeedProblem] {
+    package func problems(for keys: some Sequence<String>) -> [FeedProblem] {
         keys.compactMap { key in refusal(of: key).map { FeedProblem(key: key, reason: $0) } }.sorted { $0.key < $1.key }
     }
 
@@ -83,7 +84,7 @@ extension FeedReport {
     /// Adds a finding per retired id the feed uses again, and marks those messages.
     ///
     /// - Parameter retired: the problems `RetiredKeys.problems(for:)` found, by message id.
-    public mutating func include(retired: [FeedProblem]) {
+    package mutating func include(retired: [FeedProblem]) {
         guard !retired.isEmpty else { return }
         let ids = Set(retired.map(\.key))
         for index in messages.indices where ids.contains(messages[index].id) { messages[index].hasFindings = true }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import HeraldCore
+@testable import HeraldPublishing
 import HeraldTestSupport
 import XCTest
 

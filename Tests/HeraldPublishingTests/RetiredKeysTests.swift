@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HeraldCore
+import HeraldPublishing
 import XCTest
 
 /// `FEED.keys`: a line per retired id, the date first, the id verbatim to the end of the line.

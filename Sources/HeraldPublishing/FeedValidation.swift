@@ -1,9 +1,10 @@
 import FoundationEssentials
+import HeraldCore
 
 /// One fault of a feed that its publisher should fix, found by `FeedValidation`.
-public struct FeedFinding: Sendable, Equatable, CustomStringConvertible {
+package struct FeedFinding: Sendable, Equatable, CustomStringConvertible {
     /// What kind of fault it is: a stable name for scripts (`herald validate --json`).
-    public enum Kind: String, Sendable, Equatable, CaseIterable {
+    package enum Kind: String, Sendable, Equatable, CaseIterable {
         /// A known key holds a value of the wrong kind (a number Title): a check skips the message.
         case wrongType = "wrong-type"
         /// A value could not be read at all (a lone surrogate, a number beyond a double).
@@ -58,20 +59,20 @@ public struct FeedFinding: Sendable, Equatable, CustomStringConvertible {
 
         /// Whether it is a note, which tells what users will see, rather than a fault: it does
         /// not mark the message, and `--strict` lets it pass.
-        public var isNote: Bool { self == .ended || self == .criticalUrgency || self == .linkInText }
+        package var isNote: Bool { self == .ended || self == .criticalUrgency || self == .linkInText }
     }
 
     /// The message id of the entry.
-    public var id: String
+    package var id: String
     /// The entry's key the fault is about ("Title", "Titel"), or `nil` for the entry as a whole.
-    public var key: String?
+    package var key: String?
     /// What kind of fault it is.
-    public var kind: Kind
+    package var kind: Kind
     /// What is wrong, in one sentence that starts with the key when there is one.
-    public var sentence: String
+    package var sentence: String
 
     /// Creates a finding.
-    public init(id: String, key: String?, kind: Kind, sentence: String) {
+    package init(id: String, key: String?, kind: Kind, sentence: String) {
         self.id = id
         self.key = key
         self.kind = kind
@@ -79,58 +80,58 @@ public struct FeedFinding: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// "'id': sentence".
-    public var description: String { "'\(id)': \(sentence)" }
+    package var description: String { "'\(id)': \(sentence)" }
 }
 
 /// One message of a feed as a publisher's listing shows it, usable or not.
-public struct ListedMessage: Sendable, Equatable {
+package struct ListedMessage: Sendable, Equatable {
     /// The message id.
-    public var id: String
+    package var id: String
     /// The entry as it was written.
-    public var value: FeedValue
+    package var value: FeedValue
     /// Why a check would leave it out whatever the user answered before, or `nil` when a check
     /// may show it.
-    public var notShown: String?
+    package var notShown: String?
     /// Whether any finding that is not a note is about it.
-    public var hasFindings: Bool
+    package var hasFindings: Bool
     /// A short note of who sees it and when, for a message with targeting keys:
     /// `[de, fr]  on GNOME  from 2026-12-01  until 2026-12-31  rollout 20 %  priority 5`.
-    public var targeting: String?
+    package var targeting: String?
 
     /// A field of the entry as text (a string, or a number as iNotify's port reads it).
-    public func text(_ key: String) -> String? {
+    package func text(_ key: String) -> String? {
         guard case .dictionary(let fields) = value else { return nil }
         return fields[key]?.textValue
     }
 
     /// A text field as a user without a listed language reads it: a string, or a localised
     /// dictionary's fallback (`en`, else the language that sorts first).
-    public func fallbackText(_ key: String) -> String? {
+    package func fallbackText(_ key: String) -> String? {
         guard case .dictionary(let fields) = value else { return nil }
         return LocalisedText.resolve(fields[key], languages: [])
     }
 
     /// A field of the entry when it is a string.
-    public func string(_ key: String) -> String? {
+    package func string(_ key: String) -> String? {
         guard case .dictionary(let fields) = value, case .string(let text)? = fields[key] else { return nil }
         return text
     }
 }
 
 /// What `FeedValidation` found in a feed.
-public struct FeedReport: Sendable, Equatable {
+package struct FeedReport: Sendable, Equatable {
     /// Every message in the order checks show them (newest first, or by `Priority` when the
     /// feed gives one), those with faults included.
-    public var messages: [ListedMessage]
+    package var messages: [ListedMessage]
     /// Every finding, in the order of `messages`.
-    public var findings: [FeedFinding]
+    package var findings: [FeedFinding]
     /// Whether `messages` are ordered by `Priority` first.
-    public var byPriority = false
+    package var byPriority = false
 
     /// The findings that are faults to fix.
-    public var problems: [FeedFinding] { findings.filter { !$0.kind.isNote } }
+    package var problems: [FeedFinding] { findings.filter { !$0.kind.isNote } }
     /// The findings that are notes (`FeedFinding.Kind.isNote`).
-    public var notes: [FeedFinding] { findings.filter(\.kind.isNote) }
+    package var notes: [FeedFinding] { findings.filter(\.kind.isNote) }
 }
 
 /// A publisher's check of a feed: what users will see, and every fault, in one run.
@@ -138,7 +139,7 @@ public struct FeedReport: Sendable, Equatable {
 /// The decoder a check uses stops at the first wrong value of an entry and skips it; this
 /// walks every entry as it was written (`Feed.documentEntries`) and reports each fault on its
 /// own, so a publisher fixes the feed in one pass. It never changes what a check accepts.
-public enum FeedValidation {
+package enum FeedValidation {
     /// The keys an entry uses; an unknown key close to one of them is reported.
     static let knownKeys = TargetingKey.all
 
@@ -148,7 +149,7 @@ public enum FeedValidation {
     ///   - appVersion: when given, messages this version would not see are reported too.
     ///   - rules: which ActionURLs the app may offer.
     ///   - now: the moment an `EndDate` is compared with.
-    public static func report(for feed: Feed, appVersion: String?, rules: URLRules, now: Date = Date()) -> FeedReport {
+    package static func report(for feed: Feed, appVersion: String?, rules: URLRules, now: Date = Date()) -> FeedReport {
         // Made once: the feed makes it from its entries each time it is read.
         let documentEntries = feed.documentEntries
         let unreadable = Dictionary(feed.problems.filter { documentEntries[$0.key] == nil }.map { ($0.key, $0) },

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HeraldCore
 
 /// The publisher's side of the targeting keys: what `herald validate` says about them.
 extension FeedValidation {
@@ -18,7 +19,7 @@ extension FeedValidation {
             if case .string = texts[language]! {} else {
                 add(.wrongType, "\(key) for \(language) is \(shown(texts[language]!)), not a string: a check skips the message")
             }
-            if !isLanguageCode(language) {
+            if !LocalisedText.isLanguageCode(language) {
                 add(.unknownLanguage, "\(key): \"\(language)\" is not a language code such as de, pt_BR or zh_Hans, so no user's language picks it")
             }
         }
@@ -69,7 +70,7 @@ extension FeedValidation {
                 add(key, .wrongType, "\(key) is \(shown(value)), not a string or an array of strings: every user sees the message")
             }
         }
-        for language in entry.languages ?? [] where !isLanguageCode(language) {
+        for language in entry.languages ?? [] where !LocalisedText.isLanguageCode(language) {
             add(TargetingKey.languages, .unknownLanguage,
                 "Languages: \"\(language)\" is not a language code such as de, pt_BR or zh_Hans, so no user's language matches it")
         }
@@ -166,20 +167,5 @@ extension FeedValidation {
         case .date(let date): return ISO8601Moment.text(date)
         default: return value.jsonText
         }
-    }
-
-    /// Whether a name is a language code as locales and gettext write them: a language of two
-    /// or three letters, then optionally a script of four letters and a region of two letters
-    /// or three digits, joined by `_` or `-` (`de`, `fil`, `pt_BR`, `zh-Hans`, `es_419`).
-    static func isLanguageCode(_ name: String) -> Bool {
-        let parts = name.split(omittingEmptySubsequences: false) { $0 == "_" || $0 == "-" }
-        func letters(_ part: Substring, _ counts: ClosedRange<Int>) -> Bool {
-            counts.contains(part.count) && part.allSatisfy { $0.isASCII && $0.isLetter }
-        }
-        guard parts.count <= 3, letters(parts[0], 2...3) else { return false }
-        var rest = parts.dropFirst()
-        if let script = rest.first, letters(script, 4...4) { rest = rest.dropFirst() }
-        guard let region = rest.first else { return true }
-        return rest.count == 1 && (letters(region, 2...2) || (region.count == 3 && region.allSatisfy { $0.isASCII && $0.isNumber }))
     }
 }

@@ -233,7 +233,7 @@ public final class Herald {
 
     /// Opens a link, telling the delegate when no application could be started for it.
     func open(_ url: String) {
-        do { try linkOpener.open(url) } catch { delegate?.herald(self, didFailToOpen: url, reason: error.reason) }
+        do { try linkOpener.open(url) } catch { delegate?.herald(self, didReport: .linkNotOpened(url: url, reason: error.reason)) }
     }
 }
 

@@ -33,31 +33,46 @@ final class PipelineRecorder: HeraldDelegate {
         MainContext.cancel(guardTimer)
     }
 
-    func herald(_ herald: Herald, didSkipCheck reason: CheckSkipReason) { events.append("check-skipped \(reason.name)") }
-    func herald(_ herald: Herald, didDeferCheckFor reason: QuietReason) { events.append("deferred \(reason.name)") }
-    func herald(_ herald: Herald, willFetchFeedFrom mirror: FeedMirror) { events.append("mirror \(mirror.url)") }
-    func herald(_ herald: Herald, didFetchFeed feed: Feed, notModified: Bool) { events.append("fetched") }
-    func herald(_ herald: Herald, didFailWithError error: HeraldError) { events.append("failed \(error.kind)") }
-    func herald(_ herald: Herald, didSkipMessage key: String, reason: MessageSkipReason) { events.append("skipped \(key) \(reason.name)") }
-    func herald(_ herald: Herald, shouldDisplay message: FeedEntry) -> Bool { !declined.contains(message.key) }
-    func herald(_ herald: Herald, didShow message: FeedEntry, notificationID: UInt32) {
-        events.append("shown \(message.key)")
-        onShow()
+    func herald(_ herald: Herald, didReport event: HeraldEvent) {
+        switch event {
+        case .checkSkipped(let reason): events.append("check-skipped \(reason.name)")
+        case .checkDeferred(let reason): events.append("deferred \(reason.name)")
+        case .fetchingMirror(let mirror): events.append("mirror \(mirror.url)")
+        case .feedFetched: events.append("fetched")
+        case .checkFailed(let error): events.append("failed \(error.kind)")
+        case .messageSkipped(let key, let reason): events.append("skipped \(key) \(reason.name)")
+        case .answerNotRecorded(let key, let error): events.append("not recorded \(key) \(error.kind)")
+        case .checkFinished:
+            events.append("finished")
+            onFinish()
+            loop?.quit()
+        case .pending, .promptDecided, .linkNotOpened: break
+        }
+    }
+    func herald(_ herald: Herald, shouldShow notice: Notice) -> Bool {
+        guard case .message(let message) = notice else { return true }
+        return !declined.contains(message.key)
+    }
+    func herald(_ herald: Herald, didShow notice: Notice, notificationID: UInt32) {
+        switch notice {
+        case .message(let message):
+            events.append("shown \(message.key)")
+            onShow()
+        case .prompt(let prompt):
+            events.append("shown prompt \(prompt.name)")
+        }
         if let answer, let shown = presenter.shown.last { presenter.answer(shown, with: answer) }
     }
-    func herald(_ herald: Herald, didShow prompt: Prompt, notificationID: UInt32) {
-        events.append("shown prompt \(prompt.name)")
-        if let answer, let shown = presenter.shown.last { presenter.answer(shown, with: answer) }
+    func herald(_ herald: Herald, didReceive answer: NoticeAnswer) {
+        switch answer {
+        case .message(let message, .ignore): events.append("ignore \(message.key)")
+        case .message(let message, .ok): events.append("ok \(message.key)")
+        case .message: break
+        case .prompt(let prompt, let button): events.append("pressed \(prompt.name) \(button.rawValue)")
+        }
     }
-    func herald(_ herald: Herald, didIgnore message: FeedEntry) { events.append("ignore \(message.key)") }
-    func herald(_ herald: Herald, didAcknowledge message: FeedEntry) { events.append("ok \(message.key)") }
-    func herald(_ herald: Herald, prompt: Prompt, didPress button: PromptButton) { events.append("pressed \(prompt.name) \(button.rawValue)") }
-    func herald(_ herald: Herald, didClose message: FeedEntry, reason: CloseReason) { events.append("closed \(message.key) \(reason.rawValue)") }
-    func herald(_ herald: Herald, didFailToRecordAnswerTo key: String, error: HeraldError) { events.append("not recorded \(key) \(error.kind)") }
-    func heraldDidFinishCheck(_ herald: Herald) {
-        events.append("finished")
-        onFinish()
-        loop?.quit()
+    func herald(_ herald: Herald, didClose notice: Notice, reason: CloseReason) {
+        if case .message(let message) = notice { events.append("closed \(message.key) \(reason.rawValue)") }
     }
 }
 

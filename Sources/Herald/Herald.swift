@@ -107,19 +107,19 @@ public final class Herald {
     public let configuration: Configuration
     /// Receives the events; held weakly.
     public weak var delegate: HeraldDelegate?
-    /// Shows the messages; the desktop's notification server unless replaced.
-    public var presenter: MessagePresenter
+    /// Shows the messages: the desktop's notification server unless another was given.
+    public let presenter: MessagePresenter
     /// Opens view links and tells whether a link can be opened.
-    public var linkOpener: LinkOpener = LinkOpener()
-    /// The clock.
-    public var now: () -> Date
+    public let linkOpener: any LinkOpening
+    /// The time, and the timers of a check (its wait limit).
+    public let clock: any HeraldClock
     /// Whether the person at the desktop asked for quiet, asked before a check fetches or shows
     /// anything; by default the desktop's do-not-disturb (`DesktopQuiet.reason`).
-    public var quietReason: @MainContext () -> QuietReason? = DesktopQuiet.reason
+    public let quietReason: @MainContext () -> QuietReason?
     /// Whether the user or the administrator muted this app, and the administrator's mirror of
     /// its feed, asked at the start of every check, before anything is counted, fetched or
     /// shown; by default the key files of `OffSwitchFiles`, read from `configuration.environment`.
-    public var offSwitches: @MainContext () throws(OffSwitchFileError) -> OffSwitchDecision
+    public let offSwitches: @MainContext () throws(OffSwitchFileError) -> OffSwitchDecision
     /// Where this app's answers and cached feed are kept.
     public let store: any StateStore
 
@@ -150,17 +150,23 @@ public final class Herald {
     /// The registered prompts, by name: registering a name again replaces it.
     var prompts: [String: Prompt] = [:]
 
-    /// Creates Herald for an app.
+    /// Creates Herald for an app. Every seam is set here, once: what is not given is the desktop's.
     ///
     /// - Parameters:
     ///   - configuration: the feed, the app and the settings.
     ///   - store: where answers are kept; by default the state file of `configuration.appID`.
     ///   - presenter: what shows messages; by default the desktop's notification server.
-    ///   - now: the clock.
+    ///   - linkOpener: what opens view links; by default the desktop's default applications.
+    ///   - clock: the time and the check's timers; by default the system's.
+    ///   - quietReason: whether the person asked for quiet; by default the desktop's do-not-disturb.
+    ///   - offSwitches: the mutes and the administrator's mirror; by default the key files of
+    ///     `OffSwitchFiles` under `configuration.environment`.
     /// - Throws: `HeraldError.configuration` for an unusable app id, a refused feed URL or a
     ///   public key (any of them) that is not 32 bytes of base64.
     public init(configuration: Configuration, store: (any StateStore)? = nil, presenter: MessagePresenter? = nil,
-                now: @escaping () -> Date = { Date() }) throws {
+                linkOpener: any LinkOpening = LinkOpener(), clock: any HeraldClock = SystemClock(),
+                quietReason: (@MainContext () -> QuietReason?)? = nil,
+                offSwitches: (@MainContext () throws(OffSwitchFileError) -> OffSwitchDecision)? = nil) throws {
         if let feedURL = configuration.feedURL, feedURL != FeedSource.standardInput, let refusal = configuration.urlRules.feedURLRefusal(feedURL) {
             throw HeraldError.configuration("feed URL refused: \(refusal)")
         }
@@ -183,12 +189,18 @@ public final class Herald {
             }
         }
         self.configuration = configuration
-        self.now = now
-        // The configuration's environment cannot change, so neither can the files' paths.
-        let systemFiles = OffSwitchFiles.systemFiles(environment: configuration.environment)
-        let userFile = OffSwitchFiles.userFile(environment: configuration.environment)
-        offSwitches = { [appID = configuration.appID] () throws(OffSwitchFileError) in
-            try OffSwitchFiles.read(systemFiles: systemFiles, userFile: userFile).decision(for: appID)
+        self.clock = clock
+        self.linkOpener = linkOpener
+        self.quietReason = quietReason ?? DesktopQuiet.reason
+        if let offSwitches {
+            self.offSwitches = offSwitches
+        } else {
+            // The configuration's environment cannot change, so neither can the files' paths.
+            let systemFiles = OffSwitchFiles.systemFiles(environment: configuration.environment)
+            let userFile = OffSwitchFiles.userFile(environment: configuration.environment)
+            self.offSwitches = { [appID = configuration.appID] () throws(OffSwitchFileError) in
+                try OffSwitchFiles.read(systemFiles: systemFiles, userFile: userFile).decision(for: appID)
+            }
         }
         self.presenter = presenter ?? DesktopPresenter(appName: configuration.appName, appID: configuration.appID, icon: configuration.icon,
                                                        environment: configuration.environment)
@@ -209,6 +221,9 @@ public final class Herald {
             begin(launch: false, force: true)
         }
     }
+
+    /// The time now, on this Herald's clock.
+    public func now() -> Date { clock.now }
 
     /// Whether a check is running or shown messages await answers.
     public var isBusy: Bool { check != nil }

@@ -15,7 +15,7 @@ import HeraldDesktop
 @MainContext
 public final class RecordingPresenter: MessagePresenter {
     /// One message as Herald handed it over.
-    public final class Message: PresentedMessage {
+    public final class Message: AbandonablePresentedMessage {
         /// The notification's text and buttons.
         public let content: NotificationContent
         /// The link its view (or action) button opens.
@@ -41,7 +41,7 @@ public final class RecordingPresenter: MessagePresenter {
         }
 
         /// Lets go of the check's closure without answering, as Herald asks of a replaced message.
-        public func abandon() { respond = nil }
+        package func abandon() { respond = nil }
 
         fileprivate func deliver(_ response: NotificationResponse) {
             guard let respond else { return }

@@ -305,7 +305,7 @@ final class Check {
         // The wait limit counts from the first show, not the last: a server slow to answer
         // each Notify must not stretch it (DESIGN.md D18).
         if let limit = configuration.waitLimit {
-            waitTimer = MainContext.after(seconds: limit) { [self] in
+            waitTimer = herald.clock.schedule(after: .seconds(limit)) { [self] in
                 waitTimer = 0
                 closeAll()
             }
@@ -421,7 +421,7 @@ final class Check {
             // The server gave this notification the id of one still shown: it replaced that
             // one. Let go of the old handle, so one click cannot answer two messages.
             onScreen[replaced.key] = nil
-            replaced.value.handle.abandon()
+            (replaced.value.handle as? AbandonablePresentedMessage)?.abandon()
             Self.retire(replaced.value.handle)
             updateState { state in
                 state = CheckPolicy.release(messages: replaced.value.item.messageKeys, prompts: replaced.value.item.promptNames,
@@ -493,7 +493,7 @@ final class Check {
     private func end() {
         guard !ended else { return }
         ended = true
-        MainContext.cancel(waitTimer)
+        herald.clock.cancel(waitTimer)
         waitTimer = 0
         Self.running.remove(claimant.check)
         herald.checkEnded(self)

@@ -6,7 +6,7 @@ import XCTest
 
 /// Records the events an app's delegate would get.
 @MainContext
-private final class Events: HeraldDelegate {
+final class Events: HeraldDelegate {
     var skipped: [String: MessageSkipReason] = [:]
     var answers: [NoticeAnswer] = []
     var closed: [CloseReason] = []
@@ -32,6 +32,18 @@ final class TestDesktopTests: XCTestCase {
         let file = try Fixtures.temporaryDirectory("herald-testing").appendingPathComponent("feed.plist")
         try Fixtures.xmlFeed([key: entry]).write(to: file, atomically: true, encoding: .utf8)
         return file.absoluteString
+    }
+
+    /// A desktop, a delegate recording its events, and a Herald on `feed` set up by `configure`.
+    @MainContext
+    static func herald(_ feed: String, hasLinkHandler: Bool = true,
+                       configure: (inout Herald.Configuration) -> Void = { _ in }) throws -> (TestDesktop, Events, Herald) {
+        let desktop = TestDesktop()
+        desktop.links.hasHandler = hasLinkHandler
+        let events = Events()
+        let herald = try desktop.herald(feedURL: feed, appID: "org.example.App", appVersion: "1", configure: configure)
+        herald.delegate = events
+        return (desktop, events, herald)
     }
 
     func testRunDrivesTheLoopUntilAMessageIsShown() throws {
@@ -62,10 +74,7 @@ final class TestDesktopTests: XCTestCase {
     func testAdvancingTheClockFiresTheWaitLimitAndNotBefore() throws {
         let feed = try Self.feed()
         try MainContext.assumeIsolated {
-            let desktop = TestDesktop()
-            let events = Events()
-            let herald = try desktop.herald(feedURL: feed, appID: "org.example.App", appVersion: "1") { $0.waitLimit = 600 }
-            herald.delegate = events
+            let (desktop, events, herald) = try Self.herald(feed) { $0.waitLimit = 600 }
             herald.appLaunched()
             try desktop.run(until: { !desktop.presenter.shown.isEmpty })
             XCTAssertEqual(desktop.clock.pendingTimers, 1, "the wait limit is set on the test's clock")
@@ -82,10 +91,7 @@ final class TestDesktopTests: XCTestCase {
     func testAdvancingTheClockBringsAMessagePutOffUntilItsRemindPeriodBack() throws {
         let feed = try Self.feed()
         try MainContext.assumeIsolated {
-            let desktop = TestDesktop()
-            let events = Events()
-            let herald = try desktop.herald(feedURL: feed, appID: "org.example.App", appVersion: "1")
-            herald.delegate = events
+            let (desktop, events, herald) = try Self.herald(feed)
             herald.checkNow()
             try desktop.run(until: { !desktop.presenter.shown.isEmpty })
             desktop.presenter.answer(desktop.presenter.shown[0], with: "remind")
@@ -104,10 +110,7 @@ final class TestDesktopTests: XCTestCase {
     func testAViewAnswerOpensItsLinkOnTheStandInOnly() throws {
         let feed = try Self.feed(link: "https://example.com/news")
         try MainContext.assumeIsolated {
-            let desktop = TestDesktop()
-            let events = Events()
-            let herald = try desktop.herald(feedURL: feed, appID: "org.example.App", appVersion: "1")
-            herald.delegate = events
+            let (desktop, events, herald) = try Self.herald(feed)
             herald.appLaunched()
             try desktop.run(until: { !desktop.presenter.shown.isEmpty })
             desktop.presenter.answer(desktop.presenter.shown[0], with: "view")
@@ -120,11 +123,7 @@ final class TestDesktopTests: XCTestCase {
     func testWithoutALinkHandlerALinkMessageIsLeftOutUnmarked() throws {
         let feed = try Self.feed(link: "https://example.com/news")
         try MainContext.assumeIsolated {
-            let desktop = TestDesktop()
-            desktop.links.hasHandler = false
-            let events = Events()
-            let herald = try desktop.herald(feedURL: feed, appID: "org.example.App", appVersion: "1")
-            herald.delegate = events
+            let (desktop, events, herald) = try Self.herald(feed, hasLinkHandler: false)
             herald.appLaunched()
             try desktop.run(until: { events.finished == 1 })
             XCTAssertEqual(events.skipped, ["2026/01/01": .noHandler("https")])
@@ -150,10 +149,7 @@ final class TestDesktopTests: XCTestCase {
             let machine = try Herald(configuration: .init(feedURL: feed, appID: "org.example.App", appVersion: "1"))
             XCTAssertEqual(try machine.reasonNotToCheck()?.name, "muted")
 
-            let desktop = TestDesktop()
-            let events = Events()
-            let herald = try desktop.herald(feedURL: feed, appID: "org.example.App", appVersion: "1")
-            herald.delegate = events
+            let (desktop, events, herald) = try Self.herald(feed)
             XCTAssertNil(try herald.reasonNotToCheck())
             herald.appLaunched()
             try desktop.run(until: { !desktop.presenter.shown.isEmpty })

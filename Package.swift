@@ -59,6 +59,7 @@ let package = Package(
         .testTarget(name: "HeraldPublishingTests", dependencies: ["HeraldPublishing", "HeraldCore", "HeraldTestSupport"]),
         .testTarget(name: "HeraldDesktopTests", dependencies: ["HeraldDesktop", "HeraldTestSupport", "CDesktopLibraries"]),
         .testTarget(name: "HeraldTests", dependencies: ["Herald", "HeraldTesting", "HeraldTestSupport", "CDesktopLibraries"]),
+        .testTarget(name: "HeraldTestingTests", dependencies: ["Herald", "HeraldTesting", "HeraldTestSupport"]),
         .testTarget(name: "HeraldEndToEndTests", dependencies: ["Herald", "HeraldCore", "HeraldDesktop", "HeraldTestSupport"]),
         .testTarget(name: "HeraldFleetTests", dependencies: ["HeraldFleet"]),
     ]

@@ -11,7 +11,6 @@
 @_exported import struct HeraldCore.CheckConfiguration
 @_exported import struct HeraldCore.URLRules
 @_exported import struct HeraldCore.Labels
-@_exported import struct HeraldCore.Audience
 // A feed and its messages, as the delegate and `pendingMessages(in:)` see them.
 @_exported import struct HeraldCore.Feed
 @_exported import struct HeraldCore.FeedEntry
@@ -34,8 +33,6 @@
 @_exported import enum HeraldCore.PromptButton
 @_exported import enum HeraldCore.PromptDecision
 // `Herald.store`: where the answers are kept, and what keeping them throws.
-@_exported import protocol HeraldCore.StateStore
-@_exported import struct HeraldCore.HeraldState
 @_exported import enum HeraldCore.StateStoreError
 // What a `MessagePresenter` is asked to show.
 @_exported import struct HeraldCore.NotificationContent

@@ -64,13 +64,17 @@ extension Herald {
     }
 
     /// What a check would do with each message of `feed` now, and why (`CheckPolicy.explain`):
-    /// shown, deferred while the desktop asks for quiet, or left out with the reason. Nothing
-    /// is shown, drawn, claimed or written.
+    /// shown, deferred while the desktop asks for quiet, or left out with the reason, against a
+    /// snapshot of this app's answers. Nothing is shown, drawn, claimed or written.
     ///
-    /// - Parameter state: the state to explain against; by default a snapshot of this app's.
-    /// - Throws: `HeraldError.state` when the state is not given and cannot be read.
-    package func explain(_ feed: Feed, state: HeraldState? = nil) throws(HeraldError) -> [MessageExplanation] {
-        CheckPolicy.explain(feed, configuration: configuration.check, state: try readState(state), now: now(), quiet: quietReason(),
+    /// - Throws: `HeraldError.state` when the state cannot be read.
+    package func explain(_ feed: Feed) throws(HeraldError) -> [MessageExplanation] {
+        explain(feed, state: try readState())
+    }
+
+    /// `explain(_:)` against a state the caller read already (`herald check --explain`).
+    package func explain(_ feed: Feed, state: HeraldState) -> [MessageExplanation] {
+        CheckPolicy.explain(feed, configuration: configuration.check, state: state, now: now(), quiet: quietReason(),
                             urlRules: configuration.urlRules, isLive: Check.isLive)
     }
 
@@ -81,10 +85,14 @@ extension Herald {
     /// asked: a muted app shows nothing at all (`reasonNotToCheck()` says so), and
     /// `herald(_:shouldDisplay:)` may still decline a prompt that is due.
     ///
-    /// - Parameter state: the state to explain against; by default a snapshot of this app's.
-    /// - Throws: `HeraldError.state` when the state is not given and cannot be read.
-    package func explainPrompts(state: HeraldState? = nil) throws(HeraldError) -> [PromptExplanation] {
-        CheckPolicy.explain(registeredPrompts, state: try readState(state), now: now(), quiet: quietReason(), isLive: Check.isLive)
+    /// - Throws: `HeraldError.state` when the state cannot be read.
+    package func explainPrompts() throws(HeraldError) -> [PromptExplanation] {
+        explainPrompts(state: try readState())
+    }
+
+    /// `explainPrompts()` against a state the caller read already (`herald check --explain`).
+    package func explainPrompts(state: HeraldState) -> [PromptExplanation] {
+        CheckPolicy.explain(registeredPrompts, state: state, now: now(), quiet: quietReason(), isLive: Check.isLive)
     }
 
     /// Why a launch check would not run now, as the gate sees it (iNotify's
@@ -117,9 +125,8 @@ extension Herald {
         }
     }
 
-    /// `given` when there is one; otherwise the app's state, read without changing it.
-    private func readState(_ given: HeraldState? = nil) throws(HeraldError) -> HeraldState {
-        if let given { return given }
+    /// The app's state, read without changing it.
+    private func readState() throws(HeraldError) -> HeraldState {
         do {
             // A question changes nothing: a damaged file is read as the empty state a check
             // would start over from, and left where it is.

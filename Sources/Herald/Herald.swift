@@ -107,21 +107,21 @@ public final class Herald {
     public let configuration: Configuration
     /// Receives the events; held weakly.
     public weak var delegate: HeraldDelegate?
-    /// Shows the messages; the desktop's notification server unless replaced.
-    public var presenter: MessagePresenter
+    /// Shows the messages: the desktop's notification server unless another was given.
+    public let presenter: MessagePresenter
     /// Opens view links and tells whether a link can be opened.
-    package var linkOpener: LinkOpener = LinkOpener()
-    /// The clock.
-    public var now: () -> Date
+    package let linkOpener: any LinkOpening
+    /// The time, and the timers of a check (its wait limit).
+    package let clock: any HeraldClock
     /// Whether the person at the desktop asked for quiet, asked before a check fetches or shows
     /// anything; by default the desktop's do-not-disturb (`DesktopQuiet.reason`).
-    public var quietReason: @MainContext () -> QuietReason? = DesktopQuiet.reason
+    public let quietReason: @MainContext () -> QuietReason?
     /// Whether the user or the administrator muted this app, and the administrator's mirror of
     /// its feed, asked at the start of every check, before anything is counted, fetched or
     /// shown; by default the key files of `OffSwitchFiles`, read from `configuration.environment`.
-    package var offSwitches: @MainContext () throws(OffSwitchFileError) -> OffSwitchDecision
+    package let offSwitches: @MainContext () throws(OffSwitchFileError) -> OffSwitchDecision
     /// Where this app's answers and cached feed are kept.
-    public let store: any StateStore
+    package let store: any StateStore
 
     /// The source made last, kept while the checks fetch the same URL (its cached copy's
     /// validators go with it).
@@ -150,17 +150,33 @@ public final class Herald {
     /// The registered prompts, by name: registering a name again replaces it.
     var prompts: [String: Prompt] = [:]
 
-    /// Creates Herald for an app.
+    /// Creates Herald for an app. Every seam is set here, once: what is not given is the desktop's.
     ///
     /// - Parameters:
     ///   - configuration: the feed, the app and the settings.
-    ///   - store: where answers are kept; by default the state file of `configuration.appID`.
     ///   - presenter: what shows messages; by default the desktop's notification server.
-    ///   - now: the clock.
+    ///   - quietReason: whether the person asked for quiet; by default the desktop's do-not-disturb.
     /// - Throws: `HeraldError.configuration` for an unusable app id, a refused feed URL or a
     ///   public key (any of them) that is not 32 bytes of base64.
-    public init(configuration: Configuration, store: (any StateStore)? = nil, presenter: MessagePresenter? = nil,
-                now: @escaping () -> Date = { Date() }) throws {
+    public convenience init(configuration: Configuration, presenter: MessagePresenter? = nil,
+                            quietReason: (@MainContext () -> QuietReason?)? = nil) throws {
+        try self.init(configuration: configuration, store: nil, presenter: presenter, linkOpener: nil, clock: nil,
+                      quietReason: quietReason, offSwitches: nil)
+    }
+
+    /// `init(configuration:presenter:quietReason:)` with the seams only the package's own tools
+    /// and HeraldTesting (`TestDesktop`) replace.
+    ///
+    /// - Parameters:
+    ///   - store: where answers are kept; by default the state file of `configuration.appID`.
+    ///   - clock: the time and the check's timers; by default the system's.
+    ///   - linkOpener: what opens view links; by default the desktop's default applications.
+    ///   - offSwitches: the mutes and the administrator's mirror; by default the key files of
+    ///     `OffSwitchFiles` under `configuration.environment`.
+    package init(configuration: Configuration, store: (any StateStore)?, presenter: MessagePresenter? = nil,
+                 linkOpener: (any LinkOpening)? = nil, clock: (any HeraldClock)? = nil,
+                 quietReason: (@MainContext () -> QuietReason?)? = nil,
+                 offSwitches: (@MainContext () throws(OffSwitchFileError) -> OffSwitchDecision)? = nil) throws {
         if let feedURL = configuration.feedURL, feedURL != FeedSource.standardInput, let refusal = configuration.urlRules.feedURLRefusal(feedURL) {
             throw HeraldError.configuration("feed URL refused: \(refusal)")
         }
@@ -183,12 +199,18 @@ public final class Herald {
             }
         }
         self.configuration = configuration
-        self.now = now
-        // The configuration's environment cannot change, so neither can the files' paths.
-        let systemFiles = OffSwitchFiles.systemFiles(environment: configuration.environment)
-        let userFile = OffSwitchFiles.userFile(environment: configuration.environment)
-        offSwitches = { [appID = configuration.appID] () throws(OffSwitchFileError) in
-            try OffSwitchFiles.read(systemFiles: systemFiles, userFile: userFile).decision(for: appID)
+        self.clock = clock ?? SystemClock()
+        self.linkOpener = linkOpener ?? LinkOpener()
+        self.quietReason = quietReason ?? DesktopQuiet.reason
+        if let offSwitches {
+            self.offSwitches = offSwitches
+        } else {
+            // The configuration's environment cannot change, so neither can the files' paths.
+            let systemFiles = OffSwitchFiles.systemFiles(environment: configuration.environment)
+            let userFile = OffSwitchFiles.userFile(environment: configuration.environment)
+            self.offSwitches = { [appID = configuration.appID] () throws(OffSwitchFileError) in
+                try OffSwitchFiles.read(systemFiles: systemFiles, userFile: userFile).decision(for: appID)
+            }
         }
         self.presenter = presenter ?? DesktopPresenter(appName: configuration.appName, appID: configuration.appID, icon: configuration.icon,
                                                        environment: configuration.environment)
@@ -209,6 +231,9 @@ public final class Herald {
             begin(launch: false, force: true)
         }
     }
+
+    /// The time now, on this Herald's clock.
+    public func now() -> Date { clock.now }
 
     /// Whether a check is running or shown messages await answers.
     public var isBusy: Bool { check != nil }
@@ -233,7 +258,7 @@ public final class Herald {
 
     /// Opens a link, telling the delegate when no application could be started for it.
     func open(_ url: String) {
-        do { try linkOpener.open(url) } catch { delegate?.herald(self, didFailToOpen: url, reason: error.reason) }
+        do { try linkOpener.open(url) } catch { delegate?.herald(self, didReport: .linkNotOpened(url: url, reason: error.reason)) }
     }
 }
 

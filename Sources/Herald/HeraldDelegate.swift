@@ -4,120 +4,86 @@ import HeraldDesktop
 /// Receives Herald's events, on the GLib main context (ORIGINALS.md §1.10, Swift-named).
 ///
 /// Every method has a default that does nothing (or says yes), so an app implements only what
-/// it needs. The order of one check: `shouldCheck` → fetched/failed → `didDetect` or
-/// `didNotDetect` → per message `shouldDisplay` → `didShow` → one of `didView`,
-/// `didRequestReminder`, `didIgnore`, `didAcknowledge`, or `didClose`.
+/// it needs. Messages of the feed and local prompts go through the same methods, as a `Notice`.
+/// The order of one check: `heraldShouldCheck` → events (fetched or failed, then `.pending`)
+/// → per notice `shouldShow` → `didShow` → `didReceive` an answer, or `didClose` → the event
+/// `.checkFinished`.
 @MainContext
 public protocol HeraldDelegate: AnyObject {
     /// Whether a due check may run. Not asked for forced checks. Default: true.
     func heraldShouldCheck(_ herald: Herald) -> Bool
+    /// Whether a message or a due prompt may be shown. A "no" leaves it unmarked and the next one
+    /// is tried; not asked for prompts in preview mode. Default: true.
+    func herald(_ herald: Herald, shouldShow notice: Notice) -> Bool
+    /// Whether the action button may open the prompt's link (iPrompt's). Default: true.
+    func herald(_ herald: Herald, shouldOpenActionURLFor prompt: Prompt) -> Bool
+    /// A message or prompt is on screen; `notificationID` is the server's id (0 for the terminal).
+    func herald(_ herald: Herald, didShow notice: Notice, notificationID: UInt32)
+    /// The user answered a message (view, remind, ignore, OK) or pressed a prompt's button
+    /// (iPrompt's action, remind, cancel); the state is already updated. A view's link, or a
+    /// prompt action's, opens after this call.
+    func herald(_ herald: Herald, didReceive answer: NoticeAnswer)
+    /// A message or prompt closed without an answer (DESIGN.md D7 says what that means).
+    func herald(_ herald: Herald, didClose notice: Notice, reason: CloseReason)
+    /// Something happened in a check: skipped, deferred, fetched, failed, what is pending, a
+    /// message left out, a prompt's decision, a link or an answer that failed, the end.
+    func herald(_ herald: Herald, didReport event: HeraldEvent)
+}
+
+/// What a check reports to `HeraldDelegate.herald(_:didReport:)`, in the order it happens.
+public enum HeraldEvent {
     /// A check did not run, and why (first launch, check period, backoff, declined, muted).
-    func herald(_ herald: Herald, didSkipCheck reason: CheckSkipReason)
+    case checkSkipped(CheckSkipReason)
     /// A check had something to show, but the person at the desktop asked for quiet: nothing is
     /// shown or claimed, the check does not count as done, and a later check tries again.
-    func herald(_ herald: Herald, didDeferCheckFor reason: QuietReason)
+    case checkDeferred(QuietReason)
     /// The check fetches the administrator's mirror instead of the app's feed URL (a system key
     /// file's `FeedURL`); said before the request.
-    func herald(_ herald: Herald, willFetchFeedFrom mirror: FeedMirror)
+    case fetchingMirror(FeedMirror)
     /// The feed arrived; `notModified` when a 304 reused the cached copy.
-    func herald(_ herald: Herald, didFetchFeed feed: Feed, notModified: Bool)
+    case feedFetched(Feed, notModified: Bool)
     /// The check failed: network, HTTP status, bad feed, no notification server, state I/O.
-    func herald(_ herald: Herald, didFailWithError error: HeraldError)
-    /// Messages are pending for this user, in display order (never called with none).
-    func herald(_ herald: Herald, didDetectMessages messages: [FeedEntry])
-    /// The check succeeded and nothing is pending (iNotify declared this but never sent it).
-    func heraldDidNotDetectMessages(_ herald: Herald)
+    case checkFailed(HeraldError)
+    /// The check succeeded: the messages pending for this user, in display order; empty when
+    /// nothing is pending (iNotify declared that event but never sent it).
+    case pending([FeedEntry])
     /// A message was left out at this check, and why.
-    func herald(_ herald: Herald, didSkipMessage key: String, reason: MessageSkipReason)
-    /// Whether a message may be shown. A "no" leaves it unmarked and the next one is tried.
-    func herald(_ herald: Herald, shouldDisplay message: FeedEntry) -> Bool
-    /// A message is on screen; `notificationID` is the server's id (0 for the terminal).
-    func herald(_ herald: Herald, didShow message: FeedEntry, notificationID: UInt32)
-    /// The user chose view (or clicked the body); its link opens after this call.
-    func herald(_ herald: Herald, didView message: FeedEntry)
-    /// A view link could not be opened (no application started for it).
-    func herald(_ herald: Herald, didFailToOpen url: String, reason: String)
-    /// The user chose remind me later.
-    func herald(_ herald: Herald, didRequestReminder message: FeedEntry)
-    /// The user chose ignore.
-    func herald(_ herald: Herald, didIgnore message: FeedEntry)
-    /// The user acknowledged a message without link (OK).
-    func herald(_ herald: Herald, didAcknowledge message: FeedEntry)
-    /// The notification closed without an answer (DESIGN.md D7 says what that means).
-    func herald(_ herald: Herald, didClose message: FeedEntry, reason: CloseReason)
-    /// The user answered, but the answer could not be written to the state: it is not
-    /// remembered, and the message (or prompt, by name) comes back at a later check. Sent before
-    /// the answer's own event, which still follows (a view still opens its link).
-    func herald(_ herald: Herald, didFailToRecordAnswerTo key: String, error: HeraldError)
-    /// Every shown message and prompt is answered or closed: the check is over.
-    func heraldDidFinishCheck(_ herald: Herald)
-
+    case messageSkipped(key: String, reason: MessageSkipReason)
     /// A prompt's decision at this launch: due, or why it waits (for logs and `--verbose`).
-    func herald(_ herald: Herald, didDecide decision: PromptDecision, for prompt: Prompt)
-    /// Whether a due prompt may be shown (iPrompt's `iPromptShouldDisplayPrompt:`); not asked in
-    /// preview mode. Default: true.
-    func herald(_ herald: Herald, shouldDisplay prompt: Prompt) -> Bool
-    /// A prompt is on screen.
-    func herald(_ herald: Herald, didShow prompt: Prompt, notificationID: UInt32)
-    /// The user pressed a prompt's button (iPrompt's action / remind / cancel callbacks); the
-    /// state is already updated.
-    func herald(_ herald: Herald, prompt: Prompt, didPress button: PromptButton)
-    /// Whether the action button may open the prompt's link. Default: true.
-    func herald(_ herald: Herald, shouldOpenActionURLFor prompt: Prompt) -> Bool
-    /// A prompt closed without an answer (DESIGN.md D7).
-    func herald(_ herald: Herald, didClose prompt: Prompt, reason: CloseReason)
+    case promptDecided(Prompt, PromptDecision)
+    /// A view link could not be opened (no application started for it).
+    case linkNotOpened(url: String, reason: String)
+    /// The user answered, but the answer could not be written to the state: it is not
+    /// remembered, and the message (by key) or prompt (by name) comes back at a later check.
+    /// Sent before the answer itself, which still follows (a view still opens its link).
+    case answerNotRecorded(key: String, error: HeraldError)
+    /// Every shown message and prompt is answered or closed: the check is over.
+    case checkFinished
+}
+
+/// The user's answer to what Herald showed.
+public enum NoticeAnswer: Equatable {
+    /// A message's answer: view (or a click on the body), remind, ignore, or OK for a message
+    /// without a link.
+    case message(FeedEntry, Answer)
+    /// A prompt's button.
+    case prompt(Prompt, PromptButton)
 }
 
 @MainContext
 extension HeraldDelegate {
     /// Default: yes.
     public func heraldShouldCheck(_ herald: Herald) -> Bool { true }
-    /// Default: nothing.
-    public func herald(_ herald: Herald, didSkipCheck reason: CheckSkipReason) {}
-    /// Default: nothing.
-    public func herald(_ herald: Herald, didDeferCheckFor reason: QuietReason) {}
-    /// Default: nothing.
-    public func herald(_ herald: Herald, willFetchFeedFrom mirror: FeedMirror) {}
-    /// Default: nothing.
-    public func herald(_ herald: Herald, didFetchFeed feed: Feed, notModified: Bool) {}
-    /// Default: nothing.
-    public func herald(_ herald: Herald, didFailWithError error: HeraldError) {}
-    /// Default: nothing.
-    public func herald(_ herald: Herald, didDetectMessages messages: [FeedEntry]) {}
-    /// Default: nothing.
-    public func heraldDidNotDetectMessages(_ herald: Herald) {}
-    /// Default: nothing.
-    public func herald(_ herald: Herald, didSkipMessage key: String, reason: MessageSkipReason) {}
     /// Default: yes.
-    public func herald(_ herald: Herald, shouldDisplay message: FeedEntry) -> Bool { true }
-    /// Default: nothing.
-    public func herald(_ herald: Herald, didShow message: FeedEntry, notificationID: UInt32) {}
-    /// Default: nothing.
-    public func herald(_ herald: Herald, didView message: FeedEntry) {}
-    /// Default: nothing.
-    public func herald(_ herald: Herald, didFailToOpen url: String, reason: String) {}
-    /// Default: nothing.
-    public func herald(_ herald: Herald, didRequestReminder message: FeedEntry) {}
-    /// Default: nothing.
-    public func herald(_ herald: Herald, didIgnore message: FeedEntry) {}
-    /// Default: nothing.
-    public func herald(_ herald: Herald, didAcknowledge message: FeedEntry) {}
-    /// Default: nothing.
-    public func herald(_ herald: Herald, didClose message: FeedEntry, reason: CloseReason) {}
-    /// Default: nothing.
-    public func herald(_ herald: Herald, didFailToRecordAnswerTo key: String, error: HeraldError) {}
-    /// Default: nothing.
-    public func heraldDidFinishCheck(_ herald: Herald) {}
-    /// Default: nothing.
-    public func herald(_ herald: Herald, didDecide decision: PromptDecision, for prompt: Prompt) {}
-    /// Default: yes.
-    public func herald(_ herald: Herald, shouldDisplay prompt: Prompt) -> Bool { true }
-    /// Default: nothing.
-    public func herald(_ herald: Herald, didShow prompt: Prompt, notificationID: UInt32) {}
-    /// Default: nothing.
-    public func herald(_ herald: Herald, prompt: Prompt, didPress button: PromptButton) {}
+    public func herald(_ herald: Herald, shouldShow notice: Notice) -> Bool { true }
     /// Default: yes.
     public func herald(_ herald: Herald, shouldOpenActionURLFor prompt: Prompt) -> Bool { true }
     /// Default: nothing.
-    public func herald(_ herald: Herald, didClose prompt: Prompt, reason: CloseReason) {}
+    public func herald(_ herald: Herald, didShow notice: Notice, notificationID: UInt32) {}
+    /// Default: nothing.
+    public func herald(_ herald: Herald, didReceive answer: NoticeAnswer) {}
+    /// Default: nothing.
+    public func herald(_ herald: Herald, didClose notice: Notice, reason: CloseReason) {}
+    /// Default: nothing.
+    public func herald(_ herald: Herald, didReport event: HeraldEvent) {}
 }

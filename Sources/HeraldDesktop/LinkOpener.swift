@@ -49,6 +49,12 @@ package struct LinkOpenerError: Error, Equatable, CustomStringConvertible {
     /// GIO's message, or why Herald would not hand the link on.
     package var reason: String
 
+    /// A link that could not be opened, and why.
+    public init(url: String, reason: String) {
+        self.url = url
+        self.reason = reason
+    }
+
     /// "could not open URL: reason".
     package var description: String { "could not open \(Self.printable(url)): \(reason)" }
 

@@ -6,16 +6,16 @@ import HeraldDesktop
 /// test answer it, so an app tests its delegate without a session bus.
 ///
 /// ```swift
-/// let presenter = RecordingPresenter()
-/// let herald = try Herald(configuration: configuration, store: InMemoryStateStore(), presenter: presenter)
+/// let desktop = TestDesktop()   // holds one, with the rest of the desktop's stand-ins
+/// let herald = try desktop.herald(feedURL: feedURL, appID: "org.example.App", appVersion: "1.4")
 /// herald.appLaunched()
-/// // … run the main context until presenter.shown is not empty …
-/// presenter.answer(presenter.shown[0], with: "ignore")
+/// try desktop.run(until: { !desktop.presenter.shown.isEmpty })
+/// desktop.presenter.answer(desktop.presenter.shown[0], with: "ignore")
 /// ```
 @MainContext
 public final class RecordingPresenter: MessagePresenter {
     /// One message as Herald handed it over.
-    public final class Message: PresentedMessage {
+    public final class Message: AbandonablePresentedMessage {
         /// The notification's text and buttons.
         public let content: NotificationContent
         /// The link its view (or action) button opens.
@@ -41,7 +41,7 @@ public final class RecordingPresenter: MessagePresenter {
         }
 
         /// Lets go of the check's closure without answering, as Herald asks of a replaced message.
-        public func abandon() { respond = nil }
+        package func abandon() { respond = nil }
 
         fileprivate func deliver(_ response: NotificationResponse) {
             guard let respond else { return }

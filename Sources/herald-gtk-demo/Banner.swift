@@ -88,9 +88,6 @@ final class Banner: PresentedMessage {
         remove()
     }
 
-    /// No answer is wanted any more.
-    func abandon() { respond = nil }
-
     /// A button was pressed: the banner goes, and the answer is given once.
     fileprivate func answer(_ response: NotificationResponse) {
         guard let respond else { return }

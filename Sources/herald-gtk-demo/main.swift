@@ -40,17 +40,30 @@ final class DemoWindow: HeraldDelegate {
         writeLine(line, to: 1)
     }
 
-    func heraldDidNotDetectMessages(_ herald: Herald) { say("No news right now.") }
-    func herald(_ herald: Herald, didSkipCheck reason: CheckSkipReason) { say("No check: \(reason)") }
-    func herald(_ herald: Herald, didFailWithError error: HeraldError) { say("Could not check: \(error)") }
-    func herald(_ herald: Herald, didShow message: FeedEntry, notificationID: UInt32) {
+    func herald(_ herald: Herald, didReport event: HeraldEvent) {
+        switch event {
+        case .pending([]): say("No news right now.")
+        case .checkSkipped(let reason): say("No check: \(reason)")
+        case .checkFailed(let error): say("Could not check: \(error)")
+        default: break
+        }
+    }
+    func herald(_ herald: Herald, didShow notice: Notice, notificationID: UInt32) {
+        guard case .message(let message) = notice else { return }
         say("Showing: \(message.title ?? message.key)")
     }
-    func herald(_ herald: Herald, didView message: FeedEntry) { say("You chose view: \(message.title ?? message.key)") }
-    func herald(_ herald: Herald, didRequestReminder message: FeedEntry) { say("You chose remind me later: \(message.title ?? message.key)") }
-    func herald(_ herald: Herald, didIgnore message: FeedEntry) { say("You chose ignore: \(message.title ?? message.key)") }
-    func herald(_ herald: Herald, didAcknowledge message: FeedEntry) { say("You chose OK: \(message.title ?? message.key)") }
-    func herald(_ herald: Herald, didClose message: FeedEntry, reason: CloseReason) {
+    func herald(_ herald: Herald, didReceive answer: NoticeAnswer) {
+        guard case .message(let message, let answer) = answer else { return }
+        let choice = switch answer {
+        case .view: "view"
+        case .remind: "remind me later"
+        case .ignore: "ignore"
+        case .ok: "OK"
+        }
+        say("You chose \(choice): \(message.title ?? message.key)")
+    }
+    func herald(_ herald: Herald, didClose notice: Notice, reason: CloseReason) {
+        guard case .message(let message) = notice else { return }
         say("Closed (\(reason.rawValue)): \(message.title ?? message.key)")
     }
 }

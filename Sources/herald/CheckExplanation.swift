@@ -78,9 +78,7 @@ struct CheckExplanation {
         if let note = FeedSource.languageNote(of: loaded, source: line.feed) {
             say(json ? Self.event("feed-url", ["url": .string(loaded.url), "notFound": .array(loaded.notFound.map(FeedValue.string))]) : note)
         }
-        let explanations: [MessageExplanation]
-        do { explanations = try herald.explain(loaded.feed, state: state) } catch { return error.exitCode }
-        for explanation in explanations {
+        for explanation in herald.explain(loaded.feed, state: state) {
             say(json ? Self.data(of: explanation) : Self.line(for: explanation))
         }
         return explainPrompts(of: herald, state: state) ?? 0
@@ -88,9 +86,7 @@ struct CheckExplanation {
 
     /// Prints a line per registered prompt; returns the exit code of a failure, or `nil`.
     private func explainPrompts(of herald: Herald, state: HeraldState) -> Int32? {
-        let explanations: [PromptExplanation]
-        do { explanations = try herald.explainPrompts(state: state) } catch { return error.exitCode }
-        for explanation in explanations {
+        for explanation in herald.explainPrompts(state: state) {
             say(line.json ? Self.data(of: explanation) : "prompt '\(explanation.name)' \(explanation)")
         }
         return nil

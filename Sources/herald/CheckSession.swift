@@ -34,28 +34,30 @@ struct CheckSession {
         let herald: Herald
         // The state file's store, whose claims the signal watcher releases if the loop is stuck.
         let file: FileStateStore?
-        do { (herald, file) = try Self.makeHerald(configuration, store: store) } catch { return error.rawValue }
+        let waitLimit = configuration.waitLimit
+        let presenter = FallbackPresenter(
+            primary: DesktopPresenter(appName: configuration.appName, appID: configuration.appID, icon: configuration.icon,
+                                      environment: configuration.environment),
+            serverWait: serverWait,
+            fallback: TerminalPresenter.isAvailable && !json ? TerminalPresenter(labels: configuration.labels) : nil,
+            onServerInUse: { inUse in SignalWatcher.guardWaitLimit(inUse ? waitLimit : nil) })
+        do {
+            (herald, file) = try Self.makeHerald(configuration, store: store, presenter: presenter, respectsQuietAndMutes: respectsQuietAndMutes)
+        } catch {
+            return error.rawValue
+        }
         let loop = MainLoop()
         let reporter = EventReporter(json: json, verbose: verbose) { loop.quit() }
         reporter.promptsFile = promptsFile
         for prompt in prompts { herald.register(prompt) }
         herald.delegate = reporter
-        if !respectsQuietAndMutes {
-            herald.quietReason = { nil }
-            herald.offSwitches = { .none }
-        }
-        let waitLimit = configuration.waitLimit
-        herald.presenter = FallbackPresenter(
-            primary: herald.presenter, serverWait: serverWait,
-            fallback: TerminalPresenter.isAvailable && !json ? TerminalPresenter(labels: configuration.labels) : nil,
-            onServerInUse: { inUse in SignalWatcher.guardWaitLimit(inUse ? waitLimit : nil) })
         let stop = StopRequest()
         SignalWatcher.start(store: file) { signal in
             stop.signal = signal
             herald.closeShownMessages()
             loop.quit()
         }
-        MainContext.after(seconds: startDelay) {
+        herald.clock.schedule(after: .seconds(startDelay)) {
             if force { herald.checkNow() } else { herald.appLaunched() }
         }
         loop.run()
@@ -73,14 +75,18 @@ extension CheckSession {
     /// when `store` is `nil`. A configuration that cannot work is said on stderr and thrown as
     /// its exit code.
     @MainContext
-    static func makeHerald(_ configuration: Herald.Configuration, store: (any StateStore)?) throws(ExitCode) -> (herald: Herald, file: FileStateStore?) {
+    static func makeHerald(_ configuration: Herald.Configuration, store: (any StateStore)?, presenter: MessagePresenter? = nil,
+                           respectsQuietAndMutes: Bool = true) throws(ExitCode) -> (herald: Herald, file: FileStateStore?) {
         do {
             var file: FileStateStore?
             if store == nil {
                 let paths = try HeraldPaths(appID: configuration.appID, environment: configuration.environment)
                 file = FileStateStore(paths: paths, onCorruptFile: EventReporter.reportCorruptStateFile)
             }
-            return (try Herald(configuration: configuration, store: store ?? file), file)
+            let herald = respectsQuietAndMutes
+                ? try Herald(configuration: configuration, store: store ?? file, presenter: presenter)
+                : try Herald(configuration: configuration, store: store ?? file, presenter: presenter, linkOpener: nil, quietReason: { nil }, offSwitches: { .none })
+            return (herald, file)
         } catch let error as HeraldError {
             EventReporter.complain(error.description)
             throw ExitCode(error.exitCode)

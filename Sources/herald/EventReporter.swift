@@ -81,11 +81,11 @@ final class EventReporter: HeraldDelegate {
         pending.removeAll(keepingCapacity: true)
     }
 
-    func herald(_ herald: Herald, didDeferCheckFor reason: QuietReason) {
+    private func deferred(_ reason: QuietReason) {
         emit("deferred", ["reason": .string(reason.name), "detail": .string(reason.description)], text: "not now: \(reason)")
     }
 
-    func herald(_ herald: Herald, didSkipCheck reason: CheckSkipReason) {
+    private func checkSkipped(_ reason: CheckSkipReason) {
         emit("check-skipped", Self.fields(of: reason), text: "no check: \(reason)")
     }
 
@@ -101,11 +101,11 @@ final class EventReporter: HeraldDelegate {
         return fields
     }
 
-    func herald(_ herald: Herald, willFetchFeedFrom mirror: FeedMirror) {
+    private func fetching(from mirror: FeedMirror) {
         emit("mirror", ["url": .string(mirror.url), "file": .string(mirror.file)], text: "feed: \(mirror)")
     }
 
-    func herald(_ herald: Herald, didFetchFeed feed: Feed, notModified: Bool) {
+    private func fetched(_ feed: Feed, notModified: Bool) {
         emit(notModified ? "not-modified" : "fetched",
              ["format": .string(feed.format.rawValue), "entries": .integer(feed.entries.count),
               "problems": .array(feed.problems.map { .string($0.description) })],
@@ -113,7 +113,7 @@ final class EventReporter: HeraldDelegate {
         for problem in feed.problems where !json { Self.complain("feed entry skipped: \(problem)") }
     }
 
-    func herald(_ herald: Herald, didFailWithError error: HeraldError) {
+    private func failed(_ error: HeraldError, herald: Herald) {
         if exitCode == 0 { exitCode = error.exitCode }
         // A feed that cannot be read is placed the way compilers place faults, so an editor
         // can jump to it: `feed.plist:23:5: …`, or the URL for a fetched one.
@@ -133,7 +133,8 @@ final class EventReporter: HeraldDelegate {
         }
     }
 
-    func herald(_ herald: Herald, didDetectMessages messages: [FeedEntry]) {
+    private func detected(_ messages: [FeedEntry]) {
+        guard !messages.isEmpty else { return emit("not-detected", [:], text: "nothing pending") }
         guard json else { return write("\(messages.count) pending: \(messages.map(\.key).joined(separator: ", "))") }
         // As `emit` writes it (keys in order), written straight into the pending bytes: a large
         // feed detects thousands.
@@ -146,11 +147,7 @@ final class EventReporter: HeraldDelegate {
         flush()
     }
 
-    func heraldDidNotDetectMessages(_ herald: Herald) {
-        emit("not-detected", [:], text: "nothing pending")
-    }
-
-    func herald(_ herald: Herald, didSkipMessage key: String, reason: MessageSkipReason) {
+    private func skipped(_ key: String, reason: MessageSkipReason) {
         guard json else { return hold("skipped \(key): \(reason)") }
         // As `emit` writes it (keys in order), written straight into the pending bytes: a large
         // feed skips thousands, most for the reason the one before had.
@@ -186,16 +183,11 @@ final class EventReporter: HeraldDelegate {
     }
 
     /// The title is the summary line the server got, not the feed's raw Title.
-    func herald(_ herald: Herald, didShow message: FeedEntry, notificationID: UInt32) {
+    private func shown(_ message: FeedEntry, notificationID: UInt32, herald: Herald) {
         let title = NotificationContent.summary(of: message, fallback: herald.configuration.appName)
         emit("shown", ["key": .string(message.key), "id": .integer(Int(notificationID)), "title": .string(title)],
              text: "shown \(message.key): \(title)")
     }
-
-    func herald(_ herald: Herald, didView message: FeedEntry) { answered(message, .view) }
-    func herald(_ herald: Herald, didRequestReminder message: FeedEntry) { answered(message, .remind) }
-    func herald(_ herald: Herald, didIgnore message: FeedEntry) { answered(message, .ignore) }
-    func herald(_ herald: Herald, didAcknowledge message: FeedEntry) { answered(message, .ok) }
 
     private func answered(_ message: FeedEntry, _ answer: Answer) {
         if unrecorded.remove(message.key) != nil {
@@ -206,43 +198,80 @@ final class EventReporter: HeraldDelegate {
         }
     }
 
-    func herald(_ herald: Herald, didFailToRecordAnswerTo key: String, error: HeraldError) {
+    private func notRecorded(_ key: String, error: HeraldError) {
         unrecorded.insert(key)
         if exitCode == 0 { exitCode = error.exitCode }
     }
 
-    func herald(_ herald: Herald, didFailToOpen url: String, reason: String) {
+    private func notOpened(_ url: String, reason: String) {
         emit("open-failed", ["url": .string(url), "message": .string(reason)], text: "could not open \(url): \(reason)")
     }
 
-    func herald(_ herald: Herald, didClose message: FeedEntry, reason: CloseReason) {
+    private func closed(_ message: FeedEntry, reason: CloseReason) {
         emit("closed", ["key": .string(message.key), "reason": .string(reason.rawValue)], text: "\(message.key): closed (\(reason.rawValue))")
     }
 
-    func herald(_ herald: Herald, didDecide decision: PromptDecision, for prompt: Prompt) {
+    private func decided(_ decision: PromptDecision, for prompt: Prompt) {
         guard json || verbose || prompt.verboseLogging else { return }
         emit("prompt-decision", ["prompt": .string(prompt.name), "decision": .string(decision.name), "detail": .string(decision.description)],
              text: "'\(prompt.name)' \(decision)")
     }
 
-    func herald(_ herald: Herald, didShow prompt: Prompt, notificationID: UInt32) {
+    private func shown(_ prompt: Prompt, notificationID: UInt32) {
         emit("prompt-shown", ["prompt": .string(prompt.name), "id": .integer(Int(notificationID)), "title": .string(prompt.title)],
              text: "shown prompt '\(prompt.name)': \(prompt.title)")
     }
 
-    func herald(_ herald: Herald, prompt: Prompt, didPress button: PromptButton) {
+    private func answered(_ prompt: Prompt, _ button: PromptButton) {
         let recorded = unrecorded.remove(prompt.name) == nil
         emit(recorded ? "prompt-answered" : "prompt-answer-not-recorded", ["prompt": .string(prompt.name), "button": .string(button.rawValue)],
              text: "'\(prompt.name)': \(button.rawValue)" + (recorded ? "" : ", not recorded"))
     }
 
-    func herald(_ herald: Herald, didClose prompt: Prompt, reason: CloseReason) {
+    private func closed(_ prompt: Prompt, reason: CloseReason) {
         emit("prompt-closed", ["prompt": .string(prompt.name), "reason": .string(reason.rawValue)],
              text: "'\(prompt.name)': closed (\(reason.rawValue))")
     }
 
-    func heraldDidFinishCheck(_ herald: Herald) {
+    private func finished() {
         flush()
         onFinish()
+    }
+
+    func herald(_ herald: Herald, didReport event: HeraldEvent) {
+        switch event {
+        case .checkSkipped(let reason): checkSkipped(reason)
+        case .checkDeferred(let reason): deferred(reason)
+        case .fetchingMirror(let mirror): fetching(from: mirror)
+        case .feedFetched(let feed, let notModified): fetched(feed, notModified: notModified)
+        case .checkFailed(let error): failed(error, herald: herald)
+        case .pending(let messages): detected(messages)
+        case .messageSkipped(let key, let reason): skipped(key, reason: reason)
+        case .promptDecided(let prompt, let decision): decided(decision, for: prompt)
+        case .linkNotOpened(let url, let reason): notOpened(url, reason: reason)
+        case .answerNotRecorded(let key, let error): notRecorded(key, error: error)
+        case .checkFinished: finished()
+        }
+    }
+
+    func herald(_ herald: Herald, didShow notice: Notice, notificationID: UInt32) {
+        switch notice {
+        case .message(let message): shown(message, notificationID: notificationID, herald: herald)
+        case .prompt(let prompt): shown(prompt, notificationID: notificationID)
+        }
+    }
+
+    func herald(_ herald: Herald, didReceive answer: NoticeAnswer) {
+        switch answer {
+        case .message(let message, let answer): answered(message, answer)
+        case .prompt(let prompt, let button): answered(prompt, button)
+        }
+    }
+
+    func herald(_ herald: Herald, didClose notice: Notice, reason: CloseReason) {
+        switch notice {
+        case .message(let message): closed(message, reason: reason)
+        case .prompt(let prompt): closed(prompt, reason: reason)
+        }
     }
 }

@@ -33,31 +33,46 @@ final class PipelineRecorder: HeraldDelegate {
         MainContext.cancel(guardTimer)
     }
 
-    func herald(_ herald: Herald, didSkipCheck reason: CheckSkipReason) { events.append("check-skipped \(reason.name)") }
-    func herald(_ herald: Herald, didDeferCheckFor reason: QuietReason) { events.append("deferred \(reason.name)") }
-    func herald(_ herald: Herald, willFetchFeedFrom mirror: FeedMirror) { events.append("mirror \(mirror.url)") }
-    func herald(_ herald: Herald, didFetchFeed feed: Feed, notModified: Bool) { events.append("fetched") }
-    func herald(_ herald: Herald, didFailWithError error: HeraldError) { events.append("failed \(error.kind)") }
-    func herald(_ herald: Herald, didSkipMessage key: String, reason: MessageSkipReason) { events.append("skipped \(key) \(reason.name)") }
-    func herald(_ herald: Herald, shouldDisplay message: FeedEntry) -> Bool { !declined.contains(message.key) }
-    func herald(_ herald: Herald, didShow message: FeedEntry, notificationID: UInt32) {
-        events.append("shown \(message.key)")
-        onShow()
+    func herald(_ herald: Herald, didReport event: HeraldEvent) {
+        switch event {
+        case .checkSkipped(let reason): events.append("check-skipped \(reason.name)")
+        case .checkDeferred(let reason): events.append("deferred \(reason.name)")
+        case .fetchingMirror(let mirror): events.append("mirror \(mirror.url)")
+        case .feedFetched: events.append("fetched")
+        case .checkFailed(let error): events.append("failed \(error.kind)")
+        case .messageSkipped(let key, let reason): events.append("skipped \(key) \(reason.name)")
+        case .answerNotRecorded(let key, let error): events.append("not recorded \(key) \(error.kind)")
+        case .checkFinished:
+            events.append("finished")
+            onFinish()
+            loop?.quit()
+        case .pending, .promptDecided, .linkNotOpened: break
+        }
+    }
+    func herald(_ herald: Herald, shouldShow notice: Notice) -> Bool {
+        guard case .message(let message) = notice else { return true }
+        return !declined.contains(message.key)
+    }
+    func herald(_ herald: Herald, didShow notice: Notice, notificationID: UInt32) {
+        switch notice {
+        case .message(let message):
+            events.append("shown \(message.key)")
+            onShow()
+        case .prompt(let prompt):
+            events.append("shown prompt \(prompt.name)")
+        }
         if let answer, let shown = presenter.shown.last { presenter.answer(shown, with: answer) }
     }
-    func herald(_ herald: Herald, didShow prompt: Prompt, notificationID: UInt32) {
-        events.append("shown prompt \(prompt.name)")
-        if let answer, let shown = presenter.shown.last { presenter.answer(shown, with: answer) }
+    func herald(_ herald: Herald, didReceive answer: NoticeAnswer) {
+        switch answer {
+        case .message(let message, .ignore): events.append("ignore \(message.key)")
+        case .message(let message, .ok): events.append("ok \(message.key)")
+        case .message: break
+        case .prompt(let prompt, let button): events.append("pressed \(prompt.name) \(button.rawValue)")
+        }
     }
-    func herald(_ herald: Herald, didIgnore message: FeedEntry) { events.append("ignore \(message.key)") }
-    func herald(_ herald: Herald, didAcknowledge message: FeedEntry) { events.append("ok \(message.key)") }
-    func herald(_ herald: Herald, prompt: Prompt, didPress button: PromptButton) { events.append("pressed \(prompt.name) \(button.rawValue)") }
-    func herald(_ herald: Herald, didClose message: FeedEntry, reason: CloseReason) { events.append("closed \(message.key) \(reason.rawValue)") }
-    func herald(_ herald: Herald, didFailToRecordAnswerTo key: String, error: HeraldError) { events.append("not recorded \(key) \(error.kind)") }
-    func heraldDidFinishCheck(_ herald: Herald) {
-        events.append("finished")
-        onFinish()
-        loop?.quit()
+    func herald(_ herald: Herald, didClose notice: Notice, reason: CloseReason) {
+        if case .message(let message) = notice { events.append("closed \(message.key) \(reason.rawValue)") }
     }
 }
 
@@ -83,11 +98,14 @@ final class CheckPipelineTests: XCTestCase {
     /// (for a server with `capabilities`) and a recorder listening as its delegate.
     @MainContext
     static func pipeline(_ feed: String, state: HeraldState = launched, capabilities: Set<String> = ["actions", "body", "body-markup"],
-                         check: CheckConfiguration = CheckConfiguration(), waitLimit: Double? = nil, clock: ManualClock = ManualClock())
+                         check: CheckConfiguration = CheckConfiguration(), waitLimit: Double? = nil, clock: ManualClock = ManualClock(),
+                         quiet: @escaping @MainContext () -> QuietReason? = { nil },
+                         offSwitches: @escaping @MainContext () throws(OffSwitchFileError) -> OffSwitchDecision = { .none })
         throws -> (InMemoryStateStore, RecordingPresenter, Herald, PipelineRecorder) {
         let store = InMemoryStateStore(state)
         let presenter = RecordingPresenter(capabilities: capabilities)
-        let herald = try Self.herald(feed, store: store, presenter: presenter, clock: clock, check: check, waitLimit: waitLimit)
+        let herald = try Self.herald(feed, store: store, presenter: presenter, clock: clock, check: check, waitLimit: waitLimit,
+                                     quiet: quiet, offSwitches: offSwitches)
         let recorder = PipelineRecorder(presenter)
         herald.delegate = recorder
         return (store, presenter, herald, recorder)
@@ -95,14 +113,13 @@ final class CheckPipelineTests: XCTestCase {
 
     @MainContext
     static func herald(_ feed: String?, store: InMemoryStateStore, presenter: RecordingPresenter, clock: ManualClock = ManualClock(),
-                       check: CheckConfiguration = CheckConfiguration(), waitLimit: Double? = nil) throws -> Herald {
-        let herald = try Herald(configuration: .init(feedURL: feed, appID: "org.example.Pipeline", appVersion: "1", check: check, waitLimit: waitLimit),
-                                store: store, presenter: presenter, now: clock.read)
+                       check: CheckConfiguration = CheckConfiguration(), waitLimit: Double? = nil,
+                       quiet: @escaping @MainContext () -> QuietReason? = { nil },
+                       offSwitches: @escaping @MainContext () throws(OffSwitchFileError) -> OffSwitchDecision = { .none }) throws -> Herald {
         // Not this machine's key files or do-not-disturb: a test's outcome must not depend on
         // who runs it, or when.
-        herald.offSwitches = { .none }
-        herald.quietReason = { nil }
-        return herald
+        try Herald(configuration: .init(feedURL: feed, appID: "org.example.Pipeline", appVersion: "1", check: check, waitLimit: waitLimit),
+                   store: store, presenter: presenter, clock: clock, quietReason: quiet, offSwitches: offSwitches)
     }
 
     func testAOneMessageCheckLocksAndWritesTheStateOnceBeforeItsNotificationAndOnceForTheAnswer() throws {
@@ -131,7 +148,7 @@ final class CheckPipelineTests: XCTestCase {
         try MainContext.assumeIsolated {
             let clock = ManualClock()
             var state = Self.launched
-            state.lastChecked = clock.read().addingTimeInterval(-60)
+            state.lastChecked = clock.now.addingTimeInterval(-60)
             let (store, presenter, herald, recorder) = try Self.pipeline(feed, state: state, clock: clock)
             recorder.run { herald.appLaunched() }
             XCTAssertEqual(recorder.events, ["check-skipped check-period", "finished"])
@@ -264,8 +281,20 @@ final class CheckPipelineTests: XCTestCase {
     func testTheWaitLimitClosesWhatIsShownAndReleasesItsClaimsInOneUpdate() throws {
         let feed = try Self.feedURL(["a", "b"])
         try MainContext.assumeIsolated {
-            let (store, presenter, herald, recorder) = try Self.pipeline(feed, waitLimit: 0.2)
+            let clock = ManualClock()
+            let (store, presenter, herald, recorder) = try Self.pipeline(feed, waitLimit: 0.2, clock: clock)
+            var closedBeforeTheLimit: Bool?
+            // The wait limit runs on the check's clock: nothing closes until the clock reaches it.
+            recorder.onShow = {
+                guard presenter.shown.count == 2 else { return }
+                MainContext.idle {
+                    clock.advance(by: .milliseconds(199))
+                    closedBeforeTheLimit = presenter.shown.contains(where: \.isClosed)
+                    clock.advance(by: .milliseconds(1))
+                }
+            }
             recorder.run { herald.appLaunched() }
+            XCTAssertEqual(closedBeforeTheLimit, false)
             XCTAssertEqual(recorder.events, ["fetched", "shown b", "shown a", "closed b closed-by-herald", "closed a closed-by-herald", "finished"])
             XCTAssertTrue(presenter.shown.allSatisfy(\.isClosed))
             XCTAssertEqual(store.state.presenting, [:])
@@ -386,10 +415,11 @@ final class CheckPipelineTests: XCTestCase {
     func testAMutedAppCountsFetchesShowsAndWritesNothingPromptsIncluded() throws {
         let feed = try Self.feedURL(["a"])
         try MainContext.assumeIsolated {
-            let (store, presenter, herald, recorder) = try Self.pipeline(feed)
-            herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", usesUntilPrompt: 1, daysUntilPrompt: 0)))
             let mute = Mute(by: .administrator, scope: .allApps, file: "/etc/xdg/herald/herald.conf")
-            herald.offSwitches = { .init(mute: mute, mirror: FeedMirror(url: "https://mirror.example.com/feed.plist", file: mute.file)) }
+            let (store, presenter, herald, recorder) = try Self.pipeline(feed, offSwitches: {
+                .init(mute: mute, mirror: FeedMirror(url: "https://mirror.example.com/feed.plist", file: mute.file))
+            })
+            herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", usesUntilPrompt: 1, daysUntilPrompt: 0)))
             recorder.run { herald.appLaunched() }
             XCTAssertEqual(recorder.events, ["check-skipped muted", "finished"])
             XCTAssertEqual(try herald.reasonNotToCheck(), .muted(mute))
@@ -403,8 +433,9 @@ final class CheckPipelineTests: XCTestCase {
     func testAKeyFileThatCannotBeReadStopsTheCheckAsAKeyFileFailure() throws {
         let feed = try Self.feedURL(["a"])
         try MainContext.assumeIsolated {
-            let (store, presenter, herald, recorder) = try Self.pipeline(feed)
-            herald.offSwitches = { () throws(OffSwitchFileError) in throw OffSwitchFileError(file: "/etc/xdg/herald/herald.conf", reason: "Permission denied") }
+            let (store, presenter, herald, recorder) = try Self.pipeline(feed, offSwitches: { () throws(OffSwitchFileError) in
+                throw OffSwitchFileError(file: "/etc/xdg/herald/herald.conf", reason: "Permission denied")
+            })
             recorder.run { herald.checkNow() }
             XCTAssertEqual(recorder.events, ["failed key-file", "finished"])
             XCTAssertEqual(presenter.shown.count, 0)
@@ -419,8 +450,7 @@ final class CheckPipelineTests: XCTestCase {
         let own = try Self.feedURL(["own"])
         let mirror = try Self.feedURL(["mirrored"])
         try MainContext.assumeIsolated {
-            let (store, _, herald, recorder) = try Self.pipeline(own)
-            herald.offSwitches = { .init(mirror: FeedMirror(url: mirror, file: "/etc/xdg/herald/herald.conf")) }
+            let (store, _, herald, recorder) = try Self.pipeline(own, offSwitches: { .init(mirror: FeedMirror(url: mirror, file: "/etc/xdg/herald/herald.conf")) })
             recorder.answer = "ok"
             recorder.run { herald.checkNow() }
             XCTAssertEqual(recorder.events, ["mirror \(mirror)", "fetched", "shown mirrored", "ok mirrored", "finished"])
@@ -431,8 +461,9 @@ final class CheckPipelineTests: XCTestCase {
     func testAMirrorTheURLRulesRefuseIsNotFetchedNorTheAppsFeedInstead() throws {
         let own = try Self.feedURL(["own"])
         try MainContext.assumeIsolated {
-            let (store, presenter, herald, recorder) = try Self.pipeline(own)
-            herald.offSwitches = { .init(mirror: FeedMirror(url: "file://elsewhere.example.com/feed.plist", file: "/etc/xdg/herald/herald.conf")) }
+            let (store, presenter, herald, recorder) = try Self.pipeline(own, offSwitches: {
+                .init(mirror: FeedMirror(url: "file://elsewhere.example.com/feed.plist", file: "/etc/xdg/herald/herald.conf"))
+            })
             recorder.run { herald.checkNow() }
             XCTAssertEqual(recorder.events, ["failed key-file", "finished"])
             XCTAssertEqual(presenter.shown.count, 0)
@@ -446,9 +477,9 @@ final class CheckPipelineTests: XCTestCase {
             let clock = ManualClock()
             let (_, _, herald, recorder) = try Self.pipeline(feed, clock: clock)
             recorder.run { herald.appLaunched() }
-            clock.advance(days: 0.25)
+            clock.advance(by: .seconds(21_600))
             recorder.run { herald.appLaunched() }
-            clock.advance(days: 0.25)
+            clock.advance(by: .seconds(21_600))
             recorder.run { herald.appLaunched() }
             XCTAssertEqual(recorder.events, ["fetched", "finished", "check-skipped check-period", "finished", "fetched", "finished"])
         }

@@ -192,16 +192,23 @@ final class InAppParticipant: HeraldDelegate {
         finished || !failures.isEmpty || Set(keys).isSubset(of: decisions.keys)
     }
 
-    func herald(_ herald: Herald, didSkipMessage key: String, reason: MessageSkipReason) { decisions[key] = reason.name }
-    func herald(_ herald: Herald, didShow message: FeedEntry, notificationID: UInt32) {
+    func herald(_ herald: Herald, didReport event: HeraldEvent) {
+        switch event {
+        case .messageSkipped(let key, let reason): decisions[key] = reason.name
+        case .checkFailed(let error): failures.append(error.description)
+        case .checkFinished: finished = true
+        default: break
+        }
+    }
+    func herald(_ herald: Herald, didShow notice: Notice, notificationID: UInt32) {
+        guard case .message(let message) = notice else { return }
         decisions[message.key] = "shown"
         shown.append((message.key, Int(notificationID)))
     }
-    func herald(_ herald: Herald, didFailWithError error: HeraldError) { failures.append(error.description) }
-    func herald(_ herald: Herald, didIgnore message: FeedEntry) { answered.append("\(message.key) ignore") }
-    func herald(_ herald: Herald, didRequestReminder message: FeedEntry) { answered.append("\(message.key) remind") }
-    func herald(_ herald: Herald, didAcknowledge message: FeedEntry) { answered.append("\(message.key) ok") }
-    func heraldDidFinishCheck(_ herald: Herald) { finished = true }
+    func herald(_ herald: Herald, didReceive answer: NoticeAnswer) {
+        guard case .message(let message, let answer) = answer, answer != .view else { return }
+        answered.append("\(message.key) \(answer.rawValue)")
+    }
 }
 
 /// Starts a check of `herald` from the GLib loop the moment the barrier opens: a watch on the

@@ -195,39 +195,52 @@ final class EventRecorder: HeraldDelegate {
     }
 
     func heraldShouldCheck(_ herald: Herald) -> Bool { record("shouldCheck"); return allowCheck }
-    func herald(_ herald: Herald, didSkipCheck reason: CheckSkipReason) { record("check-skipped \(reason.name)") }
-    func herald(_ herald: Herald, didFetchFeed feed: Feed, notModified: Bool) { record("fetched") }
-    func herald(_ herald: Herald, didFailWithError error: HeraldError) { record("failed \(error)") }
-    func herald(_ herald: Herald, didDetectMessages messages: [FeedEntry]) {
-        record("detected " + messages.map(\.key).joined(separator: " "))
-        details = messages.first?.details ?? [:]
+    func herald(_ herald: Herald, didReport event: HeraldEvent) {
+        switch event {
+        case .checkSkipped(let reason): record("check-skipped \(reason.name)")
+        case .feedFetched: record("fetched")
+        case .checkFailed(let error): record("failed \(error)")
+        case .pending([]): record("notDetected")
+        case .pending(let messages):
+            record("detected " + messages.map(\.key).joined(separator: " "))
+            details = messages.first?.details ?? [:]
+        case .messageSkipped(let key, let reason): record("skipped \(key) \(reason.name)")
+        case .promptDecided(let prompt, let decision): record("decided \(prompt.name) \(decision.name)")
+        case .checkFinished:
+            record("finished")
+            onFinish()
+        case .checkDeferred, .fetchingMirror, .linkNotOpened, .answerNotRecorded: break
+        }
     }
-    func heraldDidNotDetectMessages(_ herald: Herald) { record("notDetected") }
-    func herald(_ herald: Herald, didSkipMessage key: String, reason: MessageSkipReason) { record("skipped \(key) \(reason.name)") }
-    func herald(_ herald: Herald, shouldDisplay message: FeedEntry) -> Bool {
-        record("shouldDisplay \(message.key)")
-        return !declinedKeys.contains(message.key)
+    func herald(_ herald: Herald, shouldShow notice: Notice) -> Bool {
+        switch notice {
+        case .message(let message):
+            record("shouldDisplay \(message.key)")
+            return !declinedKeys.contains(message.key)
+        case .prompt(let prompt):
+            record("shouldDisplay \(prompt.name)")
+            return true
+        }
     }
-    func herald(_ herald: Herald, didShow message: FeedEntry, notificationID: UInt32) {
-        record("shown \(message.key)")
-        if let closeReason { try? session.close(Int(notificationID), reason: closeReason) }
-        if let answerAll { try? session.invoke(answerAll, on: Int(notificationID)) }
+    func herald(_ herald: Herald, didShow notice: Notice, notificationID: UInt32) {
+        switch notice {
+        case .message(let message):
+            record("shown \(message.key)")
+            if let closeReason { try? session.close(Int(notificationID), reason: closeReason) }
+            if let answerAll { try? session.invoke(answerAll, on: Int(notificationID)) }
+        case .prompt(let prompt):
+            record("shown \(prompt.name)")
+            if let promptAnswer { try? session.invoke(promptAnswer, on: Int(notificationID)) }
+        }
     }
-    func herald(_ herald: Herald, didView message: FeedEntry) { record("view \(message.key)") }
-    func herald(_ herald: Herald, didRequestReminder message: FeedEntry) { record("remind \(message.key)") }
-    func herald(_ herald: Herald, didIgnore message: FeedEntry) { record("ignore \(message.key)") }
-    func herald(_ herald: Herald, didAcknowledge message: FeedEntry) { record("ok \(message.key)") }
-    func herald(_ herald: Herald, didClose message: FeedEntry, reason: CloseReason) { record("closed \(message.key) \(reason.rawValue)") }
-    func herald(_ herald: Herald, didDecide decision: PromptDecision, for prompt: Prompt) { record("decided \(prompt.name) \(decision.name)") }
-    func herald(_ herald: Herald, shouldDisplay prompt: Prompt) -> Bool { record("shouldDisplay \(prompt.name)"); return true }
-    func herald(_ herald: Herald, didShow prompt: Prompt, notificationID: UInt32) {
-        record("shown \(prompt.name)")
-        if let promptAnswer { try? session.invoke(promptAnswer, on: Int(notificationID)) }
+    func herald(_ herald: Herald, didReceive answer: NoticeAnswer) {
+        switch answer {
+        case .message(let message, let answer): record("\(answer.rawValue) \(message.key)")
+        case .prompt(let prompt, let button): record("pressed \(prompt.name) \(button.rawValue)")
+        }
     }
-    func herald(_ herald: Herald, prompt: Prompt, didPress button: PromptButton) { record("pressed \(prompt.name) \(button.rawValue)") }
+    func herald(_ herald: Herald, didClose notice: Notice, reason: CloseReason) {
+        if case .message(let message) = notice { record("closed \(message.key) \(reason.rawValue)") }
+    }
     func herald(_ herald: Herald, shouldOpenActionURLFor prompt: Prompt) -> Bool { record("shouldOpen \(prompt.name)"); return openLinks }
-    func heraldDidFinishCheck(_ herald: Herald) {
-        record("finished")
-        onFinish()
-    }
 }

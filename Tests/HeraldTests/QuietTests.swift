@@ -13,10 +13,10 @@ final class QuietTests: XCTestCase {
     func testADueCheckDuringQuietShowsNothingAndDoesNotCount() throws {
         let feed = try CheckPipelineTests.feedURL(["a"])
         try MainContext.assumeIsolated {
-            let (store, presenter, herald, recorder) = try CheckPipelineTests.pipeline(feed)
-            herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", usesUntilPrompt: 1, daysUntilPrompt: 0)))
             var asked = 0
-            herald.quietReason = { asked += 1; return .doNotDisturb }
+            var quiet: QuietReason? = .doNotDisturb
+            let (store, presenter, herald, recorder) = try CheckPipelineTests.pipeline(feed, quiet: { asked += 1; return quiet })
+            herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", usesUntilPrompt: 1, daysUntilPrompt: 0)))
             recorder.run { herald.appLaunched() }
             XCTAssertEqual(recorder.events, ["fetched", "deferred do-not-disturb", "finished"])
             XCTAssertEqual(asked, 1, "asked once per check")
@@ -26,7 +26,7 @@ final class QuietTests: XCTestCase {
             XCTAssertEqual(store.state.presentingPrompts, [:], "the due prompt waits, unclaimed")
             XCTAssertEqual(store.state.presenting, [:], "the message too")
 
-            herald.quietReason = { nil }
+            quiet = nil
             recorder.events = []
             recorder.answer = "ok"
             recorder.run { herald.appLaunched() }
@@ -41,9 +41,8 @@ final class QuietTests: XCTestCase {
         try MainContext.assumeIsolated {
             var state = CheckPipelineTests.launched
             state.viewed = ["a"]
-            let (store, _, herald, recorder) = try CheckPipelineTests.pipeline(feed, state: state)
             var asked = 0
-            herald.quietReason = { asked += 1; return .doNotDisturb }
+            let (store, _, herald, recorder) = try CheckPipelineTests.pipeline(feed, state: state, quiet: { asked += 1; return .doNotDisturb })
             recorder.run { herald.checkNow() }
             XCTAssertEqual(recorder.events, ["fetched", "skipped a viewed", "finished"])
             XCTAssertEqual(asked, 0, "the settings and the server are asked only when there is something to show")
@@ -56,9 +55,8 @@ final class QuietTests: XCTestCase {
         try MainContext.assumeIsolated {
             var state = CheckPipelineTests.launched
             state.lastChecked = ManualClock().now
-            let (_, _, herald, recorder) = try CheckPipelineTests.pipeline(feed, state: state)
             var asked = 0
-            herald.quietReason = { asked += 1; return .doNotDisturb }
+            let (_, _, herald, recorder) = try CheckPipelineTests.pipeline(feed, state: state, quiet: { asked += 1; return .doNotDisturb })
             recorder.run { herald.appLaunched() }
             XCTAssertEqual(recorder.events, ["check-skipped check-period", "finished"])
             XCTAssertEqual(asked, 0, "reading the desktop's settings is left to checks that are due")

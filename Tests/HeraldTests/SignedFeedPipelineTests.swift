@@ -28,9 +28,7 @@ final class SignedFeedPipelineTests: XCTestCase {
         let presenter = RecordingPresenter(capabilities: ["actions", "body"])
         let herald = try Herald(configuration: .init(feedURL: feed, appID: "org.example.Pipeline", appVersion: "1",
                                                      publicKeys: keys.map { $0.base64EncodedString() }, waitLimit: 1),
-                                store: store, presenter: presenter, now: clock.read)
-        herald.offSwitches = { .none }
-        herald.quietReason = { nil }
+                                store: store, presenter: presenter, clock: clock, quietReason: { nil }, offSwitches: { .none })
         let recorder = PipelineRecorder(presenter)
         recorder.answer = "ok"
         herald.delegate = recorder

@@ -20,7 +20,7 @@ final class Check {
     private let herald: Herald
     private let launch: Bool
     private let force: Bool
-    private var onScreen: [Showable.Subject: Shown] = [:]
+    private var onScreen: [Notice.Subject: Shown] = [:]
     /// What the presentation step has yet to do before the check can end.
     private var presenting = true
     private var waitTimer: UInt32 = 0
@@ -51,7 +51,7 @@ final class Check {
     private var mirror: FeedMirror?
 
     private struct Shown {
-        let item: Showable
+        let item: Notice
         let handle: PresentedMessage
         /// Shown as the check's n-th item: closing goes in the order of showing.
         let sequence: Int
@@ -115,11 +115,11 @@ final class Check {
         // The gate may have read a snapshot without the lock; the lock is taken once here, so a
         // lock file that cannot be used stops the check before the server is asked, not after.
         guard updateState({ _ in }) != nil else { return presentationEnded() }
-        if let mirror { delegate?.herald(herald, willFetchFeedFrom: mirror) }
+        if let mirror { delegate?.herald(herald, didReport: .fetchingMirror(mirror)) }
         herald.feedSource(for: feedURL!).load(cached: gate.state.cachedFeed, acceptedVersion: gate.state.feedVersions[feedURL!]) { [self] result in
             switch result {
             case .success(let loaded):
-                delegate?.herald(herald, didFetchFeed: loaded.feed, notModified: loaded.notModified)
+                delegate?.herald(herald, didReport: .feedFetched(loaded.feed, notModified: loaded.notModified))
                 plan(after: .fetched(loaded), snapshot: gate.state)
             case .failure(let error):
                 plan(after: .failed(error), snapshot: gate.state)
@@ -141,7 +141,7 @@ final class Check {
         }
         switch decision.outcome(forFeed: configuration.feedURL, rules: configuration.urlRules) {
         case .muted(let mute):
-            delegate?.herald(herald, didSkipCheck: .muted(mute))
+            delegate?.herald(herald, didReport: .checkSkipped(.muted(mute)))
             return false
         case .refused(let refusal):
             report(.keyFile(refusal))
@@ -171,13 +171,13 @@ final class Check {
         guard let quiet else { return false }
         if !deferralReported {
             deferralReported = true
-            delegate?.herald(herald, didDeferCheckFor: quiet)
+            delegate?.herald(herald, didReport: .checkDeferred(quiet))
         }
         return true
     }
 
     private func skipCheck(_ reason: CheckSkipReason, snapshot: HeraldState) {
-        delegate?.herald(herald, didSkipCheck: reason)
+        delegate?.herald(herald, didReport: .checkSkipped(reason))
         plan(after: .notRun, snapshot: snapshot)
     }
 
@@ -292,13 +292,9 @@ final class Check {
     }
 
     private func report(_ plan: CheckPlan, feedFetched: Bool) {
-        for skipped in plan.skipped { delegate?.herald(herald, didSkipMessage: skipped.key, reason: skipped.reason) }
+        for skipped in plan.skipped { delegate?.herald(herald, didReport: .messageSkipped(key: skipped.key, reason: skipped.reason)) }
         guard feedFetched else { return }
-        if plan.messages.isEmpty {
-            delegate?.heraldDidNotDetectMessages(herald)
-        } else {
-            delegate?.herald(herald, didDetectMessages: plan.messages)
-        }
+        delegate?.herald(herald, didReport: .pending(plan.messages))
     }
 
     // MARK: - Presentation
@@ -309,14 +305,14 @@ final class Check {
         // The wait limit counts from the first show, not the last: a server slow to answer
         // each Notify must not stretch it (DESIGN.md D18).
         if let limit = configuration.waitLimit {
-            waitTimer = MainContext.after(seconds: limit) { [self] in
+            waitTimer = herald.clock.schedule(after: .seconds(limit)) { [self] in
                 waitTimer = 0
                 closeAll()
             }
         }
         var unshownMessages: [String] = []
         var unshownPrompts: [String] = []
-        var shownWithoutButtons: [Showable] = []
+        var shownWithoutButtons: [Notice] = []
         var count = 0
         var claimed = Set(plan.messages.prefix(plan.claimedMessages).map(\.key))
         for index in plan.messages.indices {
@@ -324,13 +320,13 @@ final class Check {
             // Nor is it released: the plan claims no more than the cap, and a later claim is made
             // only below it, so no message skipped here was claimed.
             if count >= configuration.check.maxNotificationsPerCheck {
-                delegate?.herald(herald, didSkipMessage: plan.messages[index].key, reason: .overCap)
+                delegate?.herald(herald, didReport: .messageSkipped(key: plan.messages[index].key, reason: .overCap))
                 continue
             }
             let message = plan.messages[index]
             if let url = message.actionURL, !herald.linkOpener.canOpen(url) {
                 skip(message, .noHandler(URLRules.scheme(of: url) ?? url), &unshownMessages)
-            } else if delegate?.herald(herald, shouldDisplay: message) == false {
+            } else if delegate?.herald(herald, shouldShow: .message(message)) == false {
                 skip(message, .delegateDeclined, &unshownMessages)
             } else if !claimed.contains(message.key), !claimLater(message, releasing: &unshownMessages, claimed: &claimed) {
                 continue
@@ -342,9 +338,9 @@ final class Check {
             }
         }
         for (prompt, decision) in plan.prompts {
-            delegate?.herald(herald, didDecide: decision, for: prompt)
+            delegate?.herald(herald, didReport: .promptDecided(prompt, decision))
             guard case .show(let preview) = decision else { continue }
-            if !preview, delegate?.herald(herald, shouldDisplay: prompt) == false {
+            if !preview, delegate?.herald(herald, shouldShow: .prompt(prompt)) == false {
                 unshownPrompts.append(prompt.name)
             } else if let interactive = show(.prompt(prompt)) {
                 if !interactive { shownWithoutButtons.append(.prompt(prompt)) }
@@ -395,13 +391,13 @@ final class Check {
     }
 
     private func skip(_ message: FeedEntry, _ reason: MessageSkipReason, _ unshown: inout [String]) {
-        delegate?.herald(herald, didSkipMessage: message.key, reason: reason)
+        delegate?.herald(herald, didReport: .messageSkipped(key: message.key, reason: reason))
         unshown.append(message.key)
     }
 
     /// Shows one message or prompt; returns whether it awaits an answer, or `nil` when it
     /// could not be shown.
-    private func show(_ item: Showable) -> Bool? {
+    private func show(_ item: Notice) -> Bool? {
         let content = item.content(labels: configuration.labels, capabilities: capabilities ?? [], appName: configuration.appName,
                                    allowsCriticalUrgency: configuration.check.allowsCriticalUrgency)
         let handle: PresentedMessage
@@ -417,7 +413,7 @@ final class Check {
             }
         } catch {
             refused += 1
-            delegate?.herald(herald, didFailWithError: error as? HeraldError ?? .presentation(String(describing: error)))
+            delegate?.herald(herald, didReport: .checkFailed(error as? HeraldError ?? .presentation(String(describing: error))))
             return nil
         }
         shownSoFar += 1
@@ -425,7 +421,7 @@ final class Check {
             // The server gave this notification the id of one still shown: it replaced that
             // one. Let go of the old handle, so one click cannot answer two messages.
             onScreen[replaced.key] = nil
-            replaced.value.handle.abandon()
+            (replaced.value.handle as? AbandonablePresentedMessage)?.abandon()
             Self.retire(replaced.value.handle)
             updateState { state in
                 state = CheckPolicy.release(messages: replaced.value.item.messageKeys, prompts: replaced.value.item.promptNames,
@@ -445,7 +441,7 @@ final class Check {
 
     // MARK: - Answers
 
-    private func responded(to subject: Showable.Subject, with response: NotificationResponse) {
+    private func responded(to subject: Notice.Subject, with response: NotificationResponse) {
         guard let shown = onScreen.removeValue(forKey: subject) else { return }
         Self.retire(shown.handle)
         let now = herald.now()
@@ -497,11 +493,11 @@ final class Check {
     private func end() {
         guard !ended else { return }
         ended = true
-        MainContext.cancel(waitTimer)
+        herald.clock.cancel(waitTimer)
         waitTimer = 0
         Self.running.remove(claimant.check)
         herald.checkEnded(self)
-        delegate?.heraldDidFinishCheck(herald)
+        delegate?.herald(herald, didReport: .checkFinished)
     }
 
     // MARK: - State and reports
@@ -523,7 +519,7 @@ final class Check {
     /// Reports a failure unless this check already reported one of the same kind.
     private func report(_ error: HeraldError) {
         guard reported.insert(error.kind).inserted else { return }
-        delegate?.herald(herald, didFailWithError: error)
+        delegate?.herald(herald, didReport: .checkFailed(error))
     }
 
     // MARK: - Claims across checks and processes

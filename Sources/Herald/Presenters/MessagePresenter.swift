@@ -23,15 +23,15 @@ public protocol PresentedMessage: AnyObject {
     var id: UInt32 { get }
     /// Takes it off the screen; the close is reported as `.closedByHerald`.
     func close()
-    /// Tells it no answer is wanted any more (the server replaced it with another): it lets go
-    /// of its `respond` closure without calling it. Nothing to do for a presenter whose
-    /// callbacks go away with the handle, which is the default.
-    func abandon()
 }
 
-extension PresentedMessage {
-    /// Nothing to let go of: the callbacks go away with the handle.
-    public func abandon() {}
+/// A message on screen whose `respond` closure outlives the check's handle (a test's stand-in
+/// for a server that hands out one id twice).
+@MainContext
+package protocol AbandonablePresentedMessage: PresentedMessage {
+    /// Tells it no answer is wanted any more (the server replaced it with another): it lets go
+    /// of its `respond` closure without calling it.
+    func abandon()
 }
 
 /// Shows messages as freedesktop notifications through libnotify.

@@ -21,7 +21,7 @@ public struct CheckConfiguration: Sendable, Equatable {
     /// Who this install is, for the feed's `Languages`, `Desktops` and localised text. `nil`
     /// until set: `Herald` reads it from its environment; the policy then reads C-locale English
     /// on no known desktop.
-    public var audience: Audience?
+    package var audience: Audience?
     /// Whether a message may ask for critical urgency (`Urgency: critical`), which keeps a
     /// notification on screen until answered. Default false: such messages show as normal.
     public var allowsCriticalUrgency: Bool
@@ -30,7 +30,19 @@ public struct CheckConfiguration: Sendable, Equatable {
     public init(
         appVersion: String? = nil, checkPeriod: Double = 0.5, remindPeriod: Double = 1,
         showOldestFirst: Bool = false, showOnFirstLaunch: Bool = false, debug: Bool = false,
-        maxNotificationsPerCheck: Int = 3, showAnswered: Bool = false, audience: Audience? = nil,
+        maxNotificationsPerCheck: Int = 3, showAnswered: Bool = false, allowsCriticalUrgency: Bool = false
+    ) {
+        self.init(appVersion: appVersion, checkPeriod: checkPeriod, remindPeriod: remindPeriod, showOldestFirst: showOldestFirst,
+                  showOnFirstLaunch: showOnFirstLaunch, debug: debug, maxNotificationsPerCheck: maxNotificationsPerCheck,
+                  showAnswered: showAnswered, audience: nil, allowsCriticalUrgency: allowsCriticalUrgency)
+    }
+
+    /// `init(appVersion:…)` with the audience given rather than read by `Herald` from its
+    /// environment.
+    package init(
+        appVersion: String? = nil, checkPeriod: Double = 0.5, remindPeriod: Double = 1,
+        showOldestFirst: Bool = false, showOnFirstLaunch: Bool = false, debug: Bool = false,
+        maxNotificationsPerCheck: Int = 3, showAnswered: Bool = false, audience: Audience?,
         allowsCriticalUrgency: Bool = false
     ) {
         self.audience = audience

@@ -26,7 +26,9 @@ func now() -> Double {
 final class Finish: HeraldDelegate {
     let loop: MainLoop
     init(_ loop: MainLoop) { self.loop = loop }
-    func heraldDidFinishCheck(_ herald: Herald) { loop.quit() }
+    func herald(_ herald: Herald, didReport event: HeraldEvent) {
+        if case .checkFinished = event { loop.quit() }
+    }
 }
 
 /// The microseconds `appLaunched()` took on this thread, for a state whose last check was

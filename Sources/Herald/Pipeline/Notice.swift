@@ -7,7 +7,7 @@ import HeraldDesktop
 /// The check shows both the same way (content for the server's capabilities, claim, show,
 /// answer, record); this type holds the few places where they differ: their content, what
 /// an action or a close means for them, and which delegate events they send.
-enum Showable {
+public enum Notice: Equatable {
     /// A message of the feed.
     case message(FeedEntry)
     /// A local prompt (iPrompt's job).
@@ -86,27 +86,26 @@ enum Showable {
 
     @MainContext
     func reportShown(notificationID: UInt32, herald: Herald) {
-        switch self {
-        case .message(let entry): herald.delegate?.herald(herald, didShow: entry, notificationID: notificationID)
-        case .prompt(let prompt): herald.delegate?.herald(herald, didShow: prompt, notificationID: notificationID)
-        }
+        herald.delegate?.herald(herald, didShow: self, notificationID: notificationID)
     }
 
     @MainContext
     func reportClosed(_ reason: CloseReason, herald: Herald) {
+        herald.delegate?.herald(herald, didClose: self, reason: reason)
+    }
+
+    /// The message's key or the prompt's name.
+    var name: String {
         switch self {
-        case .message(let entry): herald.delegate?.herald(herald, didClose: entry, reason: reason)
-        case .prompt(let prompt): herald.delegate?.herald(herald, didClose: prompt, reason: reason)
+        case .message(let entry): return entry.key
+        case .prompt(let prompt): return prompt.name
         }
     }
 
     /// Tells the delegate that the user's answer could not be written, before `act` reports it.
     @MainContext
     func reportUnrecorded(_ failure: HeraldError, herald: Herald) {
-        switch self {
-        case .message(let entry): herald.delegate?.herald(herald, didFailToRecordAnswerTo: entry.key, error: failure)
-        case .prompt(let prompt): herald.delegate?.herald(herald, didFailToRecordAnswerTo: prompt.name, error: failure)
-        }
+        herald.delegate?.herald(herald, didReport: .answerNotRecorded(key: name, error: failure))
     }
 
     /// After the answer is recorded: tells the delegate, and opens the link of a view or a
@@ -118,16 +117,10 @@ enum Showable {
         case (_, _, .closed(let reason)):
             reportClosed(reason, herald: herald)
         case (.message(let entry), .message(let answer)?, .action):
-            switch answer {
-            case .view:
-                delegate?.herald(herald, didView: entry)
-                if let url = entry.actionURL { herald.open(url) }
-            case .remind: delegate?.herald(herald, didRequestReminder: entry)
-            case .ignore: delegate?.herald(herald, didIgnore: entry)
-            case .ok: delegate?.herald(herald, didAcknowledge: entry)
-            }
+            delegate?.herald(herald, didReceive: .message(entry, answer))
+            if answer == .view, let url = entry.actionURL { herald.open(url) }
         case (.prompt(let prompt), .prompt(let button)?, .action):
-            delegate?.herald(herald, prompt: prompt, didPress: button)
+            delegate?.herald(herald, didReceive: .prompt(prompt, button))
             if button == .action, let url = prompt.actionURL, delegate?.herald(herald, shouldOpenActionURLFor: prompt) ?? true {
                 herald.open(url)
             }

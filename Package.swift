@@ -62,5 +62,7 @@ let package = Package(
         .testTarget(name: "HeraldTestingTests", dependencies: ["Herald", "HeraldTesting", "HeraldTestSupport"]),
         .testTarget(name: "HeraldEndToEndTests", dependencies: ["Herald", "HeraldCore", "HeraldDesktop", "HeraldTestSupport"]),
         .testTarget(name: "HeraldFleetTests", dependencies: ["HeraldFleet"]),
+        // The command line's own values: its option declaration, the autostart entry, the manual.
+        .testTarget(name: "heraldTests", dependencies: ["herald", "HeraldCore"]),
     ]
 )

@@ -45,7 +45,9 @@ struct AutostartCommand: ParsableCommand, UsageExample {
             }
             try FeedArgument(target.feed).requireReadable()
             let app = target.app
-            let command = [Self.heraldExecutable, "check"] + target.checkArguments(startDelay: startDelay)
+            var line = CheckCommandLine(parsed: target)
+            line.startDelay = startDelay
+            let command = [Self.heraldExecutable, "check"] + line.checkArguments
             let entry = Autostart.entry(appID: app.appID, appName: app.appName ?? app.appID, command: command)
             let path = Autostart.path(appID: app.appID, environment: ProcessEnvironment.read())
             do {

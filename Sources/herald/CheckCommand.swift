@@ -33,7 +33,7 @@ struct CheckCommand: ParsableCommand, UsageExample {
     }
 
     func run() throws {
-        try Self.run(target.commandLine(startDelay: startDelay, explain: explain))
+        try Self.run(CheckCommandLine(parsed: self))
     }
 
     /// Runs the check these values ask for; the parser's and the plain reading's alike.
@@ -63,13 +63,13 @@ struct CheckCommand: ParsableCommand, UsageExample {
 struct FeedCheckArguments: ParsableArguments {
     @Option(help: ArgumentHelp(
         "The feed: a file, - for standard input, or its URL (https, file, or http on this machine).",
-        discussion: "A feed read from standard input is read once, never cached, and has no conditional request."))
+        discussion: "A feed read from standard input is read once, never cached, and has no conditional request."), completion: .file())
     var feed: String
 
     @OptionGroup var app: AppOptions
     @OptionGroup var options: CheckOptions
 
-    @Option(help: "A prompts file: its prompts are counted and shown after the feed's messages.")
+    @Option(help: "A prompts file: its prompts are counted and shown after the feed's messages.", completion: .file())
     var prompts: String?
 
     func validate() throws {
@@ -83,20 +83,6 @@ struct FeedCheckArguments: ParsableArguments {
         guard !argument.isStandardInput, let refusal = rules.feedURLRefusal(argument.url) else { return nil }
         return "feed URL refused: \(refusal)"
     }
-
-    /// These arguments as plain values, with the command's start delay and explain flag.
-    func commandLine(startDelay: Double, explain: Bool = false) -> CheckCommandLine {
-        var line = CheckCommandLine(feed: feed, appID: app.appID)
-        line.prompts = prompts
-        line.startDelay = startDelay
-        line.explain = explain
-        app.apply(to: &line)
-        options.apply(to: &line)
-        return line
-    }
-
-    /// The same check as `herald check` arguments after "check" (see `CheckCommandLine.checkArguments`).
-    func checkArguments(startDelay: Double) -> [String] { commandLine(startDelay: startDelay).checkArguments }
 }
 
 extension CheckCommandLine {
@@ -129,45 +115,6 @@ extension CheckCommandLine {
         guard let prompts else { return [] }
         return try PromptsCommand.load(prompts, rules: rules)
     }
-
-    /// The same check as `herald check` arguments after "check", with the feed as a URL (a
-    /// path as an absolute `file:` URI), the prompts and CA files by absolute path and only the
-    /// options that differ from their defaults.
-    var checkArguments: [String] {
-        var out = ["--feed", FeedArgument(feed).url, "--app-id", appID]
-        if let appVersion { out += ["--app-version", appVersion] }
-        if let appName { out += ["--app-name", appName] }
-        out += ["--start-delay", Self.number(startDelay)]
-        if let prompts { out += ["--prompts", Self.absolute(prompts)] }
-        if checkPeriod != Defaults.checkPeriod { out += ["--check-period", Self.number(checkPeriod)] }
-        if remindPeriod != Defaults.remindPeriod { out += ["--remind-period", Self.number(remindPeriod)] }
-        if showOldestFirst { out.append("--show-oldest-first") }
-        if showOnFirstLaunch { out.append("--show-on-first-launch") }
-        if debug { out.append("--debug") }
-        if force { out.append("--force") }
-        if max != Defaults.max { out += ["--max", String(max)] }
-        if all { out.append("--all") }
-        if wait != Defaults.wait { out += ["--wait", Self.number(wait)] }
-        if timeout != Defaults.timeout { out += ["--timeout", Self.number(timeout)] }
-        if serverWait != Defaults.serverWait { out += ["--server-wait", Self.number(serverWait)] }
-        if allowHttp { out.append("--allow-http") }
-        out += allowedSchemes.flatMap { ["--allow-scheme", $0] }
-        if let caFile { out += ["--ca-file", Self.absolute(caFile)] }
-        out += publicKeys.flatMap { ["--public-key", $0] }
-        if let icon { out += ["--icon", icon] }
-        if json { out.append("--json") }
-        return out
-    }
-
-    /// A number as an argument: whole numbers without ".0".
-    static func number(_ value: Double) -> String {
-        value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
-    }
-
-    /// A path made absolute against the current folder, for an entry that runs elsewhere.
-    static func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-    }
 }
 
 /// Which links and feeds are allowed, for the commands that fetch or open them.
@@ -175,21 +122,22 @@ struct URLRuleOptions: ParsableArguments {
     @Flag(help: "Allow feeds over plain http from other machines.")
     var allowHttp = false
 
-    @Option(name: .customLong("allow-scheme"), help: "A custom link scheme the app opens (repeatable).")
-    var allowedSchemes: [String] = []
+    /// Each `--allow-scheme` given.
+    @Option(help: "A custom link scheme the app opens (repeatable).")
+    var allowScheme: [String] = []
 
-    @Option(help: "A PEM file of the certificate authorities to trust for https feeds, instead of the system's.")
+    @Option(help: "A PEM file of the certificate authorities to trust for https feeds, instead of the system's.", completion: .file())
     var caFile: String?
 
-    @Option(name: .customLong("public-key"),
-            help: "An Ed25519 public key (base64) the feed must be signed with (repeatable: any one of them will do); unsigned or wrongly signed feeds then fail.")
-    var publicKeys: [String] = []
+    /// Each `--public-key` given.
+    @Option(help: "An Ed25519 public key (base64) the feed must be signed with (repeatable: any one of them will do); unsigned or wrongly signed feeds then fail.")
+    var publicKey: [String] = []
 
     /// The rules these options ask for.
-    var rules: URLRules { URLRules(allowedCustomSchemes: Set(allowedSchemes), allowPlainHTTPFeed: allowHttp) }
+    var rules: URLRules { URLRules(allowedCustomSchemes: Set(allowScheme), allowPlainHTTPFeed: allowHttp) }
 
     func validate() throws {
-        if let refusal = Self.refusal(caFile: caFile, publicKeys: publicKeys) { throw ValidationError(refusal) }
+        if let refusal = Self.refusal(caFile: caFile, publicKeys: publicKey) { throw ValidationError(refusal) }
     }
 
     /// Why a CA file or public key is refused, or `nil`: the file must be readable and the key
@@ -204,13 +152,6 @@ struct URLRuleOptions: ParsableArguments {
         return nil
     }
 
-    /// Puts these options into `line`.
-    func apply(to line: inout CheckCommandLine) {
-        line.allowHttp = allowHttp
-        line.allowedSchemes = allowedSchemes
-        line.caFile = caFile
-        line.publicKeys = publicKeys
-    }
 }
 
 /// Who the check is for.
@@ -230,12 +171,6 @@ struct AppOptions: ParsableArguments {
     /// autostart entry, and an id such as `../../x` would reach outside their folders.
     static func requireUsable(appID: String) throws {
         guard HeraldPaths.isValid(appID: appID) else { throw ValidationError(StateStoreError.invalidAppID(appID).description) }
-    }
-
-    /// Puts the version and name into `line`; the id is the line's own.
-    func apply(to line: inout CheckCommandLine) {
-        line.appVersion = appVersion
-        line.appName = appName
     }
 }
 
@@ -287,26 +222,7 @@ struct CheckOptions: ParsableArguments {
     /// Refuses numbers outside `CheckOptionLimits` (NaN and infinity included) before they reach
     /// the fetcher, the timers or an autostart entry.
     func validate() throws {
-        var line = CheckCommandLine(feed: "", appID: "")
-        apply(to: &line)
-        if let refusal = line.numberRefusal { throw ValidationError(refusal) }
-    }
-
-    /// Puts these options into `line`.
-    func apply(to line: inout CheckCommandLine) {
-        line.checkPeriod = checkPeriod
-        line.remindPeriod = remindPeriod
-        line.showOldestFirst = showOldestFirst
-        line.showOnFirstLaunch = showOnFirstLaunch
-        line.debug = debug
-        line.force = force
-        line.max = max
-        line.all = all
-        line.wait = wait
-        line.timeout = timeout
-        line.serverWait = serverWait
-        line.icon = icon
-        line.json = json
-        links.apply(to: &line)
+        let line = CheckCommandLine(arguments: ParsedArguments.plainForm(of: self), fromParser: true)
+        if let refusal = line?.numberRefusal { throw ValidationError(refusal) }
     }
 }

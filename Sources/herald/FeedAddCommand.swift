@@ -22,7 +22,7 @@ struct FeedAddCommand: ParsableCommand, UsageExample {
 
     static let example = "herald feed add messages.plist --title \"Version 2 is out\" --message \"Faster sync.\" --url https://example.org/v2"
 
-    @Argument(help: "The feed file (a path or a file: URL).")
+    @Argument(help: "The feed file (a path or a file: URL).", completion: .file())
     var feed: String
 
     @Option(help: "The message's title.")

@@ -35,7 +35,7 @@ struct FeedKeygenCommand: ParsableCommand, UsageExample {
 
     static let example = "herald feed keygen --private-key feed.key > feed.pub"
 
-    @Option(help: "The file to write the private key to (created with mode 0600; it must not exist).")
+    @Option(help: "The file to write the private key to (created with mode 0600; it must not exist).", completion: .file())
     var privateKey: String
 
     func run() throws {
@@ -66,10 +66,10 @@ struct FeedSignCommand: ParsableCommand, UsageExample {
 
     static let example = "herald feed sign messages.plist --private-key feed.key"
 
-    @Argument(help: "The feed file (a path or a file: URL).")
+    @Argument(help: "The feed file (a path or a file: URL).", completion: .file())
     var feed: String
 
-    @Option(help: "The private key file, or - to read it from standard input (never the key itself).")
+    @Option(help: "The private key file, or - to read it from standard input (never the key itself).", completion: .file())
     var privateKey: String
 
     @Flag(help: "Write the signature to FEED.sig even for an XML property list.")
@@ -173,19 +173,19 @@ struct FeedVerifyCommand: ParsableCommand, UsageExample {
 
     static let example = "herald feed verify messages.plist --public-key \"$(cat feed.pub)\""
 
-    @Argument(help: "The feed: a file, - for standard input, or its URL.")
+    @Argument(help: "The feed: a file, - for standard input, or its URL.", completion: .file())
     var feed: String
 
     @OptionGroup var links: URLRuleOptions
 
     func validate() throws {
-        guard !links.publicKeys.isEmpty else { throw ValidationError("give the key to check with: --public-key KEY") }
+        guard !links.publicKey.isEmpty else { throw ValidationError("give the key to check with: --public-key KEY") }
     }
 
     func run() throws {
         try FeedArgument(feed).requireReadable()
         let keys: [Data]
-        do { keys = try links.publicKeys.map { key throws(FeedSignatureProblem) in try FeedSignature.publicKey(base64: key) } } catch {
+        do { keys = try links.publicKey.map { key throws(FeedSignatureProblem) in try FeedSignature.publicKey(base64: key) } } catch {
             EventReporter.complain(error.description)
             throw ExitCode(64)
         }

@@ -19,7 +19,7 @@ struct FeedPreviewCommand: ParsableCommand, UsageExample {
 
     static let example = "herald feed preview messages.plist --app-version 1.4"
 
-    @Argument(help: "The feed: a file, - for standard input, or its URL.")
+    @Argument(help: "The feed: a file, - for standard input, or its URL.", completion: .file())
     var feed: String
 
     @Option(help: "The app version to preview for: messages outside its MinVersion / MaxVersion are left out.")
@@ -57,7 +57,7 @@ struct FeedPreviewCommand: ParsableCommand, UsageExample {
         let configuration = Herald.Configuration(
             feedURL: argument.url, appID: appID, appVersion: appVersion, appName: appName,
             check: CheckConfiguration(showOnFirstLaunch: true, maxNotificationsPerCheck: max ?? Int.max),
-            urlRules: links.rules, icon: SampleFeed.icon, sizeLimit: FeedArgument.sizeLimit, caFile: links.caFile, publicKeys: links.publicKeys, waitLimit: wait)
+            urlRules: links.rules, icon: SampleFeed.icon, sizeLimit: FeedArgument.sizeLimit, caFile: links.caFile, publicKeys: links.publicKey, waitLimit: wait)
         var session = CheckSession(configuration: configuration, json: json)
         session.store = PreviewStateStore()
         session.respectsQuietAndMutes = false

@@ -20,7 +20,7 @@ struct FeedRemoveCommand: ParsableCommand, UsageExample {
 
     static let example = "herald feed remove messages.plist 2024/01/01"
 
-    @Argument(help: "The feed file (a path or a file: URL).")
+    @Argument(help: "The feed file (a path or a file: URL).", completion: .file())
     var feed: String
 
     @Argument(help: "The id of the message to remove.")

@@ -17,7 +17,7 @@ struct PromptsCommand: ParsableCommand {
 
     @OptionGroup var app: AppOptions
 
-    @Option(help: "The prompts file.")
+    @Option(help: "The prompts file.", completion: .file())
     var prompts: String
 
     @Option(help: "Seconds to wait for answers before closing what is still shown.")

@@ -15,7 +15,7 @@ struct ValidateCommand: ParsableCommand, UsageExample {
 
     static let example = "herald validate feed.plist --app-version 1.4 --strict"
 
-    @Argument(help: "The feed: a file, - for standard input, or its URL. Ids retired in FEED.keys beside a file are problems.")
+    @Argument(help: "The feed: a file, - for standard input, or its URL. Ids retired in FEED.keys beside a file are problems.", completion: .file())
     var feed: String
 
     @Option(help: "Also report messages this app version would not see.")
@@ -37,7 +37,7 @@ struct ValidateCommand: ParsableCommand, UsageExample {
         let argument = FeedArgument(feed)
         try argument.requireReadable()
         let rules = links.rules
-        let keys = links.publicKeys.compactMap { try? FeedSignature.publicKey(base64: $0) }
+        let keys = links.publicKey.compactMap { try? FeedSignature.publicKey(base64: $0) }
         let outcome = MainContext.assumeIsolated { links.loadOnce(feed, publicKeys: keys) }
         let loaded: LoadedFeed
         switch outcome {

@@ -357,32 +357,6 @@ final class ShowAnsweredTests: XCTestCase {
     }
 }
 
-final class DesktopEntryTests: XCTestCase {
-    func testExecQuotesWhatNeedsQuotingAndRoundTrips() {
-        let arguments = ["/opt/my apps/herald", "check", "--feed", "https://e.com/f.plist?a=1&b=%20", "--app-id", "org.e.App", "say \"hi\" $HOME \\ `x`", ""]
-        let exec = DesktopEntry.exec(arguments)
-        XCTAssertEqual(exec, #""/opt/my apps/herald" check --feed "https://e.com/f.plist?a=1&b=%%20" --app-id org.e.App "say \"hi\" \$HOME \\ \`x\`" """#)
-        XCTAssertEqual(DesktopEntry.arguments(ofExec: exec), arguments)
-    }
-
-    func testFieldCodesAreDroppedWhenRead() {
-        XCTAssertEqual(DesktopEntry.arguments(ofExec: "app %u --x %%y"), ["app", "--x", "%y"])
-    }
-
-    func testEntryTextRoundTripsThroughTheParser() {
-        let entry = Autostart.entry(appID: "org.e.App", appName: "Example", command: ["/usr/bin/herald", "check", "--app-id", "org.e.App"])
-        let parsed = DesktopEntry.parse(entry.text + "\n[Desktop Action x]\nName=ignored\n")
-        XCTAssertEqual(parsed, entry)
-        XCTAssertEqual(parsed["X-Herald-AppID"], "org.e.App")
-        XCTAssertEqual(parsed["Exec"].map(DesktopEntry.arguments(ofExec:)), ["/usr/bin/herald", "check", "--app-id", "org.e.App"])
-    }
-
-    func testAutostartPathFollowsXDGConfigHome() {
-        XCTAssertEqual(Autostart.path(appID: "a.b", environment: ["XDG_CONFIG_HOME": "/c", "HOME": "/h"]), "/c/autostart/a.b.herald.desktop")
-        XCTAssertEqual(Autostart.path(appID: "a.b", environment: ["HOME": "/h"]), "/h/.config/autostart/a.b.herald.desktop")
-    }
-}
-
 final class StartDelayTests: XCTestCase {
     /// A repeatable generator (SplitMix64), so the test sees the same draws every run.
     struct SeededGenerator: RandomNumberGenerator {

@@ -39,7 +39,6 @@ final class ProcessEnvironmentTests: XCTestCase {
             for name in unread { set(name, index == 1 ? nil : "/unread/\(name.lowercased())") }
             let read = ProcessEnvironment.read(), whole = ProcessInfo.processInfo.environment
             XCTAssertEqual(try HeraldPaths(appID: "org.example.App", environment: read), try HeraldPaths(appID: "org.example.App", environment: whole))
-            XCTAssertEqual(Autostart.path(appID: "org.example.App", environment: read), Autostart.path(appID: "org.example.App", environment: whole))
             XCTAssertEqual(Audience(environment: read), Audience(environment: whole))
             XCTAssertEqual(Labels.languageCode(read), Labels.languageCode(whole))
         }

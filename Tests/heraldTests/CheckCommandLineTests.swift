@@ -1,5 +1,6 @@
 import HeraldCore
 import XCTest
+@testable import herald
 
 /// `CheckCommandLine(plainArguments:)` reads `herald check`'s plain forms into the same values
 /// the parser gives, and leaves every other form to the parser.

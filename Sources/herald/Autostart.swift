@@ -1,10 +1,12 @@
+import HeraldCore
+
 /// The XDG autostart entry that runs `herald check` at login (DESIGN.md D19).
-public enum Autostart {
+enum Autostart {
     /// The entry's file name: `<app-id>.herald.desktop`.
-    public static func fileName(appID: String) -> String { "\(appID).herald.desktop" }
+    static func fileName(appID: String) -> String { "\(appID).herald.desktop" }
 
     /// Where the entry goes: `$XDG_CONFIG_HOME/autostart/` (default `~/.config/autostart`).
-    public static func path(appID: String, environment: [String: String]) -> String {
+    static func path(appID: String, environment: [String: String]) -> String {
         let base: String
         if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
             base = config
@@ -19,7 +21,7 @@ public enum Autostart {
     /// - Parameters:
     ///   - command: the full command a session manager runs at login, `herald check …` with
     ///     its options, the tool given by absolute path.
-    public static func entry(appID: String, appName: String, command: [String]) -> DesktopEntry {
+    static func entry(appID: String, appName: String, command: [String]) -> DesktopEntry {
         DesktopEntry(fields: [
             ("Type", "Application"),
             ("Name", "\(appName) messages"),

@@ -1,0 +1,143 @@
+import ArgumentParser
+import FoundationEssentials
+
+/// What an option of `herald check` takes after its name.
+enum OptionKind: Sendable, Equatable {
+    /// Nothing: the option is a flag.
+    case flag
+    /// One value, given once.
+    case value
+    /// One value, given any number of times.
+    case repeatedValue
+}
+
+/// One option of `herald check` (an entry of `CheckCommandLine.options`): its long name, what
+/// it takes, how its text becomes a value of the line and how that value is written back.
+struct CheckOption {
+    /// The long name, `--` included.
+    let name: String
+    /// What the option takes.
+    let kind: OptionKind
+    /// Sets the option's value from its text (`""` for a flag); `false` when the text does not
+    /// read as the parser reads it.
+    let read: (inout CheckCommandLine, String) -> Bool
+    /// The arguments that give a line's value: none when it is the default (and not always written).
+    let write: (CheckCommandLine) -> [String]
+
+    /// A flag: given, it is true.
+    static func flag(_ name: String, _ path: WritableKeyPath<CheckCommandLine, Bool>) -> CheckOption {
+        CheckOption(name: name, kind: .flag, read: { line, _ in line[keyPath: path] = true; return true },
+                    write: { $0[keyPath: path] ? [name] : [] })
+    }
+
+    /// A text the line always has (the app id).
+    static func text(_ name: String, _ path: WritableKeyPath<CheckCommandLine, String>) -> CheckOption {
+        CheckOption(name: name, kind: .value, read: { line, text in line[keyPath: path] = text; return true },
+                    write: { [name, $0[keyPath: path]] })
+    }
+
+    /// The feed, written as its URL: a path becomes an absolute `file:` URI, for an entry that runs elsewhere.
+    static func feed(_ name: String, _ path: WritableKeyPath<CheckCommandLine, String>) -> CheckOption {
+        CheckOption(name: name, kind: .value, read: { line, text in line[keyPath: path] = text; return true },
+                    write: { [name, FeedArgument($0[keyPath: path]).url] })
+    }
+
+    /// A text left out by default.
+    static func text(_ name: String, _ path: WritableKeyPath<CheckCommandLine, String?>) -> CheckOption {
+        optional(name, path) { $0 }
+    }
+
+    /// A file left out by default, written by absolute path for an entry that runs elsewhere.
+    static func path(_ name: String, _ path: WritableKeyPath<CheckCommandLine, String?>) -> CheckOption {
+        optional(name, path) { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
+    }
+
+    /// A text given any number of times, in order.
+    static func texts(_ name: String, _ path: WritableKeyPath<CheckCommandLine, [String]>) -> CheckOption {
+        CheckOption(name: name, kind: .repeatedValue, read: { line, text in line[keyPath: path].append(text); return true },
+                    write: { $0[keyPath: path].flatMap { [name, $0] } })
+    }
+
+    /// A number read as the parser reads it (`Double(_:)`, `Int(_:)`), written without ".0"
+    /// when whole, and only when it is not the default unless `alwaysWritten`.
+    static func number<Number: LosslessStringConvertible & Equatable>(
+        _ name: String, _ path: WritableKeyPath<CheckCommandLine, Number>, alwaysWritten: Bool = false
+    ) -> CheckOption {
+        let standard = CheckCommandLine(feed: "", appID: "")[keyPath: path]
+        return CheckOption(
+            name: name, kind: .value,
+            read: { line, text in
+                guard let number = Number(text) else { return false }
+                line[keyPath: path] = number
+                return true
+            },
+            write: { line in
+                let value = line[keyPath: path]
+                guard alwaysWritten || value != standard else { return [] }
+                guard let real = value as? Double, real.rounded() == real, abs(real) < 1e15 else { return [name, String(value)] }
+                return [name, String(Int(real))]
+            })
+    }
+
+    private static func optional(_ name: String, _ path: WritableKeyPath<CheckCommandLine, String?>, written: @escaping (String) -> String) -> CheckOption {
+        CheckOption(name: name, kind: .value, read: { line, text in line[keyPath: path] = text; return true },
+                    write: { line in line[keyPath: path].map { [name, written($0)] } ?? [] })
+    }
+}
+
+/// The values the parser read, as the plain arguments that give them.
+enum ParsedArguments {
+    /// Each option property of `group` (and of its option groups, in order) as `--name value`,
+    /// `--name` for a flag that is set, once per value of a repeated option, nothing when left
+    /// out. The name is the parser's for the property: `appID` is `--app-id`.
+    static func plainForm(of group: Any) -> [String] {
+        Mirror(reflecting: group).children.flatMap { child -> [String] in
+            guard let label = child.label, label.hasPrefix("_"), let property = child.value as? any ParsedProperty else { return [] }
+            let value = property.parsedValue
+            if property is any GroupProperty { return plainForm(of: value) }
+            let name = "--" + optionName(label.dropFirst())
+            switch value {
+            case let flag as Bool: return flag ? [name] : []
+            case let values as [String]: return values.flatMap { [name, $0] }
+            default:
+                let mirror = Mirror(reflecting: value)
+                guard mirror.displayStyle == .optional else { return [name, "\(value)"] }
+                return mirror.children.first.map { [name, "\($0.value)"] } ?? []
+            }
+        }
+    }
+
+    /// The parser's long name for a property: each capital that follows a small letter starts
+    /// a new word, and words are joined by "-" in small letters (`showOnFirstLaunch`, `appID`).
+    static func optionName(_ property: Substring) -> String {
+        var name = ""
+        var previous: Character?
+        for character in property {
+            if character.isUppercase, previous?.isLowercase == true { name.append("-") }
+            name += character.lowercased()
+            previous = character
+        }
+        return name
+    }
+}
+
+/// A property the parser fills in: an option, a flag or a group of them.
+protocol ParsedProperty {
+    /// The value the parser read.
+    var parsedValue: Any { get }
+}
+
+/// A group of options declared in a struct of its own.
+protocol GroupProperty {}
+
+extension Option: ParsedProperty {
+    var parsedValue: Any { wrappedValue }
+}
+
+extension Flag: ParsedProperty {
+    var parsedValue: Any { wrappedValue }
+}
+
+extension OptionGroup: ParsedProperty, GroupProperty {
+    var parsedValue: Any { wrappedValue }
+}

@@ -1,0 +1,25 @@
+import Foundation
+import HeraldCore
+import XCTest
+@testable import herald
+
+/// The autostart entry `herald autostart enable` writes, and where.
+final class AutostartTests: XCTestCase {
+    func testEntryTextRoundTripsThroughTheParser() {
+        let entry = Autostart.entry(appID: "org.e.App", appName: "Example", command: ["/usr/bin/herald", "check", "--app-id", "org.e.App"])
+        let parsed = DesktopEntry.parse(entry.text + "\n[Desktop Action x]\nName=ignored\n")
+        XCTAssertEqual(parsed, entry)
+        XCTAssertEqual(parsed["X-Herald-AppID"], "org.e.App")
+        XCTAssertEqual(parsed["Exec"].map(DesktopEntry.arguments(ofExec:)), ["/usr/bin/herald", "check", "--app-id", "org.e.App"])
+    }
+
+    func testTheEntrysPathIsFoundInTheVariablesReadAsInTheWholeEnvironment() {
+        let whole = ProcessInfo.processInfo.environment
+        XCTAssertEqual(Autostart.path(appID: "org.example.App", environment: ProcessEnvironment.read()), Autostart.path(appID: "org.example.App", environment: whole))
+    }
+
+    func testAutostartPathFollowsXDGConfigHome() {
+        XCTAssertEqual(Autostart.path(appID: "a.b", environment: ["XDG_CONFIG_HOME": "/c", "HOME": "/h"]), "/c/autostart/a.b.herald.desktop")
+        XCTAssertEqual(Autostart.path(appID: "a.b", environment: ["HOME": "/h"]), "/h/.config/autostart/a.b.herald.desktop")
+    }
+}

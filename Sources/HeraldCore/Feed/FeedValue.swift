@@ -96,7 +96,7 @@ extension FeedValue: Encodable {
         case .integer(let value): try container.encode(value)
         case .real(let value): try container.encode(value)
         case .bool(let value): try container.encode(value)
-        case .date(let value): try container.encode(value.formatted(.iso8601))
+        case .date(let value): try container.encode(ISO8601Moment.text(value))
         case .data(let value): try container.encode(value.base64EncodedString())
         case .array(let value): try container.encode(value)
         case .dictionary(let value): try container.encode(value)

@@ -60,16 +60,13 @@ public struct HeraldPaths: Sendable, Equatable {
     /// The cached feed, `$XDG_CACHE_HOME/herald/<app-id>.feed`.
     public var cachedFeedFile: String
 
-    /// The paths for an app id, from an environment (`XDG_STATE_HOME`, `XDG_CACHE_HOME`, `HOME`).
+    /// The paths for an app id, from an environment (`XDG_STATE_HOME`, `XDG_CACHE_HOME`, `HOME`,
+    /// as `BaseDirectories` reads them).
     public init(appID: String, environment: [String: String]) throws {
         guard Self.isValid(appID: appID) else { throw StateStoreError.invalidAppID(appID) }
-        let home = environment["HOME"] ?? "/"
-        func base(_ variable: String, _ fallback: String) -> String {
-            if let value = environment[variable], value.hasPrefix("/") { return value }
-            return home + "/" + fallback
-        }
-        let stateDirectory = base("XDG_STATE_HOME", ".local/state") + "/herald"
-        let cacheDirectory = base("XDG_CACHE_HOME", ".cache") + "/herald"
+        let directories = BaseDirectories(environment: environment)
+        let stateDirectory = directories.stateHome + "/herald"
+        let cacheDirectory = directories.cacheHome + "/herald"
         stateFile = stateDirectory + "/\(appID).json"
         lockFile = stateDirectory + "/\(appID).lock"
         cachedFeedFile = cacheDirectory + "/\(appID).feed"

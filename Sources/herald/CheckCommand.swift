@@ -137,19 +137,19 @@ extension CheckCommandLine {
         var out = ["--feed", FeedArgument(feed).url, "--app-id", appID]
         if let appVersion { out += ["--app-version", appVersion] }
         if let appName { out += ["--app-name", appName] }
-        out += ["--start-delay", Self.number(startDelay)]
+        out += ["--start-delay", NumberText.plain(startDelay)]
         if let prompts { out += ["--prompts", Self.absolute(prompts)] }
-        if checkPeriod != Defaults.checkPeriod { out += ["--check-period", Self.number(checkPeriod)] }
-        if remindPeriod != Defaults.remindPeriod { out += ["--remind-period", Self.number(remindPeriod)] }
+        if checkPeriod != Defaults.checkPeriod { out += ["--check-period", NumberText.plain(checkPeriod)] }
+        if remindPeriod != Defaults.remindPeriod { out += ["--remind-period", NumberText.plain(remindPeriod)] }
         if showOldestFirst { out.append("--show-oldest-first") }
         if showOnFirstLaunch { out.append("--show-on-first-launch") }
         if debug { out.append("--debug") }
         if force { out.append("--force") }
         if max != Defaults.max { out += ["--max", String(max)] }
         if all { out.append("--all") }
-        if wait != Defaults.wait { out += ["--wait", Self.number(wait)] }
-        if timeout != Defaults.timeout { out += ["--timeout", Self.number(timeout)] }
-        if serverWait != Defaults.serverWait { out += ["--server-wait", Self.number(serverWait)] }
+        if wait != Defaults.wait { out += ["--wait", NumberText.plain(wait)] }
+        if timeout != Defaults.timeout { out += ["--timeout", NumberText.plain(timeout)] }
+        if serverWait != Defaults.serverWait { out += ["--server-wait", NumberText.plain(serverWait)] }
         if allowHttp { out.append("--allow-http") }
         out += allowedSchemes.flatMap { ["--allow-scheme", $0] }
         if let caFile { out += ["--ca-file", Self.absolute(caFile)] }
@@ -157,11 +157,6 @@ extension CheckCommandLine {
         if let icon { out += ["--icon", icon] }
         if json { out.append("--json") }
         return out
-    }
-
-    /// A number as an argument: whole numbers without ".0".
-    static func number(_ value: Double) -> String {
-        value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
     /// A path made absolute against the current folder, for an entry that runs elsewhere.

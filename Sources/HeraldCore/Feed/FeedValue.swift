@@ -30,9 +30,7 @@ public enum FeedValue: Sendable, Equatable {
         switch self {
         case .string(let text): return text
         case .integer(let number): return String(number)
-        case .real(let number):
-            if number.rounded() == number, abs(number) < 1e15 { return String(Int(number)) }
-            return String(number)
+        case .real(let number): return NumberText.plain(number)
         default: return nil
         }
     }
@@ -119,14 +117,7 @@ extension FeedValue {
         switch self {
         case .string(let text): Self.appendJSONString(text, to: &out)
         case .integer(let number): out.append(contentsOf: String(number).utf8)
-        case .real(let number):
-            if !number.isFinite {
-                out.append(contentsOf: "null".utf8)
-            } else if number.rounded() == number, abs(number) < 1e15 {
-                out.append(contentsOf: String(Int(number)).utf8)
-            } else {
-                out.append(contentsOf: String(number).utf8)
-            }
+        case .real(let number): out.append(contentsOf: NumberText.json(number).utf8)
         case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
         case .date(let date): Self.appendJSONString(ISO8601Moment.text(date), to: &out)
         case .data(let data): Self.appendJSONString(data.base64EncodedString(), to: &out)

@@ -25,7 +25,7 @@ public enum FileError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .unreadable(_, let reason), .unwritable(_, let reason), .unlockable(_, let reason): return reason
         case .tooLarge(_, let size, let limit):
-            return "it is \(Self.mebibytes(size)), more than the \(Self.mebibytes(limit)) Herald reads of such a file"
+            return "it is \(NumberText.mebibytes(size)), more than the \(NumberText.mebibytes(limit)) Herald reads of such a file"
         }
     }
 
@@ -37,12 +37,6 @@ public enum FileError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unlockable: return "cannot lock \(path): \(reason)"
         case .tooLarge: return "cannot use \(path): \(reason)"
         }
-    }
-
-    /// A size in MiB with one decimal ("4 MiB", "41.9 MiB"), for people.
-    static func mebibytes(_ bytes: Int) -> String {
-        let tenths = (bytes * 10 + 512 * 1024) / (1024 * 1024)
-        return tenths % 10 == 0 ? "\(tenths / 10) MiB" : "\(tenths / 10).\(tenths % 10) MiB"
     }
 }
 

@@ -27,9 +27,9 @@ public enum StateStoreError: Error, Sendable, Equatable, CustomStringConvertible
         case .unreadable(let path, let reason): return "cannot read \(path): \(reason)"
         case .unlockable(let path, let reason): return "cannot lock \(path): \(reason)"
         case .tooLarge(let path, let size, let limit):
-            return "cannot use \(path): it is \(Self.mebibytes(size)), more than the \(Self.mebibytes(limit)) a state file may hold"
+            return "cannot use \(path): it is \(NumberText.mebibytes(size)), more than the \(NumberText.mebibytes(limit)) a state file may hold"
         case .wouldBeTooLarge(let path, let size, let limit):
-            return "cannot write \(path): it would be \(Self.mebibytes(size)), more than the \(Self.mebibytes(limit)) a state file may hold"
+            return "cannot write \(path): it would be \(NumberText.mebibytes(size)), more than the \(NumberText.mebibytes(limit)) a state file may hold"
         }
     }
 
@@ -47,8 +47,6 @@ public enum StateStoreError: Error, Sendable, Equatable, CustomStringConvertible
         case .tooLarge(let path, let size, let limit): self = .tooLarge(path: path, size: size, limit: limit)
         }
     }
-
-    static func mebibytes(_ bytes: Int) -> String { FileError.mebibytes(bytes) }
 }
 
 /// Where Herald keeps an app's files (DESIGN.md D16), following the XDG base directories.

@@ -59,7 +59,7 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .refused(let reason): return "feed URL refused: \(reason)"
         case .httpStatus(let status): return "the feed server answered HTTP \(status)"
-        case .timedOut(let seconds): return "no answer from the feed server within \(Self.format(seconds)) s"
+        case .timedOut(let seconds): return "no answer from the feed server within \(NumberText.plain(seconds)) s"
         case .tooLarge(let limit): return "the feed is larger than \(limit) bytes"
         case .tooManyRedirects(let count): return "more than \(count) redirects"
         case .transport(let reason), .missingFile(let reason): return "could not fetch the feed: \(reason)"
@@ -80,10 +80,6 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case .httpStatus(404), .missingFile, .notFoundInAnyLanguage: return true
         default: return false
         }
-    }
-
-    private static func format(_ seconds: Double) -> String {
-        seconds.rounded() == seconds ? String(Int(seconds)) : String(seconds)
     }
 }
 

@@ -1,5 +1,6 @@
 import CDesktopLibraries
 import Glibc
+import HeraldCore
 
 /// Where the warnings of GLib, GIO, libsoup and libnotify go in a command-line program.
 ///
@@ -72,12 +73,7 @@ package enum LibraryLog {
 
     /// One `write` per line, so lines of different threads do not interleave.
     private static func write(_ line: String) {
-        var bytes = Array(line.utf8)[...]
-        while !bytes.isEmpty {
-            let count = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
-            if count < 0 { if errno == EINTR { continue }; return }
-            bytes = bytes.dropFirst(count)
-        }
+        RegularFile.writeAll(Array(line.utf8), to: 2)
     }
 
     /// The program name, kept for the life of the process by GLib's writer.

@@ -23,14 +23,12 @@ package enum OffSwitchFiles {
     /// The system files, most important first: `herald/herald.conf` in each absolute folder of
     /// `$XDG_CONFIG_DIRS`, or `/etc/xdg` when it names none.
     package static func systemFiles(environment: [String: String]) -> [String] {
-        let folders = (environment["XDG_CONFIG_DIRS"] ?? "").split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
-        return (folders.isEmpty ? ["/etc/xdg"] : folders).map { $0 + "/" + relativePath }
+        BaseDirectories(environment: environment).configDirs.map { $0 + "/" + relativePath }
     }
 
     /// The user's file: `$XDG_CONFIG_HOME/herald/herald.conf`, `~/.config/herald/herald.conf` by default.
     package static func userFile(environment: [String: String]) -> String {
-        let home = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? (environment["HOME"] ?? "/") + "/.config"
-        return home + "/" + relativePath
+        BaseDirectories(environment: environment).configHome + "/" + relativePath
     }
 
     /// Reads every file that applies to this environment's user. Creates nothing.

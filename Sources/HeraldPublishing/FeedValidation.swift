@@ -452,10 +452,7 @@ struct MessageDate {
 
     /// Whether the month has such a day, in the Gregorian calendar.
     var isRealDate: Bool {
-        guard (1...12).contains(month), day >= 1 else { return false }
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        return day <= lengths[month - 1]
+        (1...12).contains(month) && day >= 1 && day <= ISO8601Moment.daysIn(month: month, year: year)
     }
 
     /// A number that orders dates.

@@ -16,13 +16,13 @@ package enum MessageKeys {
 
     /// The day part of an id: `YYYY/MM/DD` of `date` in UTC.
     package static func day(of date: Date) -> String {
-        let parts = utcDay(of: date)
+        let parts = ISO8601Moment.utcDay(of: date)
         return "\(pad(parts.year, 4))/\(pad(parts.month, 2))/\(pad(parts.day, 2))"
     }
 
     /// A date as the retired ledger writes it: `YYYY-MM-DD` in UTC.
     package static func ledgerDate(of date: Date) -> String {
-        let parts = utcDay(of: date)
+        let parts = ISO8601Moment.utcDay(of: date)
         return "\(pad(parts.year, 4))-\(pad(parts.month, 2))-\(pad(parts.day, 2))"
     }
 
@@ -42,22 +42,5 @@ package enum MessageKeys {
     private static func pad(_ number: Int, _ width: Int) -> String {
         let digits = String(number)
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
-
-    /// Year, month and day of a date in UTC (the proleptic Gregorian calendar), from its day
-    /// number: the same day on every machine, whatever its time zone.
-    private static func utcDay(of date: Date) -> (year: Int, month: Int, day: Int) {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        // Howard Hinnant's civil_from_days.
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

@@ -7,13 +7,7 @@ enum Autostart {
 
     /// Where the entry goes: `$XDG_CONFIG_HOME/autostart/` (default `~/.config/autostart`).
     static func path(appID: String, environment: [String: String]) -> String {
-        let base: String
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
-            base = config
-        } else {
-            base = (environment["HOME"] ?? "") + "/.config"
-        }
-        return base + "/autostart/" + fileName(appID: appID)
+        BaseDirectories(environment: environment).configHome + "/autostart/" + fileName(appID: appID)
     }
 
     /// The entry for an app.

@@ -207,19 +207,11 @@ enum PrivateKeyFile {
     /// Writes a new key file; refuses to replace one, so a key in use is never lost. A missing
     /// folder is created, readable by its owner only, as `~/.config/herald` is on a fresh machine.
     static func create(_ path: String, seed: Data) throws {
-        if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
-            try? FileManager.default.createDirectory(atPath: String(path[..<slash]), withIntermediateDirectories: true,
-                                                     attributes: [.posixPermissions: 0o700])
-        }
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else {
-            EventReporter.complain("cannot create \(path): \(String(cString: strerror(errno)))")
-            throw ExitCode(73)
-        }
-        defer { close(descriptor) }
-        let text = Array((seed.base64EncodedString() + "\n").utf8)
-        guard text.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == text.count, fsync(descriptor) == 0 else {
-            EventReporter.complain("cannot write \(path): \(String(cString: strerror(errno)))")
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        do throws(FileError) {
+            try RegularFile.write(Data((seed.base64EncodedString() + "\n").utf8), to: absolute, mode: 0o600, replacing: false)
+        } catch {
+            EventReporter.complain("cannot create \(path): \(error.reason)")
             throw ExitCode(73)
         }
     }

@@ -55,7 +55,7 @@ struct StateCommand: ParsableCommand, UsageExample {
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-                encoder.dateEncodingStrategy = .iso8601
+                encoder.dateEncodingStrategy = ISO8601Moment.jsonEncoding
                 let shown = ShownState(state: state, muted: switches?.mute, feedMirror: switches?.mirror)
                 say(lines: String(decoding: try encoder.encode(shown), as: UTF8.self))
             } else {
@@ -102,14 +102,14 @@ struct StateCommand: ParsableCommand, UsageExample {
             if let mirror = switches.mirror { lines.append("feed URL: \(mirror)") }
         }
         lines.append("first launch: \(state.ignored == nil ? "not yet" : "passed")")
-        lines.append("last check: \(state.lastChecked?.formatted(.iso8601) ?? "never")")
+        lines.append("last check: \(state.lastChecked.map(ISO8601Moment.text) ?? "never")")
         lines.append("viewed: \(list(state.viewed))")
         lines.append("ignored: \(list(state.ignored ?? []))")
         lines.append("reminded: " + (state.reminded.isEmpty ? "none" : state.reminded.sorted { $0.key < $1.key }
-            .map { "\($0.key) at \($0.value.formatted(.iso8601))" }.joined(separator: ", ")))
+            .map { "\($0.key) at \(ISO8601Moment.text($0.value))" }.joined(separator: ", ")))
         for (name, prompt) in state.prompts.sorted(by: { $0.key < $1.key }) {
-            var line = "prompt '\(name)': \(prompt.usesCount) uses since \(prompt.firstUsed?.formatted(.iso8601) ?? "never")"
-            if let reminded = prompt.lastReminded { line += ", reminded at \(reminded.formatted(.iso8601))" }
+            var line = "prompt '\(name)': \(prompt.usesCount) uses since \(prompt.firstUsed.map(ISO8601Moment.text) ?? "never")"
+            if let reminded = prompt.lastReminded { line += ", reminded at \(ISO8601Moment.text(reminded))" }
             if prompt.viewed { line += ", done" }
             if prompt.cancelled { line += ", cancelled" }
             lines.append(line)
@@ -119,7 +119,7 @@ struct StateCommand: ParsableCommand, UsageExample {
             lines.append("gone from the feed: \(state.absentSince.count) answered, each forgotten \(days) days after it left")
         }
         if let failure = state.failure {
-            lines.append("failing: \(failure.count) in a row, last at \(failure.lastAttempt.formatted(.iso8601)): \(failure.reason)")
+            lines.append("failing: \(failure.count) in a row, last at \(ISO8601Moment.text(failure.lastAttempt)): \(failure.reason)")
         }
         return lines
     }

@@ -19,12 +19,7 @@ struct FileHandleOutput: Sendable {
     }
 
     func write(_ text: [UInt8]) {
-        var bytes = text[...]
-        while !bytes.isEmpty {
-            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 { if errno == EINTR { continue }; return }
-            bytes = bytes.dropFirst(count)
-        }
+        RegularFile.writeAll(text, to: descriptor)
     }
 }
 

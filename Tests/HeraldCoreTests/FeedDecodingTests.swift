@@ -184,8 +184,7 @@ final class FeedValueJSONTextTests: XCTestCase {
         var out = ""
         for scalar in String(decoding: try encoder.encode(value), as: UTF8.self).unicodeScalars {
             if TerminalText.isEscaped(scalar) {
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                out += TerminalText.escape(scalar)
             } else {
                 out.unicodeScalars.append(scalar)
             }
@@ -208,35 +207,31 @@ final class FeedValueJSONTextTests: XCTestCase {
     func testJSONStringsEscapeWhatATerminalMustNotReceiveAndReadBackTheSame() throws {
         let hostile = "a\u{1B}]0;title\u{7}b\u{9B}c\u{85}d\u{2028}e\u{2029}f\u{202E}g\u{2066}h\u{200F}i\u{61C}j\u{7F}k — … €"
         let text = FeedValue.string(hostile).jsonText
-        XCTAssertEqual(text, #""a\u001b]0;title\u0007b\u009bc\u0085d\u2028e\u2029f\u202eg\u2066h\u200fi\u061cj\u007fk — … €""#)
+        XCTAssertEqual(text, #""a\u001B]0;title\u0007b\u009Bc\u0085d\u2028e\u2029f\u202Eg\u2066h\u200Fi\u061Cj\u007Fk — … €""#)
         XCTAssertEqual(try JSONDecoder().decode(String.self, from: Data(text.utf8)), hostile)
     }
 
-    func testJSONStringsWrittenAsBytesAreWhatJSONEncoderWrites() throws {
+    /// One escaper per target language: a JSON string the tool writes reads back as its text,
+    /// and writes every character a terminal must not receive as its text lines do.
+    func testJSONStringsReadBackAsTheirTextAndEscapeAsTheTerminalRuleDoes() throws {
         let controls = String(decoding: (0..<0x20).map { UInt8($0) }, as: UTF8.self)
-        let withoutSlashes = JSONEncoder()
-        withoutSlashes.outputFormatting = [.withoutEscapingSlashes]
         // Each byte to escape also at every place of an eight-byte word, after ASCII or not.
         var texts = ["", "2024/01/02", "more messages than one check shows", controls, "quote \" backslash \\ slash /",
-                     "é 😀 \u{2028} \u{7F}", "a\u{0}b", "\u{202E}x\u{85}", "—\u{2069}"]
+                     "é 😀 \u{2028} \u{7F}", "a\u{0}b", "\u{202E}x\u{85}", "—\u{2069}", "\u{8}\u{C}\u{1B}[2J"]
         for length in 0...17 {
             for special in ["\"", "\\", "/", "\n", "\u{1F}", "\u{7F}", "\u{85}", "\u{2028}", "\u{202E}", "—"] {
                 texts += [String(repeating: "a", count: length) + special + "z", "é" + String(repeating: "b", count: length) + special]
             }
         }
         for text in texts {
-            for (escapingSlashes, encoder) in [(false, withoutSlashes), (true, JSONEncoder())] {
-                var bytes: [UInt8] = [0x2A]
-                FeedValue.appendJSONString(text, to: &bytes, escapingSlashes: escapingSlashes)
-                XCTAssertEqual(String(decoding: bytes.dropFirst(), as: UTF8.self), try Self.encoderText(text, encoder),
-                               "\(Array(text.utf8)), escaping slashes: \(escapingSlashes)")
-                XCTAssertEqual(bytes.first, 0x2A, "appended after what was there")
-                var fileBytes: [UInt8] = []
-                FeedValue.appendJSONString(text, to: &fileBytes, escapingSlashes: escapingSlashes, forTerminal: false)
-                XCTAssertEqual(String(decoding: fileBytes, as: UTF8.self), String(decoding: try encoder.encode(text), as: UTF8.self),
-                               "the state file's bytes: \(Array(text.utf8))")
-            }
-            XCTAssertEqual(FeedValue.string(text).jsonText, try Self.encoderText(text, withoutSlashes))
+            var bytes: [UInt8] = [0x2A]
+            FeedValue.appendJSONString(text, to: &bytes)
+            XCTAssertEqual(bytes.first, 0x2A, "appended after what was there")
+            let json = String(decoding: bytes.dropFirst(), as: UTF8.self)
+            let quoted = text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"")
+            XCTAssertEqual(json, "\"" + TerminalText.visible(quoted) + "\"", "\(Array(text.utf8))")
+            XCTAssertEqual(try JSONDecoder().decode(String.self, from: Data(bytes.dropFirst())), text, "\(Array(text.utf8))")
+            XCTAssertEqual(FeedValue.string(text).jsonText, json)
         }
     }
 }

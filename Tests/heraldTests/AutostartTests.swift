@@ -22,4 +22,11 @@ final class AutostartTests: XCTestCase {
         XCTAssertEqual(Autostart.path(appID: "a.b", environment: ["XDG_CONFIG_HOME": "/c", "HOME": "/h"]), "/c/autostart/a.b.herald.desktop")
         XCTAssertEqual(Autostart.path(appID: "a.b", environment: ["HOME": "/h"]), "/h/.config/autostart/a.b.herald.desktop")
     }
+
+    func testTheAutostartEntryIsInTheConfigHomeOfTheOneBaseDirectoryRuleHomeUnsetIncluded() {
+        for environment in [["HOME": "/home/u"], [:], ["HOME": "relative/home"], ["HOME": ""], ["XDG_CONFIG_HOME": "/c"], ["HOME": "/h", "XDG_CONFIG_HOME": "rel"]] {
+            XCTAssertEqual(Autostart.path(appID: "org.example.App", environment: environment),
+                           BaseDirectories(environment: environment).configHome + "/autostart/org.example.App.herald.desktop", "\(environment)")
+        }
+    }
 }

@@ -48,11 +48,8 @@ public struct DesktopEntry: Sendable, Equatable {
     /// it cannot be read. Only a regular file of at most 64 KiB is read.
     public static func installed(appID: String, environment: [String: String]) -> DesktopEntry? {
         guard HeraldPaths.isValid(appID: appID) else { return nil }
-        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home.map { $0 + "/.local/share" }
-        let dataDirs = (environment["XDG_DATA_DIRS"].map { $0.split(separator: ":").map(String.init) } ?? [])
-            .filter { $0.hasPrefix("/") }
-        for folder in [dataHome].compactMap({ $0 }) + (dataDirs.isEmpty ? ["/usr/local/share", "/usr/share"] : dataDirs) {
+        let directories = BaseDirectories(environment: environment)
+        for folder in [directories.dataHome] + directories.dataDirs {
             // Followed through a link, as desktops do: Flatpak exports its apps' entries as links.
             if let bytes = (try? RegularFile.read(folder + "/applications/" + appID + ".desktop", limit: 65_536, followingLinks: true)) ?? nil {
                 return parse(String(decoding: bytes, as: UTF8.self))

@@ -203,7 +203,7 @@ struct BinaryPropertyList {
     private mutating func count() throws(DocumentFailure) {
         values += 1
         if values > FeedLimits.maximumValues {
-            throw .refused("the document expands to more than \(FeedLimits.grouped(FeedLimits.maximumValues)) values "
+            throw .refused("the document expands to more than \(NumberText.grouped(FeedLimits.maximumValues)) values "
                 + "(an object shared by several containers counts each time it is reached)")
         }
     }

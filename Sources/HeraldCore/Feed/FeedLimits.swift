@@ -20,17 +20,6 @@ package enum FeedLimits {
     /// each time they are reached: 64 MiB, the size `herald validate` accepts for a whole file,
     /// so a shared string cannot make a feed bigger than a plain one could be.
     package static let maximumExpandedBytes = 64 << 20
-
-    /// A count for messages: 100000 as "100,000".
-    static func grouped(_ number: Int) -> String {
-        let digits = Array(String(number))
-        var out = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
-            out.append(digit)
-        }
-        return out
-    }
 }
 
 /// Why a reader stopped, before it is put in words for a format (`FeedError.malformed`).
@@ -89,7 +78,7 @@ enum DocumentFailure: Error, Equatable {
     static let tooDeep = DocumentFailure.refused("the document nests deeper than \(FeedLimits.maximumDepth) levels")
 
     /// The refusal of a document with more than `FeedLimits.maximumValues` values.
-    static let tooManyValues = DocumentFailure.refused("the document holds more than \(FeedLimits.grouped(FeedLimits.maximumValues)) values")
+    static let tooManyValues = DocumentFailure.refused("the document holds more than \(NumberText.grouped(FeedLimits.maximumValues)) values")
 }
 
 /// Collects, while a document is read, the first problem that spoils only one entry (a lone

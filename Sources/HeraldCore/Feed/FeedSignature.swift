@@ -136,7 +136,7 @@ package enum FeedSignature {
         var rest = words.dropFirst()
         if let word = rest.first, word.hasPrefix("expires=") {
             let text = String(word.dropFirst("expires=".count))
-            guard let date = StateFileFormat.date(.string(text)) else {
+            guard let date = ISO8601Moment.parseWritten(text) else {
                 throw .malformed("'\(word)' is not 'expires=YYYY-MM-DDTHH:MM:SSZ'")
             }
             metadata.expires = date

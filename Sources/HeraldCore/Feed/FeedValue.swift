@@ -30,9 +30,7 @@ public enum FeedValue: Sendable, Equatable {
         switch self {
         case .string(let text): return text
         case .integer(let number): return String(number)
-        case .real(let number):
-            if number.rounded() == number, abs(number) < 1e15 { return String(Int(number)) }
-            return String(number)
+        case .real(let number): return NumberText.plain(number)
         default: return nil
         }
     }
@@ -96,7 +94,7 @@ extension FeedValue: Encodable {
         case .integer(let value): try container.encode(value)
         case .real(let value): try container.encode(value)
         case .bool(let value): try container.encode(value)
-        case .date(let value): try container.encode(value.formatted(.iso8601))
+        case .date(let value): try container.encode(ISO8601Moment.text(value))
         case .data(let value): try container.encode(value.base64EncodedString())
         case .array(let value): try container.encode(value)
         case .dictionary(let value): try container.encode(value)
@@ -119,14 +117,7 @@ extension FeedValue {
         switch self {
         case .string(let text): Self.appendJSONString(text, to: &out)
         case .integer(let number): out.append(contentsOf: String(number).utf8)
-        case .real(let number):
-            if !number.isFinite {
-                out.append(contentsOf: "null".utf8)
-            } else if number.rounded() == number, abs(number) < 1e15 {
-                out.append(contentsOf: String(Int(number)).utf8)
-            } else {
-                out.append(contentsOf: String(number).utf8)
-            }
+        case .real(let number): out.append(contentsOf: NumberText.json(number).utf8)
         case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
         case .date(let date): Self.appendJSONString(ISO8601Moment.text(date), to: &out)
         case .data(let data): Self.appendJSONString(data.base64EncodedString(), to: &out)
@@ -150,64 +141,42 @@ extension FeedValue {
         }
     }
 
-    /// Appends `text` as a JSON string to UTF-8 bytes, with `JSONEncoder`'s escapes: quote,
-    /// backslash, `\b`, `\f`, `\n`, `\r`, `\t`, other control characters as `\u00XX`, and `/`
-    /// unless `escapingSlashes` is false (`.withoutEscapingSlashes`, as `jsonText` writes); and,
-    /// unless `forTerminal` is false, as `\uXXXX` every other character a terminal must not
-    /// receive (`TerminalText.isEscaped`: DEL, C1 controls, U+2028 and U+2029, bidi controls),
-    /// so a line read in a terminal or by a JavaScript parser is one line of plain characters.
-    /// The one string writer of the tool's event lines and (with `JSONEncoder`'s bytes exactly:
-    /// slashes escaped, not for a terminal) of the state file.
-    public static func appendJSONString(_ text: String, to out: inout [UInt8], escapingSlashes: Bool = false, forTerminal: Bool = true) {
+    /// Appends `text` as a JSON string to UTF-8 bytes: quote and backslash escaped with a
+    /// backslash, and every character a terminal must not receive (`TerminalText.isEscaped`:
+    /// every control character, DEL, U+2028 and U+2029, bidi controls) written as the terminal
+    /// rule writes it (`TerminalText.escape`: `\n`, `\r`, `\t`, `\uXXXX`), so a line read in a
+    /// terminal or by a JavaScript parser is one line of plain characters, and a character reads
+    /// the same in the tool's JSON lines as in its text lines. Slashes are not escaped. The one
+    /// string writer of the tool's JSON output.
+    public static func appendJSONString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
             var start = 0
-            // Most text needs no escape: the bytes up to the first that does are found eight at
+            // Most text needs no escape: the bytes up to the first that may are found eight at
             // a time, and copied as they are.
-            for index in plainPrefix(of: utf8, escapingSlashes: escapingSlashes, forTerminal: forTerminal)..<utf8.count {
+            for index in plainPrefix(of: utf8)..<utf8.count {
                 guard index >= start else { continue }
                 let byte = utf8[index]
-                if forTerminal, Self.mayStartTerminalEscape(byte) {
-                    guard let (scalar, length) = Self.scalar(in: utf8, at: index), TerminalText.isEscaped(scalar) else { continue }
+                if byte == 0x22 || byte == 0x5C {
                     out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                    start = index + length
-                    Self.appendUnicodeEscape(scalar.value, to: &out)
+                    out.append(contentsOf: [UInt8(ascii: "\\"), byte])
+                    start = index + 1
                     continue
                 }
-                guard byte < 0x20 || byte == 0x22 || byte == 0x5C || (byte == 0x2F && escapingSlashes) else { continue }
+                guard TerminalText.startsEscapedCharacter[Int(byte)], let (scalar, length) = Self.scalar(in: utf8, at: index),
+                      TerminalText.isEscaped(scalar) else { continue }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                start = index + 1
-                switch byte {
-                case 0x22, 0x5C, 0x2F: out.append(contentsOf: [UInt8(ascii: "\\"), byte])
-                case 0x08: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-                case 0x0C: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-                case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-                case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-                case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-                default: Self.appendUnicodeEscape(UInt32(byte), to: &out)
-                }
+                out.append(contentsOf: TerminalText.escape(scalar).utf8)
+                start = index + length
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
         }
         out.append(UInt8(ascii: "\""))
     }
 
-    /// `\u` and four lower-case hex digits, as `JSONEncoder` writes a control character.
-    private static func appendUnicodeEscape(_ value: UInt32, to out: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
-        out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u")])
-        for shift in stride(from: 12, through: 0, by: -4) { out.append(hex[Int((value >> UInt32(shift)) & 0xF)]) }
-    }
-
-    /// Whether a byte past the control characters (which JSON escapes anyway) may start a
-    /// character `TerminalText.isEscaped` names (`TerminalText.startsEscapedCharacter`).
-    private static func mayStartTerminalEscape(_ byte: UInt8) -> Bool {
-        byte >= 0x20 && TerminalText.startsEscapedCharacter[Int(byte)]
-    }
-
     /// The character whose UTF-8 encoding starts at `index`, and its length in bytes, for the
-    /// one- to three-byte characters `mayStartTerminalEscape` points at.
+    /// one- to three-byte characters `TerminalText.startsEscapedCharacter` points at.
     private static func scalar(in utf8: UnsafeBufferPointer<UInt8>, at index: Int) -> (Unicode.Scalar, Int)? {
         let lead = utf8[index]
         if lead < 0x80 { return (Unicode.Scalar(lead), 1) }
@@ -219,18 +188,15 @@ extension FeedValue {
     }
 
     /// How many bytes from the start need no escape in a JSON string: none is a quote, a
-    /// backslash, a control character, (when `forTerminal`) DEL or a byte that is not ASCII, which
-    /// `mayStartTerminalEscape` then looks at, or (when `escapingSlashes`) a slash.
-    private static func plainPrefix(of utf8: UnsafeBufferPointer<UInt8>, escapingSlashes: Bool, forTerminal: Bool) -> Int {
+    /// backslash, a control character, DEL or a byte that is not ASCII (which `appendJSONString`
+    /// then looks at).
+    private static func plainPrefix(of utf8: UnsafeBufferPointer<UInt8>) -> Int {
         guard let base = utf8.baseAddress else { return 0 }
         var offset = 0
         while offset + 8 <= utf8.count {
             let word = ByteSearch.word(base, at: offset)
-            var flags = ByteSearch.equal(word, 0x22) | ByteSearch.equal(word, 0x5C) | ByteSearch.below(word, 0x20)
-            if forTerminal {
-                flags |= ByteSearch.equal(word, 0x7F) | ByteSearch.nonASCII(word)
-            }
-            if escapingSlashes { flags |= ByteSearch.equal(word, 0x2F) }
+            let flags = ByteSearch.equal(word, 0x22) | ByteSearch.equal(word, 0x5C) | ByteSearch.below(word, 0x20)
+                | ByteSearch.equal(word, 0x7F) | ByteSearch.nonASCII(word)
             if flags != 0 { return offset + ByteSearch.firstFlagged(flags) }
             offset += 8
         }

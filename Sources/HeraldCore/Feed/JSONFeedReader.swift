@@ -15,9 +15,6 @@ package struct JSONFeedReader {
     private var depth = 0
     private var values = 0
     private var problems = EntryProblems()
-    /// Whether anything was read that a strict reading refuses: a problem noted against an
-    /// entry, a key given twice in one object, or `-0`. Only `strictValue` looks at it.
-    private var spoiled = false
 
     /// Reads a whole document.
     ///
@@ -33,25 +30,6 @@ package struct JSONFeedReader {
     static func read(_ buffer: UnsafeBufferPointer<UInt8>, document: DocumentBytes? = nil) throws(DocumentFailure) -> FeedDocument {
         var reader = JSONFeedReader(bytes: buffer, document: document)
         return try reader.wholeDocument()
-    }
-
-    /// Reads a document that is one JSON value, strictly: `nil` for a syntax error, a document
-    /// beyond `FeedLimits`, a lone surrogate escape, invalid UTF-8, a number beyond a double,
-    /// a key given twice in one object, `-0` (which reads as the integer 0 otherwise), or a
-    /// fraction or exponent that gives zero or a subnormal double (it may have underflowed).
-    ///
-    /// Herald's own files are read with it (the state file): what it refuses is left to a
-    /// reader that knows that file's history, so it refuses whatever it cannot read exactly.
-    static func strictValue(_ bytes: UnsafeBufferPointer<UInt8>) -> FeedValue? {
-        var reader = JSONFeedReader(bytes: bytes)
-        do throws(DocumentFailure) {
-            let root = try reader.value()
-            reader.skipSpace()
-            guard reader.position >= bytes.count, !reader.spoiled else { return nil }
-            return root
-        } catch {
-            return nil
-        }
     }
 
     private init(bytes: UnsafeBufferPointer<UInt8>, document: DocumentBytes? = nil) {
@@ -107,7 +85,7 @@ package struct JSONFeedReader {
         case UInt8(ascii: "\""):
             var problem: String?
             let text = try string(problem: &problem)
-            if let problem { problems.note(problem); spoiled = true }
+            if let problem { problems.note(problem) }
             return .string(text)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
         case UInt8(ascii: "t"): try literal("true"); return .bool(true)
@@ -155,7 +133,6 @@ package struct JSONFeedReader {
                     reader.problems.enter(key)
                     reader.problems.note(problem)
                     reader.problems.leave()
-                    reader.spoiled = true
                 }
                 fields.add(key, .string(text))
             } else {
@@ -172,9 +149,9 @@ package struct JSONFeedReader {
         var result: [String: FeedValue] = [:]
         result.reserveCapacity(8)
         try members { (reader, key, keyProblem) throws(DocumentFailure) in
-            if let keyProblem { reader.problems.noteKey(keyProblem); reader.spoiled = true }
+            if let keyProblem { reader.problems.noteKey(keyProblem) }
             reader.problems.enter(key)
-            if result.updateValue(try reader.value(), forKey: key) != nil { reader.spoiled = true }
+            result[key] = try reader.value()
             reader.problems.leave()
         }
         return .dictionary(result)
@@ -303,18 +280,10 @@ package struct JSONFeedReader {
             throw fail("\(word()) is not a JSON number")
         }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
-        if whole, let integer = Int(text) {
-            if integer == 0, bytes[start] == UInt8(ascii: "-") { spoiled = true }
-            return .integer(integer)
-        }
-        if let real = Double(text), real.isFinite {
-            // Zero and subnormal results may be an underflow, which other readers refuse.
-            if !real.isNormal { spoiled = true }
-            return .real(real)
-        }
+        if whole, let integer = Int(text) { return .integer(integer) }
+        if let real = Double(text), real.isFinite { return .real(real) }
         let shown = text.count > 40 ? text.prefix(37) + "..." : Substring(text)
         problems.note("is the number \(shown), beyond the range of a double")
-        spoiled = true
         return .null
     }
 

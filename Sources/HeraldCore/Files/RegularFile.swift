@@ -25,7 +25,7 @@ package enum FileError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .unreadable(_, let reason), .unwritable(_, let reason), .unlockable(_, let reason): return reason
         case .tooLarge(_, let size, let limit):
-            return "it is \(Self.mebibytes(size)), more than the \(Self.mebibytes(limit)) Herald reads of such a file"
+            return "it is \(NumberText.mebibytes(size)), more than the \(NumberText.mebibytes(limit)) Herald reads of such a file"
         }
     }
 
@@ -37,12 +37,6 @@ package enum FileError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unlockable: return "cannot lock \(path): \(reason)"
         case .tooLarge: return "cannot use \(path): \(reason)"
         }
-    }
-
-    /// A size in MiB with one decimal ("4 MiB", "41.9 MiB"), for people.
-    static func mebibytes(_ bytes: Int) -> String {
-        let tenths = (bytes * 10 + 512 * 1024) / (1024 * 1024)
-        return tenths % 10 == 0 ? "\(tenths / 10) MiB" : "\(tenths / 10).\(tenths % 10) MiB"
     }
 }
 
@@ -111,7 +105,8 @@ package enum RegularFile {
         return (descriptor, info)
     }
 
-    /// Replaces a file atomically (temporary file, fsync, rename), creating its folder.
+    /// Replaces a file atomically (temporary file, fsync, rename), creating its folder: every
+    /// file Herald writes whole is written here, with the mode its caller gives.
     ///
     /// The temporary file is `<path>.tmp-<pid>` in the file's own folder (a rename never crosses
     /// folders), created afresh (never through a link planted in its place); those left by
@@ -119,11 +114,15 @@ package enum RegularFile {
     /// replaced by the file: callers that must keep a link resolve it first (`SharedFile`).
     ///
     /// - Parameters:
+    ///   - path: an absolute path.
     ///   - durable: flush the file and its folder to disk (`fsync`) before and after the
     ///     rename; without it, the rename is still atomic but a crash may lose the new version.
     ///   - mode: the new file's permissions, set before the rename so that the file is never
     ///     seen with others; 0600 when not given.
-    package static func write(_ bytes: Data, to path: String, durable: Bool = true, mode: mode_t = 0o600) throws(FileError) {
+    ///   - replacing: `false` to refuse (`EEXIST`) when anything is at `path` already, a
+    ///     dangling link included: the file is then put in place with `link`, which never
+    ///     replaces, instead of `rename`.
+    package static func write(_ bytes: Data, to path: String, durable: Bool = true, mode: mode_t = 0o600, replacing: Bool = true) throws(FileError) {
         try makeDirectory(for: path)
         let temporary = path + ".tmp-\(getpid())"
         var descriptor = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
@@ -133,29 +132,38 @@ package enum RegularFile {
             descriptor = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         }
         guard descriptor >= 0 else { throw .unwritable(path: path, reason: reason(errno)) }
-        var written = 0
-        let ok = bytes.withUnsafeBytes { buffer -> Bool in
-            while written < buffer.count {
-                let count = Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if count < 0 { if errno == EINTR { continue }; return false }
-                written += count
-            }
-            return (mode == 0o600 || fchmod(descriptor, mode) == 0) && (!durable || fsync(descriptor) == 0)
-        }
+        let ok = writeAll(bytes, to: descriptor) && (mode == 0o600 || fchmod(descriptor, mode) == 0) && (!durable || fsync(descriptor) == 0)
         var writeError: FileError? = ok ? nil : .unwritable(path: path, reason: reason(errno))
         // close can report a delayed write error (NFS, a full disk): then there is no rename either.
         if close(descriptor) != 0, writeError == nil { writeError = .unwritable(path: path, reason: reason(errno)) }
         if let writeError { unlink(temporary); throw writeError }
-        guard rename(temporary, path) == 0 else {
+        guard replacing ? rename(temporary, path) == 0 : link(temporary, path) == 0 else {
             let renameError = FileError.unwritable(path: path, reason: reason(errno))
             unlink(temporary)
             throw renameError
         }
+        if !replacing { unlink(temporary) }
         if durable {
             let handle = Glibc.open(folder(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             if handle >= 0 { fsync(handle); close(handle) }
         }
         removeStaleTemporaries(of: path)
+    }
+
+    /// Writes all of `bytes` to a descriptor, writing again after a short write or a signal
+    /// (`EINTR`): every write to a descriptor goes through here. `false`, with `errno` set,
+    /// when a write fails.
+    @discardableResult
+    package static func writeAll(_ bytes: some ContiguousBytes, to descriptor: Int32) -> Bool {
+        bytes.withUnsafeBytes { buffer -> Bool in
+            var written = 0
+            while written < buffer.count {
+                let count = Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+                if count < 0 { if errno == EINTR { continue }; return false }
+                written += count
+            }
+            return true
+        }
     }
 
     /// Removes `<path>.tmp-<pid>` files whose process is gone: what a writer killed between

@@ -115,7 +115,7 @@ package struct SharedFile: Sendable, Equatable {
             throw .unwritable(path: companion, reason: "it is \(RegularFile.kind(of: info)), not a regular file")
         }
         let bytes = Array(((info.st_size == 0 ? header : "") + text).utf8)
-        guard bytes.withUnsafeBytes({ Glibc.write(descriptor, $0.baseAddress, $0.count) }) == bytes.count, fsync(descriptor) == 0 else {
+        guard RegularFile.writeAll(bytes, to: descriptor), fsync(descriptor) == 0 else {
             throw .unwritable(path: companion, reason: RegularFile.reason(errno))
         }
     }

@@ -46,13 +46,7 @@ public enum CheckOptionLimits {
     private static func refusal(_ option: String, _ value: Double, through upper: Double, unit: String, zeroAllowed: Bool) -> String? {
         let inRange = (zeroAllowed ? value >= 0 : value > 0) && value <= upper
         if inRange { return nil }
-        let range = zeroAllowed ? "from 0 to \(number(upper)) \(unit)" : "more than 0 and at most \(number(upper)) \(unit)"
-        return "\(option) must be \(range), not \(number(value))"
-    }
-
-    /// A number as people write it: whole numbers without ".0"; "inf" and "nan" as such.
-    static func number(_ value: Double) -> String {
-        guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
-        return value.rounded() == value && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        let range = zeroAllowed ? "from 0 to \(NumberText.plain(upper)) \(unit)" : "more than 0 and at most \(NumberText.plain(upper)) \(unit)"
+        return "\(option) must be \(range), not \(NumberText.plain(value))"
     }
 }

@@ -115,7 +115,7 @@ public enum MessageSkipReason: Sendable, Equatable, CustomStringConvertible {
         case .unreadableDate(let key): return "\(key) is not a date Herald can read"
         case .otherLanguage: return "not for this user's language"
         case .otherDesktop: return "not for this desktop"
-        case .outsideRollout(let share): return "this install is outside the \(share == share.rounded() ? String(Int(share)) : String(share)) % rollout"
+        case .outsideRollout(let share): return "this install is outside the \(NumberText.plain(share)) % rollout"
         case .unreadableRollout: return "Rollout is not a number from 0 to 100 Herald can read"
         }
     }

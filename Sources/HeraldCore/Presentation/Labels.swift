@@ -33,26 +33,25 @@ public struct Labels: Sendable, Equatable {
 
     /// The labels for the language the environment asks for, English when none is shipped.
     ///
-    /// Follows gettext's order: `LANGUAGE` (a colon-separated list, first match wins) unless the
-    /// locale is "C", then `LC_ALL`, `LC_MESSAGES`, `LANG`.
+    /// The languages are the ones the targeting sees, read once by `Audience.languages(from:)`
+    /// as gettext reads them: `LANGUAGE` (a colon-separated list) unless the locale is C or
+    /// POSIX or unset, else `LC_ALL`, `LC_MESSAGES`, `LANG`.
     public static func forEnvironment(_ environment: [String: String]) -> Labels {
         translations[languageCode(environment)] ?? english
     }
 
     /// The shipped language code chosen from the environment, "en" when none matches.
     public static func languageCode(_ environment: [String: String]) -> String {
-        let locale = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty }
-        if let locale, locale == "C" || locale == "POSIX" { return "en" }
-        if let list = environment["LANGUAGE"], !list.isEmpty {
-            for item in list.split(separator: ":") where translations[code(of: item)] != nil {
-                return code(of: item)
-            }
-        }
-        if let locale, translations[code(of: locale[...])] != nil { return code(of: locale[...]) }
-        return "en"
+        languageCode(Audience.languages(from: environment))
     }
 
-    private static func code(of locale: Substring) -> String {
-        String(locale.prefix { $0.isLetter }).lowercased()
+    /// The first of the user's languages (in `Audience.languages`' form) that has shipped
+    /// labels, "en" when none has.
+    package static func languageCode(_ languages: [String]) -> String {
+        languages.lazy.map(code(of:)).first { translations[$0] != nil } ?? "en"
+    }
+
+    private static func code(of language: String) -> String {
+        String(language.prefix { $0.isLetter }).lowercased()
     }
 }

@@ -3,8 +3,9 @@
 /// line, a bidi override can reverse what follows it.
 ///
 /// Every line the `herald` tool prints goes through `visible(_:)`, and every JSON string it
-/// writes escapes the same characters (`FeedValue.appendJSONString`). The escapes are JSON's
-/// (`\n`, `\r`, `\t`, `\u202E`), so a JSON line stays valid JSON with the same meaning.
+/// writes escapes the same characters with the same `escape(_:)` (`FeedValue.appendJSONString`).
+/// The escapes are JSON's (`\n`, `\r`, `\t`, `\u202E`), so a JSON line stays valid JSON with
+/// the same meaning, and a character reads the same in a text line and a JSON line.
 package enum TerminalText {
     /// Whether a character is shown as an escape rather than written: C0 and C1 control
     /// characters and DEL, the line and paragraph separators, and the bidi controls (marks,

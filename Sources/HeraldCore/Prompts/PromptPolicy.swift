@@ -71,11 +71,7 @@ public enum PromptDecision: Sendable, Equatable, CustomStringConvertible {
 
     /// One decimal at most. Values beyond `Int` (a prompt built in code may hold any number)
     /// are written as Swift prints them rather than converted, which would trap.
-    static func format(_ value: Double) -> String {
-        let rounded = (value * 10).rounded() / 10
-        guard rounded.isFinite, abs(rounded) < 1e15 else { return CheckOptionLimits.number(value) }
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
-    }
+    static func format(_ value: Double) -> String { NumberText.oneDecimal(value) }
 }
 
 /// iPrompt's rules as pure functions of prompt, state and time (ORIGINALS.md §2.3–2.5).

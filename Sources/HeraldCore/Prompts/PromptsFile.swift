@@ -156,7 +156,7 @@ package enum PromptLimits {
     /// Why a `usesUntilPrompt` is refused, or `nil`: a whole number from 0 to `uses`.
     package static func usesRefusal(_ value: Double) -> String? {
         guard value >= 0, value <= Double(uses), value.rounded() == value else {
-            return "must be a whole number of uses from 0 to \(FeedLimits.grouped(uses)), not \(CheckOptionLimits.number(value))"
+            return "must be a whole number of uses from 0 to \(NumberText.grouped(uses)), not \(NumberText.plain(value))"
         }
         return nil
     }
@@ -164,7 +164,7 @@ package enum PromptLimits {
     /// Why a `daysUntilPrompt` or `remindPeriod` is refused, or `nil`: 0 to `days` days.
     package static func daysRefusal(_ value: Double) -> String? {
         guard value >= 0, value <= days else {
-            return "must be a number of days from 0 to \(CheckOptionLimits.number(days)), not \(CheckOptionLimits.number(value))"
+            return "must be a number of days from 0 to \(NumberText.plain(days)), not \(NumberText.plain(value))"
         }
         return nil
     }

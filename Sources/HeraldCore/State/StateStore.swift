@@ -27,9 +27,9 @@ public enum StateStoreError: Error, Sendable, Equatable, CustomStringConvertible
         case .unreadable(let path, let reason): return "cannot read \(path): \(reason)"
         case .unlockable(let path, let reason): return "cannot lock \(path): \(reason)"
         case .tooLarge(let path, let size, let limit):
-            return "cannot use \(path): it is \(Self.mebibytes(size)), more than the \(Self.mebibytes(limit)) a state file may hold"
+            return "cannot use \(path): it is \(NumberText.mebibytes(size)), more than the \(NumberText.mebibytes(limit)) a state file may hold"
         case .wouldBeTooLarge(let path, let size, let limit):
-            return "cannot write \(path): it would be \(Self.mebibytes(size)), more than the \(Self.mebibytes(limit)) a state file may hold"
+            return "cannot write \(path): it would be \(NumberText.mebibytes(size)), more than the \(NumberText.mebibytes(limit)) a state file may hold"
         }
     }
 
@@ -47,8 +47,6 @@ public enum StateStoreError: Error, Sendable, Equatable, CustomStringConvertible
         case .tooLarge(let path, let size, let limit): self = .tooLarge(path: path, size: size, limit: limit)
         }
     }
-
-    static func mebibytes(_ bytes: Int) -> String { FileError.mebibytes(bytes) }
 }
 
 /// Where Herald keeps an app's files (DESIGN.md D16), following the XDG base directories.
@@ -60,16 +58,13 @@ package struct HeraldPaths: Sendable, Equatable {
     /// The cached feed, `$XDG_CACHE_HOME/herald/<app-id>.feed`.
     package var cachedFeedFile: String
 
-    /// The paths for an app id, from an environment (`XDG_STATE_HOME`, `XDG_CACHE_HOME`, `HOME`).
+    /// The paths for an app id, from an environment (`XDG_STATE_HOME`, `XDG_CACHE_HOME`, `HOME`,
+    /// as `BaseDirectories` reads them).
     package init(appID: String, environment: [String: String]) throws {
         guard Self.isValid(appID: appID) else { throw StateStoreError.invalidAppID(appID) }
-        let home = environment["HOME"] ?? "/"
-        func base(_ variable: String, _ fallback: String) -> String {
-            if let value = environment[variable], value.hasPrefix("/") { return value }
-            return home + "/" + fallback
-        }
-        let stateDirectory = base("XDG_STATE_HOME", ".local/state") + "/herald"
-        let cacheDirectory = base("XDG_CACHE_HOME", ".cache") + "/herald"
+        let directories = BaseDirectories(environment: environment)
+        let stateDirectory = directories.stateHome + "/herald"
+        let cacheDirectory = directories.cacheHome + "/herald"
         stateFile = stateDirectory + "/\(appID).json"
         lockFile = stateDirectory + "/\(appID).lock"
         cachedFeedFile = cacheDirectory + "/\(appID).feed"

@@ -42,4 +42,26 @@ final class ISO8601MomentTests: XCTestCase {
             XCTAssertFalse(read.dateOnly)
         }
     }
+
+    /// Whatever the writer writes, the reader reads back, expanded years (before 0 and after
+    /// 9999) among them.
+    func testEveryWrittenDateReadsBackAsItsWholeSecond() throws {
+        for seconds in stride(from: -1e13, to: 1e13, by: 98_765_432.1) {
+            let date = Date(timeIntervalSince1970: seconds)
+            let text = ISO8601Moment.text(date)
+            XCTAssertEqual(ISO8601Moment.parse(text)?.date, Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)), text)
+        }
+    }
+
+    /// A feed value's date is written in the one calendar whichever writer writes it: its
+    /// `Encodable` conformance (the tool's JSON output) and its JSON text (the event lines).
+    func testFeedValueDatesAreWrittenInTheOneCalendarByEveryWriter() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        for text in ["1500-06-15", "1582-10-04", "2026-11-22T14:43:32Z", "0001-01-01"] {
+            let value = FeedValue.array([.date(try XCTUnwrap(ISO8601Moment.parse(text)).date)])
+            XCTAssertEqual(String(decoding: try encoder.encode(value), as: UTF8.self), value.jsonText, text)
+            XCTAssertEqual(value.jsonText, "[\"\(ISO8601Moment.text(try XCTUnwrap(ISO8601Moment.parse(text)).date))\"]")
+        }
+    }
 }

@@ -126,6 +126,25 @@ final class CheckPipelineTests: XCTestCase {
         }
     }
 
+    /// A feed's file name says nothing of its format: JSON named `.plist` and a property list
+    /// named `.json` are each read by what their bytes are.
+    func testFormatIsChosenByContentNotFileName() throws {
+        let directory = try Fixtures.temporaryDirectory("herald-pipeline")
+        let jsonNamedPlist = directory.appendingPathComponent("feed.plist")
+        let plistNamedJSON = directory.appendingPathComponent("feed.json")
+        try #"{"a": {"Title": "JSON in a .plist"}}"#.write(to: jsonNamedPlist, atomically: true, encoding: .utf8)
+        try Fixtures.xmlFeed(["a": ["Title": "A plist in a .json"]]).write(to: plistNamedJSON, atomically: true, encoding: .utf8)
+        try MainContext.assumeIsolated {
+            for (file, title) in [(jsonNamedPlist, "JSON in a .plist"), (plistNamedJSON, "A plist in a .json")] {
+                let (_, presenter, herald, recorder) = try Self.pipeline(file.absoluteString)
+                recorder.answer = "ok"
+                recorder.run { herald.appLaunched() }
+                XCTAssertEqual(recorder.events, ["fetched", "shown a", "ok a", "finished"], file.lastPathComponent)
+                XCTAssertEqual(presenter.shown.map(\.content.summary), [title], file.lastPathComponent)
+            }
+        }
+    }
+
     func testACheckThatIsNotDueTakesNoLockAndWritesNothing() throws {
         let feed = try Self.feedURL(["a"])
         try MainContext.assumeIsolated {

@@ -67,6 +67,7 @@ extension Herald {
     /// shown, deferred while the desktop asks for quiet, or left out with the reason. Nothing
     /// is shown, drawn, claimed or written.
     ///
+    /// - Parameter feed: the feed whose messages are explained.
     /// - Parameter state: the state to explain against; by default a snapshot of this app's.
     /// - Throws: `HeraldError.state` when the state is not given and cannot be read.
     public func explain(_ feed: Feed, state: HeraldState? = nil) throws(HeraldError) -> [MessageExplanation] {

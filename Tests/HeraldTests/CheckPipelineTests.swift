@@ -200,7 +200,7 @@ final class CheckPipelineTests: XCTestCase {
             recorder.declined = ["c"]
             recorder.run {
                 herald.appLaunched()
-                MainContext.after(seconds: 0.5) {
+                when({ recorder.events.contains("skipped a over-cap") }) {
                     XCTAssertEqual(Array(store.state.presenting.keys), ["b"], "only the shown message stays claimed")
                     XCTAssertEqual(store.writes, 2, "plan with claims, then the update that releases c and claims b")
                     presenter.answer(presenter.shown[0], with: "ignore")
@@ -218,7 +218,7 @@ final class CheckPipelineTests: XCTestCase {
             let (store, presenter, herald, recorder) = try Self.pipeline(feed, check: CheckConfiguration(maxNotificationsPerCheck: 1), waitLimit: 30)
             recorder.run {
                 herald.appLaunched()
-                MainContext.after(seconds: 0.5) {
+                when({ recorder.events.contains("skipped a over-cap") }) {
                     XCTAssertEqual(Array(store.state.presenting.keys), ["c"])
                     XCTAssertEqual(store.updates, 2, "the lock before the fetch and the plan's update alone")
                     XCTAssertEqual(store.writes, 1)
@@ -240,7 +240,7 @@ final class CheckPipelineTests: XCTestCase {
             recorder.onShow = { claimedWhenShown.append(store.state.presenting.keys.sorted()) }
             recorder.run {
                 herald.appLaunched()
-                MainContext.after(seconds: 0.5) { for shown in presenter.shown { presenter.answer(shown, with: "ok") } }
+                when({ recorder.events.contains("skipped a over-cap") }) { for shown in presenter.shown { presenter.answer(shown, with: "ok") } }
             }
             XCTAssertEqual(recorder.events, ["fetched", "skipped d delegate-declined", "shown c", "shown b", "skipped a over-cap",
                                              "ok c", "ok b", "finished"])
@@ -353,7 +353,7 @@ final class CheckPipelineTests: XCTestCase {
             presenter.reusesIDs = true
             recorder.run {
                 herald.appLaunched()
-                MainContext.after(seconds: 0.3) { presenter.answer(presenter.shown[1], with: "ok") }
+                when({ presenter.shown.count == 2 }) { presenter.answer(presenter.shown[1], with: "ok") }
             }
             XCTAssertEqual(recorder.events, ["fetched", "shown b", "closed b undefined", "shown a", "ok a", "finished"])
             XCTAssertEqual(store.state.viewed, ["a"])

@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -66,3 +67,10 @@ let package = Package(
         .testTarget(name: "heraldTests", dependencies: ["herald", "HeraldCore"]),
     ]
 )
+
+// The DocC catalog (Sources/Herald/Herald.docc) is built by swift-docc-plugin, declared only when
+// asked for (`HERALD_DOCS=1 swift package generate-documentation --target Herald`, which
+// Tests/scripts/docs.sh runs), so an app that depends on Herald never resolves it.
+if ProcessInfo.processInfo.environment["HERALD_DOCS"] == "1" {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"))
+}

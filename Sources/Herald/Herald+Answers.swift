@@ -67,6 +67,7 @@ extension Herald {
     /// shown, deferred while the desktop asks for quiet, or left out with the reason, against a
     /// snapshot of this app's answers. Nothing is shown, drawn, claimed or written.
     ///
+    /// - Parameter feed: the feed whose messages are explained.
     /// - Throws: `HeraldError.state` when the state cannot be read.
     package func explain(_ feed: Feed) throws(HeraldError) -> [MessageExplanation] {
         explain(feed, state: try readState())

@@ -38,8 +38,7 @@ final class FeedDecodingTests: XCTestCase {
         XCTAssertEqual(feed.entries["b"]?.title, "x")
     }
 
-    func testFormatIsChosenByContentNotFileName() throws {
-        // The same bytes decode the same way whatever they were called; only content counts.
+    func testJSONAfterLeadingWhiteSpaceIsReadAsJSON() throws {
         let json = try FeedDecoder.decode(Data("  \n{\"a\": {\"Title\": \"J\"}}".utf8))
         XCTAssertEqual(json.format, .json)
     }

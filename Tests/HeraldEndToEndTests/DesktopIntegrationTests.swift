@@ -14,12 +14,20 @@ final class DesktopIntegrationTests: XCTestCase {
     ]])
 
     /// Keeps part of the screen (by default the top, where the window and the bubbles are) as a
-    /// README picture.
+    /// picture for the docs, once the screen has settled: two screenshots in a row alike.
     func keepScreenshot(_ session: DesktopSession, _ name: String, region: String = "1024x180+0+0") throws {
         guard let folder = ProcessInfo.processInfo.environment["HERALD_SCREENSHOTS"] else { return }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let whole = session.directory.appendingPathComponent("whole-\(name)").path
-        try session.screenshot(to: whole)
+        let previous = session.directory.appendingPathComponent("previous-\(name)").path
+        try session.screenshot(to: previous)
+        let settled = try eventually(within: 5) {
+            try session.screenshot(to: whole)
+            let same = try runToCompletion("/usr/bin/compare", ["-metric", "AE", previous, whole, "null:"], environment: session.environment).status == 0
+            if !same { try FileManager.default.removeItem(atPath: previous); try FileManager.default.moveItem(atPath: whole, toPath: previous) }
+            return same
+        }
+        XCTAssertTrue(settled, "the screen kept changing for 5 s")
         let crop = try runToCompletion("/usr/bin/convert", [whole, "-crop", region, "+repage", folder + "/" + name], environment: session.environment)
         XCTAssertEqual(crop.status, 0)
     }
@@ -91,7 +99,6 @@ final class DesktopIntegrationTests: XCTestCase {
         let bubble = try session.notificationBubble()
         try session.click(x: bubble.buttons[2].x, y: bubble.buttons[2].y)
         XCTAssertTrue(eventually { app.output.contains("You chose ignore: Version 2 is out") }, app.output)
-        Thread.sleep(forTimeInterval: 0.3)
         try keepScreenshot(session, "gtk-demo-after.png")
         XCTAssertEqual(try session.state(appID: appID)["ignored"] as? [String], ["2026/11/01"])
     }

@@ -562,7 +562,7 @@ final class PortalToGnomeShellDesktopMatrixTests: DesktopMatrixCase {
     func testPortalToGnomeShellRecordsTheAnswerOfEachButtonAndOpensTheLink() throws { try assertEachButtonRecordsItsAnswer() }
 
     /// Inside the sandbox the host's `show-banners` is asked of the Settings portal; the gtk
-    /// backend of Debian 12 does not offer that schema, so the message shows (README, "In a
+    /// backend of Debian 12 does not offer that schema, so the message shows (desktop/docs/administrators.md, "In a
     /// Flatpak app").
     func testPortalToGnomeShellAsksTheSettingsPortalForTheHostsBanners() throws {
         try desktop.setDoNotDisturb(true)

@@ -36,7 +36,7 @@ final class FetchBoundsTests: XCTestCase {
         let session = try DesktopSession(capabilities: "body")
         let server = try FeedServer(directory: session.directory)
         let limit = FeedSource.requestLimit(languages: 0)
-        XCTAssertEqual(limit, 18, "the README's number for a feed URL without {lang}")
+        XCTAssertEqual(limit, 18, "the number The Feed Format gives for a feed URL without {lang}")
         var cases: [(url: String, status: Int32, line: String, requests: Int)] = []
         try server.publish("page.plist", "placeholder")
         try answer(200, for: "page.plist", on: server)

@@ -2,7 +2,7 @@ import Foundation
 import HeraldTestSupport
 import XCTest
 
-/// What Herald does inside a Flatpak sandbox beyond the matrix's scenario (README, "In a
+/// What Herald does inside a Flatpak sandbox beyond the matrix's scenario (desktop/docs/administrators.md, "In a
 /// Flatpak app"): it prints nothing of libnotify's on stderr, and refuses a login entry that no
 /// session would read.
 final class FlatpakSandboxTests: DesktopMatrixCase {

@@ -76,8 +76,9 @@ final class ToolConventionsTests: XCTestCase {
         XCTAssertEqual(try run(session, ["check", "--help"]), try run(session, ["help", "check"]))
     }
 
-    /// One table of exit codes: the help's (which the manual page is made from) is the README's.
-    func testTheHelpEndsItsOverviewWithTheExitCodeTableTheReadmeShows() throws {
+    /// One table of exit codes: the help's (which the manual page is made from) is the one
+    /// desktop/docs/cli.md shows.
+    func testTheHelpEndsItsOverviewWithTheExitCodeTableTheCommandsPageShows() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
         let help = try run(session, ["--help"]).output.split(separator: "\n").map(String.init)
         let start = try XCTUnwrap(help.firstIndex(of: "EXIT STATUS:"))
@@ -85,13 +86,13 @@ final class ToolConventionsTests: XCTestCase {
             let code = line.dropFirst(2).prefix { $0 != " " }
             return [String(code), String(line.dropFirst(2 + code.count).drop { $0 == " " })]
         }
-        let readme = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let table = try XCTUnwrap(readme.components(separatedBy: "<!-- exit-status -->").dropFirst().first?.components(separatedBy: "<!-- /exit-status -->").first)
-        let readmeRows = table.split(separator: "\n").dropFirst(2).map { row in
+        let page = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("desktop/docs/cli.md"), encoding: .utf8)
+        let table = try XCTUnwrap(page.components(separatedBy: "<!-- exit-status -->").dropFirst().first?.components(separatedBy: "<!-- /exit-status -->").first)
+        let pageRows = table.split(separator: "\n").dropFirst(2).map { row in
             row.split(separator: "|").map { String($0).trimmingCharacters(in: .whitespaces) }
         }
         XCTAssertEqual(helpRows.map(\.first), ["0", "64", "65", "66", "69", "73", "75", "77", "78", "128+n"])
-        XCTAssertEqual(readmeRows, helpRows)
+        XCTAssertEqual(pageRows, helpRows)
     }
 
     func testHeraldWithoutASubcommandPrintsItsUsageOnStandardErrorAndExits64() throws {

@@ -544,7 +544,10 @@ public final class RealDesktop {
         Thread.sleep(forTimeInterval: 0.5)
     }
 
-    /// Clicks a mouse button (1 left, 2 middle) at a point.
+    /// Clicks a mouse button (1 left, 2 middle) at a point. The pause between the move and the
+    /// click lets the server's toolkit take the pointer's entry before the press (without it,
+    /// clicks on xfce4-notifyd's buttons behind the portal are lost); nothing outside the server
+    /// shows when it has.
     public func click(x: Int, y: Int, button: Int = 1) throws {
         _ = try runToCompletion("/usr/bin/xdotool", ["mousemove", String(x), String(y), "sleep", "0.2", "click", String(button)], environment: environment)
     }
@@ -558,8 +561,8 @@ public final class RealDesktop {
         try? FileManager.default.removeItem(at: input)
         try choice.write(to: directory.appendingPathComponent("dmenu-choice"), atomically: true, encoding: .utf8)
         _ = try runToCompletion("/usr/bin/dunstctl", ["context"], environment: environment)
+        // The stand-in renames the menu into place once it is whole.
         guard eventually({ FileManager.default.fileExists(atPath: input.path) }) else { return [] }
-        Thread.sleep(forTimeInterval: 0.2)
         return ((try? String(contentsOf: input, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 

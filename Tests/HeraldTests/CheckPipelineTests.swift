@@ -143,6 +143,25 @@ final class CheckPipelineTests: XCTestCase {
         }
     }
 
+    /// A feed's file name says nothing of its format: JSON named `.plist` and a property list
+    /// named `.json` are each read by what their bytes are.
+    func testFormatIsChosenByContentNotFileName() throws {
+        let directory = try Fixtures.temporaryDirectory("herald-pipeline")
+        let jsonNamedPlist = directory.appendingPathComponent("feed.plist")
+        let plistNamedJSON = directory.appendingPathComponent("feed.json")
+        try #"{"a": {"Title": "JSON in a .plist"}}"#.write(to: jsonNamedPlist, atomically: true, encoding: .utf8)
+        try Fixtures.xmlFeed(["a": ["Title": "A plist in a .json"]]).write(to: plistNamedJSON, atomically: true, encoding: .utf8)
+        try MainContext.assumeIsolated {
+            for (file, title) in [(jsonNamedPlist, "JSON in a .plist"), (plistNamedJSON, "A plist in a .json")] {
+                let (_, presenter, herald, recorder) = try Self.pipeline(file.absoluteString)
+                recorder.answer = "ok"
+                recorder.run { herald.appLaunched() }
+                XCTAssertEqual(recorder.events, ["fetched", "shown a", "ok a", "finished"], file.lastPathComponent)
+                XCTAssertEqual(presenter.shown.map(\.content.summary), [title], file.lastPathComponent)
+            }
+        }
+    }
+
     func testACheckThatIsNotDueTakesNoLockAndWritesNothing() throws {
         let feed = try Self.feedURL(["a"])
         try MainContext.assumeIsolated {
@@ -198,7 +217,7 @@ final class CheckPipelineTests: XCTestCase {
             recorder.declined = ["c"]
             recorder.run {
                 herald.appLaunched()
-                MainContext.after(seconds: 0.5) {
+                when({ recorder.events.contains("skipped a over-cap") }) {
                     XCTAssertEqual(Array(store.state.presenting.keys), ["b"], "only the shown message stays claimed")
                     XCTAssertEqual(store.writes, 2, "plan with claims, then the update that releases c and claims b")
                     presenter.answer(presenter.shown[0], with: "ignore")
@@ -216,7 +235,7 @@ final class CheckPipelineTests: XCTestCase {
             let (store, presenter, herald, recorder) = try Self.pipeline(feed, check: CheckConfiguration(maxNotificationsPerCheck: 1), waitLimit: 30)
             recorder.run {
                 herald.appLaunched()
-                MainContext.after(seconds: 0.5) {
+                when({ recorder.events.contains("skipped a over-cap") }) {
                     XCTAssertEqual(Array(store.state.presenting.keys), ["c"])
                     XCTAssertEqual(store.updates, 2, "the lock before the fetch and the plan's update alone")
                     XCTAssertEqual(store.writes, 1)
@@ -238,7 +257,7 @@ final class CheckPipelineTests: XCTestCase {
             recorder.onShow = { claimedWhenShown.append(store.state.presenting.keys.sorted()) }
             recorder.run {
                 herald.appLaunched()
-                MainContext.after(seconds: 0.5) { for shown in presenter.shown { presenter.answer(shown, with: "ok") } }
+                when({ recorder.events.contains("skipped a over-cap") }) { for shown in presenter.shown { presenter.answer(shown, with: "ok") } }
             }
             XCTAssertEqual(recorder.events, ["fetched", "skipped d delegate-declined", "shown c", "shown b", "skipped a over-cap",
                                              "ok c", "ok b", "finished"])
@@ -363,7 +382,7 @@ final class CheckPipelineTests: XCTestCase {
             presenter.reusesIDs = true
             recorder.run {
                 herald.appLaunched()
-                MainContext.after(seconds: 0.3) { presenter.answer(presenter.shown[1], with: "ok") }
+                when({ presenter.shown.count == 2 }) { presenter.answer(presenter.shown[1], with: "ok") }
             }
             XCTAssertEqual(recorder.events, ["fetched", "shown b", "closed b undefined", "shown a", "ok a", "finished"])
             XCTAssertEqual(store.state.viewed, ["a"])

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Measures the release `herald` against the floor (../shared/bench/floor.c: the same job in
+# Measures the release `herald` against the floor (Tests/Benchmarks/Floor/floor.c: the same job in
 # plain C with the same libraries) and notify-send (showing without fetching), and prints one
 # Markdown table of medians with herald's ratio to its peer.
 #
@@ -55,11 +55,11 @@ done
 say() { printf 'bench: %s\n' "$*" >&2; }
 die() { say "$*"; exit 1; }
 
-floor_source=${HERALD_FLOOR_SOURCE:-../shared/bench/floor.c}
+floor_source=${HERALD_FLOOR_SOURCE:-Tests/Benchmarks/Floor/floor.c}
 have_floor=1
 if [ ! -f "$floor_source" ]; then
-  # Outside the team's checkout layout (a clone elsewhere) the floor is left out, not the bench.
-  say "the floor's source $floor_source is missing (set HERALD_FLOOR_SOURCE to floor.c); its column stays empty"
+  # Only an override can point elsewhere; the floor is then left out, not the bench.
+  say "the floor's source $floor_source is missing (HERALD_FLOOR_SOURCE names floor.c); its column stays empty"
   have_floor=0
 fi
 python=/usr/bin/python3

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds and runs README.md's "In an app" code as a new app developer would, so that it stays
-# true: each Swift block marked `<!-- readme-snippet: PATH -->` becomes PATH in a new package in
-# a temporary folder, beside a link named `herald` to this checkout (the README's
+# true: each Swift block marked `<!-- readme-snippet: PATH -->` there or in an article of the
+# DocC catalog (Sources/Herald/Herald.docc/*.md) becomes PATH in one new package in a temporary
+# folder, beside a link named `herald` to this checkout (the README's
 # `.package(path: "../herald")`), built with `swift build` into a scratch folder of its own there.
 #
 #   Tests/scripts/readme-snippets.sh [DIR]
@@ -75,7 +76,7 @@ rm -rf "$app" "$work/feed"
 mkdir -p "$app" "$work/feed"
 ln -sfn "$checkout" "$work/herald"
 snippets=$("$python" - README.md "$app" "$work/feed/messages.plist" <<'PY'
-import os, re, sys
+import glob, os, re, sys
 
 readme, app, feed = sys.argv[1:4]
 with open(readme, encoding="utf-8") as handle:
@@ -89,17 +90,25 @@ def section(heading):
     return found.group(1)
 
 
-in_an_app = section("In an app")
-markers = re.findall(r"^<!-- readme-snippet: (.*?) -->$", in_an_app, re.M)
-blocks = re.findall(r"^<!-- readme-snippet: (.*?) -->\n```swift\n(.*?)^```$", in_an_app, re.M | re.S)
-if len(blocks) != len(markers):
-    sys.exit("README.md: every readme-snippet marker must stand right before a ```swift block")
+def marked(where, source):
+    markers = re.findall(r"^<!-- readme-snippet: (.*?) -->$", source, re.M)
+    blocks = re.findall(r"^<!-- readme-snippet: (.*?) -->\n```swift\n(.*?)^```$", source, re.M | re.S)
+    if len(blocks) != len(markers):
+        sys.exit("%s: every readme-snippet marker must stand right before a ```swift block" % where)
+    return blocks
+
+
+# The README's "In an app", then the catalog's articles, in name order: one package.
+blocks = marked("README.md", section("In an app"))
+for article in sorted(glob.glob("Sources/Herald/Herald.docc/*.md")):
+    with open(article, encoding="utf-8") as handle:
+        blocks += marked(article, handle.read())
 names = [name for name, _ in blocks]
 if "Package.swift" not in names or len(names) < 2:
     sys.exit("README.md's 'In an app' marks no Package.swift and source file (<!-- readme-snippet: PATH -->)")
 for name, code in blocks:
     if os.path.isabs(name) or ".." in name.split("/") or names.count(name) > 1:
-        sys.exit("README.md: readme-snippet %r must be a relative path, used once" % name)
+        sys.exit("readme-snippet %r must be a relative path, used once in README.md and the catalog's articles" % name)
     path = os.path.join(app, name)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w", encoding="utf-8") as handle:

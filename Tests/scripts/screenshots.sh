@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates the README's screenshots: runs the tests that drive real notification servers
-# under Xvfb and keeps their screenshots in desktop/screenshots.
+# Regenerates the screenshots the README and desktop/docs show: runs the tests that drive real
+# notification servers under Xvfb and keeps their screenshots in desktop/screenshots.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 Tests/scripts/setup.sh --tests

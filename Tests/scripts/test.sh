@@ -7,28 +7,55 @@
 #   the in-process tests under valgrind memcheck   Tests/scripts/memcheck.sh    HERALD_SKIP_MEMCHECK=1
 #   the same under AddressSanitizer and ThreadSanitizer  Tests/scripts/sanitizers.sh  HERALD_SKIP_SANITIZERS=1
 #   each decoder's fuzzer for a few seconds        Tests/scripts/fuzz.sh        HERALD_SKIP_FUZZ=1
+#   the DocC catalog, built without a warning (beside memcheck)  Tests/scripts/docs.sh  HERALD_SKIP_DOCS=1
 # and the benchmark in its quick form, so that it keeps working (no timing fails the run; only a
 # figure that cannot be measured does)   Tests/scripts/bench.sh --quick     HERALD_SKIP_BENCH=1
 # (the variables leave one out).
+#
+#   Tests/scripts/test.sh --quick
+#
+# runs only the tests a developer runs between edits: the unit tests (HeraldCoreTests,
+# HeraldFleetTests) and the in-process tests of the library and its GLib side (HeraldTests,
+# HeraldDesktopTests), in about two minutes after the build; no end-to-end test, no sanitizer,
+# valgrind, fuzzing, documentation, packaging or benchmark.
 set -euo pipefail
+quick=0
+case ${1:-} in
+  --quick) quick=1 ;;
+  "") ;;
+  *) echo "test: unknown option $1 (--quick runs the unit and in-process tests only)" >&2; exit 64 ;;
+esac
 cd "$(dirname "$0")/../.."
 Tests/scripts/setup.sh --tests
 swift build --build-tests
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+docs_log=$(mktemp)
+trap 'rm -f "$log" "$docs_log"' EXIT
 status=0
-swift test --skip-build --disable-swift-testing 2>&1 | tee "$log" || status=$?
+tests=()
+# Test targets, not classes: a new class of a quick target is quick without a change here.
+[ "$quick" = 0 ] || tests=(--filter '^(HeraldCoreTests|HeraldFleetTests|HeraldDesktopTests|HeraldTests)\.')
+swift test --skip-build --disable-swift-testing "${tests[@]}" 2>&1 | tee "$log" || status=$?
 further=0
-if [ "${HERALD_SKIP_MEMCHECK:-0}" != 1 ]; then
+docs=
+if [ "$quick" = 0 ] && [ "${HERALD_SKIP_DOCS:-0}" != 1 ]; then
+  # Beside memcheck, whose valgrind keeps one core busy: the catalog adds no time of its own.
+  Tests/scripts/docs.sh >"$docs_log" 2>&1 &
+  docs=$!
+fi
+if [ "$quick" = 0 ] && [ "${HERALD_SKIP_MEMCHECK:-0}" != 1 ]; then
   Tests/scripts/memcheck.sh --skip-build || further=1
 fi
-if [ "${HERALD_SKIP_SANITIZERS:-0}" != 1 ]; then
+if [ -n "$docs" ]; then
+  if wait "$docs"; then tail -n 1 "$docs_log"; else cat "$docs_log"; further=1; fi
+fi
+if [ "$quick" = 0 ] && [ "${HERALD_SKIP_SANITIZERS:-0}" != 1 ]; then
   Tests/scripts/sanitizers.sh address thread || further=1
 fi
-if [ "${HERALD_SKIP_FUZZ:-0}" != 1 ] && [ -x Tests/scripts/fuzz.sh ]; then
+if [ "$quick" = 0 ] && [ "${HERALD_SKIP_FUZZ:-0}" != 1 ] && [ -x Tests/scripts/fuzz.sh ]; then
   Tests/scripts/fuzz.sh || further=1
 fi
-if [ "${HERALD_SKIP_BENCH:-0}" != 1 ]; then
+if [ "$quick" = 0 ] && [ "${HERALD_SKIP_BENCH:-0}" != 1 ]; then
   Tests/scripts/bench.sh --quick || further=1
 fi
 summary=$(grep -E "^[[:space:]]*Executed [0-9]+ tests?, with ([0-9]+ tests? skipped and )?[0-9]+ failures?" "$log" | tail -1 || true)

@@ -111,6 +111,7 @@ package final class FeedSource {
     ///   the record also names the URL that answered last, which is asked first and alone.
     /// - Parameter acceptedVersion: the highest signed version the app accepted from this feed
     ///   URL (`HeraldState.feedVersions`); a feed signed with a lower one is refused as replayed.
+    /// - Parameter completion: receives the loaded feed or the reason there is none.
     package func load(cached: HeraldState.CachedFeed?, acceptedVersion: UInt64? = nil,
                      completion: @escaping @MainContext (Result<LoadedFeed, HeraldError>) -> Void) {
         do {

@@ -34,7 +34,7 @@ trap 'rm -f "$log" "$docs_log"' EXIT
 status=0
 tests=()
 # Test targets, not classes: a new class of a quick target is quick without a change here.
-[ "$quick" = 0 ] || tests=(--filter '^(HeraldCoreTests|HeraldFleetTests|HeraldDesktopTests|HeraldTests)\.')
+[ "$quick" = 0 ] || tests=(--filter '^(HeraldCoreTests|HeraldFleetTests|HeraldDesktopTests|HeraldPublishingTests|HeraldTests|HeraldTestingTests|heraldTests)\.')
 swift test --skip-build --disable-swift-testing "${tests[@]}" 2>&1 | tee "$log" || status=$?
 further=0
 docs=

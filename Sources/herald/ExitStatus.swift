@@ -1,5 +1,6 @@
 /// What `herald`'s exit codes mean: one table for every command (the BSD `sysexits` codes),
-/// printed at the end of `herald --help`, in the manual page made from it, and in the README.
+/// printed at the end of `herald --help`, in the manual page made from it, and in
+/// desktop/docs/cli.md ("Exit status").
 enum ExitStatus {
     /// Each code and what it says, in order.
     static let table: [(code: String, meaning: String)] = [

@@ -16,6 +16,6 @@ final class ReadmeSnippetTests: XCTestCase {
         // The script's progress and the app's output go to standard error, into the test log.
         let run = try runToCompletion("/bin/bash", [script], environment: environment)
         XCTAssertEqual(run.status, 0, run.output)
-        XCTAssertEqual(run.output.split(separator: "\n").last, "readme-snippets: passed (Package.swift, Sources/App/main.swift)", run.output)
+        XCTAssertEqual(run.output.split(separator: "\n").last, "readme-snippets: passed (Package.swift, Sources/App/main.swift, Tests/AppTests/DelegateTests.swift, Sources/App/Banner.swift, Sources/App/WhatsNew.swift, Tests/AppTests/WhatsNewTests.swift)", run.output)
     }
 }

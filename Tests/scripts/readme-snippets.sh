@@ -11,8 +11,10 @@
 # against a loopback feed server serving the README's sample feed (its "The feed" section) at
 # FEED_URL. The script waits for the notification, clicks its "ignore" button, and checks the
 # app's whole output and exit status; then runs the app again, which must find no check due and
-# end at once. The last line is "readme-snippets: passed (PATHS)". With DIR, the package, its
-# build and the logs are made there and kept, instead of in a temporary folder that is removed.
+# end at once. Before that, the package's tests (its test target) run with `swift test`, with
+# no session bus and no browser. The last line is "readme-snippets: passed (PATHS)". With DIR,
+# the package, its build and the logs are made there and kept, instead of in a temporary folder
+# that is removed.
 #
 # Resolving the new package fetches swift-argument-parser as the main package's resolution
 # does (git's own settings say from where), so it works offline wherever that does. Needs
@@ -21,7 +23,7 @@
 set -euo pipefail
 
 case ${1:-} in
-  -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   -*) echo "readme-snippets: unknown option $1 (see --help)" >&2; exit 64 ;;
 esac
 keep=
@@ -135,7 +137,7 @@ if ! (cd "$app" && swift build --scratch-path "$work/scratch") >"$work/build.log
 fi
 say "built in $(($(date +%s) - started)) s"
 # The one program the package makes (what `swift run` would run).
-mapfile -t programs < <(find "$work/scratch/debug/" -maxdepth 1 -type f -perm -u+x)
+mapfile -t programs < <(find "$work/scratch/debug/" -maxdepth 1 -type f -perm -u+x ! -name '*.xctest')
 [ ${#programs[@]} -eq 1 ] || die "the README's package must make one program; $work/scratch/debug has: ${programs[*]}"
 
 # A desktop of our own: no display, XDG folders and HOME in the work folder, no proxy.
@@ -155,6 +157,25 @@ printf '%s\n' '[Desktop Entry]' Type=Application 'Name=Link recorder' "Exec=$wor
   'MimeType=x-scheme-handler/https;x-scheme-handler/http;' NoDisplay=true >"$XDG_DATA_HOME/applications/link-recorder.desktop"
 printf '%s\n' '[Default Applications]' x-scheme-handler/https=link-recorder.desktop x-scheme-handler/http=link-recorder.desktop \
   >"$XDG_CONFIG_HOME/mimeapps.list"
+
+# The app's tests (the catalog's "Testing Your Delegate" and "Your Own Interface"), as a CI
+# machine runs them: no session bus, no browser, an xdg-open that fails and says it was called.
+mkdir -p "$work/no-browser"
+cat >"$work/no-browser/xdg-open" <<EOF
+#!/bin/sh
+printf '%s\n' "\$1" >>'$work/xdg-open-calls'
+exit 3
+EOF
+chmod +x "$work/no-browser/xdg-open"
+say "running the app's tests without a session bus or a browser"
+if ! (cd "$app" && env -u DBUS_SESSION_BUS_ADDRESS BROWSER=/bin/false PATH="$work/no-browser:$PATH" \
+  swift test --scratch-path "$work/scratch") >"$work/test.log" 2>&1; then
+  tail -n 40 "$work/test.log" >&2
+  die "the app's tests fail (whole log: $work/test.log, kept when a folder is given)"
+fi
+[ ! -e "$work/xdg-open-calls" ] || die "the app's tests opened links: $(cat "$work/xdg-open-calls")"
+grep -E '^Test Suite .All tests. passed' "$work/test.log" >/dev/null || die "the app's tests did not all pass: $(tail -n 5 "$work/test.log")"
+say "the app's tests passed: $(grep -Eo 'Executed [0-9]+ tests?, with 0 failures' "$work/test.log" | tail -n 1)"
 
 start_server bus dbus-daemon --session --nofork --print-address=1
 export DBUS_SESSION_BUS_ADDRESS=$listening
@@ -204,7 +225,7 @@ done
 wait_for_exit 30 first
 
 expected="shown: $key
-ignored: $key
+ignore: $key
 check over: 1 answered"
 say "the app printed, after the ignore click:"
 sed 's/^/  /' "$work/first.out" >&2

@@ -3,7 +3,7 @@
 package enum StartDelay {
     /// The limit `herald autostart enable` writes into the login entry unless told otherwise:
     /// two minutes, so that a fleet logging in together reaches the feed host spread over them
-    /// (README, "What your server will see").
+    /// (desktop/docs/cli.md, "What your server will see").
     package static let loginDefault = 120.0
 
     /// Seconds to wait, uniformly in 0...limit; no wait when the limit is 0 or less.

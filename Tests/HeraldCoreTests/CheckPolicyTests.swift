@@ -31,6 +31,16 @@ final class CheckGateTests: XCTestCase {
         XCTAssertNil(CheckPolicy.gate(config, state: state, now: clock.after(days: 0.5)).skip)
     }
 
+    func testACheckPeriodOfTwelveHoursGatesAsHalfADay() {
+        var state = HeraldState()
+        state.ignored = []
+        state.lastChecked = clock.now
+        let config = CheckConfiguration(checkPeriod: .seconds(12 * 3600))
+        XCTAssertEqual(CheckPolicy.gate(config, state: state, now: clock.after(days: 0.4999)).skip, .checkPeriod(nextCheck: clock.after(days: 0.5)))
+        XCTAssertNil(CheckPolicy.gate(config, state: state, now: clock.after(days: 0.5)).skip)
+        XCTAssertEqual(CheckPolicy.backoff(afterFailures: 20, checkPeriod: config.checkPeriod), 43_200, "the backoff is capped at it too")
+    }
+
     func testDebugSkipsFirstLaunchAndPeriodGates() {
         var state = HeraldState()
         XCTAssertNil(CheckPolicy.gate(CheckConfiguration(debug: true), state: state, now: clock.now).skip)

@@ -43,8 +43,8 @@ public final class Herald {
         public var labels: Labels
         /// An icon name or `file://` URI shown with the messages.
         public var icon: String?
-        /// Seconds the fetch may take. Default 60.
-        public var timeout: Double
+        /// The time the fetch may take. Default 60 seconds.
+        public var timeout: Duration
         /// Largest feed accepted, in bytes. Default 1 MiB.
         public var sizeLimit: Int
         /// A PEM file of the certificate authorities trusted for an https feed, in place of the
@@ -60,9 +60,9 @@ public final class Herald {
             get { publicKeys.first }
             set { publicKeys = newValue.map { [$0] } ?? [] }
         }
-        /// Seconds to wait for answers, counted from the check's first notification, before
+        /// The time to wait for answers, counted from the check's first notification, before
         /// closing what is still shown; `nil` waits as long as the app runs.
-        public var waitLimit: Double?
+        public var waitLimit: Duration?
         /// Whether `appLaunched()` checks (iNotify's `checkAtLaunch`). Default true.
         public var checkAtLaunch: Bool
         /// The environment read for XDG directories, the language and the desktop; by default
@@ -74,8 +74,8 @@ public final class Herald {
         public init(
             feedURL: String?, appID: String, appVersion: String?, appName: String? = nil,
             check: CheckConfiguration? = nil, urlRules: URLRules = URLRules(), labels: Labels? = nil, icon: String? = nil,
-            timeout: Double = 60, sizeLimit: Int = 1 << 20, caFile: String? = nil, publicKey: String? = nil,
-            publicKeys: [String] = [], waitLimit: Double? = nil, checkAtLaunch: Bool = true,
+            timeout: Duration = .seconds(60), sizeLimit: Int = 1 << 20, caFile: String? = nil, publicKey: String? = nil,
+            publicKeys: [String] = [], waitLimit: Duration? = nil, checkAtLaunch: Bool = true,
             environment: [String: String] = ProcessEnvironment.read()
         ) {
             self.feedURL = feedURL
@@ -137,7 +137,7 @@ public final class Herald {
         if let made = madeFeedSource, made.url == url { return made }
         let source = FeedSource(
             url: url, userAgent: configuration.userAgent,
-            timeout: configuration.timeout, sizeLimit: configuration.sizeLimit, rules: configuration.urlRules,
+            timeout: configuration.timeout.seconds, sizeLimit: configuration.sizeLimit, rules: configuration.urlRules,
             caFile: configuration.caFile, publicKeys: signingKeys, appID: configuration.appID,
             now: { [weak self] in self?.now() ?? Date() }, languages: configuration.check.audience?.languages ?? [], cache: store)
         madeFeedSource = source
@@ -181,8 +181,8 @@ public final class Herald {
             throw HeraldError.configuration("feed URL refused: \(refusal)")
         }
         // The same limits as the tool's options, named as the configuration names them.
-        let refusal = CheckOptionLimits.timeoutRefusal(configuration.timeout).map { "timeout" + $0.dropFirst("--timeout".count) }
-            ?? configuration.waitLimit.flatMap(CheckOptionLimits.waitRefusal).map { "waitLimit" + $0.dropFirst("--wait".count) }
+        let refusal = CheckOptionLimits.timeoutRefusal(configuration.timeout.seconds).map { "timeout" + $0.dropFirst("--timeout".count) }
+            ?? configuration.waitLimit.flatMap { CheckOptionLimits.waitRefusal($0.seconds) }.map { "waitLimit" + $0.dropFirst("--wait".count) }
         if let refusal { throw HeraldError.configuration(refusal) }
         do {
             signingKeys = try configuration.publicKeys.map { key throws(FeedSignatureProblem) in try FeedSignature.publicKey(base64: key) }

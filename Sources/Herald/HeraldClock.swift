@@ -48,11 +48,3 @@ package protocol LinkOpening {
 }
 
 extension LinkOpener: LinkOpening {}
-
-extension Duration {
-    /// The duration in seconds, fractions included.
-    public var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
-    }
-}

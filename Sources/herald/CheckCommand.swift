@@ -103,11 +103,11 @@ extension CheckCommandLine {
         Herald.Configuration(
             feedURL: FeedArgument(feed).url, appID: appID, appVersion: appVersion, appName: appName,
             check: CheckConfiguration(
-                appVersion: appVersion, checkPeriod: checkPeriod, remindPeriod: remindPeriod,
+                appVersion: appVersion, checkPeriod: .days(checkPeriod), remindPeriod: .days(remindPeriod),
                 showOldestFirst: showOldestFirst, showOnFirstLaunch: showOnFirstLaunch, debug: debug,
                 maxNotificationsPerCheck: max, showAnswered: all),
             urlRules: rules,
-            icon: icon, timeout: timeout, caFile: caFile, publicKeys: publicKeys, waitLimit: wait)
+            icon: icon, timeout: .seconds(timeout), caFile: caFile, publicKeys: publicKeys, waitLimit: .seconds(wait))
     }
 
     /// The prompts of the prompts file, if one is given.

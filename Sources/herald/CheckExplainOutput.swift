@@ -59,7 +59,7 @@ struct CheckExplanation {
             feedURL = url ?? configuration.feedURL!
         }
         let publicKeys = configuration.publicKeys.compactMap { try? FeedSignature.publicKey(base64: $0) }
-        let source = FeedSource(url: feedURL, userAgent: configuration.userAgent, timeout: configuration.timeout,
+        let source = FeedSource(url: feedURL, userAgent: configuration.userAgent, timeout: configuration.timeout.seconds,
                                 sizeLimit: configuration.sizeLimit, rules: configuration.urlRules, caFile: configuration.caFile,
                                 publicKeys: publicKeys, appID: configuration.appID, now: { herald.now() },
                                 languages: configuration.check.audience?.languages ?? [], cache: nil)

@@ -34,7 +34,7 @@ struct CheckSession {
         let herald: Herald
         // The state file's store, whose claims the signal watcher releases if the loop is stuck.
         let file: FileStateStore?
-        let waitLimit = configuration.waitLimit
+        let waitLimit = configuration.waitLimit?.seconds
         let presenter = FallbackPresenter(
             primary: DesktopPresenter(appName: configuration.appName, appID: configuration.appID, icon: configuration.icon,
                                       environment: configuration.environment),

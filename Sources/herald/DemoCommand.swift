@@ -42,7 +42,7 @@ struct DemoCommand: ParsableCommand, UsageExample {
         }
         let configuration = Herald.Configuration(
             feedURL: feedURL, appID: appID, appVersion: HeraldVersion.current, appName: "Herald demo",
-            check: CheckConfiguration(debug: true, showAnswered: all), icon: SampleFeed.icon, waitLimit: wait, environment: environment)
+            check: CheckConfiguration(debug: true, showAnswered: all), icon: SampleFeed.icon, waitLimit: .seconds(wait), environment: environment)
         if !LinkOpener().canOpen("https://example.org/") {
             EventReporter.complain("""
                 no application opens https: links here, so the samples with a link are skipped; register a browser, \

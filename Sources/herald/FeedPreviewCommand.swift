@@ -57,7 +57,7 @@ struct FeedPreviewCommand: ParsableCommand, UsageExample {
         let configuration = Herald.Configuration(
             feedURL: argument.url, appID: appID, appVersion: appVersion, appName: appName,
             check: CheckConfiguration(showOnFirstLaunch: true, maxNotificationsPerCheck: max ?? Int.max),
-            urlRules: links.rules, icon: SampleFeed.icon, sizeLimit: FeedArgument.sizeLimit, caFile: links.caFile, publicKeys: links.publicKey, waitLimit: wait)
+            urlRules: links.rules, icon: SampleFeed.icon, sizeLimit: FeedArgument.sizeLimit, caFile: links.caFile, publicKeys: links.publicKey, waitLimit: .seconds(wait))
         var session = CheckSession(configuration: configuration, json: json)
         session.store = PreviewStateStore()
         session.respectsQuietAndMutes = false

@@ -42,7 +42,7 @@ struct PromptsCommand: ParsableCommand {
     func run() throws {
         let rules = URLRules(allowedCustomSchemes: Set(allowedSchemes))
         let configuration = Herald.Configuration(
-            feedURL: nil, appID: app.appID, appVersion: app.appVersion, appName: app.appName, urlRules: rules, icon: icon, waitLimit: wait)
+            feedURL: nil, appID: app.appID, appVersion: app.appVersion, appName: app.appName, urlRules: rules, icon: icon, waitLimit: .seconds(wait))
         var session = CheckSession(configuration: configuration, json: json)
         session.prompts = try Self.load(prompts, rules: rules)
         session.verbose = verbose

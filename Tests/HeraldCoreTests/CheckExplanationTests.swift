@@ -114,7 +114,7 @@ final class CheckExplanationTests: XCTestCase {
     // MARK: - Prompts
 
     func prompt(_ name: String, uses: Int = 1, days: Double = 0, preview: Bool = false) -> Prompt {
-        Prompt(name: name, settings: PromptSettings(title: name, usesUntilPrompt: uses, daysUntilPrompt: days, remindPeriod: 1, previewMode: preview))
+        Prompt(name: name, settings: PromptSettings(title: name, usesUntilPrompt: uses, daysUntilPrompt: .days(days), remindPeriod: .days(1), previewMode: preview))
     }
 
     /// A prompt of each kind a launch check tells apart, and the state that makes them so.
@@ -143,8 +143,8 @@ final class CheckExplanationTests: XCTestCase {
         let explained = CheckPolicy.explain(prompts, state: state, now: now, quiet: nil, isLive: { _ in true })
         XCTAssertEqual(explained.map(\.name), ["cancelled", "days", "elsewhere", "lapsed", "preview", "reminded", "third-use", "uses", "viewed"])
         XCTAssertEqual(explained.map(\.decision), [
-            .cancelled, .waitingForDays(elapsed: 0, needed: 3), .shownElsewhere, .show(preview: false), .show(preview: true),
-            .reminded(hoursAgo: 1, remindPeriod: 1), .show(preview: false), .waitingForUses(count: 1, needed: 5), .viewed,
+            .cancelled, .waitingForDays(elapsed: .zero, needed: .days(3)), .shownElsewhere, .show(preview: false), .show(preview: true),
+            .reminded(hoursAgo: 1, remindPeriod: .days(1)), .show(preview: false), .waitingForUses(count: 1, needed: 5), .viewed,
         ], "the third use is this launch's; a prompt first counted now has one use and no days")
         XCTAssertEqual(explained.map(\.verdict), ["done", "waits", "waits", "shows", "shows", "waits", "shows", "waits", "done"])
     }

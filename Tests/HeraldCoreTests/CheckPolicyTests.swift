@@ -26,9 +26,19 @@ final class CheckGateTests: XCTestCase {
         var state = HeraldState()
         state.ignored = []
         state.lastChecked = clock.now
-        let config = CheckConfiguration(checkPeriod: 0.5)
+        let config = CheckConfiguration(checkPeriod: .days(0.5))
         XCTAssertEqual(CheckPolicy.gate(config, state: state, now: clock.after(days: 0.4999)).skip?.name, "check-period")
         XCTAssertNil(CheckPolicy.gate(config, state: state, now: clock.after(days: 0.5)).skip)
+    }
+
+    func testACheckPeriodOfTwelveHoursGatesAsHalfADay() {
+        var state = HeraldState()
+        state.ignored = []
+        state.lastChecked = clock.now
+        let config = CheckConfiguration(checkPeriod: .seconds(12 * 3600))
+        XCTAssertEqual(CheckPolicy.gate(config, state: state, now: clock.after(days: 0.4999)).skip, .checkPeriod(nextCheck: clock.after(days: 0.5)))
+        XCTAssertNil(CheckPolicy.gate(config, state: state, now: clock.after(days: 0.5)).skip)
+        XCTAssertEqual(CheckPolicy.backoff(afterFailures: 20, checkPeriod: config.checkPeriod), 43_200, "the backoff is capped at it too")
     }
 
     func testDebugSkipsFirstLaunchAndPeriodGates() {
@@ -54,17 +64,17 @@ final class CheckGateTests: XCTestCase {
         state.lastChecked = clock.after(days: -2)
         state = CheckPolicy.recordFailure(state, reason: "timeout", now: clock.now)
         XCTAssertEqual(state.lastChecked, clock.after(days: -2), "D4: a failure is not a check")
-        let config = CheckConfiguration(checkPeriod: 0.5)
+        let config = CheckConfiguration(checkPeriod: .days(0.5))
         XCTAssertEqual(CheckPolicy.gate(config, state: state, now: clock.now.addingTimeInterval(14 * 60)).skip?.name, "failure-backoff")
         XCTAssertNil(CheckPolicy.gate(config, state: state, now: clock.now.addingTimeInterval(15 * 60)).skip)
     }
 
     func testBackoffDoublesFromFifteenMinutesAndIsCappedAtTheCheckPeriod() {
-        XCTAssertEqual(CheckPolicy.backoff(afterFailures: 1, checkPeriod: 1), 900)
-        XCTAssertEqual(CheckPolicy.backoff(afterFailures: 2, checkPeriod: 1), 1800)
-        XCTAssertEqual(CheckPolicy.backoff(afterFailures: 4, checkPeriod: 1), 7200)
-        XCTAssertEqual(CheckPolicy.backoff(afterFailures: 20, checkPeriod: 0.5), 43_200)
-        XCTAssertEqual(CheckPolicy.backoff(afterFailures: 99, checkPeriod: 1), 86_400)
+        XCTAssertEqual(CheckPolicy.backoff(afterFailures: 1, checkPeriod: .days(1)), 900)
+        XCTAssertEqual(CheckPolicy.backoff(afterFailures: 2, checkPeriod: .days(1)), 1800)
+        XCTAssertEqual(CheckPolicy.backoff(afterFailures: 4, checkPeriod: .days(1)), 7200)
+        XCTAssertEqual(CheckPolicy.backoff(afterFailures: 20, checkPeriod: .days(0.5)), 43_200)
+        XCTAssertEqual(CheckPolicy.backoff(afterFailures: 99, checkPeriod: .days(1)), 86_400)
     }
 
     func testSuccessRecordsLastCheckedAndClearsFailures() {
@@ -161,7 +171,7 @@ final class SelectionTests: XCTestCase {
         var state = HeraldState()
         state.reminded["later"] = clock.now
         let feed = Feed(entries: ["later", "other"].map { Fixtures.entry($0) })
-        let config = CheckConfiguration(remindPeriod: 1.5)
+        let config = CheckConfiguration(remindPeriod: .days(1.5))
         XCTAssertEqual(keys(CheckPolicy.select(feed, configuration: config, state: state, now: clock.after(days: 1.4))), ["other"])
         XCTAssertEqual(keys(CheckPolicy.select(feed, configuration: config, state: state, now: clock.after(days: 1.5))), ["other", "later"])
     }
@@ -197,7 +207,7 @@ final class CheckPlanTests: XCTestCase {
     let me = Claimant(processID: 100, check: "me.1")
     let other = Claimant(processID: 200, check: "other.1")
     let feed = Feed(entries: ["a", "b"].map { Fixtures.entry($0) })
-    let due = Prompt(name: "pro", settings: PromptSettings(title: "Go pro", usesUntilPrompt: 0, daysUntilPrompt: 0))
+    let due = Prompt(name: "pro", settings: PromptSettings(title: "Go pro", usesUntilPrompt: 0, daysUntilPrompt: .zero))
 
     func plan(_ state: HeraldState, by claimant: Claimant, live: Set<Claimant> = [], at now: Date? = nil, prompts: [Prompt] = []) -> CheckPlan {
         CheckPolicy.plan(feed: feed, prompts: prompts, configuration: CheckConfiguration(), state: state, now: now ?? clock.now,

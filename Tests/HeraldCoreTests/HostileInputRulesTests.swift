@@ -417,13 +417,13 @@ final class HostileNumberTests: XCTestCase {
                        [#"prompt 'bad': title holds a lone UTF-16 surrogate (\uD800), which is not text (prompt left out)"#])
     }
 
-    func testDecisionAboutAPromptBuiltWithHugeNumbersIsDescribedWithoutTrapping() {
-        let prompt = Prompt(name: "p", settings: PromptSettings(title: "P", usesUntilPrompt: 0, daysUntilPrompt: 1e19, remindPeriod: .infinity))
+    func testDecisionAboutAPromptBuiltWithTheLongestPeriodsIsDescribedWithoutTrapping() {
+        let prompt = Prompt(name: "p", settings: PromptSettings(title: "P", usesUntilPrompt: 0, daysUntilPrompt: .seconds(Int64.max), remindPeriod: .seconds(Int64.max)))
         let clock = TestClock()
         let waiting = PromptPolicy.decide(prompt, state: PromptState(firstUsed: clock.now, usesCount: 1), now: clock.after(days: 1))
-        XCTAssertEqual(waiting.description, "waits: used for 1 day of 1e+19 days")
-        let reminded = Prompt(name: "r", settings: PromptSettings(title: "R", usesUntilPrompt: 0, daysUntilPrompt: 0, remindPeriod: .infinity))
+        XCTAssertEqual(waiting.description, "waits: used for 1 day of 106751991167300.6 days")
+        let reminded = Prompt(name: "r", settings: PromptSettings(title: "R", usesUntilPrompt: 0, daysUntilPrompt: .zero, remindPeriod: .seconds(Int64.max)))
         let decision = PromptPolicy.decide(reminded, state: PromptState(firstUsed: clock.now, lastReminded: clock.now, usesCount: 1), now: clock.after(days: 1))
-        XCTAssertEqual(decision.description, "waits: reminded 24 h ago, remind period inf days")
+        XCTAssertEqual(decision.description, "waits: reminded 24 h ago, remind period 106751991167300.6 days")
     }
 }

@@ -70,8 +70,8 @@ final class NotificationContentTests: XCTestCase {
 final class ConfigurationDefaultsTests: XCTestCase {
     func testDefaultsMatchINotifyExceptTheCapOfThree() {
         let configuration = CheckConfiguration()
-        XCTAssertEqual(configuration.checkPeriod, 0.5)
-        XCTAssertEqual(configuration.remindPeriod, 1)
+        XCTAssertEqual(configuration.checkPeriod, .seconds(12 * 3600), "12 hours")
+        XCTAssertEqual(configuration.remindPeriod, .seconds(24 * 3600), "1 day")
         XCTAssertFalse(configuration.showOldestFirst)
         XCTAssertFalse(configuration.showOnFirstLaunch)
         XCTAssertFalse(configuration.debug)

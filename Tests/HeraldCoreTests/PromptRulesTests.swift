@@ -26,8 +26,8 @@ final class PromptsFileTests: XCTestCase {
     func testBuiltInDefaultsMatchIPrompt() throws {
         let prompt = Prompt(name: "p", settings: PromptSettings(title: "T"))
         XCTAssertEqual(prompt.usesUntilPrompt, 10)
-        XCTAssertEqual(prompt.daysUntilPrompt, 10)
-        XCTAssertEqual(prompt.remindPeriod, 1)
+        XCTAssertEqual(prompt.daysUntilPrompt, .seconds(10 * 86_400), "10 days")
+        XCTAssertEqual(prompt.remindPeriod, .seconds(86_400), "1 day")
         XCTAssertFalse(prompt.recurring)
         XCTAssertFalse(prompt.previewMode)
         XCTAssertNil(prompt.cancelButton)
@@ -37,8 +37,8 @@ final class PromptsFileTests: XCTestCase {
         let file = try decode(#"{"p": {"title": "T", "usesUntilPrompt": "4", "daysUntilPrompt": 2, "remindPeriod": 0.5, "recurring": "YES"}}"#)
         let prompt = try XCTUnwrap(file.prompts.first)
         XCTAssertEqual(prompt.usesUntilPrompt, 4)
-        XCTAssertEqual(prompt.daysUntilPrompt, 2)
-        XCTAssertEqual(prompt.remindPeriod, 0.5, "fractional remind periods are kept, not truncated")
+        XCTAssertEqual(prompt.daysUntilPrompt, .seconds(2 * 86_400), "a file's periods are days")
+        XCTAssertEqual(prompt.remindPeriod, .seconds(12 * 3600), "fractional remind periods are kept, not truncated")
         XCTAssertTrue(prompt.recurring)
         let xml = #"<?xml version="1.0"?><plist version="1.0"><dict><key>p</key><dict><key>Title</key><string>T</string><key>usesUntilPrompt</key><real>7</real><key>previewMode</key><true/></dict></dict></plist>"#
         let plist = try PromptsFile.decode(Data(xml.utf8))
@@ -103,7 +103,7 @@ final class PromptPolicyTests: XCTestCase {
     }
 
     func testDueOnTheNthUseCountingTheCurrentLaunch() {
-        let pro = prompt(PromptSettings(title: "T", usesUntilPrompt: 3, daysUntilPrompt: 0))
+        let pro = prompt(PromptSettings(title: "T", usesUntilPrompt: 3, daysUntilPrompt: .zero))
         var states: [String: PromptState] = [:]
         var decisions: [String] = []
         for _ in 1...3 {
@@ -115,14 +115,14 @@ final class PromptPolicyTests: XCTestCase {
     }
 
     func testDaysAreCountedFromTheFirstUseStrictly() {
-        let pro = prompt(PromptSettings(title: "T", usesUntilPrompt: 0, daysUntilPrompt: 2.5))
+        let pro = prompt(PromptSettings(title: "T", usesUntilPrompt: 0, daysUntilPrompt: .days(2.5)))
         let state = PromptState(firstUsed: clock.now, usesCount: 1)
         XCTAssertEqual(PromptPolicy.decide(pro, state: state, now: clock.after(days: 2.4)).name, "days")
         XCTAssertEqual(PromptPolicy.decide(pro, state: state, now: clock.after(days: 2.5)).name, "due")
     }
 
     func testRemindWaitsAFractionalRemindPeriod() {
-        let pro = prompt(PromptSettings(title: "T", usesUntilPrompt: 0, daysUntilPrompt: 0, remindPeriod: 0.5))
+        let pro = prompt(PromptSettings(title: "T", usesUntilPrompt: 0, daysUntilPrompt: .zero, remindPeriod: .days(0.5)))
         let state = PromptPolicy.apply(.remind, to: pro, state: PromptState(firstUsed: clock.now, usesCount: 1), now: clock.now)
         let decision = PromptPolicy.decide(pro, state: state, now: clock.after(days: 0.25))
         XCTAssertEqual(decision.description, "waits: reminded 6 h ago, remind period 0.5 days")
@@ -130,17 +130,17 @@ final class PromptPolicyTests: XCTestCase {
     }
 
     func testCancelMeansNeverAgainEvenWhenRecurring() {
-        let pro = prompt(PromptSettings(title: "T", usesUntilPrompt: 0, daysUntilPrompt: 0, recurring: true))
+        let pro = prompt(PromptSettings(title: "T", usesUntilPrompt: 0, daysUntilPrompt: .zero, recurring: true))
         let state = PromptPolicy.apply(.cancel, to: pro, state: PromptState(firstUsed: clock.now, usesCount: 1), now: clock.now)
         XCTAssertTrue(state.cancelled)
         XCTAssertEqual(PromptPolicy.decide(pro, state: state, now: clock.after(days: 100)), .cancelled)
     }
 
     func testActionIsDoneUnlessRecurringThenItWaitsLikeAReminder() {
-        let once = prompt(PromptSettings(title: "T", usesUntilPrompt: 0, daysUntilPrompt: 0))
+        let once = prompt(PromptSettings(title: "T", usesUntilPrompt: 0, daysUntilPrompt: .zero))
         let done = PromptPolicy.apply(.action, to: once, state: PromptState(firstUsed: clock.now, usesCount: 1), now: clock.now)
         XCTAssertEqual(PromptPolicy.decide(once, state: done, now: clock.after(days: 100)), .viewed)
-        let recurring = prompt(PromptSettings(title: "T", usesUntilPrompt: 0, daysUntilPrompt: 0, remindPeriod: 2, recurring: true))
+        let recurring = prompt(PromptSettings(title: "T", usesUntilPrompt: 0, daysUntilPrompt: .zero, remindPeriod: .days(2), recurring: true))
         let again = PromptPolicy.apply(.action, to: recurring, state: PromptState(firstUsed: clock.now, usesCount: 1), now: clock.now)
         XCTAssertFalse(again.viewed)
         XCTAssertEqual(PromptPolicy.decide(recurring, state: again, now: clock.after(days: 1)).name, "reminded")
@@ -173,9 +173,9 @@ final class PromptPolicyTests: XCTestCase {
     }
 
     func testDatesLeftInTheFutureByAWrongClockCountAsNow() {
-        let due = prompt(PromptSettings(title: "T", usesUntilPrompt: 1, daysUntilPrompt: 1, remindPeriod: 1))
+        let due = prompt(PromptSettings(title: "T", usesUntilPrompt: 1, daysUntilPrompt: .days(1), remindPeriod: .days(1)))
         let ahead = PromptState(firstUsed: clock.after(days: 1000), lastReminded: clock.after(days: 1000), usesCount: 5)
-        XCTAssertEqual(PromptPolicy.decide(due, state: ahead, now: clock.now), .waitingForDays(elapsed: 0, needed: 1))
+        XCTAssertEqual(PromptPolicy.decide(due, state: ahead, now: clock.now), .waitingForDays(elapsed: .zero, needed: .days(1)))
         let counted = PromptPolicy.countLaunch(of: [due], in: ["p": ahead], now: clock.now)["p"]
         XCTAssertEqual(counted?.firstUsed, clock.now)
         XCTAssertEqual(counted?.lastReminded, clock.now)

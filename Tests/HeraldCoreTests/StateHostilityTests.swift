@@ -241,7 +241,7 @@ final class FutureDateTests: XCTestCase {
         var state = HeraldState()
         state.ignored = []
         state = CheckPolicy.recordSuccess(state, now: yearsAhead)
-        let config = CheckConfiguration(checkPeriod: 0.5)
+        let config = CheckConfiguration(checkPeriod: .days(0.5))
         let (skip, corrected) = CheckPolicy.gate(config, state: state, now: clock.now)
         XCTAssertEqual(skip, .checkPeriod(nextCheck: clock.after(days: 0.5)))
         XCTAssertEqual(corrected.lastChecked, clock.now)
@@ -269,7 +269,7 @@ final class FutureDateTests: XCTestCase {
         var state = HeraldState()
         state = CheckPolicy.apply(.remind, to: "later", state: state, now: yearsAhead)
         let feed = Feed(entries: [Fixtures.entry("later")])
-        let config = CheckConfiguration(remindPeriod: 1)
+        let config = CheckConfiguration(remindPeriod: .days(1))
         let selection = CheckPolicy.select(feed, configuration: config, state: state, now: clock.now)
         XCTAssertEqual(selection.skipped.map(\.reason), [.remindLater(until: clock.after(days: 1))])
         XCTAssertEqual(selection.state.reminded, ["later": clock.now])

@@ -74,7 +74,7 @@ final class TestDesktopTests: XCTestCase {
     func testAdvancingTheClockFiresTheWaitLimitAndNotBefore() throws {
         let feed = try Self.feed()
         try MainContext.assumeIsolated {
-            let (desktop, events, herald) = try Self.herald(feed) { $0.waitLimit = 600 }
+            let (desktop, events, herald) = try Self.herald(feed) { $0.waitLimit = .seconds(600) }
             herald.appLaunched()
             try desktop.run(until: { !desktop.presenter.shown.isEmpty })
             XCTAssertEqual(desktop.clock.pendingTimers, 1, "the wait limit is set on the test's clock")

@@ -12,7 +12,7 @@ final class CheckLifetimeTests: XCTestCase {
     /// Runs one check of a one-message feed for a fresh app, with `configure` setting up the
     /// recorder, and returns the census, the events and whether the Herald was freed after.
     @MainContext
-    static func check(_ name: String, waitLimit: Double? = nil, refuse: Bool = false,
+    static func check(_ name: String, waitLimit: Duration? = nil, refuse: Bool = false,
                       configure: (EventRecorder) -> Void, then: (Herald) -> Void = { _ in })
         throws -> (census: NotificationCensus, events: [String], heraldFreed: Bool) {
         let session = InProcessDesktop.session
@@ -63,7 +63,7 @@ final class CheckLifetimeTests: XCTestCase {
 
     func testStillShownWhenTheCheckEndsIsReleased() throws {
         try MainContext.assumeIsolated {
-            let result = try Self.check("WaitLimit", waitLimit: 0.3) { _ in }
+            let result = try Self.check("WaitLimit", waitLimit: .seconds(0.3)) { _ in }
             XCTAssertEqual(result.events.suffix(3), ["shown m", "closed m closed-by-herald", "finished"])
             XCTAssertEqual(result.census.createdCount, 1)
             XCTAssertEqual(result.census.finalizedCount, 1)

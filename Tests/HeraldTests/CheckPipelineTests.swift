@@ -98,7 +98,7 @@ final class CheckPipelineTests: XCTestCase {
     /// (for a server with `capabilities`) and a recorder listening as its delegate.
     @MainContext
     static func pipeline(_ feed: String, state: HeraldState = launched, capabilities: Set<String> = ["actions", "body", "body-markup"],
-                         check: CheckConfiguration = CheckConfiguration(), waitLimit: Double? = nil, clock: ManualClock = ManualClock(),
+                         check: CheckConfiguration = CheckConfiguration(), waitLimit: Duration? = nil, clock: ManualClock = ManualClock(),
                          quiet: @escaping @MainContext () -> QuietReason? = { nil },
                          offSwitches: @escaping @MainContext () throws(OffSwitchFileError) -> OffSwitchDecision = { .none })
         throws -> (InMemoryStateStore, RecordingPresenter, Herald, PipelineRecorder) {
@@ -113,7 +113,7 @@ final class CheckPipelineTests: XCTestCase {
 
     @MainContext
     static func herald(_ feed: String?, store: InMemoryStateStore, presenter: RecordingPresenter, clock: ManualClock = ManualClock(),
-                       check: CheckConfiguration = CheckConfiguration(), waitLimit: Double? = nil,
+                       check: CheckConfiguration = CheckConfiguration(), waitLimit: Duration? = nil,
                        quiet: @escaping @MainContext () -> QuietReason? = { nil },
                        offSwitches: @escaping @MainContext () throws(OffSwitchFileError) -> OffSwitchDecision = { .none }) throws -> Herald {
         // Not this machine's key files or do-not-disturb: a test's outcome must not depend on
@@ -213,7 +213,7 @@ final class CheckPipelineTests: XCTestCase {
     func testWhatThePresentationDoesNotShowIsReleasedInOneUpdate() throws {
         let feed = try Self.feedURL(["a", "b", "c"])
         try MainContext.assumeIsolated {
-            let (store, presenter, herald, recorder) = try Self.pipeline(feed, check: CheckConfiguration(maxNotificationsPerCheck: 1), waitLimit: 30)
+            let (store, presenter, herald, recorder) = try Self.pipeline(feed, check: CheckConfiguration(maxNotificationsPerCheck: 1), waitLimit: .seconds(30))
             recorder.declined = ["c"]
             recorder.run {
                 herald.appLaunched()
@@ -232,7 +232,7 @@ final class CheckPipelineTests: XCTestCase {
     func testMessagesPastTheCapWereNeverClaimedSoSkippingThemTouchesNoState() throws {
         let feed = try Self.feedURL(["a", "b", "c"])
         try MainContext.assumeIsolated {
-            let (store, presenter, herald, recorder) = try Self.pipeline(feed, check: CheckConfiguration(maxNotificationsPerCheck: 1), waitLimit: 30)
+            let (store, presenter, herald, recorder) = try Self.pipeline(feed, check: CheckConfiguration(maxNotificationsPerCheck: 1), waitLimit: .seconds(30))
             recorder.run {
                 herald.appLaunched()
                 when({ recorder.events.contains("skipped a over-cap") }) {
@@ -251,7 +251,7 @@ final class CheckPipelineTests: XCTestCase {
     func testAMessagePassedOverIsReleasedAndTheNextClaimedInOneUpdate() throws {
         let feed = try Self.feedURL(["a", "b", "c", "d"])
         try MainContext.assumeIsolated {
-            let (store, presenter, herald, recorder) = try Self.pipeline(feed, check: CheckConfiguration(maxNotificationsPerCheck: 2), waitLimit: 30)
+            let (store, presenter, herald, recorder) = try Self.pipeline(feed, check: CheckConfiguration(maxNotificationsPerCheck: 2), waitLimit: .seconds(30))
             recorder.declined = ["d"]
             var claimedWhenShown: [[String]] = []
             recorder.onShow = { claimedWhenShown.append(store.state.presenting.keys.sorted()) }
@@ -272,7 +272,7 @@ final class CheckPipelineTests: XCTestCase {
         try MainContext.assumeIsolated {
             let store = InMemoryStateStore(Self.launched)
             let presenter = RecordingPresenter()
-            let heralds = try (0..<2).map { _ in try Self.herald(feed, store: store, presenter: presenter, waitLimit: 30) }
+            let heralds = try (0..<2).map { _ in try Self.herald(feed, store: store, presenter: presenter, waitLimit: .seconds(30)) }
             let recorders = heralds.map { _ in PipelineRecorder(presenter) }
             let loop = MainLoop()
             var finished = 0
@@ -301,7 +301,7 @@ final class CheckPipelineTests: XCTestCase {
         let feed = try Self.feedURL(["a", "b"])
         try MainContext.assumeIsolated {
             let clock = ManualClock()
-            let (store, presenter, herald, recorder) = try Self.pipeline(feed, waitLimit: 0.2, clock: clock)
+            let (store, presenter, herald, recorder) = try Self.pipeline(feed, waitLimit: .seconds(0.2), clock: clock)
             var closedBeforeTheLimit: Bool?
             // The wait limit runs on the check's clock: nothing closes until the clock reaches it.
             recorder.onShow = {
@@ -365,7 +365,7 @@ final class CheckPipelineTests: XCTestCase {
         let feed = try Self.feedURL(["a"])
         try MainContext.assumeIsolated {
             let (store, _, herald, recorder) = try Self.pipeline(feed)
-            herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", usesUntilPrompt: 1, daysUntilPrompt: 0)))
+            herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", usesUntilPrompt: 1, daysUntilPrompt: .zero)))
             recorder.answer = "ok"
             recorder.run { herald.appLaunched() }
             XCTAssertEqual(recorder.events, ["fetched", "shown a", "ok a", "shown prompt pro", "finished"],
@@ -378,7 +378,7 @@ final class CheckPipelineTests: XCTestCase {
     func testANotificationIdTheServerGivesTwiceReplacesTheFirstMessageSoOneClickAnswersOne() throws {
         let feed = try Self.feedURL(["a", "b"])
         try MainContext.assumeIsolated {
-            let (store, presenter, herald, recorder) = try Self.pipeline(feed, waitLimit: 30)
+            let (store, presenter, herald, recorder) = try Self.pipeline(feed, waitLimit: .seconds(30))
             presenter.reusesIDs = true
             recorder.run {
                 herald.appLaunched()
@@ -408,7 +408,7 @@ final class CheckPipelineTests: XCTestCase {
         let feed = try Self.feedURL(["a"])
         try MainContext.assumeIsolated {
             let (store, _, herald, recorder) = try Self.pipeline(feed)
-            herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", usesUntilPrompt: 0, daysUntilPrompt: 0)))
+            herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", usesUntilPrompt: 0, daysUntilPrompt: .zero)))
             recorder.answer = "ok"
             recorder.run { herald.checkNow() }
             XCTAssertEqual(recorder.events, ["fetched", "shown a", "ok a", "finished"])
@@ -416,15 +416,15 @@ final class CheckPipelineTests: XCTestCase {
         }
     }
 
-    func testAConfigurationWithAnEndlessTimeoutOrWaitIsRefusedNotTrapped() throws {
+    func testAConfigurationWithTheLongestTimeoutOrWaitIsRefusedNotTrapped() throws {
         try MainContext.assumeIsolated {
             let endlessTimeout = Herald.Configuration(feedURL: "https://example.com/feed.plist", appID: "org.example.Pipeline", appVersion: "1",
-                                                      timeout: .infinity)
+                                                      timeout: .seconds(Int64.max))
             XCTAssertThrowsError(try Herald(configuration: endlessTimeout, store: InMemoryStateStore())) { error in
-                XCTAssertEqual(error as? HeraldError, .configuration("timeout must be more than 0 and at most 3600 seconds, not inf"))
+                XCTAssertEqual(error as? HeraldError, .configuration("timeout must be more than 0 and at most 3600 seconds, not 9.223372036854776e+18"))
             }
             let endlessWait = Herald.Configuration(feedURL: "https://example.com/feed.plist", appID: "org.example.Pipeline", appVersion: "1",
-                                                   waitLimit: 1e30)
+                                                   waitLimit: .seconds(Int64.max))
             XCTAssertThrowsError(try Herald(configuration: endlessWait, store: InMemoryStateStore())) { error in
                 XCTAssertEqual((error as? HeraldError)?.description.hasPrefix("waitLimit must be more than 0 and at most 604800 seconds"), true)
             }
@@ -438,7 +438,7 @@ final class CheckPipelineTests: XCTestCase {
             let (store, presenter, herald, recorder) = try Self.pipeline(feed, offSwitches: {
                 .init(mute: mute, mirror: FeedMirror(url: "https://mirror.example.com/feed.plist", file: mute.file))
             })
-            herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", usesUntilPrompt: 1, daysUntilPrompt: 0)))
+            herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", usesUntilPrompt: 1, daysUntilPrompt: .zero)))
             recorder.run { herald.appLaunched() }
             XCTAssertEqual(recorder.events, ["check-skipped muted", "finished"])
             XCTAssertEqual(try herald.reasonNotToCheck(), .muted(mute))

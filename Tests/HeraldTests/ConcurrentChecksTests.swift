@@ -109,7 +109,7 @@ final class ConcurrentChecksTests: XCTestCase {
                 let app = InAppParticipant()
                 let herald = try Herald(configuration: .init(
                     feedURL: server.url("feed.plist"), appID: Rounds.appID, appVersion: nil,
-                    check: CheckConfiguration(showOnFirstLaunch: true), waitLimit: 30, environment: session.environment))
+                    check: CheckConfiguration(showOnFirstLaunch: true), waitLimit: .seconds(30), environment: session.environment))
                 herald.delegate = app
                 startCheck(of: herald, when: try barrier.releaseSignal())
                 try barrier.release()

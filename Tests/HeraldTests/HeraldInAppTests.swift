@@ -133,8 +133,8 @@ final class HeraldInAppTests: XCTestCase {
     func testPromptsAreCountedShownAfterTheFeedAndAnsweredThroughTheDelegate() throws {
         try MainContext.assumeIsolated {
             let herald = try makeHerald("org.example.Prompts", feed: Fixtures.xmlFeed(["m": ["Title": "Message"]]))
-            herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", actionURL: "https://example.com/pro", usesUntilPrompt: 1, daysUntilPrompt: 0)))
-            herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", actionURL: "https://example.com/pro", usesUntilPrompt: 1, daysUntilPrompt: 0)))
+            herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", actionURL: "https://example.com/pro", usesUntilPrompt: 1, daysUntilPrompt: .zero)))
+            herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", actionURL: "https://example.com/pro", usesUntilPrompt: 1, daysUntilPrompt: .zero)))
             let recorder = EventRecorder(session: session, answer: "ok")
             recorder.promptAnswer = "action"
             recorder.openLinks = false

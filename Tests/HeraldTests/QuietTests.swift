@@ -16,7 +16,7 @@ final class QuietTests: XCTestCase {
             var asked = 0
             var quiet: QuietReason? = .doNotDisturb
             let (store, presenter, herald, recorder) = try CheckPipelineTests.pipeline(feed, quiet: { asked += 1; return quiet })
-            herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", usesUntilPrompt: 1, daysUntilPrompt: 0)))
+            herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", usesUntilPrompt: 1, daysUntilPrompt: .zero)))
             recorder.run { herald.appLaunched() }
             XCTAssertEqual(recorder.events, ["fetched", "deferred do-not-disturb", "finished"])
             XCTAssertEqual(asked, 1, "asked once per check")

@@ -27,7 +27,7 @@ final class SignedFeedPipelineTests: XCTestCase {
         let store = InMemoryStateStore(CheckPipelineTests.launched)
         let presenter = RecordingPresenter(capabilities: ["actions", "body"])
         let herald = try Herald(configuration: .init(feedURL: feed, appID: "org.example.Pipeline", appVersion: "1",
-                                                     publicKeys: keys.map { $0.base64EncodedString() }, waitLimit: 1),
+                                                     publicKeys: keys.map { $0.base64EncodedString() }, waitLimit: .seconds(1)),
                                 store: store, presenter: presenter, clock: clock, quietReason: { nil }, offSwitches: { .none })
         let recorder = PipelineRecorder(presenter)
         recorder.answer = "ok"

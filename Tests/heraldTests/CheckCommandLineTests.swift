@@ -1,3 +1,4 @@
+import Herald
 import HeraldCore
 import XCTest
 @testable import herald
@@ -37,6 +38,20 @@ final class CheckCommandLineTests: XCTestCase {
         expected.icon = "dialog-information"
         expected.json = true
         XCTAssertEqual(line, expected)
+    }
+
+    func testThePeriodsInDaysAndTheWaitsInSecondsBecomeTheLibrarysDurations() throws {
+        let line = try XCTUnwrap(CheckCommandLine(plainArguments: required + [
+            "--check-period", "0.25", "--remind-period", "2", "--timeout", "12", "--wait", "90",
+        ]))
+        let configuration = line.configuration
+        XCTAssertEqual(configuration.check.checkPeriod, .seconds(6 * 3600))
+        XCTAssertEqual(configuration.check.remindPeriod, .seconds(2 * 86_400))
+        XCTAssertEqual(configuration.timeout, .seconds(12))
+        XCTAssertEqual(configuration.waitLimit, .seconds(90))
+        let defaults = try XCTUnwrap(CheckCommandLine(plainArguments: required)).configuration
+        XCTAssertEqual([defaults.check.checkPeriod, defaults.check.remindPeriod, defaults.timeout, defaults.waitLimit],
+                       [.seconds(12 * 3600), .seconds(86_400), .seconds(60), .seconds(600)])
     }
 
     func testOptionsComeInAnyOrderAndThoseLeftOutKeepTheParsersDefaults() throws {

@@ -260,7 +260,7 @@ final class Check {
         CheckPolicy.plan(
             feed: feed, prompts: prompts, configuration: configuration.check, state: state, now: herald.now(),
             urlRules: configuration.urlRules, claimant: claimant,
-            claimUntil: herald.now().addingTimeInterval(configuration.waitLimit ?? 86_400), isLive: Self.isLive,
+            claimUntil: herald.now().addingTimeInterval(configuration.waitLimit?.seconds ?? 86_400), isLive: Self.isLive,
             rolloutDraw: rolloutDraw)
     }
 
@@ -305,7 +305,7 @@ final class Check {
         // The wait limit counts from the first show, not the last: a server slow to answer
         // each Notify must not stretch it (DESIGN.md D18).
         if let limit = configuration.waitLimit {
-            waitTimer = herald.clock.schedule(after: .seconds(limit)) { [self] in
+            waitTimer = herald.clock.schedule(after: limit) { [self] in
                 waitTimer = 0
                 closeAll()
             }
@@ -371,7 +371,7 @@ final class Check {
     private func claimLater(_ message: FeedEntry, releasing unshown: inout [String], claimed: inout Set<String>) -> Bool {
         let now = herald.now()
         let passedOver = unshown.filter { claimed.contains($0) }
-        let until = now.addingTimeInterval(configuration.waitLimit ?? 86_400)
+        let until = now.addingTimeInterval(configuration.waitLimit?.seconds ?? 86_400)
         let outcome = updateState { state -> MessageSkipReason? in
             state = CheckPolicy.release(messages: passedOver, heldBy: claimant, in: state)
             return CheckPolicy.claimLater(message, configuration: configuration.check, state: &state, now: now,

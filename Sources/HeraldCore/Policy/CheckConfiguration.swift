@@ -2,10 +2,10 @@
 public struct CheckConfiguration: Sendable, Equatable {
     /// The app's version, compared with MinVersion / MaxVersion. `nil` skips version filtering.
     public var appVersion: String?
-    /// Days between checks (fractional). Default 0.5.
-    public var checkPeriod: Double
-    /// Days a message waits after "remind me later" (fractional). Default 1.
-    public var remindPeriod: Double
+    /// The time between checks. Default 12 hours.
+    public var checkPeriod: Duration
+    /// The time a message waits after "remind me later". Default 1 day.
+    public var remindPeriod: Duration
     /// Show the oldest pending message first instead of the newest. Default false.
     public var showOldestFirst: Bool
     /// Check on the very first launch too. Default false: the first launch only marks itself.
@@ -28,7 +28,7 @@ public struct CheckConfiguration: Sendable, Equatable {
 
     /// Creates a configuration with iNotify's defaults.
     public init(
-        appVersion: String? = nil, checkPeriod: Double = 0.5, remindPeriod: Double = 1,
+        appVersion: String? = nil, checkPeriod: Duration = .seconds(43_200), remindPeriod: Duration = .seconds(86_400),
         showOldestFirst: Bool = false, showOnFirstLaunch: Bool = false, debug: Bool = false,
         maxNotificationsPerCheck: Int = 3, showAnswered: Bool = false, allowsCriticalUrgency: Bool = false
     ) {
@@ -40,7 +40,7 @@ public struct CheckConfiguration: Sendable, Equatable {
     /// `init(appVersion:…)` with the audience given rather than read by `Herald` from its
     /// environment.
     package init(
-        appVersion: String? = nil, checkPeriod: Double = 0.5, remindPeriod: Double = 1,
+        appVersion: String? = nil, checkPeriod: Duration = .seconds(43_200), remindPeriod: Duration = .seconds(86_400),
         showOldestFirst: Bool = false, showOnFirstLaunch: Bool = false, debug: Bool = false,
         maxNotificationsPerCheck: Int = 3, showAnswered: Bool = false, audience: Audience?,
         allowsCriticalUrgency: Bool = false
@@ -57,6 +57,3 @@ public struct CheckConfiguration: Sendable, Equatable {
         self.showAnswered = showAnswered
     }
 }
-
-/// Seconds in one of the configuration's days.
-let secondsPerDay = 86_400.0

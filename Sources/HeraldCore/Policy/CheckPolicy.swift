@@ -184,8 +184,8 @@ package enum CheckPolicy {
                 return (.firstLaunch, state)
             }
         }
-        if let last = state.lastChecked, now.timeIntervalSince(last) < configuration.checkPeriod * secondsPerDay {
-            return (.checkPeriod(nextCheck: last.addingTimeInterval(configuration.checkPeriod * secondsPerDay)), state)
+        if let last = state.lastChecked, now.timeIntervalSince(last) < configuration.checkPeriod.seconds {
+            return (.checkPeriod(nextCheck: last.addingTimeInterval(configuration.checkPeriod.seconds)), state)
         }
         if let failure = state.failure {
             let wait = backoff(afterFailures: failure.count, checkPeriod: configuration.checkPeriod)
@@ -197,10 +197,10 @@ package enum CheckPolicy {
     }
 
     /// The wait after `count` failures in a row: 15 minutes, doubling, capped at the check period.
-    package static func backoff(afterFailures count: Int, checkPeriod: Double) -> TimeInterval {
+    package static func backoff(afterFailures count: Int, checkPeriod: Duration) -> TimeInterval {
         guard count > 0 else { return 0 }
         let doubled = 15 * 60 * Double(1 << min(count - 1, 30))
-        return min(doubled, checkPeriod * secondsPerDay)
+        return min(doubled, checkPeriod.seconds)
     }
 
     /// The state with every date that lies after `now` set to `now`: `lastChecked`, the last
@@ -334,7 +334,7 @@ package enum CheckPolicy {
         urlRules: URLRules, claimant: Claimant?, isLive: (HeraldState.Claim) -> Bool
     ) -> MessageSkipReason? {
         if !configuration.debug, !configuration.showAnswered, let reminded = state.reminded[entry.key] {
-            let due = reminded.addingTimeInterval(configuration.remindPeriod * secondsPerDay)
+            let due = reminded.addingTimeInterval(configuration.remindPeriod.seconds)
             if now < due { return .remindLater(until: due) }
         }
         if let version = configuration.appVersion {

@@ -14,10 +14,10 @@ public struct PromptSettings: Sendable, Equatable {
     public var actionURL: String?
     /// Uses (launches) before the prompt is due. Default 10.
     public var usesUntilPrompt: Int?
-    /// Days since the first use before the prompt is due (fractional). Default 10.
-    public var daysUntilPrompt: Double?
-    /// Days a reminded prompt waits (fractional; iPrompt truncated it to whole days). Default 1.
-    public var remindPeriod: Double?
+    /// The time since the first use before the prompt is due (iPrompt's days). Default 10 days.
+    public var daysUntilPrompt: Duration?
+    /// The time a reminded prompt waits (iPrompt truncated it to whole days). Default 1 day.
+    public var remindPeriod: Duration?
     /// After the action the prompt comes back every remind period, until cancelled. Default false.
     public var recurring: Bool?
     /// Show at every launch whatever the state, for trying a prompt out. Default false.
@@ -28,8 +28,8 @@ public struct PromptSettings: Sendable, Equatable {
     /// Creates settings; every value left out is inherited.
     public init(
         title: String? = nil, message: String? = nil, actionButton: String? = nil, remindButton: String? = nil,
-        cancelButton: String? = nil, actionURL: String? = nil, usesUntilPrompt: Int? = nil, daysUntilPrompt: Double? = nil,
-        remindPeriod: Double? = nil, recurring: Bool? = nil, previewMode: Bool? = nil, verboseLogging: Bool? = nil
+        cancelButton: String? = nil, actionURL: String? = nil, usesUntilPrompt: Int? = nil, daysUntilPrompt: Duration? = nil,
+        remindPeriod: Duration? = nil, recurring: Bool? = nil, previewMode: Bool? = nil, verboseLogging: Bool? = nil
     ) {
         self.title = title
         self.message = message
@@ -75,10 +75,10 @@ public struct Prompt: Sendable, Equatable {
     public var actionURL: String?
     /// Uses before the prompt is due.
     public var usesUntilPrompt: Int
-    /// Days since the first use before the prompt is due.
-    public var daysUntilPrompt: Double
-    /// Days a reminded prompt waits.
-    public var remindPeriod: Double
+    /// The time since the first use before the prompt is due.
+    public var daysUntilPrompt: Duration
+    /// The time a reminded prompt waits.
+    public var remindPeriod: Duration
     /// Whether it comes back after the action.
     public var recurring: Bool
     /// Whether it shows at every launch.
@@ -88,7 +88,7 @@ public struct Prompt: Sendable, Equatable {
 
     /// iPrompt's defaults object (ORIGINALS.md §2.2).
     public static let builtInDefaults = PromptSettings(
-        usesUntilPrompt: 10, daysUntilPrompt: 10, remindPeriod: 1, recurring: false, previewMode: false, verboseLogging: false)
+        usesUntilPrompt: 10, daysUntilPrompt: .seconds(864_000), remindPeriod: .seconds(86_400), recurring: false, previewMode: false, verboseLogging: false)
 
     /// A prompt from a name and settings, unset values from `defaults`, then iPrompt's own.
     public init(name: String, settings: PromptSettings, defaults: PromptSettings = PromptSettings()) {
@@ -101,8 +101,8 @@ public struct Prompt: Sendable, Equatable {
         cancelButton = resolved.cancelButton
         actionURL = resolved.actionURL
         usesUntilPrompt = resolved.usesUntilPrompt ?? 10
-        daysUntilPrompt = resolved.daysUntilPrompt ?? 10
-        remindPeriod = resolved.remindPeriod ?? 1
+        daysUntilPrompt = resolved.daysUntilPrompt ?? .seconds(864_000)
+        remindPeriod = resolved.remindPeriod ?? .seconds(86_400)
         recurring = resolved.recurring ?? false
         previewMode = resolved.previewMode ?? false
         verboseLogging = resolved.verboseLogging ?? false

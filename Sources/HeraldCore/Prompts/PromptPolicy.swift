@@ -31,12 +31,12 @@ public enum PromptDecision: Sendable, Equatable, CustomStringConvertible {
     case cancelled
     /// Its action was chosen and it does not recur.
     case viewed
-    /// Not enough days since the first use.
-    case waitingForDays(elapsed: Double, needed: Double)
+    /// Not enough time since the first use.
+    case waitingForDays(elapsed: Duration, needed: Duration)
     /// Not enough uses.
     case waitingForUses(count: Int, needed: Int)
-    /// Reminded too recently.
-    case reminded(hoursAgo: Double, remindPeriod: Double)
+    /// Reminded too recently: `hoursAgo` hours ago, within the prompt's remind period.
+    case reminded(hoursAgo: Double, remindPeriod: Duration)
     /// Due, but another running check is showing it (DESIGN.md D16).
     case shownElsewhere
 
@@ -59,10 +59,10 @@ public enum PromptDecision: Sendable, Equatable, CustomStringConvertible {
         case .show(let preview): return preview ? "shows: preview mode" : "shows: due"
         case .cancelled: return "is done: cancelled"
         case .viewed: return "is done: viewed"
-        case .waitingForDays(let elapsed, let needed): return "waits: used for \(Self.days(elapsed)) of \(Self.days(needed))"
+        case .waitingForDays(let elapsed, let needed): return "waits: used for \(Self.days(elapsed.days)) of \(Self.days(needed.days))"
         case .waitingForUses(let count, let needed): return "waits: \(count) of \(needed) uses"
         case .reminded(let hours, let period):
-            return "waits: reminded \(Self.format(hours)) h ago, remind period \(Self.days(period))"
+            return "waits: reminded \(Self.format(hours)) h ago, remind period \(Self.days(period.days))"
         case .shownElsewhere: return "waits: another process is showing it"
         }
     }
@@ -97,10 +97,10 @@ package enum PromptPolicy {
         if state.cancelled { return .cancelled }
         if state.viewed { return .viewed }
         // A date in the future (a run with the clock ahead) counts as now, as in the gate.
-        let elapsed = now.timeIntervalSince(min(state.firstUsed ?? now, now)) / secondsPerDay
+        let elapsed = Duration.seconds(now.timeIntervalSince(min(state.firstUsed ?? now, now)))
         if elapsed < prompt.daysUntilPrompt { return .waitingForDays(elapsed: elapsed, needed: prompt.daysUntilPrompt) }
         if state.usesCount < prompt.usesUntilPrompt { return .waitingForUses(count: state.usesCount, needed: prompt.usesUntilPrompt) }
-        if let reminded = state.lastReminded.map({ min($0, now) }), now.timeIntervalSince(reminded) < prompt.remindPeriod * secondsPerDay {
+        if let reminded = state.lastReminded.map({ min($0, now) }), now.timeIntervalSince(reminded) < prompt.remindPeriod.seconds {
             return .reminded(hoursAgo: now.timeIntervalSince(reminded) / 3600, remindPeriod: prompt.remindPeriod)
         }
         return .show(preview: false)

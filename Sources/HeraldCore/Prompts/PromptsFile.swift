@@ -125,9 +125,9 @@ public struct PromptsFile: Sendable, Equatable {
                     if let refusal = PromptLimits.usesRefusal(uses) { fail(refusal) } else { settings.usesUntilPrompt = Int(uses) }
                 }
             case "daysuntilprompt":
-                if let days = number() { if let refusal = PromptLimits.daysRefusal(days) { fail(refusal) } else { settings.daysUntilPrompt = days } }
+                if let days = number() { if let refusal = PromptLimits.daysRefusal(days) { fail(refusal) } else { settings.daysUntilPrompt = .days(days) } }
             case "remindperiod":
-                if let days = number() { if let refusal = PromptLimits.daysRefusal(days) { fail(refusal) } else { settings.remindPeriod = days } }
+                if let days = number() { if let refusal = PromptLimits.daysRefusal(days) { fail(refusal) } else { settings.remindPeriod = .days(days) } }
             case "recurring": settings.recurring = flag()
             case "previewmode": settings.previewMode = flag()
             case "verboselogging": settings.verboseLogging = flag()

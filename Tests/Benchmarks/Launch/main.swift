@@ -40,7 +40,7 @@ func measure(folder: String, lastChecked: Date?) throws -> Double {
     environment["XDG_CACHE_HOME"] = folder + "/cache"
     let configuration = Herald.Configuration(
         feedURL: "http://127.0.0.1:9/feed.plist", appID: "org.example.LaunchBench", appVersion: "1.0",
-        waitLimit: 1, environment: environment)
+        waitLimit: .seconds(1), environment: environment)
     let paths = try HeraldPaths(appID: configuration.appID, environment: environment)
     let store = FileStateStore(paths: paths)
     try store.update { state in

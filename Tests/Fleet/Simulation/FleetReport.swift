@@ -56,7 +56,7 @@ package struct FleetReport: Sendable, Equatable, Codable {
         seed = setup.seed
         newInstallShare = setup.newInstallShare
         failureRate = setup.failureRate
-        checkPeriodDays = scenario.configuration.checkPeriod
+        checkPeriodDays = scenario.configuration.checkPeriod.days
         bodySize = setup.host.bodySize
         feedChanges = setup.host.changes.map(Self.moment)
         counts = tally.counts

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import Foundation
 import PackageDescription
 
@@ -10,6 +10,12 @@ let package = Package(
         .library(name: "HeraldTesting", targets: ["HeraldTesting"]),
         .executable(name: "herald", targets: ["herald"]),
         .executable(name: "herald-gtk-demo", targets: ["herald-gtk-demo"]),
+    ],
+    // The `herald` tool's command line, on by default. An app that depends on the library with
+    // `traits: []` never resolves or fetches swift-argument-parser.
+    traits: [
+        .trait(name: "CommandLineTool", description: "Builds the herald tool, whose command line needs swift-argument-parser."),
+        .default(enabledTraits: ["CommandLineTool"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -42,7 +48,7 @@ let package = Package(
                 "HeraldCore",
                 "HeraldDesktop",
                 "HeraldPublishing",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CommandLineTool"])),
             ]
         ),
         .executableTarget(name: "herald-gtk-demo", dependencies: ["Herald", "CGtk"]),

@@ -4,7 +4,7 @@
 #
 #   build_release SCRATCH          release builds with the Swift runtime linked in (the programs
 #                                  run without a Swift toolchain) of herald, herald-gtk-demo when
-#                                  GTK 4 is there, and argument-parser's generate-manual tool;
+#                                  GTK 4 is there;
 #                                  sets $bin (their folder) and $products (the programs to install)
 #   link_release SCRATCH PRODUCT...
 #                                  release builds of those products, each linked afresh; sets $bin
@@ -16,15 +16,15 @@
 #                                  a program without its symbols and debug information (the
 #                                  release build keeps them: 27 MB for herald, about half stripped)
 #
-# The manual and completions come from the built herald's own command tree (generate-manual runs
-# `herald --experimental-dump-help`, the completions are `herald --generate-completion-script`),
-# so they list exactly the options the program takes. Expects $root, the package folder.
+# The manual and completions come from the built herald's own command tree (the manual is
+# `herald _man`, which adds the exit statuses, files, environment and examples; the completions
+# are `herald --generate-completion-script`), so they list exactly the options the program takes. Expects $root, the package folder.
 
 build_release() {
   local scratch=$1
   products=(herald)
   if pkg-config --exists gtk4; then products+=(herald-gtk-demo); fi
-  link_release "$scratch" "${products[@]}" generate-manual
+  link_release "$scratch" "${products[@]}"
 }
 
 link_release() {
@@ -68,7 +68,7 @@ write_manual_and_completions() {
   mkdir -p "$out/man1" "$out/bash" "$out/zsh" "$out/fish"
   # The manual's date is the last commit's, so that the same sources make the same page.
   date="$(git -C "$root" log -1 --format=%cs 2>/dev/null || date -u +%F)"
-  "$bin/generate-manual" "$bin/herald" --date "$date" --output-directory "$out/man1"
+  "$bin/herald" _man --date "$date" > "$out/man1/herald.1"
   cp "$root/desktop/herald-gtk-demo.1" "$out/man1/herald-gtk-demo.1"
   for shell in bash zsh fish; do
     "$bin/herald" --generate-completion-script "$shell" > "$out/$shell/$(completion_name "$shell")"

@@ -21,11 +21,12 @@ func bashCompletionOfHeraldSt(file: String) throws -> (status: Int32, output: St
         """, file], environment: ["PATH": "/usr/bin:/bin"])
 }
 
-/// The names of herald's subcommands with their abstracts, as the program describes itself.
+/// The names of herald's subcommands with their abstracts, as the program describes itself:
+/// those a user runs (not hidden ones, nor the parser's `help`, which is `--help`).
 func heraldSubcommands(_ herald: String) throws -> [(name: String, abstract: String)] {
     let tree = try JSONSerialization.jsonObject(with: Data(try runToEnd(herald, ["--experimental-dump-help"]).output.utf8)) as? [String: Any]
     let subcommands = (tree?["command"] as? [String: Any])?["subcommands"] as? [[String: Any]] ?? []
-    return subcommands.map { ($0["commandName"] as? String ?? "?", $0["abstract"] as? String ?? "") }
+    return subcommands.filter { $0["shouldDisplay"] as? Bool != false && $0["commandName"] as? String != "help" }.map { ($0["commandName"] as? String ?? "?", $0["abstract"] as? String ?? "") }
 }
 
 /// Whether a manual page, as `man` printed it, describes each subcommand with its abstract

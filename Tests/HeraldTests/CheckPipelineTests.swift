@@ -122,7 +122,7 @@ final class CheckPipelineTests: XCTestCase {
                    store: store, presenter: presenter, clock: clock, quietReason: quiet, offSwitches: offSwitches)
     }
 
-    func testAOneMessageCheckLocksAndWritesTheStateOnceBeforeItsNotificationAndOnceForTheAnswer() throws {
+    func testAOneMessageCheckLocksAndWritesTheStateOnceBeforeItsNotificationOnceForItsOutcomeAndOnceForTheAnswer() throws {
         let feed = try Self.feedURL(["a"])
         try MainContext.assumeIsolated {
             let (store, presenter, herald, recorder) = try Self.pipeline(feed)
@@ -135,8 +135,8 @@ final class CheckPipelineTests: XCTestCase {
             XCTAssertEqual(beforeShow?.updates, 2, "the lock taken before the fetch, writing nothing; the plan claims in one locked update")
             XCTAssertEqual(beforeShow?.writes, 1)
             XCTAssertEqual(store.snapshots, 1, "the gate reads without the lock")
-            XCTAssertEqual(store.writes, 2)
-            XCTAssertEqual(store.updates, 3, "the lock before the fetch, the plan claims, the answer records")
+            XCTAssertEqual(store.writes, 3)
+            XCTAssertEqual(store.updates, 4, "the lock before the fetch, the plan claims, the outcome after the show, the answer records")
             XCTAssertEqual(store.state.viewed, ["a"])
             XCTAssertEqual(store.state.presenting, [:])
             XCTAssertNotNil(store.state.lastChecked)
@@ -200,7 +200,7 @@ final class CheckPipelineTests: XCTestCase {
                 herald.appLaunched()
                 MainContext.after(seconds: 0.5) {
                     XCTAssertEqual(Array(store.state.presenting.keys), ["b"], "only the shown message stays claimed")
-                    XCTAssertEqual(store.writes, 2, "plan with claims, then the update that releases c and claims b")
+                    XCTAssertEqual(store.writes, 3, "plan with claims, the update that releases c and claims b, then the outcome")
                     presenter.answer(presenter.shown[0], with: "ignore")
                 }
             }
@@ -218,13 +218,13 @@ final class CheckPipelineTests: XCTestCase {
                 herald.appLaunched()
                 MainContext.after(seconds: 0.5) {
                     XCTAssertEqual(Array(store.state.presenting.keys), ["c"])
-                    XCTAssertEqual(store.updates, 2, "the lock before the fetch and the plan's update alone")
-                    XCTAssertEqual(store.writes, 1)
+                    XCTAssertEqual(store.updates, 3, "the lock before the fetch, the plan's update, the outcome: no release")
+                    XCTAssertEqual(store.writes, 2)
                     presenter.answer(presenter.shown[0], with: "ok")
                 }
             }
             XCTAssertEqual(recorder.events, ["fetched", "shown c", "skipped b over-cap", "skipped a over-cap", "ok c", "finished"])
-            XCTAssertEqual(store.writes, 2, "the plan, the answer")
+            XCTAssertEqual(store.writes, 3, "the plan, the outcome, the answer")
             XCTAssertEqual(store.state.presenting, [:])
         }
     }
@@ -243,7 +243,7 @@ final class CheckPipelineTests: XCTestCase {
             XCTAssertEqual(recorder.events, ["fetched", "skipped d delegate-declined", "shown c", "shown b", "skipped a over-cap",
                                              "ok c", "ok b", "finished"])
             XCTAssertEqual(claimedWhenShown, [["c", "d"], ["b", "c"]], "d's claim is dropped in the update that claims b; a is never claimed")
-            XCTAssertEqual(store.writes, 4, "plan with c and d, release d and claim b, two answers")
+            XCTAssertEqual(store.writes, 5, "plan with c and d, release d and claim b, the outcome, two answers")
             XCTAssertEqual(store.state.viewed, ["b", "c"])
         }
     }
@@ -299,7 +299,7 @@ final class CheckPipelineTests: XCTestCase {
             XCTAssertTrue(presenter.shown.allSatisfy(\.isClosed))
             XCTAssertEqual(store.state.presenting, [:])
             XCTAssertEqual(store.state.viewed, [], "DESIGN.md D7: closed by Herald changes nothing")
-            XCTAssertEqual(store.writes, 2, "plan with claims, then one release of both")
+            XCTAssertEqual(store.writes, 3, "plan with claims, the outcome, then one release of both")
         }
     }
 

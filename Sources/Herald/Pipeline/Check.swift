@@ -7,8 +7,8 @@ import HeraldDesktop
 ///
 /// It owns what the check has on screen, its wait timer and what it has reported, and it is
 /// the one place that decides whether the check succeeded. The state is touched in few,
-/// whole steps: the gate (with the launch's prompt uses), the plan with its claims and the
-/// check's outcome, what the presentation did not show, then one update per answer.
+/// whole steps: the gate (with the launch's prompt uses), the plan with its claims, the
+/// check's outcome with what the presentation did not show, then one update per answer.
 ///
 /// While anything is on screen, the notification callbacks hold the check and the check holds
 /// its `Herald`, so neither goes away before the answers are in; the last answer or close
@@ -32,9 +32,8 @@ final class Check {
     private var shownSoFar = 0
     /// Notifications the server refused in this check.
     private var refused = 0
-    /// `lastChecked` before the plan's update recorded this check's success, so a check whose
-    /// every notification was refused can be counted as failed after all.
-    private var lastCheckedBefore: Date??
+    /// When the check planned: the time its outcome is recorded at.
+    private var plannedAt: Date?
     private var ended = false
     /// Told to stop (`closeAll`) before the presentation: nothing more is planned or shown.
     private var stopped = false
@@ -49,6 +48,8 @@ final class Check {
     private var feedURL: String?
     /// The administrator's mirror, told to the delegate when the check fetches from it.
     private var mirror: FeedMirror?
+    /// For a feed URL with `{lang}`, the record of the URL that answered (`LoadedFeed.cacheRecord`).
+    private var languageAnswer: HeraldState.CachedFeed?
 
     private struct Shown {
         let item: Notice
@@ -119,6 +120,7 @@ final class Check {
         herald.feedSource(for: feedURL!).load(cached: gate.state.cachedFeed, acceptedVersion: gate.state.feedVersions[feedURL!]) { [self] result in
             switch result {
             case .success(let loaded):
+                if loaded.cacheRecord?.template != nil { languageAnswer = loaded.cacheRecord }
                 delegate?.herald(herald, didReport: .feedFetched(loaded.feed, notModified: loaded.notModified))
                 plan(after: .fetched(loaded), snapshot: gate.state)
             case .failure(let error):
@@ -156,10 +158,18 @@ final class Check {
     /// Ends a check that had something to show while the desktop asks for quiet: nothing is
     /// claimed or shown and a fetched feed does not count, so the next check tries again; only
     /// a failure is recorded, for the backoff.
-    private func deferred(after step: FeedStep) {
-        if case .failed = step {
+    private func deferred(after step: FeedStep, releasing plan: CheckPlan? = nil) {
+        let failed: Bool
+        if case .failed = step { failed = true } else { failed = false }
+        if failed || plan != nil || languageAnswer != nil {
             let now = herald.now()
-            updateState { state in state = record(step, in: state, now: now) }
+            updateState { state in
+                if let plan {
+                    state = CheckPolicy.release(messages: plan.messages.map(\.key), prompts: plan.duePrompts.map(\.name),
+                                                heldBy: claimant, in: state)
+                }
+                state = failed ? record(step, in: state, now: now) : keepingLanguageAnswer(in: state)
+            }
         }
         presentationEnded()
     }
@@ -181,9 +191,9 @@ final class Check {
         plan(after: .notRun, snapshot: snapshot)
     }
 
-    // MARK: - Plan, claims and the outcome: one locked update
+    // MARK: - Plan and claims: one locked update
 
-    /// Plans what to show, claims it and records how the feed step went, in one update.
+    /// Plans what to show and claims it, in one update; then presents it.
     ///
     /// The server's capabilities are asked (a synchronous D-Bus call) before the update, and
     /// only when the plan will show something, so the lock is never held across D-Bus and a
@@ -191,7 +201,10 @@ final class Check {
     private func plan(after step: FeedStep, snapshot: HeraldState?) {
         var step = step
         if case .failed(let error) = step { report(error) }
-        if stopped { return presentationEnded() }
+        if stopped {
+            if languageAnswer != nil { updateState { state in state = keepingLanguageAnswer(in: state) } }
+            return presentationEnded()
+        }
         // Prompts are counted and shown at a launch; a manual check is about the feed alone.
         let prompts = launch ? Array(herald.prompts.values) : []
         // Nothing fetched and no prompts: nothing to plan, claim or record.
@@ -205,41 +218,48 @@ final class Check {
                 askCapabilities(&step)
             }
         }
-        var claimed = claim(step, prompts, reusing: onSnapshot)
-        if case .needsCapabilities = claimed {
-            // The state changed since the snapshot: there is something to show after all.
-            if deferredForQuiet() { return deferred(after: step) }
+        guard let plan = claim(step, prompts, reusing: onSnapshot) else { return presentationEnded() }
+        if plan.showsAnything, capabilities == nil, !serverMissing {
+            // The state changed since the snapshot: there is something to show after all. What
+            // the plan claimed goes again, with the outcome, when nothing is shown.
+            if deferredForQuiet() { return deferred(after: step, releasing: plan) }
             askCapabilities(&step)
-            claimed = claim(step, prompts)
+            if serverMissing { return notShown(plan, after: step) }
         }
-        guard case .planned(let plan) = claimed else { return presentationEnded() }
         report(plan, feedFetched: step.feed != nil)
-        present(plan)
+        present(plan, after: step)
     }
 
-    private enum Claimed {
-        case planned(CheckPlan)
-        case needsCapabilities
-        case nothing
-    }
-
-    /// The one locked update that plans, claims and records the feed step's outcome.
+    /// The one locked update that plans and claims. The feed step's outcome goes in it only
+    /// when there is nothing to show; otherwise the presentation records it (`present`), once
+    /// it knows whether the server showed anything. Returns the plan, or `nil` when nothing is
+    /// planned (no server, or a state that cannot be written).
     ///
     /// - Parameter earlier: a plan made on a snapshot of the state; when the locked state is
     ///   still that snapshot, it is the plan, and a feed of thousands of messages is planned once.
-    private func claim(_ step: FeedStep, _ prompts: [Prompt], reusing earlier: (state: HeraldState, plan: CheckPlan)? = nil) -> Claimed {
+    private func claim(_ step: FeedStep, _ prompts: [Prompt], reusing earlier: (state: HeraldState, plan: CheckPlan)? = nil) -> CheckPlan? {
         let now = herald.now()
-        return updateState { state -> Claimed in
+        plannedAt = now
+        return updateState { state -> CheckPlan? in
             if serverMissing {
                 state = record(step, in: state, now: now)
-                return .nothing
+                return nil
             }
             let plan = earlier.flatMap { $0.state == state ? $0.plan : nil } ?? makePlan(step.feed, prompts, state: state)
-            if plan.showsAnything, capabilities == nil { return .needsCapabilities }
-            lastCheckedBefore = .some(state.lastChecked)
-            state = record(step, in: plan.state, now: now)
-            return .planned(plan)
-        } ?? .nothing
+            state = plan.showsAnything ? plan.state : record(step, in: plan.state, now: now)
+            return plan
+        } ?? nil
+    }
+
+    /// Ends a check whose plan claimed something it cannot show (no server): the claims go and
+    /// the outcome is recorded, in one update.
+    private func notShown(_ plan: CheckPlan, after step: FeedStep) {
+        let now = plannedAt ?? herald.now()
+        updateState { state in
+            state = CheckPolicy.release(messages: plan.messages.map(\.key), prompts: plan.duePrompts.map(\.name), heldBy: claimant, in: state)
+            state = record(step, in: state, now: now)
+        }
+        presentationEnded()
     }
 
     /// Asks the presenter for its capabilities, once. Without a server nothing is planned, and a
@@ -275,20 +295,28 @@ final class Check {
             return state
         case .fetched(let loaded):
             var state = CheckPolicy.recordSuccess(state, now: now)
-            if let validators = loaded.validators, let url = feedURL {
-                state.cachedFeed = .init(url: url, etag: validators.etag, lastModified: validators.lastModified)
-            }
+            if let record = loaded.cacheRecord { state.cachedFeed = record }
             // The version only rises: a check that read an older state never lowers it.
             if let version = loaded.signedMetadata?.version, let url = feedURL {
                 state.feedVersions[url] = max(version, state.feedVersions[url] ?? 0)
             }
             return state
         case .failed(let error):
+            let state = keepingLanguageAnswer(in: state)
             switch error {
             case .fetch, .feed, .signature: return CheckPolicy.recordFailure(state, reason: error.description, now: now)
             case .noNotificationServer, .configuration, .keyFile, .presentation, .state, .libraryUnavailable: return state
             }
         }
+    }
+
+    /// The state with the URL a `{lang}` feed answered at, which is kept whatever the check
+    /// makes of the feed: later loads ask it first.
+    private func keepingLanguageAnswer(in state: HeraldState) -> HeraldState {
+        guard let languageAnswer else { return state }
+        var state = state
+        state.cachedFeed = languageAnswer
+        return state
     }
 
     private func report(_ plan: CheckPlan, feedFetched: Bool) {
@@ -301,7 +329,7 @@ final class Check {
 
     /// Shows what the plan claimed, messages first, then prompts; releases in one update what
     /// it did not show and records what was shown without buttons (DESIGN.md D11).
-    private func present(_ plan: CheckPlan) {
+    private func present(_ plan: CheckPlan, after step: FeedStep) {
         // The wait limit counts from the first show, not the last: a server slow to answer
         // each Notify must not stretch it (DESIGN.md D18).
         if let limit = configuration.waitLimit {
@@ -348,20 +376,23 @@ final class Check {
                 unshownPrompts.append(prompt.name)
             }
         }
-        // A server that refused everything it was given showed nothing: like a missing server
-        // (D12), the check does not count, and is tried again after the backoff.
+        // The check's outcome, once. A server that refused everything it was given showed
+        // nothing: like a missing server (D12), the check does not count, and is tried again
+        // after the backoff.
         let allRefused = refused > 0 && shownSoFar == 0
-        if !unshownMessages.isEmpty || !unshownPrompts.isEmpty || !shownWithoutButtons.isEmpty || allRefused {
-            let now = herald.now()
-            updateState { state in
-                state = CheckPolicy.release(messages: unshownMessages, prompts: unshownPrompts, heldBy: claimant, in: state)
-                for item in shownWithoutButtons { state = item.recordShownWithoutButtons(in: state, now: now) }
-                if allRefused, case .some(let before) = lastCheckedBefore {
-                    state.lastChecked = before
-                    state = CheckPolicy.recordFailure(state, reason: "the notification server refused every message", now: now)
-                }
+        let now = herald.now()
+        let plannedAt = plannedAt ?? now
+        // A plan with nothing to show recorded the outcome with its claims.
+        if plan.showsAnything { updateState { state in
+            state = CheckPolicy.release(messages: unshownMessages, prompts: unshownPrompts, heldBy: claimant, in: state)
+            for item in shownWithoutButtons { state = item.recordShownWithoutButtons(in: state, now: now) }
+            let lastChecked = state.lastChecked
+            state = record(step, in: state, now: plannedAt)
+            if allRefused {
+                state.lastChecked = lastChecked
+                state = CheckPolicy.recordFailure(state, reason: "the notification server refused every message", now: now)
             }
-        }
+        } }
         presentationEnded()
     }
 

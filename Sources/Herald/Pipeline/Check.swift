@@ -10,6 +10,9 @@ import HeraldDesktop
 /// whole steps: the gate (with the launch's prompt uses), the plan with its claims, the
 /// check's outcome with what the presentation did not show, then one update per answer.
 ///
+/// Everything it works with comes in one value, `CheckInputs`; its `Herald` is only whom the
+/// delegate's events are about, and whom it tells that it ended.
+///
 /// While anything is on screen, the notification callbacks hold the check and the check holds
 /// its `Herald`, so neither goes away before the answers are in; the last answer or close
 /// ends that.
@@ -17,7 +20,9 @@ import HeraldDesktop
 final class Check {
     /// Whose claims this check makes.
     let claimant: Claimant
+    /// The `Herald` the events are about; held, so that it outlives the answers.
     private let herald: Herald
+    private let inputs: CheckInputs
     private let launch: Bool
     private let force: Bool
     private var onScreen: [Notice.Subject: Shown] = [:]
@@ -38,7 +43,7 @@ final class Check {
     /// Told to stop (`closeAll`) before the presentation: nothing more is planned or shown.
     private var stopped = false
     /// Why the desktop asks for quiet, asked once, when the check first has something to show.
-    private lazy var quiet: QuietReason? = herald.quietReason()
+    private lazy var quiet: QuietReason? = inputs.quietReason()
     private var deferralReported = false
     /// The install's place in every rollout, should the state have none yet: drawn once per
     /// check, so the plan on a snapshot and the plan that claims agree, and only by a check
@@ -70,17 +75,18 @@ final class Check {
         }
     }
 
-    init(for herald: Herald, launch: Bool, force: Bool) {
+    init(for herald: Herald, inputs: CheckInputs, launch: Bool, force: Bool) {
         self.herald = herald
+        self.inputs = inputs
         self.launch = launch
         self.force = force
         claimant = Self.nextClaimant()
         Self.running.insert(claimant.check)
     }
 
-    private var configuration: Herald.Configuration { herald.configuration }
+    private var configuration: Herald.Configuration { inputs.configuration }
     private var delegate: HeraldDelegate? { herald.delegate }
-    private var store: any StateStore { herald.store }
+    private var store: any StateStore { inputs.store }
 
     // MARK: - Gate and feed
 
@@ -88,9 +94,9 @@ final class Check {
     func start() {
         guard readOffSwitches() else { return presentationEnded() }
         let feedRuns = feedURL != nil && (force || configuration.checkAtLaunch)
-        let countUses = launch && !herald.prompts.isEmpty
-        let prompts = Array(herald.prompts.values)
-        let now = herald.now()
+        let prompts = inputs.prompts()
+        let countUses = launch && !prompts.isEmpty
+        let now = inputs.clock.now
         // Without uses to count, the gate reads a snapshot, without the lock: a check that is
         // not due writes nothing and waits for no other process. It takes the lock only when
         // its decision changes the state (a first launch, a date from a wrong clock).
@@ -117,7 +123,7 @@ final class Check {
         // lock file that cannot be used stops the check before the server is asked, not after.
         guard updateState({ _ in }) != nil else { return presentationEnded() }
         if let mirror { delegate?.herald(herald, didReport: .fetchingMirror(mirror)) }
-        herald.feedSource(for: feedURL!).load(cached: gate.state.cachedFeed, acceptedVersion: gate.state.feedVersions[feedURL!]) { [self] result in
+        inputs.feedSource(feedURL!).load(cached: gate.state.cachedFeed, acceptedVersion: gate.state.feedVersions[feedURL!]) { [self] result in
             switch result {
             case .success(let loaded):
                 if loaded.cacheRecord?.template != nil { languageAnswer = loaded.cacheRecord }
@@ -136,7 +142,7 @@ final class Check {
     private func readOffSwitches() -> Bool {
         let decision: OffSwitchDecision
         do {
-            decision = try herald.offSwitches()
+            decision = try inputs.offSwitches()
         } catch {
             report(.keyFile(error.description))
             return false
@@ -162,7 +168,7 @@ final class Check {
         let failed: Bool
         if case .failed = step { failed = true } else { failed = false }
         if failed || plan != nil || languageAnswer != nil {
-            let now = herald.now()
+            let now = inputs.clock.now
             updateState { state in
                 if let plan {
                     state = CheckPolicy.release(messages: plan.messages.map(\.key), prompts: plan.duePrompts.map(\.name),
@@ -206,7 +212,7 @@ final class Check {
             return presentationEnded()
         }
         // Prompts are counted and shown at a launch; a manual check is about the feed alone.
-        let prompts = launch ? Array(herald.prompts.values) : []
+        let prompts = launch ? inputs.prompts() : []
         // Nothing fetched and no prompts: nothing to plan, claim or record.
         if case .notRun = step, prompts.isEmpty { return presentationEnded() }
         var onSnapshot: (state: HeraldState, plan: CheckPlan)?
@@ -238,7 +244,7 @@ final class Check {
     /// - Parameter earlier: a plan made on a snapshot of the state; when the locked state is
     ///   still that snapshot, it is the plan, and a feed of thousands of messages is planned once.
     private func claim(_ step: FeedStep, _ prompts: [Prompt], reusing earlier: (state: HeraldState, plan: CheckPlan)? = nil) -> CheckPlan? {
-        let now = herald.now()
+        let now = inputs.clock.now
         plannedAt = now
         return updateState { state -> CheckPlan? in
             if serverMissing {
@@ -254,7 +260,7 @@ final class Check {
     /// Ends a check whose plan claimed something it cannot show (no server): the claims go and
     /// the outcome is recorded, in one update.
     private func notShown(_ plan: CheckPlan, after step: FeedStep) {
-        let now = plannedAt ?? herald.now()
+        let now = plannedAt ?? inputs.clock.now
         updateState { state in
             state = CheckPolicy.release(messages: plan.messages.map(\.key), prompts: plan.duePrompts.map(\.name), heldBy: claimant, in: state)
             state = record(step, in: state, now: now)
@@ -267,7 +273,7 @@ final class Check {
     private func askCapabilities(_ step: inout FeedStep) {
         guard capabilities == nil, !serverMissing else { return }
         do {
-            capabilities = try herald.presenter.capabilities()
+            capabilities = try inputs.presenter.capabilities()
         } catch {
             let failure = error as? HeraldError ?? .noNotificationServer
             serverMissing = true
@@ -277,11 +283,10 @@ final class Check {
     }
 
     private func makePlan(_ feed: Feed?, _ prompts: [Prompt], state: HeraldState) -> CheckPlan {
-        CheckPolicy.plan(
-            feed: feed, prompts: prompts, configuration: configuration.check, state: state, now: herald.now(),
-            urlRules: configuration.urlRules, claimant: claimant,
-            claimUntil: herald.now().addingTimeInterval(configuration.waitLimit ?? 86_400), isLive: Self.isLive,
-            rolloutDraw: rolloutDraw)
+        let now = inputs.clock.now
+        return CheckPolicy.plan(feed: feed, prompts: prompts, state: state, claimant: claimant,
+                                claimUntil: now.addingTimeInterval(configuration.waitLimit ?? 86_400),
+                                in: configuration.policyContext(at: now), rolloutDraw: rolloutDraw)
     }
 
     /// How the feed step counts (DESIGN.md D4, D12): the one place that decides success.
@@ -333,7 +338,7 @@ final class Check {
         // The wait limit counts from the first show, not the last: a server slow to answer
         // each Notify must not stretch it (DESIGN.md D18).
         if let limit = configuration.waitLimit {
-            waitTimer = herald.clock.schedule(after: .seconds(limit)) { [self] in
+            waitTimer = inputs.clock.schedule(after: .seconds(limit)) { [self] in
                 waitTimer = 0
                 closeAll()
             }
@@ -352,7 +357,7 @@ final class Check {
                 continue
             }
             let message = plan.messages[index]
-            if let url = message.actionURL, !herald.linkOpener.canOpen(url) {
+            if let url = message.actionURL, !inputs.linkOpener.canOpen(url) {
                 skip(message, .noHandler(URLRules.scheme(of: url) ?? url), &unshownMessages)
             } else if delegate?.herald(herald, shouldShow: .message(message)) == false {
                 skip(message, .delegateDeclined, &unshownMessages)
@@ -380,7 +385,7 @@ final class Check {
         // nothing: like a missing server (D12), the check does not count, and is tried again
         // after the backoff.
         let allRefused = refused > 0 && shownSoFar == 0
-        let now = herald.now()
+        let now = inputs.clock.now
         let plannedAt = plannedAt ?? now
         // A plan with nothing to show recorded the outcome with its claims.
         if plan.showsAnything { updateState { state in
@@ -400,13 +405,13 @@ final class Check {
     /// ones passed over so far. Returns whether it is claimed; when it is not, it is reported
     /// as skipped (or the state failure is) and counted as not shown.
     private func claimLater(_ message: FeedEntry, releasing unshown: inout [String], claimed: inout Set<String>) -> Bool {
-        let now = herald.now()
+        let now = inputs.clock.now
         let passedOver = unshown.filter { claimed.contains($0) }
         let until = now.addingTimeInterval(configuration.waitLimit ?? 86_400)
         let outcome = updateState { state -> MessageSkipReason? in
             state = CheckPolicy.release(messages: passedOver, heldBy: claimant, in: state)
-            return CheckPolicy.claimLater(message, configuration: configuration.check, state: &state, now: now,
-                                          urlRules: configuration.urlRules, claimant: claimant, claimUntil: until, isLive: Self.isLive)
+            return CheckPolicy.claimLater(message, state: &state, claimant: claimant, claimUntil: until,
+                                          in: configuration.policyContext(at: now))
         }
         guard let outcome else {
             unshown.append(message.key)
@@ -436,11 +441,11 @@ final class Check {
         // shown at once (D11), and a presenter that keeps its closure must not keep the check.
         do {
             if content.isInteractive {
-                handle = try herald.presenter.present(content, link: item.link) { [self] response in
+                handle = try inputs.presenter.present(content, link: item.link) { [self] response in
                     responded(to: item.subject, with: response)
                 }
             } else {
-                handle = try herald.presenter.present(content, link: item.link) { _ in }
+                handle = try inputs.presenter.present(content, link: item.link) { _ in }
             }
         } catch {
             refused += 1
@@ -475,7 +480,7 @@ final class Check {
     private func responded(to subject: Notice.Subject, with response: NotificationResponse) {
         guard let shown = onScreen.removeValue(forKey: subject) else { return }
         Self.retire(shown.handle)
-        let now = herald.now()
+        let now = inputs.clock.now
         let answer = shown.item.answer(for: response)
         let recorded = updateState { state in
             state = answer.map { shown.item.record($0, in: state, now: now) }
@@ -524,7 +529,7 @@ final class Check {
     private func end() {
         guard !ended else { return }
         ended = true
-        herald.clock.cancel(waitTimer)
+        inputs.clock.cancel(waitTimer)
         waitTimer = 0
         Self.running.remove(claimant.check)
         herald.checkEnded(self)
@@ -578,4 +583,37 @@ final class Check {
     private static func retire(_ handle: PresentedMessage) {
         MainContext.idle { withExtendedLifetime(handle) {} }
     }
+}
+
+extension Herald.Configuration {
+    /// What the policy decides this app's messages against at `now`: the check settings, the
+    /// URL rules, and which checks of this machine still run.
+    @MainContext
+    func policyContext(at now: Date) -> PolicyContext {
+        PolicyContext(configuration: check, now: now, urlRules: urlRules, isLive: Check.isLive)
+    }
+}
+
+/// What a check works with, made by its `Herald` once per check: the settings, where the state
+/// is kept, what shows and opens, the time, and the readers it asks as it goes.
+@MainContext
+struct CheckInputs {
+    /// The settings the `Herald` was made with.
+    let configuration: Herald.Configuration
+    /// Where the answers, claims and the cached copy's record are kept.
+    let store: any StateStore
+    /// What shows the messages and prompts.
+    let presenter: MessagePresenter
+    /// What tells whether a link can be opened.
+    let linkOpener: any LinkOpening
+    /// The time, and the wait limit's timer.
+    let clock: any HeraldClock
+    /// Whether the person at the desktop asks for quiet.
+    let quietReason: @MainContext () -> QuietReason?
+    /// The mutes and the administrator's mirror.
+    let offSwitches: @MainContext () throws(OffSwitchFileError) -> OffSwitchDecision
+    /// The prompts registered when asked.
+    let prompts: @MainContext () -> [Prompt]
+    /// The source of the feed at a URL (the app's own, or the administrator's mirror).
+    let feedSource: @MainContext (String) -> FeedSource
 }

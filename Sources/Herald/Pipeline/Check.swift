@@ -162,18 +162,16 @@ final class Check {
     }
 
     /// Ends a check that had something to show while the desktop asks for quiet: nothing is
-    /// claimed or shown and a fetched feed does not count, so the next check tries again; only
-    /// a failure is recorded, for the backoff.
+    /// shown (what `plan` claimed is released) and a fetched feed does not count, so the next
+    /// check tries again; only a failure is recorded, for the backoff, and the URL a `{lang}`
+    /// feed answered at.
     private func deferred(after step: FeedStep, releasing plan: CheckPlan? = nil) {
         let failed: Bool
         if case .failed = step { failed = true } else { failed = false }
         if failed || plan != nil || languageAnswer != nil {
             let now = inputs.clock.now
             updateState { state in
-                if let plan {
-                    state = CheckPolicy.release(messages: plan.messages.map(\.key), prompts: plan.duePrompts.map(\.name),
-                                                heldBy: claimant, in: state)
-                }
+                if let plan { state = releasingClaims(of: plan, in: state) }
                 state = failed ? record(step, in: state, now: now) : keepingLanguageAnswer(in: state)
             }
         }
@@ -262,10 +260,14 @@ final class Check {
     private func notShown(_ plan: CheckPlan, after step: FeedStep) {
         let now = plannedAt ?? inputs.clock.now
         updateState { state in
-            state = CheckPolicy.release(messages: plan.messages.map(\.key), prompts: plan.duePrompts.map(\.name), heldBy: claimant, in: state)
-            state = record(step, in: state, now: now)
+            state = record(step, in: releasingClaims(of: plan, in: state), now: now)
         }
         presentationEnded()
+    }
+
+    /// The state without the claims `plan` made for this check.
+    private func releasingClaims(of plan: CheckPlan, in state: HeraldState) -> HeraldState {
+        CheckPolicy.release(messages: plan.messages.map(\.key), prompts: plan.duePrompts.map(\.name), heldBy: claimant, in: state)
     }
 
     /// Asks the presenter for its capabilities, once. Without a server nothing is planned, and a

@@ -210,6 +210,24 @@ final class CheckPipelineTests: XCTestCase {
         }
     }
 
+    func testTheFeedSourceWritesNoStateAndTheCheckRecordsTheLanguageThatAnsweredWithItsOutcome() throws {
+        let plain = try Self.feedURL(["a"])
+        let template = plain.replacingOccurrences(of: "feed.plist", with: "feed.{lang}.plist")
+        try MainContext.assumeIsolated {
+            let (store, _, herald, recorder) = try Self.pipeline(template, check: CheckConfiguration(audience: Audience(languages: ["de"])))
+            var beforeShow: (updates: Int, writes: Int)?
+            recorder.onShow = { beforeShow = (store.updates, store.writes) }
+            recorder.answer = "ok"
+            recorder.run { herald.appLaunched() }
+            XCTAssertEqual(recorder.events, ["fetched", "shown a", "ok a", "finished"])
+            XCTAssertEqual(beforeShow?.updates, 2, "the lock before the fetch, then the plan's claims: the feed source writes nothing")
+            XCTAssertEqual(beforeShow?.writes, 1)
+            XCTAssertEqual(store.state.cachedFeed?.url, plain, "the URL that answered, written by the check")
+            XCTAssertEqual(store.state.cachedFeed?.template, template)
+            XCTAssertEqual(store.state.cachedFeed?.languages, ["de"])
+        }
+    }
+
     func testMessagesPastTheCapWereNeverClaimedSoSkippingThemTouchesNoState() throws {
         let feed = try Self.feedURL(["a", "b", "c"])
         try MainContext.assumeIsolated {

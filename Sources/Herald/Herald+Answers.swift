@@ -56,8 +56,7 @@ extension Herald {
     ///
     /// - Throws: `HeraldError.state` when the state cannot be read.
     public func pendingMessages(in feed: Feed) throws(HeraldError) -> [FeedEntry] {
-        CheckPolicy.select(feed, configuration: configuration.check, state: try readState(), now: now(),
-                           urlRules: configuration.urlRules, isLive: Check.isLive,
+        CheckPolicy.select(feed, state: try readState(), in: configuration.policyContext(at: now()),
                            // Nothing is drawn by asking: an install without a draw yet is outside
                            // every rollout until its first check draws one.
                            rolloutDraw: { 1 }).candidates
@@ -75,8 +74,7 @@ extension Herald {
 
     /// `explain(_:)` against a state the caller read already (`herald check --explain`).
     package func explain(_ feed: Feed, state: HeraldState) -> [MessageExplanation] {
-        CheckPolicy.explain(feed, configuration: configuration.check, state: state, now: now(), quiet: quietReason(),
-                            urlRules: configuration.urlRules, isLive: Check.isLive)
+        CheckPolicy.explain(feed, state: state, quiet: quietReason(), in: configuration.policyContext(at: now()))
     }
 
     /// What a launch check would decide now for each registered prompt, in name order, and why

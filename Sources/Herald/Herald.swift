@@ -246,7 +246,11 @@ public final class Herald {
 
     private func begin(launch: Bool, force: Bool) {
         guard check == nil else { return }
-        let check = Check(for: self, launch: launch, force: force)
+        let inputs = CheckInputs(
+            configuration: configuration, store: store, presenter: presenter, linkOpener: linkOpener, clock: clock,
+            quietReason: quietReason, offSwitches: offSwitches, prompts: { [unowned self] in Array(prompts.values) },
+            feedSource: { [unowned self] url in feedSource(for: url) })
+        let check = Check(for: self, inputs: inputs, launch: launch, force: force)
         self.check = check
         check.start()
     }

@@ -133,8 +133,8 @@ extension FeedValidation {
         let configuration = CheckConfiguration(
             appVersion: appVersion, audience: Audience(languages: entry.languages ?? [], desktops: entry.desktops ?? []))
         func sentence(_ kinds: FeedFinding.Kind...) -> String? { findings.first { kinds.contains($0.kind) }?.sentence }
-        let reason = CheckPolicy.exclusion(of: suited, configuration: configuration, state: state, now: now,
-                                           urlRules: rules, claimant: nil, isLive: { _ in false })
+        let reason = CheckPolicy.exclusion(of: suited, state: state, claimant: nil,
+                                           in: PolicyContext(configuration: configuration, now: now, urlRules: rules))
         switch reason {
         case nil: return sentence(.rangeNeverMatches, .scheduleNeverMatches)
         case .outsideRollout?: return "Rollout is 0: no install sees it"

@@ -52,8 +52,7 @@ final class CheckExplanationTests: XCTestCase {
 
     func testEveryMessageGetsItsVerdictInTheOrderACheckConsidersThem() throws {
         let feed = try everyReason
-        let explained = CheckPolicy.explain(feed, configuration: configuration, state: answered, now: now, quiet: nil,
-                                            isLive: { _ in true })
+        let explained = CheckPolicy.explain(feed, state: answered, quiet: nil, in: PolicyContext(configuration: configuration, now: now, isLive: { _ in true }))
         // The moments the feed's dates stand for (an end date lasts its whole day).
         guard case .moment(let start)? = feed.entries["13"]?.startDate, case .moment(let end)? = feed.entries["12"]?.endDate else {
             return XCTFail("the dates do not decode")
@@ -72,8 +71,7 @@ final class CheckExplanationTests: XCTestCase {
     }
 
     func testWhileTheDesktopAsksForQuietWhatWouldShowIsDeferred() throws {
-        let explained = CheckPolicy.explain(try everyReason, configuration: configuration, state: answered, now: now, quiet: .doNotDisturb,
-                                            isLive: { _ in true })
+        let explained = CheckPolicy.explain(try everyReason, state: answered, quiet: .doNotDisturb, in: PolicyContext(configuration: configuration, now: now, isLive: { _ in true }))
         let verdicts = Dictionary(uniqueKeysWithValues: explained.map { ($0.key, $0.verdict) })
         XCTAssertEqual(["18", "05", "04", "03"].map { verdicts[$0] }, [.deferred(.doNotDisturb), .deferred(.doNotDisturb), .deferred(.doNotDisturb), .skipped(.overCap)])
     }
@@ -82,14 +80,13 @@ final class CheckExplanationTests: XCTestCase {
         let feed = try feed(#"{"c": {"Title": "a fifth", "Rollout": 20}, "b": {"Title": "none", "Rollout": 0}, "a": {"Title": "all", "Rollout": 100}}"#)
         var state = HeraldState()
         state.ignored = []
-        let explained = CheckPolicy.explain(feed, configuration: configuration, state: state, now: now, quiet: nil)
+        let explained = CheckPolicy.explain(feed, state: state, quiet: nil, in: PolicyContext(configuration: configuration, now: now))
         XCTAssertEqual(explained.map(\.verdict), [.rolloutNotDrawn(20), .skipped(.outsideRollout(0)), .shows])
         XCTAssertNil(state.rolloutDraw)
     }
 
     func testAClaimOfACheckThatNoLongerRunsHoldsNothingBack() throws {
-        let explained = CheckPolicy.explain(try everyReason, configuration: configuration, state: answered, now: now, quiet: nil,
-                                            isLive: { _ in false })
+        let explained = CheckPolicy.explain(try everyReason, state: answered, quiet: nil, in: PolicyContext(configuration: configuration, now: now, isLive: { _ in false }))
         XCTAssertEqual(explained.first { $0.key == "07" }?.verdict, .shows)
     }
 
@@ -97,7 +94,7 @@ final class CheckExplanationTests: XCTestCase {
         let feed = try feed(#"{"c": {"Title": "C"}, "b": {"Title": "B"}, "a": {"Title": "A", "Priority": 5}}"#)
         var limited = configuration
         limited.maxNotificationsPerCheck = 2
-        let explained = CheckPolicy.explain(feed, configuration: limited, state: answered, now: now, quiet: nil)
+        let explained = CheckPolicy.explain(feed, state: answered, quiet: nil, in: PolicyContext(configuration: limited, now: now))
         XCTAssertEqual(explained.map(\.key), ["a", "c", "b"])
         XCTAssertEqual(explained.map(\.verdict), [.shows, .shows, .skipped(.overCap)])
     }

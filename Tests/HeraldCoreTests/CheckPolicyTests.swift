@@ -106,21 +106,21 @@ final class SelectionTests: XCTestCase {
 
     func testViewedAndIgnoredMessagesAreFilteredOut() {
         let feed = Feed(entries: ["ignored", "viewed", "new"].map { Fixtures.entry($0) })
-        let selection = CheckPolicy.select(feed, configuration: CheckConfiguration(), state: answeredBefore, now: clock.now)
+        let selection = CheckPolicy.select(feed, state: answeredBefore, in: PolicyContext(configuration: CheckConfiguration(), now: clock.now))
         XCTAssertEqual(keys(selection), ["new"])
         XCTAssertEqual(Set(selection.skipped.map(\.reason.name)), ["viewed", "ignored"])
     }
 
     func testNewestKeyComesFirstByDefault() {
         let feed = Feed(entries: ["2011/01/22", "2011/02/01", "10"].map { Fixtures.entry($0) })
-        XCTAssertEqual(keys(CheckPolicy.select(feed, configuration: CheckConfiguration(), state: HeraldState(), now: clock.now)),
+        XCTAssertEqual(keys(CheckPolicy.select(feed, state: HeraldState(), in: PolicyContext(configuration: CheckConfiguration(), now: clock.now))),
                        ["2011/02/01", "2011/01/22", "10"])
     }
 
     func testShowOldestFirstReversesTheOrder() {
         let feed = Feed(entries: ["b", "A", "c"].map { Fixtures.entry($0) })
         let config = CheckConfiguration(showOldestFirst: true)
-        XCTAssertEqual(keys(CheckPolicy.select(feed, configuration: config, state: HeraldState(), now: clock.now)), ["A", "b", "c"])
+        XCTAssertEqual(keys(CheckPolicy.select(feed, state: HeraldState(), in: PolicyContext(configuration: config, now: clock.now))), ["A", "b", "c"])
     }
 
     func testVersionBoundsAreInclusive() {
@@ -129,7 +129,7 @@ final class SelectionTests: XCTestCase {
             Fixtures.entry("min-above", min: "1.10"), Fixtures.entry("max-below", max: "1.1"),
             Fixtures.entry("longer-min", min: "1.2.0"),
         ])
-        let selection = CheckPolicy.select(feed, configuration: CheckConfiguration(appVersion: "1.2"), state: HeraldState(), now: clock.now)
+        let selection = CheckPolicy.select(feed, state: HeraldState(), in: PolicyContext(configuration: CheckConfiguration(appVersion: "1.2"), now: clock.now))
         XCTAssertEqual(Set(keys(selection)), ["min-equal", "max-equal"])
         XCTAssertEqual(selection.skipped.first { $0.key == "longer-min" }?.reason, .belowMinVersion("1.2.0"))
         XCTAssertEqual(selection.skipped.first { $0.key == "max-below" }?.reason, .aboveMaxVersion("1.1"))
@@ -137,17 +137,17 @@ final class SelectionTests: XCTestCase {
 
     func testEmptyMaxVersionExcludesEveryNonEmptyAppVersion() {
         let feed = Feed(entries: [Fixtures.entry("a", max: "")])
-        XCTAssertEqual(keys(CheckPolicy.select(feed, configuration: CheckConfiguration(appVersion: "0.1"), state: HeraldState(), now: clock.now)), [])
+        XCTAssertEqual(keys(CheckPolicy.select(feed, state: HeraldState(), in: PolicyContext(configuration: CheckConfiguration(appVersion: "0.1"), now: clock.now))), [])
     }
 
     func testWithoutAppVersionNothingIsExcludedByVersion() {
         let feed = Feed(entries: [Fixtures.entry("a", min: "99"), Fixtures.entry("b", max: "0")])
-        XCTAssertEqual(keys(CheckPolicy.select(feed, configuration: CheckConfiguration(appVersion: nil), state: HeraldState(), now: clock.now)), ["b", "a"])
+        XCTAssertEqual(keys(CheckPolicy.select(feed, state: HeraldState(), in: PolicyContext(configuration: CheckConfiguration(appVersion: nil), now: clock.now))), ["b", "a"])
     }
 
     func testDebugStartsOverWhenEverythingWasAnswered() {
         let feed = Feed(entries: ["ignored", "viewed"].map { Fixtures.entry($0) })
-        let selection = CheckPolicy.select(feed, configuration: CheckConfiguration(debug: true), state: answeredBefore, now: clock.now)
+        let selection = CheckPolicy.select(feed, state: answeredBefore, in: PolicyContext(configuration: CheckConfiguration(debug: true), now: clock.now))
         XCTAssertEqual(keys(selection), ["viewed", "ignored"])
         XCTAssertEqual(selection.state.ignored, [], "the ignore list is emptied, not removed: first launch stays passed")
         XCTAssertEqual(selection.state.viewed, [])
@@ -155,14 +155,14 @@ final class SelectionTests: XCTestCase {
 
     func testDebugResetHappensBeforeVersionFilteringAndOnlyOnce() {
         let feed = Feed(entries: [Fixtures.entry("viewed", min: "9")])
-        let selection = CheckPolicy.select(feed, configuration: CheckConfiguration(appVersion: "1", debug: true), state: answeredBefore, now: clock.now)
+        let selection = CheckPolicy.select(feed, state: answeredBefore, in: PolicyContext(configuration: CheckConfiguration(appVersion: "1", debug: true), now: clock.now))
         XCTAssertEqual(keys(selection), [])
         XCTAssertEqual(selection.state.viewed, [])
     }
 
     func testWithoutDebugNothingIsReset() {
         let feed = Feed(entries: ["viewed"].map { Fixtures.entry($0) })
-        let selection = CheckPolicy.select(feed, configuration: CheckConfiguration(), state: answeredBefore, now: clock.now)
+        let selection = CheckPolicy.select(feed, state: answeredBefore, in: PolicyContext(configuration: CheckConfiguration(), now: clock.now))
         XCTAssertEqual(keys(selection), [])
         XCTAssertEqual(selection.state.viewed, ["viewed"])
     }
@@ -172,15 +172,15 @@ final class SelectionTests: XCTestCase {
         state.reminded["later"] = clock.now
         let feed = Feed(entries: ["later", "other"].map { Fixtures.entry($0) })
         let config = CheckConfiguration(remindPeriod: .days(1.5))
-        XCTAssertEqual(keys(CheckPolicy.select(feed, configuration: config, state: state, now: clock.after(days: 1.4))), ["other"])
-        XCTAssertEqual(keys(CheckPolicy.select(feed, configuration: config, state: state, now: clock.after(days: 1.5))), ["other", "later"])
+        XCTAssertEqual(keys(CheckPolicy.select(feed, state: state, in: PolicyContext(configuration: config, now: clock.after(days: 1.4)))), ["other"])
+        XCTAssertEqual(keys(CheckPolicy.select(feed, state: state, in: PolicyContext(configuration: config, now: clock.after(days: 1.5)))), ["other", "later"])
     }
 
     func testRefusedActionURLIsSkippedAndDoesNotBlockOthers() {
         let feed = Feed(entries: [
             Fixtures.entry("z-evil", url: "javascript:alert(1)"), Fixtures.entry("a-fine", url: "https://example.com"),
         ])
-        let selection = CheckPolicy.select(feed, configuration: CheckConfiguration(), state: HeraldState(), now: clock.now)
+        let selection = CheckPolicy.select(feed, state: HeraldState(), in: PolicyContext(configuration: CheckConfiguration(), now: clock.now))
         XCTAssertEqual(keys(selection), ["a-fine"])
         XCTAssertEqual(selection.skipped.map(\.reason.name), ["refused-url"])
         XCTAssertEqual(selection.state.viewed, [], "D5: a skipped message is left unmarked")
@@ -190,12 +190,10 @@ final class SelectionTests: XCTestCase {
         var state = HeraldState()
         state.presenting["a"] = .init(processID: 4242, check: "x.1", until: clock.after(days: 0.01))
         let feed = Feed(entries: ["a", "b"].map { Fixtures.entry($0) })
-        let selection = CheckPolicy.select(feed, configuration: CheckConfiguration(), state: state, now: clock.now,
-                                           isLive: { claim in claim.processID == 4242 })
+        let selection = CheckPolicy.select(feed, state: state, in: PolicyContext(configuration: CheckConfiguration(), now: clock.now, isLive: { claim in claim.processID == 4242 }))
         XCTAssertEqual(keys(selection), ["b"])
         XCTAssertEqual(selection.skipped.map(\.reason), [.shownElsewhere])
-        let lapsed = CheckPolicy.select(feed, configuration: CheckConfiguration(), state: state, now: clock.after(days: 1),
-                                        isLive: { _ in true })
+        let lapsed = CheckPolicy.select(feed, state: state, in: PolicyContext(configuration: CheckConfiguration(), now: clock.after(days: 1), isLive: { _ in true }))
         XCTAssertEqual(keys(lapsed), ["b", "a"])
     }
 }
@@ -210,9 +208,7 @@ final class CheckPlanTests: XCTestCase {
     let due = Prompt(name: "pro", settings: PromptSettings(title: "Go pro", usesUntilPrompt: 0, daysUntilPrompt: .zero))
 
     func plan(_ state: HeraldState, by claimant: Claimant, live: Set<Claimant> = [], at now: Date? = nil, prompts: [Prompt] = []) -> CheckPlan {
-        CheckPolicy.plan(feed: feed, prompts: prompts, configuration: CheckConfiguration(), state: state, now: now ?? clock.now,
-                         urlRules: URLRules(), claimant: claimant, claimUntil: clock.after(days: 0.5),
-                         isLive: { claim in live.contains { claim.isHeld(by: $0) } })
+        CheckPolicy.plan(feed: feed, prompts: prompts, state: state, claimant: claimant, claimUntil: clock.after(days: 0.5), in: PolicyContext(configuration: CheckConfiguration(), now: now ?? clock.now, urlRules: URLRules(), isLive: { claim in live.contains { claim.isHeld(by: $0) } }))
     }
 
     func testThePlanClaimsEveryMessageItChoosesInTheStateItReturns() {
@@ -249,9 +245,7 @@ final class CheckPlanTests: XCTestCase {
 
     func testThePlanClaimsOnlyAsManyMessagesAsTheCapShows() {
         let many = Feed(entries: (1...9).map { Fixtures.entry("2024/01/0\($0)") })
-        let planned = CheckPolicy.plan(feed: many, prompts: [], configuration: CheckConfiguration(maxNotificationsPerCheck: 2),
-                                       state: HeraldState(), now: clock.now, urlRules: URLRules(), claimant: me,
-                                       claimUntil: clock.after(days: 0.5), isLive: { _ in false })
+        let planned = CheckPolicy.plan(feed: many, prompts: [], state: HeraldState(), claimant: me, claimUntil: clock.after(days: 0.5), in: PolicyContext(configuration: CheckConfiguration(maxNotificationsPerCheck: 2), now: clock.now, urlRules: URLRules(), isLive: { _ in false }))
         XCTAssertEqual(planned.messages.count, 9, "the others stay candidates for when one is passed over")
         XCTAssertEqual(planned.claimedMessages, 2)
         XCTAssertEqual(planned.state.presenting.keys.sorted(), ["2024/01/08", "2024/01/09"])
@@ -261,9 +255,7 @@ final class CheckPlanTests: XCTestCase {
         let message = Fixtures.entry("a")
         func claimLater(_ state: HeraldState, live: Set<Claimant> = []) -> (MessageSkipReason?, HeraldState) {
             var state = state
-            let refusal = CheckPolicy.claimLater(message, configuration: CheckConfiguration(), state: &state, now: clock.now,
-                                                 urlRules: URLRules(), claimant: me, claimUntil: clock.after(days: 0.5),
-                                                 isLive: { claim in live.contains { claim.isHeld(by: $0) } })
+            let refusal = CheckPolicy.claimLater(message, state: &state, claimant: me, claimUntil: clock.after(days: 0.5), in: PolicyContext(configuration: CheckConfiguration(), now: clock.now, urlRules: URLRules(), isLive: { claim in live.contains { claim.isHeld(by: $0) } }))
             return (refusal, state)
         }
         var viewed = HeraldState()
@@ -361,7 +353,7 @@ final class ShowAnsweredTests: XCTestCase {
         state.viewed = ["v"]
         state.reminded = ["r": TestClock().now]
         let feed = Feed(entries: ["i", "v", "r", "n"].map { Fixtures.entry($0) })
-        let selection = CheckPolicy.select(feed, configuration: CheckConfiguration(showAnswered: true), state: state, now: TestClock().now)
+        let selection = CheckPolicy.select(feed, state: state, in: PolicyContext(configuration: CheckConfiguration(showAnswered: true), now: TestClock().now))
         XCTAssertEqual(selection.candidates.map(\.key), ["v", "r", "n", "i"])
         XCTAssertEqual(selection.state, state)
     }

@@ -354,7 +354,7 @@ final class HostileURLTests: XCTestCase {
             FeedEntry(key: "a", title: "A", actionURL: "https://example.com/\nx"),
             FeedEntry(key: "b", title: "B", actionURL: "https://example.com/b"),
         ])
-        let selection = CheckPolicy.select(feed, configuration: CheckConfiguration(), state: HeraldState(), now: TestClock().now)
+        let selection = CheckPolicy.select(feed, state: HeraldState(), in: PolicyContext(configuration: CheckConfiguration(), now: TestClock().now))
         XCTAssertEqual(selection.candidates.map(\.key), ["b"])
         XCTAssertEqual(selection.skipped.map(\.key), ["a"])
         XCTAssertEqual(selection.skipped.first?.reason, .refusedURL("the URL contains a line break: percent-encode it"))

@@ -270,10 +270,10 @@ final class FutureDateTests: XCTestCase {
         state = CheckPolicy.apply(.remind, to: "later", state: state, now: yearsAhead)
         let feed = Feed(entries: [Fixtures.entry("later")])
         let config = CheckConfiguration(remindPeriod: .days(1))
-        let selection = CheckPolicy.select(feed, configuration: config, state: state, now: clock.now)
+        let selection = CheckPolicy.select(feed, state: state, in: PolicyContext(configuration: config, now: clock.now))
         XCTAssertEqual(selection.skipped.map(\.reason), [.remindLater(until: clock.after(days: 1))])
         XCTAssertEqual(selection.state.reminded, ["later": clock.now])
-        XCTAssertEqual(CheckPolicy.select(feed, configuration: config, state: selection.state, now: clock.after(days: 1)).candidates.map(\.key), ["later"])
+        XCTAssertEqual(CheckPolicy.select(feed, state: selection.state, in: PolicyContext(configuration: config, now: clock.after(days: 1))).candidates.map(\.key), ["later"])
     }
 
     func testDatesInThePastAreLeftAsTheyAre() {
@@ -337,9 +337,7 @@ final class StatePruningTests: XCTestCase {
     func testThePlansUpdatePrunes() {
         var state = answered()
         state.absentSince = ["gone-viewed": clock.after(days: -180)]
-        let plan = CheckPolicy.plan(feed: Feed(entries: [Fixtures.entry("still-there")]), prompts: [], configuration: CheckConfiguration(),
-                                    state: state, now: clock.now, urlRules: URLRules(), claimant: Claimant(processID: 1, check: "me.1"),
-                                    claimUntil: clock.after(days: 1), isLive: { _ in false })
+        let plan = CheckPolicy.plan(feed: Feed(entries: [Fixtures.entry("still-there")]), prompts: [], state: state, claimant: Claimant(processID: 1, check: "me.1"), claimUntil: clock.after(days: 1), in: PolicyContext(configuration: CheckConfiguration(), now: clock.now, urlRules: URLRules(), isLive: { _ in false }))
         XCTAssertEqual(plan.state.viewed, ["still-there"])
         XCTAssertEqual(plan.state.absentSince, ["gone-ignored": clock.now, "gone-reminded": clock.now])
     }
@@ -352,7 +350,7 @@ final class StatePruningTests: XCTestCase {
         for day in 0..<days {
             let now = clock.after(days: Double(day))
             let feed = Feed(entries: (max(0, day - 29)...day).map { Fixtures.entry(String(format: "2026/%04d", $0)) })
-            state = CheckPolicy.select(feed, configuration: CheckConfiguration(), state: state, now: now).state
+            state = CheckPolicy.select(feed, state: state, in: PolicyContext(configuration: CheckConfiguration(), now: now)).state
             state = CheckPolicy.apply(day % 2 == 0 ? .view : .ignore, to: String(format: "2026/%04d", day), state: state, now: now)
         }
         // Kept: the 30 in the feed and the 180 that left it less than 180 days ago.

@@ -207,12 +207,12 @@ final class RolloutTests: XCTestCase {
 
     func testTheDrawIsMadeOnceWhenAFeedFirstHasARolloutAndKept() {
         let plain = Feed(entries: [entry("a")])
-        XCTAssertNil(CheckPolicy.select(plain, configuration: CheckConfiguration(), state: launched, now: newYear(), rolloutDraw: { 0.5 }).state.rolloutDraw)
+        XCTAssertNil(CheckPolicy.select(plain, state: launched, in: PolicyContext(configuration: CheckConfiguration(), now: newYear()), rolloutDraw: { 0.5 }).state.rolloutDraw)
         let rolled = Feed(entries: [entry("a", ["Rollout": .integer(60)])])
-        let first = CheckPolicy.select(rolled, configuration: CheckConfiguration(), state: launched, now: newYear(), rolloutDraw: { 0.5 })
+        let first = CheckPolicy.select(rolled, state: launched, in: PolicyContext(configuration: CheckConfiguration(), now: newYear()), rolloutDraw: { 0.5 })
         XCTAssertEqual(first.state.rolloutDraw, 0.5)
         XCTAssertEqual(first.candidates.map(\.key), ["a"])
-        let second = CheckPolicy.select(rolled, configuration: CheckConfiguration(), state: first.state, now: newYear(), rolloutDraw: { 0.9 })
+        let second = CheckPolicy.select(rolled, state: first.state, in: PolicyContext(configuration: CheckConfiguration(), now: newYear()), rolloutDraw: { 0.9 })
         XCTAssertEqual(second.state.rolloutDraw, 0.5, "never drawn again")
     }
 
@@ -233,8 +233,7 @@ final class RolloutTests: XCTestCase {
         for share in [20, 50] {
             let feed = Feed(entries: [entry("2027/01/01", ["Rollout": .integer(share)])])
             for index in states.indices {
-                let selection = CheckPolicy.select(feed, configuration: CheckConfiguration(), state: states[index], now: newYear(),
-                                                   rolloutDraw: { Double.random(in: 0..<1, using: &generator) })
+                let selection = CheckPolicy.select(feed, state: states[index], in: PolicyContext(configuration: CheckConfiguration(), now: newYear()), rolloutDraw: { Double.random(in: 0..<1, using: &generator) })
                 states[index] = selection.state
                 for message in selection.candidates {
                     seen[index] += 1
@@ -252,10 +251,10 @@ final class PriorityAndPresentationTests: XCTestCase {
     func testAHigherPriorityComesFirstAndEqualOnesKeepTheFeedsOrder() {
         let feed = Feed(entries: [entry("2027/01/03"), entry("2027/01/02", ["Priority": .integer(5)]), entry("2027/01/01", ["Priority": .string("5")]),
                                   entry("2026/12/31", ["Priority": .integer(-1)]), entry("2026/12/30")])
-        let selection = CheckPolicy.select(feed, configuration: CheckConfiguration(), state: launched, now: newYear())
+        let selection = CheckPolicy.select(feed, state: launched, in: PolicyContext(configuration: CheckConfiguration(), now: newYear()))
         XCTAssertEqual(selection.candidates.map(\.key), ["2027/01/02", "2027/01/01", "2027/01/03", "2026/12/30", "2026/12/31"])
         let plain = Feed(entries: [entry("a"), entry("c"), entry("b")])
-        XCTAssertEqual(CheckPolicy.select(plain, configuration: CheckConfiguration(), state: launched, now: newYear()).candidates.map(\.key), ["c", "b", "a"])
+        XCTAssertEqual(CheckPolicy.select(plain, state: launched, in: PolicyContext(configuration: CheckConfiguration(), now: newYear())).candidates.map(\.key), ["c", "b", "a"])
     }
 
     func testSkippedMessagesAreListedInDisplayOrderWhateverSkippedThemAndWhateverTheirPriority() {
@@ -269,7 +268,7 @@ final class PriorityAndPresentationTests: XCTestCase {
         ])
         for oldestFirst in [false, true] {
             let configuration = CheckConfiguration(appVersion: "1.0", showOldestFirst: oldestFirst)
-            let selection = CheckPolicy.select(feed, configuration: configuration, state: answered, now: newYear())
+            let selection = CheckPolicy.select(feed, state: answered, in: PolicyContext(configuration: configuration, now: newYear()))
             let skipped = ["2027/01/07", "2027/01/05", "2027/01/04", "2027/01/02", "2027/01/01"]
             XCTAssertEqual(selection.skipped.map(\.key), oldestFirst ? skipped.reversed() : skipped)
             XCTAssertEqual(selection.skipped.map(\.reason.name), (oldestFirst ? ["ignored", "below-min-version", "viewed", "above-max-version", "below-min-version"]
@@ -301,7 +300,7 @@ final class PriorityAndPresentationTests: XCTestCase {
 
     func testTheSelectionGivesTheUsersTextInItsLanguage() throws {
         let feed = Feed(entries: [entry("m", ["Title": .dictionary(["en": .string("New"), "de": .string("Neu")])])])
-        let german = CheckPolicy.select(feed, configuration: CheckConfiguration(audience: Audience(languages: ["de"])), state: launched, now: newYear())
+        let german = CheckPolicy.select(feed, state: launched, in: PolicyContext(configuration: CheckConfiguration(audience: Audience(languages: ["de"])), now: newYear()))
         XCTAssertEqual(german.candidates.first?.title, "Neu")
     }
 }

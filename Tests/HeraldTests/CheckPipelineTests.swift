@@ -122,7 +122,7 @@ final class CheckPipelineTests: XCTestCase {
                    store: store, presenter: presenter, clock: clock, quietReason: quiet, offSwitches: offSwitches)
     }
 
-    func testAOneMessageCheckLocksAndWritesTheStateOnceBeforeItsNotificationAndOnceForTheAnswer() throws {
+    func testAOneMessageCheckLocksAndWritesTheStateOnceBeforeItsNotificationOnceForItsOutcomeAndOnceForTheAnswer() throws {
         let feed = try Self.feedURL(["a"])
         try MainContext.assumeIsolated {
             let (store, presenter, herald, recorder) = try Self.pipeline(feed)
@@ -135,8 +135,8 @@ final class CheckPipelineTests: XCTestCase {
             XCTAssertEqual(beforeShow?.updates, 2, "the lock taken before the fetch, writing nothing; the plan claims in one locked update")
             XCTAssertEqual(beforeShow?.writes, 1)
             XCTAssertEqual(store.snapshots, 1, "the gate reads without the lock")
-            XCTAssertEqual(store.writes, 2)
-            XCTAssertEqual(store.updates, 3, "the lock before the fetch, the plan claims, the answer records")
+            XCTAssertEqual(store.writes, 3)
+            XCTAssertEqual(store.updates, 4, "the lock before the fetch, the plan claims, the outcome after the show, the answer records")
             XCTAssertEqual(store.state.viewed, ["a"])
             XCTAssertEqual(store.state.presenting, [:])
             XCTAssertNotNil(store.state.lastChecked)
@@ -219,13 +219,31 @@ final class CheckPipelineTests: XCTestCase {
                 herald.appLaunched()
                 when({ recorder.events.contains("skipped a over-cap") }) {
                     XCTAssertEqual(Array(store.state.presenting.keys), ["b"], "only the shown message stays claimed")
-                    XCTAssertEqual(store.writes, 2, "plan with claims, then the update that releases c and claims b")
+                    XCTAssertEqual(store.writes, 3, "plan with claims, the update that releases c and claims b, then the outcome")
                     presenter.answer(presenter.shown[0], with: "ignore")
                 }
             }
             XCTAssertEqual(recorder.events, ["fetched", "skipped c delegate-declined", "shown b", "skipped a over-cap", "ignore b", "finished"])
             XCTAssertEqual(store.state.presenting, [:])
             XCTAssertEqual(store.state.ignored, ["b"])
+        }
+    }
+
+    func testTheFeedSourceWritesNoStateAndTheCheckRecordsTheLanguageThatAnsweredWithItsOutcome() throws {
+        let plain = try Self.feedURL(["a"])
+        let template = plain.replacingOccurrences(of: "feed.plist", with: "feed.{lang}.plist")
+        try MainContext.assumeIsolated {
+            let (store, _, herald, recorder) = try Self.pipeline(template, check: CheckConfiguration(audience: Audience(languages: ["de"])))
+            var beforeShow: (updates: Int, writes: Int)?
+            recorder.onShow = { beforeShow = (store.updates, store.writes) }
+            recorder.answer = "ok"
+            recorder.run { herald.appLaunched() }
+            XCTAssertEqual(recorder.events, ["fetched", "shown a", "ok a", "finished"])
+            XCTAssertEqual(beforeShow?.updates, 2, "the lock before the fetch, then the plan's claims: the feed source writes nothing")
+            XCTAssertEqual(beforeShow?.writes, 1)
+            XCTAssertEqual(store.state.cachedFeed?.url, plain, "the URL that answered, written by the check")
+            XCTAssertEqual(store.state.cachedFeed?.template, template)
+            XCTAssertEqual(store.state.cachedFeed?.languages, ["de"])
         }
     }
 
@@ -237,13 +255,13 @@ final class CheckPipelineTests: XCTestCase {
                 herald.appLaunched()
                 when({ recorder.events.contains("skipped a over-cap") }) {
                     XCTAssertEqual(Array(store.state.presenting.keys), ["c"])
-                    XCTAssertEqual(store.updates, 2, "the lock before the fetch and the plan's update alone")
-                    XCTAssertEqual(store.writes, 1)
+                    XCTAssertEqual(store.updates, 3, "the lock before the fetch, the plan's update, the outcome: no release")
+                    XCTAssertEqual(store.writes, 2)
                     presenter.answer(presenter.shown[0], with: "ok")
                 }
             }
             XCTAssertEqual(recorder.events, ["fetched", "shown c", "skipped b over-cap", "skipped a over-cap", "ok c", "finished"])
-            XCTAssertEqual(store.writes, 2, "the plan, the answer")
+            XCTAssertEqual(store.writes, 3, "the plan, the outcome, the answer")
             XCTAssertEqual(store.state.presenting, [:])
         }
     }
@@ -262,7 +280,7 @@ final class CheckPipelineTests: XCTestCase {
             XCTAssertEqual(recorder.events, ["fetched", "skipped d delegate-declined", "shown c", "shown b", "skipped a over-cap",
                                              "ok c", "ok b", "finished"])
             XCTAssertEqual(claimedWhenShown, [["c", "d"], ["b", "c"]], "d's claim is dropped in the update that claims b; a is never claimed")
-            XCTAssertEqual(store.writes, 4, "plan with c and d, release d and claim b, two answers")
+            XCTAssertEqual(store.writes, 5, "plan with c and d, release d and claim b, the outcome, two answers")
             XCTAssertEqual(store.state.viewed, ["b", "c"])
         }
     }
@@ -318,7 +336,7 @@ final class CheckPipelineTests: XCTestCase {
             XCTAssertTrue(presenter.shown.allSatisfy(\.isClosed))
             XCTAssertEqual(store.state.presenting, [:])
             XCTAssertEqual(store.state.viewed, [], "DESIGN.md D7: closed by Herald changes nothing")
-            XCTAssertEqual(store.writes, 2, "plan with claims, then one release of both")
+            XCTAssertEqual(store.writes, 3, "plan with claims, the outcome, then one release of both")
         }
     }
 

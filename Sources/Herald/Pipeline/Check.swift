@@ -7,8 +7,11 @@ import HeraldDesktop
 ///
 /// It owns what the check has on screen, its wait timer and what it has reported, and it is
 /// the one place that decides whether the check succeeded. The state is touched in few,
-/// whole steps: the gate (with the launch's prompt uses), the plan with its claims and the
-/// check's outcome, what the presentation did not show, then one update per answer.
+/// whole steps: the gate (with the launch's prompt uses), the plan with its claims, the
+/// check's outcome with what the presentation did not show, then one update per answer.
+///
+/// Everything it works with comes in one value, `CheckInputs`; its `Herald` is only whom the
+/// delegate's events are about, and whom it tells that it ended.
 ///
 /// While anything is on screen, the notification callbacks hold the check and the check holds
 /// its `Herald`, so neither goes away before the answers are in; the last answer or close
@@ -17,7 +20,9 @@ import HeraldDesktop
 final class Check {
     /// Whose claims this check makes.
     let claimant: Claimant
+    /// The `Herald` the events are about; held, so that it outlives the answers.
     private let herald: Herald
+    private let inputs: CheckInputs
     private let launch: Bool
     private let force: Bool
     private var onScreen: [Notice.Subject: Shown] = [:]
@@ -32,14 +37,13 @@ final class Check {
     private var shownSoFar = 0
     /// Notifications the server refused in this check.
     private var refused = 0
-    /// `lastChecked` before the plan's update recorded this check's success, so a check whose
-    /// every notification was refused can be counted as failed after all.
-    private var lastCheckedBefore: Date??
+    /// When the check planned: the time its outcome is recorded at.
+    private var plannedAt: Date?
     private var ended = false
     /// Told to stop (`closeAll`) before the presentation: nothing more is planned or shown.
     private var stopped = false
     /// Why the desktop asks for quiet, asked once, when the check first has something to show.
-    private lazy var quiet: QuietReason? = herald.quietReason()
+    private lazy var quiet: QuietReason? = inputs.quietReason()
     private var deferralReported = false
     /// The install's place in every rollout, should the state have none yet: drawn once per
     /// check, so the plan on a snapshot and the plan that claims agree, and only by a check
@@ -49,6 +53,8 @@ final class Check {
     private var feedURL: String?
     /// The administrator's mirror, told to the delegate when the check fetches from it.
     private var mirror: FeedMirror?
+    /// For a feed URL with `{lang}`, the record of the URL that answered (`LoadedFeed.cacheRecord`).
+    private var languageAnswer: HeraldState.CachedFeed?
 
     private struct Shown {
         let item: Notice
@@ -69,17 +75,18 @@ final class Check {
         }
     }
 
-    init(for herald: Herald, launch: Bool, force: Bool) {
+    init(for herald: Herald, inputs: CheckInputs, launch: Bool, force: Bool) {
         self.herald = herald
+        self.inputs = inputs
         self.launch = launch
         self.force = force
         claimant = Self.nextClaimant()
         Self.running.insert(claimant.check)
     }
 
-    private var configuration: Herald.Configuration { herald.configuration }
+    private var configuration: Herald.Configuration { inputs.configuration }
     private var delegate: HeraldDelegate? { herald.delegate }
-    private var store: any StateStore { herald.store }
+    private var store: any StateStore { inputs.store }
 
     // MARK: - Gate and feed
 
@@ -87,9 +94,9 @@ final class Check {
     func start() {
         guard readOffSwitches() else { return presentationEnded() }
         let feedRuns = feedURL != nil && (force || configuration.checkAtLaunch)
-        let countUses = launch && !herald.prompts.isEmpty
-        let prompts = Array(herald.prompts.values)
-        let now = herald.now()
+        let prompts = inputs.prompts()
+        let countUses = launch && !prompts.isEmpty
+        let now = inputs.clock.now
         // Without uses to count, the gate reads a snapshot, without the lock: a check that is
         // not due writes nothing and waits for no other process. It takes the lock only when
         // its decision changes the state (a first launch, a date from a wrong clock).
@@ -116,9 +123,10 @@ final class Check {
         // lock file that cannot be used stops the check before the server is asked, not after.
         guard updateState({ _ in }) != nil else { return presentationEnded() }
         if let mirror { delegate?.herald(herald, didReport: .fetchingMirror(mirror)) }
-        herald.feedSource(for: feedURL!).load(cached: gate.state.cachedFeed, acceptedVersion: gate.state.feedVersions[feedURL!]) { [self] result in
+        inputs.feedSource(feedURL!).load(cached: gate.state.cachedFeed, acceptedVersion: gate.state.feedVersions[feedURL!]) { [self] result in
             switch result {
             case .success(let loaded):
+                if loaded.cacheRecord?.template != nil { languageAnswer = loaded.cacheRecord }
                 delegate?.herald(herald, didReport: .feedFetched(loaded.feed, notModified: loaded.notModified))
                 plan(after: .fetched(loaded), snapshot: gate.state)
             case .failure(let error):
@@ -134,7 +142,7 @@ final class Check {
     private func readOffSwitches() -> Bool {
         let decision: OffSwitchDecision
         do {
-            decision = try herald.offSwitches()
+            decision = try inputs.offSwitches()
         } catch {
             report(.keyFile(error.description))
             return false
@@ -154,12 +162,18 @@ final class Check {
     }
 
     /// Ends a check that had something to show while the desktop asks for quiet: nothing is
-    /// claimed or shown and a fetched feed does not count, so the next check tries again; only
-    /// a failure is recorded, for the backoff.
-    private func deferred(after step: FeedStep) {
-        if case .failed = step {
-            let now = herald.now()
-            updateState { state in state = record(step, in: state, now: now) }
+    /// shown (what `plan` claimed is released) and a fetched feed does not count, so the next
+    /// check tries again; only a failure is recorded, for the backoff, and the URL a `{lang}`
+    /// feed answered at.
+    private func deferred(after step: FeedStep, releasing plan: CheckPlan? = nil) {
+        let failed: Bool
+        if case .failed = step { failed = true } else { failed = false }
+        if failed || plan != nil || languageAnswer != nil {
+            let now = inputs.clock.now
+            updateState { state in
+                if let plan { state = releasingClaims(of: plan, in: state) }
+                state = failed ? record(step, in: state, now: now) : keepingLanguageAnswer(in: state)
+            }
         }
         presentationEnded()
     }
@@ -181,9 +195,9 @@ final class Check {
         plan(after: .notRun, snapshot: snapshot)
     }
 
-    // MARK: - Plan, claims and the outcome: one locked update
+    // MARK: - Plan and claims: one locked update
 
-    /// Plans what to show, claims it and records how the feed step went, in one update.
+    /// Plans what to show and claims it, in one update; then presents it.
     ///
     /// The server's capabilities are asked (a synchronous D-Bus call) before the update, and
     /// only when the plan will show something, so the lock is never held across D-Bus and a
@@ -191,9 +205,12 @@ final class Check {
     private func plan(after step: FeedStep, snapshot: HeraldState?) {
         var step = step
         if case .failed(let error) = step { report(error) }
-        if stopped { return presentationEnded() }
+        if stopped {
+            if languageAnswer != nil { updateState { state in state = keepingLanguageAnswer(in: state) } }
+            return presentationEnded()
+        }
         // Prompts are counted and shown at a launch; a manual check is about the feed alone.
-        let prompts = launch ? Array(herald.prompts.values) : []
+        let prompts = launch ? inputs.prompts() : []
         // Nothing fetched and no prompts: nothing to plan, claim or record.
         if case .notRun = step, prompts.isEmpty { return presentationEnded() }
         var onSnapshot: (state: HeraldState, plan: CheckPlan)?
@@ -205,41 +222,52 @@ final class Check {
                 askCapabilities(&step)
             }
         }
-        var claimed = claim(step, prompts, reusing: onSnapshot)
-        if case .needsCapabilities = claimed {
-            // The state changed since the snapshot: there is something to show after all.
-            if deferredForQuiet() { return deferred(after: step) }
+        guard let plan = claim(step, prompts, reusing: onSnapshot) else { return presentationEnded() }
+        if plan.showsAnything, capabilities == nil, !serverMissing {
+            // The state changed since the snapshot: there is something to show after all. What
+            // the plan claimed goes again, with the outcome, when nothing is shown.
+            if deferredForQuiet() { return deferred(after: step, releasing: plan) }
             askCapabilities(&step)
-            claimed = claim(step, prompts)
+            if serverMissing { return notShown(plan, after: step) }
         }
-        guard case .planned(let plan) = claimed else { return presentationEnded() }
         report(plan, feedFetched: step.feed != nil)
-        present(plan)
+        present(plan, after: step)
     }
 
-    private enum Claimed {
-        case planned(CheckPlan)
-        case needsCapabilities
-        case nothing
-    }
-
-    /// The one locked update that plans, claims and records the feed step's outcome.
+    /// The one locked update that plans and claims. The feed step's outcome goes in it only
+    /// when there is nothing to show; otherwise the presentation records it (`present`), once
+    /// it knows whether the server showed anything. Returns the plan, or `nil` when nothing is
+    /// planned (no server, or a state that cannot be written).
     ///
     /// - Parameter earlier: a plan made on a snapshot of the state; when the locked state is
     ///   still that snapshot, it is the plan, and a feed of thousands of messages is planned once.
-    private func claim(_ step: FeedStep, _ prompts: [Prompt], reusing earlier: (state: HeraldState, plan: CheckPlan)? = nil) -> Claimed {
-        let now = herald.now()
-        return updateState { state -> Claimed in
+    private func claim(_ step: FeedStep, _ prompts: [Prompt], reusing earlier: (state: HeraldState, plan: CheckPlan)? = nil) -> CheckPlan? {
+        let now = inputs.clock.now
+        plannedAt = now
+        return updateState { state -> CheckPlan? in
             if serverMissing {
                 state = record(step, in: state, now: now)
-                return .nothing
+                return nil
             }
             let plan = earlier.flatMap { $0.state == state ? $0.plan : nil } ?? makePlan(step.feed, prompts, state: state)
-            if plan.showsAnything, capabilities == nil { return .needsCapabilities }
-            lastCheckedBefore = .some(state.lastChecked)
-            state = record(step, in: plan.state, now: now)
-            return .planned(plan)
-        } ?? .nothing
+            state = plan.showsAnything ? plan.state : record(step, in: plan.state, now: now)
+            return plan
+        } ?? nil
+    }
+
+    /// Ends a check whose plan claimed something it cannot show (no server): the claims go and
+    /// the outcome is recorded, in one update.
+    private func notShown(_ plan: CheckPlan, after step: FeedStep) {
+        let now = plannedAt ?? inputs.clock.now
+        updateState { state in
+            state = record(step, in: releasingClaims(of: plan, in: state), now: now)
+        }
+        presentationEnded()
+    }
+
+    /// The state without the claims `plan` made for this check.
+    private func releasingClaims(of plan: CheckPlan, in state: HeraldState) -> HeraldState {
+        CheckPolicy.release(messages: plan.messages.map(\.key), prompts: plan.duePrompts.map(\.name), heldBy: claimant, in: state)
     }
 
     /// Asks the presenter for its capabilities, once. Without a server nothing is planned, and a
@@ -247,7 +275,7 @@ final class Check {
     private func askCapabilities(_ step: inout FeedStep) {
         guard capabilities == nil, !serverMissing else { return }
         do {
-            capabilities = try herald.presenter.capabilities()
+            capabilities = try inputs.presenter.capabilities()
         } catch {
             let failure = error as? HeraldError ?? .noNotificationServer
             serverMissing = true
@@ -257,11 +285,10 @@ final class Check {
     }
 
     private func makePlan(_ feed: Feed?, _ prompts: [Prompt], state: HeraldState) -> CheckPlan {
-        CheckPolicy.plan(
-            feed: feed, prompts: prompts, configuration: configuration.check, state: state, now: herald.now(),
-            urlRules: configuration.urlRules, claimant: claimant,
-            claimUntil: herald.now().addingTimeInterval(configuration.waitLimit?.seconds ?? 86_400), isLive: Self.isLive,
-            rolloutDraw: rolloutDraw)
+        let now = inputs.clock.now
+        return CheckPolicy.plan(feed: feed, prompts: prompts, state: state, claimant: claimant,
+                                claimUntil: now.addingTimeInterval(configuration.waitLimit?.seconds ?? 86_400),
+                                in: configuration.policyContext(at: now), rolloutDraw: rolloutDraw)
     }
 
     /// How the feed step counts (DESIGN.md D4, D12): the one place that decides success.
@@ -275,20 +302,28 @@ final class Check {
             return state
         case .fetched(let loaded):
             var state = CheckPolicy.recordSuccess(state, now: now)
-            if let validators = loaded.validators, let url = feedURL {
-                state.cachedFeed = .init(url: url, etag: validators.etag, lastModified: validators.lastModified)
-            }
+            if let record = loaded.cacheRecord { state.cachedFeed = record }
             // The version only rises: a check that read an older state never lowers it.
             if let version = loaded.signedMetadata?.version, let url = feedURL {
                 state.feedVersions[url] = max(version, state.feedVersions[url] ?? 0)
             }
             return state
         case .failed(let error):
+            let state = keepingLanguageAnswer(in: state)
             switch error {
             case .fetch, .feed, .signature: return CheckPolicy.recordFailure(state, reason: error.description, now: now)
             case .noNotificationServer, .configuration, .keyFile, .presentation, .state, .libraryUnavailable: return state
             }
         }
+    }
+
+    /// The state with the URL a `{lang}` feed answered at, which is kept whatever the check
+    /// makes of the feed: later loads ask it first.
+    private func keepingLanguageAnswer(in state: HeraldState) -> HeraldState {
+        guard let languageAnswer else { return state }
+        var state = state
+        state.cachedFeed = languageAnswer
+        return state
     }
 
     private func report(_ plan: CheckPlan, feedFetched: Bool) {
@@ -301,11 +336,11 @@ final class Check {
 
     /// Shows what the plan claimed, messages first, then prompts; releases in one update what
     /// it did not show and records what was shown without buttons (DESIGN.md D11).
-    private func present(_ plan: CheckPlan) {
+    private func present(_ plan: CheckPlan, after step: FeedStep) {
         // The wait limit counts from the first show, not the last: a server slow to answer
         // each Notify must not stretch it (DESIGN.md D18).
         if let limit = configuration.waitLimit {
-            waitTimer = herald.clock.schedule(after: limit) { [self] in
+            waitTimer = inputs.clock.schedule(after: limit) { [self] in
                 waitTimer = 0
                 closeAll()
             }
@@ -324,7 +359,7 @@ final class Check {
                 continue
             }
             let message = plan.messages[index]
-            if let url = message.actionURL, !herald.linkOpener.canOpen(url) {
+            if let url = message.actionURL, !inputs.linkOpener.canOpen(url) {
                 skip(message, .noHandler(URLRules.scheme(of: url) ?? url), &unshownMessages)
             } else if delegate?.herald(herald, shouldShow: .message(message)) == false {
                 skip(message, .delegateDeclined, &unshownMessages)
@@ -348,20 +383,23 @@ final class Check {
                 unshownPrompts.append(prompt.name)
             }
         }
-        // A server that refused everything it was given showed nothing: like a missing server
-        // (D12), the check does not count, and is tried again after the backoff.
+        // The check's outcome, once. A server that refused everything it was given showed
+        // nothing: like a missing server (D12), the check does not count, and is tried again
+        // after the backoff.
         let allRefused = refused > 0 && shownSoFar == 0
-        if !unshownMessages.isEmpty || !unshownPrompts.isEmpty || !shownWithoutButtons.isEmpty || allRefused {
-            let now = herald.now()
-            updateState { state in
-                state = CheckPolicy.release(messages: unshownMessages, prompts: unshownPrompts, heldBy: claimant, in: state)
-                for item in shownWithoutButtons { state = item.recordShownWithoutButtons(in: state, now: now) }
-                if allRefused, case .some(let before) = lastCheckedBefore {
-                    state.lastChecked = before
-                    state = CheckPolicy.recordFailure(state, reason: "the notification server refused every message", now: now)
-                }
+        let now = inputs.clock.now
+        let plannedAt = plannedAt ?? now
+        // A plan with nothing to show recorded the outcome with its claims.
+        if plan.showsAnything { updateState { state in
+            state = CheckPolicy.release(messages: unshownMessages, prompts: unshownPrompts, heldBy: claimant, in: state)
+            for item in shownWithoutButtons { state = item.recordShownWithoutButtons(in: state, now: now) }
+            let lastChecked = state.lastChecked
+            state = record(step, in: state, now: plannedAt)
+            if allRefused {
+                state.lastChecked = lastChecked
+                state = CheckPolicy.recordFailure(state, reason: "the notification server refused every message", now: now)
             }
-        }
+        } }
         presentationEnded()
     }
 
@@ -369,13 +407,13 @@ final class Check {
     /// ones passed over so far. Returns whether it is claimed; when it is not, it is reported
     /// as skipped (or the state failure is) and counted as not shown.
     private func claimLater(_ message: FeedEntry, releasing unshown: inout [String], claimed: inout Set<String>) -> Bool {
-        let now = herald.now()
+        let now = inputs.clock.now
         let passedOver = unshown.filter { claimed.contains($0) }
         let until = now.addingTimeInterval(configuration.waitLimit?.seconds ?? 86_400)
         let outcome = updateState { state -> MessageSkipReason? in
             state = CheckPolicy.release(messages: passedOver, heldBy: claimant, in: state)
-            return CheckPolicy.claimLater(message, configuration: configuration.check, state: &state, now: now,
-                                          urlRules: configuration.urlRules, claimant: claimant, claimUntil: until, isLive: Self.isLive)
+            return CheckPolicy.claimLater(message, state: &state, claimant: claimant, claimUntil: until,
+                                          in: configuration.policyContext(at: now))
         }
         guard let outcome else {
             unshown.append(message.key)
@@ -405,11 +443,11 @@ final class Check {
         // shown at once (D11), and a presenter that keeps its closure must not keep the check.
         do {
             if content.isInteractive {
-                handle = try herald.presenter.present(content, link: item.link) { [self] response in
+                handle = try inputs.presenter.present(content, link: item.link) { [self] response in
                     responded(to: item.subject, with: response)
                 }
             } else {
-                handle = try herald.presenter.present(content, link: item.link) { _ in }
+                handle = try inputs.presenter.present(content, link: item.link) { _ in }
             }
         } catch {
             refused += 1
@@ -444,7 +482,7 @@ final class Check {
     private func responded(to subject: Notice.Subject, with response: NotificationResponse) {
         guard let shown = onScreen.removeValue(forKey: subject) else { return }
         Self.retire(shown.handle)
-        let now = herald.now()
+        let now = inputs.clock.now
         let answer = shown.item.answer(for: response)
         let recorded = updateState { state in
             state = answer.map { shown.item.record($0, in: state, now: now) }
@@ -493,7 +531,7 @@ final class Check {
     private func end() {
         guard !ended else { return }
         ended = true
-        herald.clock.cancel(waitTimer)
+        inputs.clock.cancel(waitTimer)
         waitTimer = 0
         Self.running.remove(claimant.check)
         herald.checkEnded(self)
@@ -547,4 +585,37 @@ final class Check {
     private static func retire(_ handle: PresentedMessage) {
         MainContext.idle { withExtendedLifetime(handle) {} }
     }
+}
+
+extension Herald.Configuration {
+    /// What the policy decides this app's messages against at `now`: the check settings, the
+    /// URL rules, and which checks of this machine still run.
+    @MainContext
+    func policyContext(at now: Date) -> PolicyContext {
+        PolicyContext(configuration: check, now: now, urlRules: urlRules, isLive: Check.isLive)
+    }
+}
+
+/// What a check works with, made by its `Herald` once per check: the settings, where the state
+/// is kept, what shows and opens, the time, and the readers it asks as it goes.
+@MainContext
+struct CheckInputs {
+    /// The settings the `Herald` was made with.
+    let configuration: Herald.Configuration
+    /// Where the answers, claims and the cached copy's record are kept.
+    let store: any StateStore
+    /// What shows the messages and prompts.
+    let presenter: MessagePresenter
+    /// What tells whether a link can be opened.
+    let linkOpener: any LinkOpening
+    /// The time, and the wait limit's timer.
+    let clock: any HeraldClock
+    /// Whether the person at the desktop asks for quiet.
+    let quietReason: @MainContext () -> QuietReason?
+    /// The mutes and the administrator's mirror.
+    let offSwitches: @MainContext () throws(OffSwitchFileError) -> OffSwitchDecision
+    /// The prompts registered when asked.
+    let prompts: @MainContext () -> [Prompt]
+    /// The source of the feed at a URL (the app's own, or the administrator's mirror).
+    let feedSource: @MainContext (String) -> FeedSource
 }

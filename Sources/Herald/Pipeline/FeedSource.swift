@@ -7,9 +7,10 @@ import HeraldDesktop
 package struct LoadedFeed: Sendable {
     /// The decoded feed.
     package var feed: Feed
-    /// Validators of newly fetched bytes, to keep with the cached copy; `nil` when the bytes
-    /// were not fetched anew (a 304) or nothing is cached.
-    package var validators: FeedValidators?
+    /// What the state's record of the cached copy becomes, for the check to write with its
+    /// outcome: the validators of newly fetched bytes and, for a URL with `{lang}`, the URL
+    /// that answered. `nil` leaves the record as it is (a 304, or nothing cached).
+    package var cacheRecord: HeraldState.CachedFeed?
     /// Whether a 304 re-used the cached copy.
     package var notModified: Bool
     /// The URL that answered: the feed URL, or for one with `{lang}` the URL it stood for.
@@ -266,22 +267,20 @@ package final class FeedSource {
         } catch {
             return .failure(.feed(error as? FeedError ?? .unreadable(String(describing: error))))
         }
-        var loaded = LoadedFeed(feed: feed, validators: nil, notModified: validators == nil, url: origin.url, notFound: origin.notFound)
+        var loaded = LoadedFeed(feed: feed, cacheRecord: nil, notModified: validators == nil, url: origin.url, notFound: origin.notFound)
         guard let cachedBytes, let cache, cacheable else { return .success(loaded) }
         loaded.notModified = false
         // The bytes go to disk before their validators reach the state, so a conditional
         // request never names a copy that is not there.
         let kept = (try? CachedFeedCopy.contents(of: cachedBytes, from: origin.url).map(cache.storeCachedFeed)) != nil
-        guard origin.url != url else {
-            loaded.validators = kept ? validators : nil
-            return .success(loaded)
+        if origin.url == url {
+            loaded.cacheRecord = kept ? validators.map { .init(url: url, etag: $0.etag, lastModified: $0.lastModified) } : nil
+        } else {
+            // A URL with `{lang}`: the record names the URL that answered, so that later loads ask
+            // it first, even when the copy could not be kept.
+            loaded.cacheRecord = .init(url: origin.url, etag: kept ? validators?.etag : nil, lastModified: kept ? validators?.lastModified : nil,
+                                       template: url, languages: languages)
         }
-        // A URL with `{lang}`: the record names the URL that answered, which the check's own
-        // record of the validators (under the configured URL) would not. So it is written here,
-        // and the check is handed no validators to record over it.
-        let record = HeraldState.CachedFeed(url: origin.url, etag: kept ? validators?.etag : nil, lastModified: kept ? validators?.lastModified : nil,
-                                            template: url, languages: languages)
-        _ = try? cache.update { state in state.cachedFeed = record }
         return .success(loaded)
     }
 

@@ -78,20 +78,16 @@ extension CheckPolicy {
     /// claimed or stored.
     ///
     /// - Parameters:
-    ///   - configuration: the check's settings; its `audience` is who the user is.
     ///   - state: the state as it is (read, never changed).
     ///   - quiet: why the desktop asks for quiet now, if it does: what would show is deferred.
-    ///   - urlRules: which ActionURLs may be offered.
-    ///   - isLive: whether the check holding a claim still runs.
-    package static func explain(
-        _ feed: Feed, configuration: CheckConfiguration, state: HeraldState, now: Date, quiet: QuietReason?,
-        urlRules: URLRules = URLRules(), isLive: (HeraldState.Claim) -> Bool = { _ in false }
-    ) -> [MessageExplanation] {
+    ///   - context: the settings (their `audience` is who the user is), the time, the link
+    ///     rules and which checks still run.
+    package static func explain(_ feed: Feed, state: HeraldState, quiet: QuietReason?, in context: PolicyContext) -> [MessageExplanation] {
+        let configuration = context.configuration
         let undrawn = state.rolloutDraw == nil
         // A place of 1 is past every rollout short of 100 %: without a draw, such a message is
         // explained as waiting for one rather than as shown or left out by chance.
-        let selection = select(feed, configuration: configuration, state: state, now: now, urlRules: urlRules,
-                               isLive: isLive, rolloutDraw: { 1 })
+        let selection = select(feed, state: state, in: context, rolloutDraw: { 1 })
         var verdicts: [String: MessageVerdict] = [:]
         for (key, reason) in selection.skipped {
             if undrawn, case .outsideRollout(let share) = reason, share > 0 {

@@ -40,21 +40,20 @@ extension CheckPolicy {
     ///   - prompts: the registered prompts, decided and, when due, claimed.
     ///   - claimant: the check that will hold the claims.
     ///   - claimUntil: when the claims lapse if nobody releases them.
-    ///   - isLive: whether the check holding an existing claim still runs.
+    ///   - context: the settings, the time, the link rules and which checks still run.
     ///   - rolloutDraw: the install's place in every rollout when the state has none yet. A check
     ///     draws it once and passes the same number to every plan it makes, so that a plan made
     ///     again (on a state changed since) cannot draw a second time.
     package static func plan(
-        feed: Feed?, prompts: [Prompt], configuration: CheckConfiguration, state: HeraldState, now: Date,
-        urlRules: URLRules, claimant: Claimant, claimUntil: Date, isLive: (HeraldState.Claim) -> Bool,
+        feed: Feed?, prompts: [Prompt], state: HeraldState, claimant: Claimant, claimUntil: Date, in context: PolicyContext,
         rolloutDraw: Double = Double.random(in: 0..<1)
     ) -> CheckPlan {
+        let (configuration, now) = (context.configuration, context.now)
         var state = state
         var messages: [FeedEntry] = []
         var skipped: [(key: String, reason: MessageSkipReason)] = []
         if let feed {
-            let selection = select(feed, configuration: configuration, state: state, now: now, urlRules: urlRules,
-                                   claimant: claimant, isLive: isLive, rolloutDraw: { rolloutDraw })
+            let selection = select(feed, state: state, claimant: claimant, in: context, rolloutDraw: { rolloutDraw })
             state = selection.state
             messages = selection.candidates
             skipped = selection.skipped
@@ -67,7 +66,7 @@ extension CheckPolicy {
         let decided = prompts.sorted { $0.name < $1.name }.map { prompt -> (prompt: Prompt, decision: PromptDecision) in
             var decision = PromptPolicy.decide(prompt, state: state.prompts[prompt.name] ?? PromptState(), now: now)
             if case .show = decision {
-                if let claim = state.presentingPrompts[prompt.name], isHeldElsewhere(claim, claimant: claimant, now: now, isLive: isLive) {
+                if let claim = state.presentingPrompts[prompt.name], isHeldElsewhere(claim, claimant: claimant, now: now, isLive: context.isLive) {
                     decision = .shownElsewhere
                 } else {
                     state.presentingPrompts[prompt.name] = claimant.claim(until: claimUntil)
@@ -84,15 +83,13 @@ extension CheckPolicy {
     /// longer be shown (answered, put off or claimed by another check since the plan), leaving
     /// `state` as it was, or `nil` with the claim added to `state`.
     package static func claimLater(
-        _ message: FeedEntry, configuration: CheckConfiguration, state: inout HeraldState, now: Date,
-        urlRules: URLRules, claimant: Claimant, claimUntil: Date, isLive: (HeraldState.Claim) -> Bool
+        _ message: FeedEntry, state: inout HeraldState, claimant: Claimant, claimUntil: Date, in context: PolicyContext
     ) -> MessageSkipReason? {
-        if !configuration.showAnswered, !configuration.debug {
+        if !context.configuration.showAnswered, !context.configuration.debug {
             if state.ignored?.contains(message.key) == true { return .ignored }
             if state.viewed.contains(message.key) { return .viewed }
         }
-        if let reason = exclusion(of: message, configuration: configuration, state: state, now: now, urlRules: urlRules,
-                                  claimant: claimant, isLive: isLive) {
+        if let reason = exclusion(of: message, state: state, claimant: claimant, in: context) {
             return reason
         }
         state.presenting[message.key] = claimant.claim(until: claimUntil)

@@ -161,6 +161,29 @@ public enum CloseReason: String, Sendable, Equatable {
     case undefined
 }
 
+/// What the rules about messages are decided against, the same for every message of one
+/// decision: the check's settings, the time, which links may be offered, and which checks
+/// still run.
+package struct PolicyContext {
+    /// The check's settings; its `audience` is who the user is.
+    package var configuration: CheckConfiguration
+    /// The time the decision is made at.
+    package var now: Date
+    /// Which ActionURLs may be offered.
+    package var urlRules: URLRules
+    /// Whether the check holding a claim still runs (see `HeraldState.Claim`).
+    package var isLive: (HeraldState.Claim) -> Bool
+
+    /// Creates a context; by default every URL rule is the default and no other check runs.
+    package init(configuration: CheckConfiguration, now: Date, urlRules: URLRules = URLRules(),
+                 isLive: @escaping (HeraldState.Claim) -> Bool = { _ in false }) {
+        self.configuration = configuration
+        self.now = now
+        self.urlRules = urlRules
+        self.isLive = isLive
+    }
+}
+
 /// The decision rules of a check, as pure functions of configuration, state, feed and time.
 package enum CheckPolicy {
     /// Decides whether a check is due, iNotify's `shouldCheckForNotifications` with Herald's
@@ -277,16 +300,15 @@ package enum CheckPolicy {
     /// returned state carries both.
     ///
     /// - Parameters:
-    ///   - urlRules: which ActionURLs may be offered.
     ///   - claimant: the check selecting; its own claims never exclude a message.
-    ///   - isLive: whether the check holding a claim still runs (see `HeraldState.Claim`).
+    ///   - context: the settings, the time, the link rules and which checks still run.
     ///   - rolloutDraw: this install's place in every rollout, drawn when the state has none
     ///     and the feed has a `Rollout`; kept in the returned state.
     package static func select(
-        _ feed: Feed, configuration: CheckConfiguration, state: HeraldState, now: Date,
-        urlRules: URLRules = URLRules(), claimant: Claimant? = nil, isLive: (HeraldState.Claim) -> Bool = { _ in false },
+        _ feed: Feed, state: HeraldState, claimant: Claimant? = nil, in context: PolicyContext,
         rolloutDraw: () -> Double = { Double.random(in: 0..<1) }
     ) -> Selection {
+        let (configuration, now) = (context.configuration, context.now)
         var state = prune(distrustingFutureDates(in: state, now: now), feed: feed, now: now)
         if state.rolloutDraw == nil, feed.entries.values.contains(where: { $0.field(TargetingKey.rollout) != nil }) {
             state.rolloutDraw = rolloutDraw()
@@ -318,8 +340,7 @@ package enum CheckPolicy {
         let languages = configuration.audience?.languages ?? []
         var candidates: [FeedEntry] = []
         for position in byPriority(pending, of: entries) {
-            if let reason = exclusion(of: entries[position], configuration: configuration, state: state, now: now,
-                                      urlRules: urlRules, claimant: claimant, isLive: isLive) {
+            if let reason = exclusion(of: entries[position], state: state, claimant: claimant, in: context) {
                 reasons[places[position]] = reason
             } else {
                 candidates.append(entries[position].localised(to: languages))
@@ -329,10 +350,8 @@ package enum CheckPolicy {
         return Selection(candidates: candidates, skipped: skippedInOrder, state: state)
     }
 
-    package static func exclusion(
-        of entry: FeedEntry, configuration: CheckConfiguration, state: HeraldState, now: Date,
-        urlRules: URLRules, claimant: Claimant?, isLive: (HeraldState.Claim) -> Bool
-    ) -> MessageSkipReason? {
+    package static func exclusion(of entry: FeedEntry, state: HeraldState, claimant: Claimant?, in context: PolicyContext) -> MessageSkipReason? {
+        let (configuration, now) = (context.configuration, context.now)
         if !configuration.debug, !configuration.showAnswered, let reminded = state.reminded[entry.key] {
             let due = reminded.addingTimeInterval(configuration.remindPeriod.seconds)
             if now < due { return .remindLater(until: due) }
@@ -348,10 +367,10 @@ package enum CheckPolicy {
         if let reason = targetingExclusion(of: entry, configuration: configuration, state: state, now: now) {
             return reason
         }
-        if let url = entry.actionURL, let refusal = urlRules.actionURLRefusal(url) {
+        if let url = entry.actionURL, let refusal = context.urlRules.actionURLRefusal(url) {
             return .refusedURL(refusal)
         }
-        if let claim = state.presenting[entry.key], isHeldElsewhere(claim, claimant: claimant, now: now, isLive: isLive) {
+        if let claim = state.presenting[entry.key], isHeldElsewhere(claim, claimant: claimant, now: now, isLive: context.isLive) {
             return .shownElsewhere
         }
         return nil

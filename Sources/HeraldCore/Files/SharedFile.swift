@@ -37,16 +37,23 @@ package struct SharedFile: Sendable, Equatable {
     ///   is missing, as a first `herald mute` must; otherwise a missing folder is an error.
     package init(_ name: String, creatingFolder: Bool = false) throws(FileError) {
         self.name = name
-        if let real = realpath(name, nil) {
-            defer { free(real) }
-            path = String(cString: real)
-            return
-        }
-        let failure = errno
-        var info = stat()
-        guard failure == ENOENT, lstat(name, &info) != 0 else {
-            let reason = failure == ENOENT ? "it is a symbolic link to a file that is not there" : RegularFile.reason(failure)
-            throw .unwritable(path: name, reason: reason)
+        // Another edit may create the file between `realpath` and `lstat` (two first mutes at
+        // once): a file found there that is no link is looked for again.
+        for attempt in 1...3 {
+            if let real = realpath(name, nil) {
+                defer { free(real) }
+                path = String(cString: real)
+                return
+            }
+            let failure = errno
+            var info = stat()
+            guard failure == ENOENT else { throw .unwritable(path: name, reason: RegularFile.reason(failure)) }
+            guard lstat(name, &info) == 0 else { break }
+            guard info.st_mode & S_IFMT == S_IFLNK else {
+                if attempt < 3 { continue }
+                throw .unwritable(path: name, reason: "it kept changing while it was looked for")
+            }
+            throw .unwritable(path: name, reason: "it is a symbolic link to a file that is not there")
         }
         if creatingFolder { try RegularFile.makeDirectory(for: name) }
         guard let folder = realpath(RegularFile.folder(of: name), nil) else {

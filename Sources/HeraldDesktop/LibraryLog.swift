@@ -7,7 +7,7 @@ import HeraldCore
 /// Their default writer prints `libnotify-WARNING **: 12:00:00.000: Received unknown action x`
 /// with whatever bytes a D-Bus peer or a server put into it. Routed here, each message becomes
 /// one line in the program's own style, `herald: libnotify warning: Received unknown action x`,
-/// with control characters shown as escapes, so that nothing a peer sends can move the cursor
+/// with control and bidi characters shown as escapes, so that nothing a peer sends can move the cursor
 /// or forge a line of its own. Debug and informational messages stay hidden unless
 /// `G_MESSAGES_DEBUG` asks for them, as GLib's own writer does.
 package enum LibraryLog {
@@ -41,24 +41,11 @@ package enum LibraryLog {
         })
     }
 
-    /// The line for one message: `program: domain level: message`, control characters escaped.
+    /// The line for one message: `program: domain level: message`, with the characters that
+    /// act on a terminal escaped as every line the tool prints escapes them (`TerminalText`).
     package static func line(program: String, domain: String?, level: String, message: String) -> String {
         let source = domain.map { "\($0) \(level)" } ?? level
-        return "\(program): \(escapingControls(source)): \(escapingControls(message))\n"
-    }
-
-    /// Shows C0, DEL and C1 control characters, and line and paragraph separators, as `\u{…}`.
-    package static func escapingControls(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029:
-                result += "\\u{" + String(scalar.value, radix: 16) + "}"
-            default:
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        return "\(program): \(TerminalText.visible(source)): \(TerminalText.visible(message))\n"
     }
 
     private static func name(of level: GLogLevelFlags) -> String {

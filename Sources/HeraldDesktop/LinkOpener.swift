@@ -50,23 +50,14 @@ package struct LinkOpenerError: Error, Equatable, CustomStringConvertible {
     package var reason: String
 
     /// A link that could not be opened, and why.
-    public init(url: String, reason: String) {
+    package init(url: String, reason: String) {
         self.url = url
         self.reason = reason
     }
 
-    /// "could not open URL: reason".
-    package var description: String { "could not open \(Self.printable(url)): \(reason)" }
-
-    /// The URL on one line: control, format and separator characters as `\u{…}` escapes, so an
-    /// error message about a hostile link cannot break the log line it is on.
-    static func printable(_ url: String) -> String {
-        url.unicodeScalars.map { scalar in
-            let category = scalar.properties.generalCategory
-            guard category == .control || category == .format || category == .lineSeparator || category == .paragraphSeparator else {
-                return String(scalar)
-            }
-            return "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-        }.joined()
-    }
+    /// "could not open URL: reason", the URL on one line with the characters that act on a
+    /// terminal escaped (`TerminalText`), so an error about a hostile link cannot break or
+    /// reorder the line it is on. An invisible character that cannot act on a terminal (a
+    /// zero-width space) stays: the reason names it when it is why the link was refused.
+    package var description: String { "could not open \(TerminalText.visible(url)): \(reason)" }
 }

@@ -293,7 +293,7 @@ final class HostileInputTests: XCTestCase {
         XCTAssertTrue(eventually { !events(run, "shown").isEmpty }, run.output + run.errorOutput)
         let id = try XCTUnwrap(events(run, "shown").first?["id"] as? Int)
         try session.invoke([(action: "bogus\u{1B}[2J\nherald: forged", id: id), (action: "ok", id: id)])
-        assertExit(run, 0, errorLines: [#"herald: libnotify warning: Received unknown action bogus\u{1b}[2J\u{a}herald: forged"#])
+        assertExit(run, 0, errorLines: [#"herald: libnotify warning: Received unknown action bogus\u001B[2J\nherald: forged"#])
         XCTAssertEqual(events(run, "answered").map { $0["action"] as? String }, ["ok"], "the unknown action answered nothing")
     }
 }

@@ -23,17 +23,25 @@ package enum OffSwitchFiles {
     /// The system files, most important first: `herald/herald.conf` in each absolute folder of
     /// `$XDG_CONFIG_DIRS`, or `/etc/xdg` when it names none.
     package static func systemFiles(environment: [String: String]) -> [String] {
-        BaseDirectories(environment: environment).configDirs.map { $0 + "/" + relativePath }
+        files(environment: environment).system
     }
 
     /// The user's file: `$XDG_CONFIG_HOME/herald/herald.conf`, `~/.config/herald/herald.conf` by default.
     package static func userFile(environment: [String: String]) -> String {
-        BaseDirectories(environment: environment).configHome + "/" + relativePath
+        files(environment: environment).user
+    }
+
+    /// The system files (as `systemFiles(environment:)`) and the user's (as
+    /// `userFile(environment:)`), from one reading of the environment's base directories.
+    package static func files(environment: [String: String]) -> (system: [String], user: String) {
+        let directories = BaseDirectories(environment: environment)
+        return (directories.configDirs.map { $0 + "/" + relativePath }, directories.configHome + "/" + relativePath)
     }
 
     /// Reads every file that applies to this environment's user. Creates nothing.
     package static func read(environment: [String: String]) throws(OffSwitchFileError) -> OffSwitches {
-        try read(systemFiles: systemFiles(environment: environment), userFile: userFile(environment: environment))
+        let files = files(environment: environment)
+        return try read(systemFiles: files.system, userFile: files.user)
     }
 
     /// Reads the given files: `systemFiles` most important first, as `systemFiles(environment:)`
@@ -58,15 +66,16 @@ package enum OffSwitchFiles {
     ///   refuse, and nothing is written then.
     package static func change<Outcome>(environment: [String: String],
                                        _ decide: (OffSwitches) throws -> (edit: OffSwitchEdit?, outcome: Outcome)) throws -> Outcome {
+        let files = files(environment: environment)
         let file: SharedFile
-        do throws(FileError) { file = try SharedFile(userFile(environment: environment), creatingFolder: true) } catch {
+        do throws(FileError) { file = try SharedFile(files.user, creatingFolder: true) } catch {
             throw OffSwitchEditError.writing(OffSwitchFileError(file: error.path, reason: error.reason))
         }
         do {
             return try file.withLock {
                 let switches: OffSwitches
                 do throws(OffSwitchFileError) {
-                    switches = try read(systemFiles: systemFiles(environment: environment), userFile: file.name)
+                    switches = try read(systemFiles: files.system, userFile: file.name)
                 } catch {
                     throw OffSwitchEditError.reading(error)
                 }

@@ -41,6 +41,22 @@ final class OffSwitchFilesTests: XCTestCase {
         XCTAssertEqual(OffSwitchFiles.userFile(environment: ["HOME": "/home/ada", "XDG_CONFIG_HOME": "relative"]), "/home/ada/.config/herald/herald.conf")
     }
 
+    /// The key files hang from the base directories every other path of Herald's comes from,
+    /// for every environment, `HOME` unset included (`BaseDirectoriesTests`).
+    func testTheKeyFilesAreUnderTheBaseDirectoriesForEveryEnvironment() {
+        let environments: [[String: String]] = [
+            ["HOME": "/home/u"], [:], ["HOME": "relative/home"], ["HOME": ""], ["HOME": "/"],
+            ["HOME": "/home/u", "XDG_CONFIG_HOME": "config", "XDG_CONFIG_DIRS": "etc:"],
+            ["XDG_CONFIG_HOME": "/c", "XDG_CONFIG_DIRS": "/a:rel:/b"],
+        ]
+        for environment in environments {
+            let directories = BaseDirectories(environment: environment)
+            XCTAssertEqual(OffSwitchFiles.userFile(environment: environment), directories.configHome + "/herald/herald.conf", "\(environment)")
+            XCTAssertEqual(OffSwitchFiles.systemFiles(environment: environment), directories.configDirs.map { $0 + "/herald/herald.conf" }, "\(environment)")
+            XCTAssertTrue(OffSwitchFiles.files(environment: environment) == (OffSwitchFiles.systemFiles(environment: environment), OffSwitchFiles.userFile(environment: environment)), "\(environment)")
+        }
+    }
+
     func testMissingFilesSayNothingAndReadingCreatesNothing() throws {
         let switches = try OffSwitchFiles.read(environment: environment)
         XCTAssertEqual(switches, OffSwitches(system: [OffSwitchSettings(file: directory.path + "/site/herald/herald.conf"), OffSwitchSettings(file: systemFile)],

@@ -26,8 +26,8 @@ package struct BaseDirectories: Sendable, Equatable {
     /// The base directories an environment names.
     ///
     /// - Parameter passwordHome: the home folder when `HOME` names none; the password
-    ///   database's entry for this process's user by default.
-    package init(environment: [String: String], passwordHome: () -> String? = BaseDirectories.passwordDatabaseHome) {
+    ///   database's entry for this process's user by default, read once per process.
+    package init(environment: [String: String], passwordHome: () -> String? = { BaseDirectories.processPasswordHome }) {
         func absolute(_ value: String?) -> String? { value.flatMap { $0.hasPrefix("/") ? $0 : nil } }
         func list(_ variable: String, _ fallback: [String]) -> [String] {
             let folders = (environment[variable] ?? "").split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
@@ -44,6 +44,10 @@ package struct BaseDirectories: Sendable, Equatable {
         configDirs = list("XDG_CONFIG_DIRS", ["/etc/xdg"])
         dataDirs = list("XDG_DATA_DIRS", ["/usr/local/share", "/usr/share"])
     }
+
+    /// `passwordDatabaseHome()`, read the first time a `BaseDirectories` needs it: a process
+    /// does not change users, and start-up makes several of these values.
+    package static let processPasswordHome: String? = passwordDatabaseHome()
 
     /// The home folder of this process's user in the password database; `nil` where there is
     /// no entry or it names none.

@@ -1,13 +1,12 @@
 import Foundation
 import Glibc
 import HeraldCore
-import HeraldDesktop
 import HeraldTestSupport
 import XCTest
 
 /// One XDG base-directory rule: the state, cache, key-file and desktop-entry paths all come
 /// from `BaseDirectories`, so they agree for every environment, `HOME` unset included (the
-/// CLI's autostart entry: `AutostartTests`).
+/// CLI's autostart entry: `AutostartTests`; the key files: `OffSwitchFilesTests`).
 final class BaseDirectoriesTests: XCTestCase {
     private let appID = "org.example.App"
 
@@ -37,8 +36,6 @@ final class BaseDirectoriesTests: XCTestCase {
             XCTAssertEqual(directories.stateHome, state, "\(environment)")
             XCTAssertEqual(directories.cacheHome, cache, "\(environment)")
             XCTAssertEqual(directories.configDirs, systemConfig, "\(environment)")
-            XCTAssertEqual(dropping("/herald/herald.conf", from: OffSwitchFiles.userFile(environment: environment)), config, "\(environment)")
-            XCTAssertEqual(OffSwitchFiles.systemFiles(environment: environment), systemConfig.map { $0 + "/herald/herald.conf" }, "\(environment)")
             let paths = try HeraldPaths(appID: appID, environment: environment)
             XCTAssertEqual(dropping("/herald/\(appID).json", from: paths.stateFile), state, "\(environment)")
             XCTAssertEqual(dropping("/herald/\(appID).lock", from: paths.lockFile), state, "\(environment)")

@@ -1,9 +1,9 @@
 import HeraldCore
-import HeraldDesktop
 import XCTest
 
 /// One number formatter: a number reads the same in a feed value, its JSON, an option's
-/// refusal, a skipped message's reason and a fetch's timeout.
+/// refusal, a skipped message's reason and an option's refusal (a fetch's timeout:
+/// `FetchErrorTests`).
 final class NumberTextTests: XCTestCase {
     private func between(_ text: String, _ before: String, _ after: String, file: StaticString = #filePath, line: UInt = #line) -> String? {
         guard let start = text.range(of: before), let end = text.range(of: after, range: start.upperBound..<text.endIndex) else {
@@ -21,7 +21,6 @@ final class NumberTextTests: XCTestCase {
             XCTAssertEqual(FeedValue.real(value).textValue, text)
             XCTAssertEqual(FeedValue.real(value).jsonText, text)
             XCTAssertEqual(between(MessageSkipReason.outsideRollout(value).description, "outside the ", " % rollout"), text)
-            XCTAssertEqual(between(FetchError.timedOut(seconds: value).description, "within ", " s"), text)
             XCTAssertEqual(CheckOptionLimits.timeoutRefusal(-value)?.hasSuffix(", not -" + text), true, "\(value)")
             XCTAssertEqual(NumberText.oneDecimal(value), value < 0.05 ? "0" : text)
         }

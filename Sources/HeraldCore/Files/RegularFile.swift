@@ -132,7 +132,8 @@ package enum RegularFile {
             descriptor = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         }
         guard descriptor >= 0 else { throw .unwritable(path: path, reason: reason(errno)) }
-        let ok = writeAll(bytes, to: descriptor) && (mode == 0o600 || fchmod(descriptor, mode) == 0) && (!durable || fsync(descriptor) == 0)
+        // fchmod even for 0600: the process's umask narrowed the mode `open` was given.
+        let ok = writeAll(bytes, to: descriptor) && fchmod(descriptor, mode) == 0 && (!durable || fsync(descriptor) == 0)
         var writeError: FileError? = ok ? nil : .unwritable(path: path, reason: reason(errno))
         // close can report a delayed write error (NFS, a full disk): then there is no rename either.
         if close(descriptor) != 0, writeError == nil { writeError = .unwritable(path: path, reason: reason(errno)) }
@@ -148,6 +149,16 @@ package enum RegularFile {
             if handle >= 0 { fsync(handle); close(handle) }
         }
         removeStaleTemporaries(of: path)
+    }
+
+    /// Takes `flock`'s exclusive lock on an open descriptor, waiting for it and asking again
+    /// after a signal (`EINTR`): every lock Herald takes is taken here. `false`, with `errno`
+    /// set, when the file system cannot lock it.
+    package static func lockExclusively(_ descriptor: Int32) -> Bool {
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { return false }
+        }
+        return true
     }
 
     /// Writes all of `bytes` to a descriptor, writing again after a short write or a signal

@@ -78,9 +78,7 @@ package struct SharedFile: Sendable, Equatable {
         let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileError.unlockable(path: folder, reason: RegularFile.reason(errno)) }
         defer { close(descriptor) }
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw FileError.unlockable(path: folder, reason: RegularFile.reason(errno)) }
-        }
+        guard RegularFile.lockExclusively(descriptor) else { throw FileError.unlockable(path: folder, reason: RegularFile.reason(errno)) }
         defer { flock(descriptor, LOCK_UN) }
         return try edit()
     }

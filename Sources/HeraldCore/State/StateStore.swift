@@ -235,8 +235,8 @@ package final class FileStateStore: StateStore, Sendable {
         guard RegularFile.isRegular(info) else {
             throw StateStoreError.unlockable(path: paths.lockFile, reason: "it is \(RegularFile.kind(of: info)), not a regular file")
         }
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw StateStoreError.unlockable(path: paths.lockFile, reason: RegularFile.reason(errno)) }
+        guard RegularFile.lockExclusively(descriptor) else {
+            throw StateStoreError.unlockable(path: paths.lockFile, reason: RegularFile.reason(errno))
         }
         defer { flock(descriptor, LOCK_UN) }
         return try body()

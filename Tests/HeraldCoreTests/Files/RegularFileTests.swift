@@ -17,6 +17,21 @@ final class RegularFileTests: XCTestCase {
 
     private func names() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() }
 
+    /// The mode a file is promised is its mode whatever the process's umask: a umask that
+    /// takes the owner's write bit away (0277) must not leave a state file its owner cannot
+    /// write again.
+    func testAFileHasTheModeAskedWhateverTheUmask() throws {
+        let saved = umask(0o277)
+        defer { umask(saved) }
+        for (name, mode) in [("state.json", mode_t(0o600)), ("feed.plist", 0o644), ("key", 0o600)] {
+            try RegularFile.write(Data("x".utf8), to: path(name), mode: mode, replacing: name != "key")
+            XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: path(name))[.posixPermissions] as? NSNumber)?.intValue, Int(mode), name)
+        }
+        try RegularFile.write(Data("y".utf8), to: path("state.json"))
+        XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: path("state.json"))[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+        XCTAssertEqual(try names(), ["feed.plist", "key", "state.json"], "no temporary file is left")
+    }
+
     func testAFileWrittenWithoutReplacingNeverReplacesAFileOrALinkAndHasTheModeAsked() throws {
         try RegularFile.write(Data("key\n".utf8), to: path("new/feed.key"), mode: 0o600, replacing: false)
         XCTAssertEqual(try String(contentsOfFile: path("new/feed.key"), encoding: .utf8), "key\n")

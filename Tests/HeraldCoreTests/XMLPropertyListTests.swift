@@ -105,6 +105,22 @@ final class XMLPropertyListTests: XCTestCase {
         XCTAssertEqual(XMLPropertyList.integer("-9223372036854775808"), Int.min)
     }
 
+    /// A `<date>` names a real day, as every date Herald reads must (`ISO8601Moment`): the
+    /// 31st of a 30-day month or February's 29th outside a leap year skips its entry rather
+    /// than becoming a day of the next month.
+    func testADateMustNameADayItsMonthHas() throws {
+        let xml = header + "<plist><dict><key>a</key><dict><key>D</key><date>2024-02-31T00:00:00Z</date></dict></dict></plist>"
+        let feed = try FeedDecoder.decode(Data(xml.utf8))
+        XCTAssertEqual(feed.problems.map(\.description), ["'a': D is <date>2024-02-31T00:00:00Z</date>, not a date such as 2024-01-31T09:00:00Z"])
+        for text in ["2024-02-30T00:00:00Z", "2023-02-29T00:00:00Z", "2100-02-29T00:00:00Z", "2024-04-31T00:00:00Z", "2024-11-31T00:00:00Z"] {
+            XCTAssertNil(XMLPropertyList.date(text[...]), text)
+            XCTAssertNil(ISO8601Moment.parse(text), text)
+        }
+        for text in ["2024-02-29T00:00:00Z", "2000-02-29T00:00:00Z", "2024-04-30T23:59:59Z", "2024-12-31T00:00:00Z"] {
+            XCTAssertEqual(XMLPropertyList.date(text[...]), ISO8601Moment.parse(text)?.date, text)
+        }
+    }
+
     func testStructuralFaultsNameTheirPlace() {
         XCTAssertEqual(refusal("<plist><dict><string>a</string></dict></plist>"),
                        "line 3, column 14: <string> where a <key> was expected (XML property list)")

@@ -12,11 +12,6 @@ import FoundationEssentials
 /// `-0044-03-15`), optionally `THH:MM`, `:SS`, a fraction, and
 /// `Z` or `±HH:MM` (UTC when no offset is given).
 package enum ISO8601Moment {
-    /// 1582-10-15T00:00:00Z, the Gregorian calendar's first day, in seconds since 1970.
-    package static let gregorianStart: Double = -12_219_292_800
-    /// 10000-01-01T00:00:00Z, in seconds since 1970.
-    package static let afterYear9999: Double = 253_402_300_800
-
     /// A moment read from text, and whether the text named a day only; `nil` for text that is
     /// not in the form above or names no real day or time.
     package static func parse(_ text: String) -> (date: Date, dateOnly: Bool)? {
@@ -48,7 +43,7 @@ package enum ISO8601Moment {
         let year = sign < 0 ? -magnitude : magnitude
         guard expect("-"), let month = digits(2), expect("-"), let day = digits(2),
               (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day) else { return nil }
-        var seconds = Double(daysFromCivil(year: year, month: month, day: day)) * 86_400
+        var seconds = Double(daysFromCivil(year: year, month: month, day: day)) * secondsPerDay
         if index == bytes.count { return (Date(timeIntervalSince1970: seconds), true) }
         guard expect("T") || expect("t") || expect(" "), let hour = digits(2), expect(":"), let minute = digits(2),
               hour < 24, minute < 60 else { return nil }
@@ -96,13 +91,16 @@ package enum ISO8601Moment {
     /// date parser use, at every year (the format style counts days before 1582 in the Julian
     /// calendar, so `1500-06-15` would read back as `1500-06-05`). Years outside 0…9999 carry
     /// a sign and as many digits as they need (ISO 8601's expanded years).
+    ///
+    /// A date further than `writtenLimit` seconds from 1970 (some 31 million years, never a
+    /// date a person means) is written as the limit on its side, and one that is not a number
+    /// as 1970-01-01T00:00:00Z: the text is always in this form and always reads back.
     package static func text(_ date: Date) -> String {
         let interval = date.timeIntervalSince1970
-        guard interval.isFinite, abs(interval) < 1e15 else { return date.formatted(.iso8601) }
-        let seconds = Int(interval.rounded(.down))
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let clamped = interval.isNaN ? 0 : min(max(interval, -writtenLimit), writtenLimit)
+        let seconds = Int(clamped.rounded(.down))
+        let (days, time) = daysAndSeconds(seconds)
         let (year, month, day) = civil(daysSince1970: days)
-        let time = seconds - days * 86_400
         var bytes: [UInt8] = []
         bytes.reserveCapacity(20)
         if year < 0 || year > 9999 { bytes.append(year < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+")) }
@@ -127,13 +125,21 @@ package enum ISO8601Moment {
     /// Year, month and day of a date in UTC: the same day on every machine, whatever its time
     /// zone.
     package static func utcDay(of date: Date) -> (year: Int, month: Int, day: Int) {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
-        return civil(daysSince1970: seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
+        civil(daysSince1970: daysAndSeconds(Int(date.timeIntervalSince1970.rounded(.down))).days)
+    }
+
+    /// The furthest a written date is from 1970, in seconds: 1e15, some 31 million years.
+    static let writtenLimit = 1e15
+
+    /// Whole days since 1970-01-01 (rounded down, before 1970 too) and the seconds into the last.
+    private static func daysAndSeconds(_ seconds: Int) -> (days: Int, time: Int) {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        return (days, seconds - days * 86_400)
     }
 
     /// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's
     /// algorithm, the inverse of `daysFromCivil`).
-    package static func civil(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
+    private static func civil(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
         let shifted = days + 719_468
         let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
         let dayOfEra = shifted - era * 146_097

@@ -8,7 +8,9 @@ import XCTest
 /// calendar, and Herald keeps to the proleptic Gregorian calendar its date parser reads.
 final class ISO8601MomentTests: XCTestCase {
     /// 1582-10-15T00:00:00Z, the Gregorian calendar's first day.
-    static let gregorianStart = ISO8601Moment.gregorianStart
+    static let gregorianStart: Double = -12_219_292_800
+    /// 10000-01-01T00:00:00Z, in seconds since 1970.
+    static let afterYear9999: Double = 253_402_300_800
 
     func testDatesAreWrittenAsTheISO8601FormatStyleWritesThem() {
         var generator = SystemRandomNumberGenerator()
@@ -51,6 +53,21 @@ final class ISO8601MomentTests: XCTestCase {
             let text = ISO8601Moment.text(date)
             XCTAssertEqual(ISO8601Moment.parse(text)?.date, Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down)), text)
         }
+    }
+
+    /// A date too far from 1970 for any calendar a person uses, or not a number, is still
+    /// written in the one form, and reads back.
+    func testDatesBeyondTheWrittenRangeAreWrittenInTheOneForm() throws {
+        let limit = ISO8601Moment.text(Date(timeIntervalSince1970: 1e15))
+        let negativeLimit = ISO8601Moment.text(Date(timeIntervalSince1970: -1e15))
+        XCTAssertEqual(limit, "+31690708-07-05T01:46:40Z")
+        XCTAssertEqual(negativeLimit, "-31686769-06-29T22:13:20Z")
+        XCTAssertEqual(ISO8601Moment.text(Date(timeIntervalSince1970: 4e16)), limit)
+        XCTAssertEqual(ISO8601Moment.text(Date.distantFuture.addingTimeInterval(.infinity)), limit)
+        XCTAssertEqual(ISO8601Moment.text(Date(timeIntervalSince1970: -.infinity)), negativeLimit)
+        XCTAssertEqual(ISO8601Moment.text(Date(timeIntervalSince1970: .nan)), "1970-01-01T00:00:00Z")
+        XCTAssertEqual(ISO8601Moment.parse(limit)?.date, Date(timeIntervalSince1970: 1e15))
+        XCTAssertEqual(ISO8601Moment.parse(negativeLimit)?.date, Date(timeIntervalSince1970: -1e15))
     }
 
     /// A feed value's date is written in the one calendar whichever writer writes it: its

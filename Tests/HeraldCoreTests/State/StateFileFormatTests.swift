@@ -121,7 +121,7 @@ final class StateFileFormatTests: XCTestCase {
         ([state.lastChecked, state.failure?.lastAttempt] + state.reminded.values.map(Optional.some)
             + state.absentSince.values.map(Optional.some) + (state.presenting.values.map(\.until) + state.presentingPrompts.values.map(\.until)).map(Optional.some)
             + state.prompts.values.flatMap { [$0.firstUsed, $0.lastReminded] })
-            .allSatisfy { $0.map { $0.timeIntervalSince1970 >= ISO8601Moment.gregorianStart && $0.timeIntervalSince1970 < ISO8601Moment.afterYear9999 } ?? true }
+            .allSatisfy { $0.map { $0.timeIntervalSince1970 >= ISO8601MomentTests.gregorianStart && $0.timeIntervalSince1970 < ISO8601MomentTests.afterYear9999 } ?? true }
     }
 
     /// Files stay as they were, so older versions of Herald read new ones.

@@ -39,7 +39,7 @@ extension Herald {
         check?.withdraw(messageKey: key)
         let now = self.now()
         try updateState { state in
-            state = CheckPolicy.applyFromApp(answer, to: key, state: state, now: now, isLive: Check.isLive)
+            state = CheckPolicy.applyFromApp(answer, to: key, state: state, in: configuration.policyContext(at: now))
         }
     }
 
@@ -91,7 +91,7 @@ extension Herald {
 
     /// `explainPrompts()` against a state the caller read already (`herald check --explain`).
     package func explainPrompts(state: HeraldState) -> [PromptExplanation] {
-        CheckPolicy.explain(registeredPrompts, state: state, now: now(), quiet: quietReason(), isLive: Check.isLive)
+        CheckPolicy.explain(registeredPrompts, state: state, quiet: quietReason(), in: configuration.policyContext(at: now()))
     }
 
     /// Why a launch check would not run now, as the gate sees it (iNotify's

@@ -137,7 +137,7 @@ final class CheckExplanationTests: XCTestCase {
 
     func testThisLaunchIsCountedThenEachPromptGetsItsDecisionInNameOrder() {
         let (prompts, state) = everyPromptDecision
-        let explained = CheckPolicy.explain(prompts, state: state, now: now, quiet: nil, isLive: { _ in true })
+        let explained = CheckPolicy.explain(prompts, state: state, quiet: nil, in: PolicyContext(configuration: CheckConfiguration(), now: now, isLive: { _ in true }))
         XCTAssertEqual(explained.map(\.name), ["cancelled", "days", "elsewhere", "lapsed", "preview", "reminded", "third-use", "uses", "viewed"])
         XCTAssertEqual(explained.map(\.decision), [
             .cancelled, .waitingForDays(elapsed: .zero, needed: .days(3)), .shownElsewhere, .show(preview: false), .show(preview: true),
@@ -148,7 +148,7 @@ final class CheckExplanationTests: XCTestCase {
 
     func testWhileTheDesktopAsksForQuietOnlyWhatWouldShowIsDeferred() {
         let (prompts, state) = everyPromptDecision
-        let explained = CheckPolicy.explain(prompts, state: state, now: now, quiet: .serverInhibited, isLive: { _ in true })
+        let explained = CheckPolicy.explain(prompts, state: state, quiet: .serverInhibited, in: PolicyContext(configuration: CheckConfiguration(), now: now, isLive: { _ in true }))
         XCTAssertEqual(explained.filter { $0.deferredFor != nil }.map(\.name), ["lapsed", "preview", "third-use"])
         XCTAssertEqual(explained.map(\.verdict), ["done", "waits", "waits", "deferred", "deferred", "waits", "deferred", "waits", "done"])
         XCTAssertEqual(explained.first { $0.name == "third-use" }?.reason, "server-inhibited")
@@ -156,7 +156,7 @@ final class CheckExplanationTests: XCTestCase {
 
     func testAPromptClaimOfACheckThatNoLongerRunsHoldsNothingBack() {
         let (prompts, state) = everyPromptDecision
-        let explained = CheckPolicy.explain(prompts, state: state, now: now, quiet: nil, isLive: { _ in false })
+        let explained = CheckPolicy.explain(prompts, state: state, quiet: nil, in: PolicyContext(configuration: CheckConfiguration(), now: now, isLive: { _ in false }))
         XCTAssertEqual(explained.first { $0.name == "elsewhere" }?.decision, .show(preview: false))
     }
 

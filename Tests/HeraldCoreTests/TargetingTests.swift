@@ -102,7 +102,7 @@ final class LocalisedTextTests: XCTestCase {
 
 final class ScheduleTests: XCTestCase {
     func exclusion(_ fields: [String: FeedValue], at now: Date, audience: Audience = Audience()) -> MessageSkipReason? {
-        CheckPolicy.targetingExclusion(of: entry("m", fields), configuration: CheckConfiguration(audience: audience), state: launched, now: now)
+        CheckPolicy.targetingExclusion(of: entry("m", fields), state: launched, in: PolicyContext(configuration: CheckConfiguration(audience: audience), now: now))
     }
 
     func testAMessageShowsFromItsStartDateToItsEndDate() {
@@ -148,7 +148,7 @@ final class ScheduleTests: XCTestCase {
 
 final class AudienceTargetingTests: XCTestCase {
     func exclusion(_ fields: [String: FeedValue], _ audience: Audience) -> MessageSkipReason? {
-        CheckPolicy.targetingExclusion(of: entry("m", fields), configuration: CheckConfiguration(audience: audience), state: launched, now: newYear())
+        CheckPolicy.targetingExclusion(of: entry("m", fields), state: launched, in: PolicyContext(configuration: CheckConfiguration(audience: audience), now: newYear()))
     }
 
     func testLanguagesShowAMessageOnlyToUsersOfThoseLanguages() {
@@ -173,7 +173,7 @@ final class RolloutTests: XCTestCase {
         var state = launched
         state.rolloutDraw = 0.3
         func excluded(_ rollout: FeedValue) -> MessageSkipReason? {
-            CheckPolicy.targetingExclusion(of: entry("m", ["Rollout": rollout]), configuration: CheckConfiguration(), state: state, now: newYear())
+            CheckPolicy.targetingExclusion(of: entry("m", ["Rollout": rollout]), state: state, in: PolicyContext(configuration: CheckConfiguration(), now: newYear()))
         }
         XCTAssertEqual(excluded(.integer(20)), .outsideRollout(20))
         XCTAssertEqual(excluded(.integer(30)), .outsideRollout(30), "the first 30 % are draws below 0.3")
@@ -189,8 +189,8 @@ final class RolloutTests: XCTestCase {
             var state = launched
             state.rolloutDraw = draw
             for value in unreadable {
-                let reason = CheckPolicy.targetingExclusion(of: entry("m", ["Rollout": value]), configuration: CheckConfiguration(),
-                                                            state: state, now: newYear())
+                let reason = CheckPolicy.targetingExclusion(of: entry("m", ["Rollout": value]), state: state,
+                                                            in: PolicyContext(configuration: CheckConfiguration(), now: newYear()))
                 XCTAssertEqual(reason, .unreadableRollout, "\(value) with draw \(draw)")
             }
         }
@@ -201,8 +201,8 @@ final class RolloutTests: XCTestCase {
         for value: FeedValue in [.integer(0), .string(" 100 "), .real(0.5)] {
             XCTAssertFalse(entry("m", ["Rollout": value]).hasUnreadableRollout, "\(value) is read")
         }
-        XCTAssertNil(CheckPolicy.targetingExclusion(of: entry("m", ["Rollout": .string("100")]), configuration: CheckConfiguration(),
-                                                    state: state, now: newYear()))
+        XCTAssertNil(CheckPolicy.targetingExclusion(of: entry("m", ["Rollout": .string("100")]), state: state,
+                                                    in: PolicyContext(configuration: CheckConfiguration(), now: newYear())))
     }
 
     func testTheDrawIsMadeOnceWhenAFeedFirstHasARolloutAndKept() {

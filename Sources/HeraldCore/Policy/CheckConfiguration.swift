@@ -40,7 +40,7 @@ public struct CheckConfiguration: Sendable, Equatable {
     /// `init(appVersion:…)` with the audience given rather than read by `Herald` from its
     /// environment.
     package init(
-        appVersion: String? = nil, checkPeriod: Duration = .seconds(43_200), remindPeriod: Duration = .seconds(86_400),
+        appVersion: String? = nil, checkPeriod: Duration = .seconds(43_200), remindPeriod: Duration = .days(1),
         showOldestFirst: Bool = false, showOnFirstLaunch: Bool = false, debug: Bool = false,
         maxNotificationsPerCheck: Int = 3, showAnswered: Bool = false, audience: Audience?,
         allowsCriticalUrgency: Bool = false

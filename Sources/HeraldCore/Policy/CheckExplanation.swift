@@ -164,16 +164,14 @@ extension CheckPolicy {
     ///   - prompts: the registered prompts, one per name.
     ///   - state: the state as it is (read, never changed).
     ///   - quiet: why the desktop asks for quiet now, if it does: a prompt that would show is deferred.
-    ///   - isLive: whether the check holding a claim still runs.
-    package static func explain(
-        _ prompts: [Prompt], state: HeraldState, now: Date, quiet: QuietReason?,
-        isLive: (HeraldState.Claim) -> Bool = { _ in false }
-    ) -> [PromptExplanation] {
+    ///   - context: the time, and whether the check holding a claim still runs.
+    package static func explain(_ prompts: [Prompt], state: HeraldState, quiet: QuietReason?, in context: PolicyContext) -> [PromptExplanation] {
+        let now = context.now
         let counted = PromptPolicy.countLaunch(of: prompts, in: state.prompts, now: now)
         return prompts.sorted { $0.name < $1.name }.map { prompt in
             let decision = PromptPolicy.decide(prompt, state: counted[prompt.name] ?? PromptState(), now: now)
             guard case .show = decision else { return PromptExplanation(name: prompt.name, decision: decision) }
-            if let claim = state.presentingPrompts[prompt.name], isHeldElsewhere(claim, claimant: nil, now: now, isLive: isLive) {
+            if let claim = state.presentingPrompts[prompt.name], isHeldElsewhere(claim, claimant: nil, in: context) {
                 return PromptExplanation(name: prompt.name, decision: .shownElsewhere)
             }
             return PromptExplanation(name: prompt.name, decision: decision, deferredFor: quiet)

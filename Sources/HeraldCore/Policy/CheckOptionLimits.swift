@@ -8,11 +8,11 @@ public enum CheckOptionLimits {
     /// The longest fetch timeout, in seconds: one hour.
     public static let timeout = 3_600.0
     /// The longest wait for answers, in seconds: seven days.
-    public static let wait = 7 * 86_400.0
+    public static let wait = 7 * secondsPerDay
     /// The longest wait for a notification server, in seconds: ten minutes.
     public static let serverWait = 600.0
     /// The longest random start delay, in seconds: one day.
-    public static let startDelay = 86_400.0
+    public static let startDelay = secondsPerDay
     /// The longest check or remind period, in days: ten years.
     public static let period = 3_650.0
 

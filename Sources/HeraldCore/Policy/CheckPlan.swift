@@ -66,7 +66,7 @@ extension CheckPolicy {
         let decided = prompts.sorted { $0.name < $1.name }.map { prompt -> (prompt: Prompt, decision: PromptDecision) in
             var decision = PromptPolicy.decide(prompt, state: state.prompts[prompt.name] ?? PromptState(), now: now)
             if case .show = decision {
-                if let claim = state.presentingPrompts[prompt.name], isHeldElsewhere(claim, claimant: claimant, now: now, isLive: context.isLive) {
+                if let claim = state.presentingPrompts[prompt.name], isHeldElsewhere(claim, claimant: claimant, in: context) {
                     decision = .shownElsewhere
                 } else {
                     state.presentingPrompts[prompt.name] = claimant.claim(until: claimUntil)

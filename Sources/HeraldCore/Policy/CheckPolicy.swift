@@ -364,13 +364,13 @@ package enum CheckPolicy {
                 return .aboveMaxVersion(maximum)
             }
         }
-        if let reason = targetingExclusion(of: entry, configuration: configuration, state: state, now: now) {
+        if let reason = targetingExclusion(of: entry, state: state, in: context) {
             return reason
         }
         if let url = entry.actionURL, let refusal = context.urlRules.actionURLRefusal(url) {
             return .refusedURL(refusal)
         }
-        if let claim = state.presenting[entry.key], isHeldElsewhere(claim, claimant: claimant, now: now, isLive: context.isLive) {
+        if let claim = state.presenting[entry.key], isHeldElsewhere(claim, claimant: claimant, in: context) {
             return .shownElsewhere
         }
         return nil
@@ -378,10 +378,10 @@ package enum CheckPolicy {
 
     /// Whether a claim keeps a message or prompt from `claimant`: it is another check's, it has
     /// not lapsed, and that check still runs.
-    static func isHeldElsewhere(_ claim: HeraldState.Claim, claimant: Claimant?, now: Date, isLive: (HeraldState.Claim) -> Bool) -> Bool {
-        guard claim.until > now else { return false }
+    static func isHeldElsewhere(_ claim: HeraldState.Claim, claimant: Claimant?, in context: PolicyContext) -> Bool {
+        guard claim.until > context.now else { return false }
         if let claimant, claim.isHeld(by: claimant) { return false }
-        return isLive(claim)
+        return context.isLive(claim)
     }
 
     /// Sorts by key with `caseInsensitiveCompare:`, newest (last) first unless `oldestFirst`.

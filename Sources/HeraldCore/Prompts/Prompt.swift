@@ -88,7 +88,7 @@ public struct Prompt: Sendable, Equatable {
 
     /// iPrompt's defaults object (ORIGINALS.md §2.2).
     public static let builtInDefaults = PromptSettings(
-        usesUntilPrompt: 10, daysUntilPrompt: .seconds(864_000), remindPeriod: .seconds(86_400), recurring: false, previewMode: false, verboseLogging: false)
+        usesUntilPrompt: 10, daysUntilPrompt: .days(10), remindPeriod: .days(1), recurring: false, previewMode: false, verboseLogging: false)
 
     /// A prompt from a name and settings, unset values from `defaults`, then iPrompt's own.
     public init(name: String, settings: PromptSettings, defaults: PromptSettings = PromptSettings()) {
@@ -101,8 +101,8 @@ public struct Prompt: Sendable, Equatable {
         cancelButton = resolved.cancelButton
         actionURL = resolved.actionURL
         usesUntilPrompt = resolved.usesUntilPrompt ?? 10
-        daysUntilPrompt = resolved.daysUntilPrompt ?? .seconds(864_000)
-        remindPeriod = resolved.remindPeriod ?? .seconds(86_400)
+        daysUntilPrompt = resolved.daysUntilPrompt ?? .days(10)
+        remindPeriod = resolved.remindPeriod ?? .days(1)
         recurring = resolved.recurring ?? false
         previewMode = resolved.previewMode ?? false
         verboseLogging = resolved.verboseLogging ?? false

@@ -62,16 +62,12 @@ public enum PromptDecision: Sendable, Equatable, CustomStringConvertible {
         case .waitingForDays(let elapsed, let needed): return "waits: used for \(Self.days(elapsed.days)) of \(Self.days(needed.days))"
         case .waitingForUses(let count, let needed): return "waits: \(count) of \(needed) uses"
         case .reminded(let hours, let period):
-            return "waits: reminded \(Self.format(hours)) h ago, remind period \(Self.days(period.days))"
+            return "waits: reminded \(NumberText.oneDecimal(hours)) h ago, remind period \(Self.days(period.days))"
         case .shownElsewhere: return "waits: another process is showing it"
         }
     }
 
-    private static func days(_ value: Double) -> String { "\(format(value)) day" + (value == 1 ? "" : "s") }
-
-    /// One decimal at most. Values beyond `Int` (a prompt built in code may hold any number)
-    /// are written as Swift prints them rather than converted, which would trap.
-    static func format(_ value: Double) -> String { NumberText.oneDecimal(value) }
+    private static func days(_ value: Double) -> String { "\(NumberText.oneDecimal(value)) day" + (value == 1 ? "" : "s") }
 }
 
 /// iPrompt's rules as pure functions of prompt, state and time (ORIGINALS.md §2.3–2.5).

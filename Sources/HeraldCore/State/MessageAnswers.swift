@@ -50,12 +50,11 @@ extension CheckPolicy {
     /// notification goes.
     ///
     /// - Parameters:
-    ///   - isLive: whether the check holding a claim still runs (see `HeraldState.Claim`).
-    package static func applyFromApp(
-        _ answer: Answer, to key: String, state: HeraldState, now: Date, isLive: (HeraldState.Claim) -> Bool
-    ) -> HeraldState {
-        var answered = apply(answer, to: key, state: state, now: now)
-        if let claim = state.presenting[key], isHeldElsewhere(claim, claimant: nil, now: now, isLive: isLive) {
+    ///   - context: the time of the answer, and whether the check holding a claim still runs
+    ///     (see `HeraldState.Claim`).
+    package static func applyFromApp(_ answer: Answer, to key: String, state: HeraldState, in context: PolicyContext) -> HeraldState {
+        var answered = apply(answer, to: key, state: state, now: context.now)
+        if let claim = state.presenting[key], isHeldElsewhere(claim, claimant: nil, in: context) {
             answered.presenting[key] = claim
         }
         return answered

@@ -116,7 +116,7 @@ package enum FeedDate: Sendable, Equatable {
                 self = .unreadable(text)
                 return
             }
-            self = .moment(parsed.dateOnly && endOfDay ? parsed.date.addingTimeInterval(86_400 - 0.001) : parsed.date)
+            self = .moment(parsed.dateOnly && endOfDay ? parsed.date.addingTimeInterval(secondsPerDay - 0.001) : parsed.date)
         case .some(let other): self = .unreadable(other.kindName)
         }
     }

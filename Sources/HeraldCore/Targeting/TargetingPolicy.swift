@@ -4,9 +4,8 @@ extension CheckPolicy {
     /// Whether a message's targeting keys leave this install out: its schedule (`StartDate`,
     /// `EndDate`), its audience (`Languages`, `Desktops`) and its `Rollout`. `nil` when none
     /// does, as for every entry without these keys.
-    package static func targetingExclusion(
-        of entry: FeedEntry, configuration: CheckConfiguration, state: HeraldState, now: Date
-    ) -> MessageSkipReason? {
+    package static func targetingExclusion(of entry: FeedEntry, state: HeraldState, in context: PolicyContext) -> MessageSkipReason? {
+        let now = context.now
         switch entry.startDate {
         case .unreadable: return .unreadableDate(TargetingKey.startDate)
         case .moment(let start) where now < start: return .notStarted(until: start)
@@ -17,7 +16,7 @@ extension CheckPolicy {
         case .moment(let end) where now > end: return .ended(end)
         default: break
         }
-        let audience = configuration.audience ?? Audience()
+        let audience = context.configuration.audience ?? Audience()
         if let listed = entry.languages, !LocalisedText.matches(listed, languages: audience.languages) {
             return .otherLanguage
         }

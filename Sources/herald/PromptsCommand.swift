@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import Glibc
 import Herald
 import HeraldCore
 import HeraldDesktop
@@ -59,7 +60,7 @@ struct PromptsCommand: ParsableCommand {
         let bytes: Data
         do throws(FileError) {
             guard let read = try RegularFile.read(path, limit: sizeLimit, followingLinks: true) else {
-                throw FileError.unreadable(path: path, reason: "No such file or directory")
+                throw FileError.unreadable(path: path, reason: RegularFile.reason(ENOENT))
             }
             bytes = read
         } catch {

@@ -22,7 +22,7 @@ struct PromptsCommand: ParsableCommand {
     var prompts: String
 
     @Option(help: "Seconds to wait for answers before closing what is still shown.")
-    var wait: Double = 600
+    var wait: Double = CheckCommandLine.Defaults.wait
 
     @Option(name: .customLong("allow-scheme"), help: "A custom link scheme the app opens (repeatable).")
     var allowedSchemes: [String] = []

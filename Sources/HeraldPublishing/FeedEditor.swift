@@ -186,7 +186,8 @@ package enum FeedEditor {
         do {
             return try FeedDecoder.decode(Data(bytes))
         } catch {
-            throw .undecodable(error as? FeedError ?? .unreadable(String(describing: error)))
+            // `decode` throws only `FeedError`s; anything else is said as one.
+            throw .undecodable(error as? FeedError ?? .unreadable("it cannot be read as a feed"))
         }
     }
 
@@ -218,7 +219,7 @@ package enum FeedEditor {
         do {
             return Array(try encoder.encode(root))
         } catch {
-            throw .unwritable("the binary property list cannot be written: \(error)")
+            throw .unwritable("the binary property list cannot be written: a value in it has no binary property list form")
         }
     }
 }

@@ -96,7 +96,12 @@ struct AutostartCommand: ParsableCommand, UsageExample {
 
         func run() throws {
             let path = location.path
-            guard let data = FileManager.default.contents(atPath: path) else {
+            let read: Data?
+            do throws(FileError) { read = try RegularFile.read(path, limit: 65_536, followingLinks: true) } catch {
+                EventReporter.complain("\(error)")
+                throw ExitCode(66)
+            }
+            guard let data = read else {
                 say("off: no \(path)")
                 return
             }

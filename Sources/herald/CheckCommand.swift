@@ -10,11 +10,11 @@ struct CheckCommand: ParsableCommand, UsageExample {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check a feed and show the messages this user has not answered.",
-        discussion: """
-            Exit codes: 0 done (also when nothing was due), 64 usage, 65 bad feed, \
-            69 no notification server, 73 state not writable, 75 fetch failed.
-            """
+        discussion: ExitStatus.summary(exitCodes)
     )
+
+    /// The codes a check exits with, besides a signal's.
+    static let exitCodes: [Int32] = [0, 64, 65, 66, 69, 73, 75, 78]
 
     static let example = "herald check --feed https://example.org/feed.plist --app-id org.example.App"
 

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Herald
 import HeraldCore
 
 /// What `herald check` is asked to do, as plain values: the feed, the app, the check options
@@ -64,20 +65,22 @@ struct CheckCommandLine: Sendable, Equatable {
     /// One JSON object per event on stdout.
     var json = false
 
-    /// The values of the options left out.
+    /// The values of the options left out: the library's own defaults where it has them.
     enum Defaults {
+        /// The policy a `CheckConfiguration` has when nothing is given.
+        private static let check = CheckConfiguration()
         /// `--start-delay` of `herald check`: none.
         static let startDelay = 0.0
-        /// `--check-period`: half a day.
-        static let checkPeriod = 0.5
-        /// `--remind-period`: one day.
-        static let remindPeriod = 1.0
-        /// `--max`: three messages.
-        static let max = 3
+        /// `--check-period`, in days: `CheckConfiguration`'s (half a day).
+        static let checkPeriod = check.checkPeriod.seconds / 86_400
+        /// `--remind-period`, in days: `CheckConfiguration`'s (one day).
+        static let remindPeriod = check.remindPeriod.seconds / 86_400
+        /// `--max`: `CheckConfiguration`'s (three messages).
+        static let max = check.maxNotificationsPerCheck
         /// `--wait`: ten minutes.
         static let wait = 600.0
-        /// `--timeout`: one minute.
-        static let timeout = 60.0
+        /// `--timeout`: `Herald.Configuration`'s (one minute).
+        static let timeout = Herald.Configuration(feedURL: nil, appID: "", appVersion: nil, environment: [:]).timeout.seconds
         /// `--server-wait`: half a minute, for a check started at login before the desktop's
         /// notification server.
         static let serverWait = 30.0
@@ -170,7 +173,11 @@ struct CheckCommandLine: Sendable, Equatable {
             CheckOptionLimits.waitRefusal(wait), CheckOptionLimits.timeoutRefusal(timeout),
             CheckOptionLimits.serverWaitRefusal(serverWait),
         ]
-        if let refusal = refusals.compactMap({ $0 }).first { return refusal }
-        return max >= 1 ? nil : "--max must be at least 1"
+        return refusals.compactMap({ $0 }).first ?? Self.maxRefusal(max)
+    }
+
+    /// Why `--max` is refused, or `nil`: a check shows at least one message.
+    static func maxRefusal(_ max: Int) -> String? {
+        max >= 1 ? nil : "--max must be at least 1"
     }
 }

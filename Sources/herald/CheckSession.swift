@@ -83,9 +83,15 @@ extension CheckSession {
                 let paths = try HeraldPaths(appID: configuration.appID, environment: configuration.environment)
                 file = FileStateStore(paths: paths, onCorruptFile: EventReporter.reportCorruptStateFile)
             }
-            let herald = respectsQuietAndMutes
-                ? try Herald(configuration: configuration, store: store ?? file, presenter: presenter)
-                : try Herald(configuration: configuration, store: store ?? file, presenter: presenter, linkOpener: nil, quietReason: { nil }, offSwitches: { .none })
+            // A preview or a demo shows whatever the desktop's quiet or a mute says.
+            var ignoresQuiet: (@MainContext () -> QuietReason?)?
+            var ignoresMutes: (@MainContext () throws(OffSwitchFileError) -> OffSwitchDecision)?
+            if !respectsQuietAndMutes {
+                ignoresQuiet = { nil }
+                ignoresMutes = { .none }
+            }
+            let herald = try Herald(configuration: configuration, store: store ?? file, presenter: presenter,
+                                    quietReason: ignoresQuiet, offSwitches: ignoresMutes)
             return (herald, file)
         } catch let error as HeraldError {
             EventReporter.complain(error.description)

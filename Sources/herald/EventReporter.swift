@@ -13,8 +13,9 @@ final class EventReporter: HeraldDelegate {
     private let onFinish: () -> Void
     /// The exit code the check earned: 0, or the first failure's.
     private(set) var exitCode: Int32 = 0
-    /// Answers the user gave that the state could not keep, by message key or prompt name.
-    private var unrecorded: Set<String> = []
+    /// Answers the user gave that the state could not keep, by message key or prompt name, with
+    /// the reason it could not.
+    private var unrecorded: [String: HeraldError] = [:]
     /// The prompts file of the check, named when its prompts make the state too large to write.
     var promptsFile: String?
 
@@ -190,16 +191,16 @@ final class EventReporter: HeraldDelegate {
     }
 
     private func answered(_ message: FeedEntry, _ answer: Answer) {
-        if unrecorded.remove(message.key) != nil {
-            emit("answer-not-recorded", ["key": .string(message.key), "action": .string(answer.rawValue)],
-                 text: "\(message.key): \(answer.rawValue), not recorded")
+        if let error = unrecorded.removeValue(forKey: message.key) {
+            emit("answer-not-recorded", ["key": .string(message.key), "action": .string(answer.rawValue), "message": .string(error.description)],
+                 text: "\(message.key): \(answer.rawValue), not recorded: \(error)")
         } else {
             emit("answered", ["key": .string(message.key), "action": .string(answer.rawValue)], text: "\(message.key): \(answer.rawValue)")
         }
     }
 
     private func notRecorded(_ key: String, error: HeraldError) {
-        unrecorded.insert(key)
+        unrecorded[key] = error
         if exitCode == 0 { exitCode = error.exitCode }
     }
 
@@ -207,8 +208,14 @@ final class EventReporter: HeraldDelegate {
         emit("open-failed", ["url": .string(url), "message": .string(reason)], text: "could not open \(url): \(reason)")
     }
 
+    /// A dismissal is kept as "remind later"; one the state could not keep is said to be lost.
     private func closed(_ message: FeedEntry, reason: CloseReason) {
-        emit("closed", ["key": .string(message.key), "reason": .string(reason.rawValue)], text: "\(message.key): closed (\(reason.rawValue))")
+        if let error = unrecorded.removeValue(forKey: message.key) {
+            emit("close-not-recorded", ["key": .string(message.key), "reason": .string(reason.rawValue), "message": .string(error.description)],
+                 text: "\(message.key): closed (\(reason.rawValue)), not recorded: \(error)")
+        } else {
+            emit("closed", ["key": .string(message.key), "reason": .string(reason.rawValue)], text: "\(message.key): closed (\(reason.rawValue))")
+        }
     }
 
     private func decided(_ decision: PromptDecision, for prompt: Prompt) {
@@ -223,9 +230,12 @@ final class EventReporter: HeraldDelegate {
     }
 
     private func answered(_ prompt: Prompt, _ button: PromptButton) {
-        let recorded = unrecorded.remove(prompt.name) == nil
-        emit(recorded ? "prompt-answered" : "prompt-answer-not-recorded", ["prompt": .string(prompt.name), "button": .string(button.rawValue)],
-             text: "'\(prompt.name)': \(button.rawValue)" + (recorded ? "" : ", not recorded"))
+        if let error = unrecorded.removeValue(forKey: prompt.name) {
+            emit("prompt-answer-not-recorded", ["prompt": .string(prompt.name), "button": .string(button.rawValue), "message": .string(error.description)],
+                 text: "'\(prompt.name)': \(button.rawValue), not recorded: \(error)")
+        } else {
+            emit("prompt-answered", ["prompt": .string(prompt.name), "button": .string(button.rawValue)], text: "'\(prompt.name)': \(button.rawValue)")
+        }
     }
 
     private func closed(_ prompt: Prompt, reason: CloseReason) {

@@ -9,12 +9,23 @@ enum ExitStatus {
         ("65", "data: a feed, prompts file or signature that cannot be used"),
         ("66", "no input: a named file cannot be read or is not a regular file"),
         ("69", "unavailable: no notification server, or it refused the messages"),
+        ("70", "software: the system gave no randomness for a new key"),
         ("73", "cannot create: the state, a cache, a feed or key file"),
         ("75", "temporary failure: the feed could not be fetched"),
         ("77", "permission: the administrator's mute, which the user cannot undo"),
         ("78", "configuration: a key file (herald.conf) that cannot be used"),
         ("128+n", "stopped by signal n (130 SIGINT, 143 SIGTERM, 129 SIGHUP)"),
     ]
+
+    /// A command's codes as its help names them, each with the word before its meaning's colon:
+    /// "Exit codes: 0 done, 64 usage, …". Every code is one of `table`'s.
+    static func summary(_ codes: [Int32]) -> String {
+        "Exit codes: " + codes.map { code in
+            guard let row = table.first(where: { $0.code == String(code) }) else { preconditionFailure("\(code) is not in ExitStatus.table") }
+            let name = row.meaning.prefix { $0 != ":" && $0 != "(" }
+            return "\(code) " + String(name.reversed().drop { $0 == " " }.reversed())
+        }.joined(separator: ", ") + "."
+    }
 
     /// The table as the help's discussion shows it: a heading, then one line per code, each
     /// short enough that the help's 80 columns do not wrap it.

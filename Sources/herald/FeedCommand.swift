@@ -224,11 +224,22 @@ enum PrivateKeyFile {
     /// A key file that its group or others may read is refused (exit 78), as ssh refuses an
     /// unprotected private key: whoever can read it can speak to every user of the feed.
     static func read(_ path: String) throws -> Data {
-        let bytes = path == "-" ? FileDescriptorReader.readAll(0) : try readProtectedFile(path)
+        let bytes = path == "-" ? try readStandardInput() : try readProtectedFile(path)
         guard let seed = Data(base64Encoded: NotificationText.trimmed(String(decoding: bytes, as: UTF8.self))), seed.count == Ed25519.seedLength else {
             throw FeedSignatureProblem.malformed("the private key is not \(Ed25519.seedLength) bytes in base64")
         }
         return seed
+    }
+
+    /// The key from standard input, or exit 66 when it is larger than a key file may be: at most
+    /// `sizeLimit` + 1 bytes are read.
+    private static func readStandardInput() throws -> Data {
+        let bytes = FileDescriptorReader.read(0, limit: sizeLimit + 1)
+        guard bytes.count <= sizeLimit else {
+            EventReporter.complain("cannot read the private key from standard input: it is more than the \(NumberText.mebibytes(sizeLimit)) Herald reads of a key")
+            throw ExitCode(66)
+        }
+        return bytes
     }
 
     /// The key file's bytes, or exit 66 (not there, not a regular file, too large) or 78
@@ -253,16 +264,18 @@ enum PrivateKeyFile {
     }
 }
 
-/// Reads a descriptor to its end.
+/// Reads a descriptor to its end, or to a limit.
 enum FileDescriptorReader {
-    static func readAll(_ descriptor: Int32) -> Data {
+    /// At most `limit` bytes: all there are when fewer come before the end.
+    static func read(_ descriptor: Int32, limit: Int) -> Data {
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+        while data.count < limit {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, min($0.count, limit - data.count)) }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { return data }
             data.append(contentsOf: buffer[..<count])
         }
+        return data
     }
 }

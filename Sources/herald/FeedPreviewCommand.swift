@@ -35,7 +35,7 @@ struct FeedPreviewCommand: ParsableCommand, UsageExample {
     var max: Int?
 
     @Option(help: "Seconds to wait for answers before closing what is still shown.")
-    var wait: Double = 600
+    var wait: Double = CheckCommandLine.Defaults.wait
 
     @OptionGroup var links: URLRuleOptions
 
@@ -45,10 +45,8 @@ struct FeedPreviewCommand: ParsableCommand, UsageExample {
     func validate() throws {
         if let refusal = FeedArgument.refusal(of: feed) { throw ValidationError(refusal) }
         try AppOptions.requireUsable(appID: appID)
-        if let refusal = CheckOptionLimits.waitRefusal(wait) { throw ValidationError(refusal) }
-        if let max, max < 1 { throw ValidationError("--max must be at least 1") }
-        let argument = FeedArgument(feed)
-        if !argument.isStandardInput, let refusal = links.rules.feedURLRefusal(argument.url) { throw ValidationError("feed URL refused: \(refusal)") }
+        if let refusal = CheckOptionLimits.waitRefusal(wait) ?? max.flatMap(CheckCommandLine.maxRefusal) { throw ValidationError(refusal) }
+        if let refusal = FeedCheckArguments.feedRefusal(feed, rules: links.rules) { throw ValidationError(refusal) }
     }
 
     func run() throws {

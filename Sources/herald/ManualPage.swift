@@ -27,11 +27,11 @@ struct ManualCommand: ParsableCommand {
 enum ManualPage {
     /// The files herald reads and writes, each with what it is.
     static let files: [(path: String, meaning: String)] = [
-        ("$XDG_STATE_HOME/herald/APP.json", "An app's state: the messages shown and answered, mutes, the last check (default ~/.local/state/herald)."),
+        ("$XDG_STATE_HOME/herald/APP.json", "An app's state: the messages shown and answered, its prompts, the last check (default ~/.local/state/herald)."),
         ("$XDG_STATE_HOME/herald/APP.lock", "The lock that lets one process at a time change an app's state."),
         ("$XDG_CACHE_HOME/herald/APP.feed", "The last feed fetched for an app, sent back as a conditional request (default ~/.cache/herald)."),
-        ("$XDG_CONFIG_HOME/herald/herald.conf", "The user's key file: mutes and quiet settings for every app (default ~/.config/herald/herald.conf)."),
-        ("$XDG_CONFIG_DIRS/herald/herald.conf", "The administrator's key file, whose mute the user cannot undo (default /etc/xdg/herald/herald.conf)."),
+        ("$XDG_CONFIG_HOME/herald/herald.conf", "The user's key file: which apps are muted (Muted), written by herald mute and herald unmute (default ~/.config/herald/herald.conf)."),
+        ("$XDG_CONFIG_DIRS/herald/herald.conf", "The administrator's key file: mutes the user cannot undo (Muted), and a mirror fetched instead of an app's own feed (FeedURL, read from this file only) (default /etc/xdg/herald/herald.conf)."),
         ("$XDG_CONFIG_HOME/autostart/APP.herald.desktop", "The autostart entry that runs herald check at login, written by herald autostart enable (default ~/.config/autostart)."),
     ]
 
@@ -63,6 +63,7 @@ enum ManualPage {
             herald \\- \(escape(HeraldCommand.configuration.abstract))
 
             """
+        let commands = Self.commands
         page += ".SH SYNOPSIS\n"
         for command in commands { page += synopsis(command) }
         page += ".SH DESCRIPTION\n" + paragraph(HeraldCommand.configuration.abstract)

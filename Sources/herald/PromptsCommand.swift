@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import Glibc
 import Herald
 import HeraldCore
 import HeraldDesktop
@@ -11,8 +12,8 @@ struct PromptsCommand: ParsableCommand {
         abstract: "Count one use of each prompt in a prompts file and show those that are due.",
         discussion: """
             The prompts file is a plist or JSON dictionary keyed by prompt name, with an optional \
-            'defaults' entry. Exit codes as for 'herald check'; 65 when the file cannot be read.
-            """
+            'defaults' entry. 65 when the file cannot be read or holds no usable prompt.
+            """ + " " + ExitStatus.summary(CheckCommand.exitCodes)
     )
 
     @OptionGroup var app: AppOptions
@@ -21,7 +22,7 @@ struct PromptsCommand: ParsableCommand {
     var prompts: String
 
     @Option(help: "Seconds to wait for answers before closing what is still shown.")
-    var wait: Double = 600
+    var wait: Double = CheckCommandLine.Defaults.wait
 
     @Option(name: .customLong("allow-scheme"), help: "A custom link scheme the app opens (repeatable).")
     var allowedSchemes: [String] = []
@@ -49,14 +50,21 @@ struct PromptsCommand: ParsableCommand {
         throw ExitCode(MainContext.assumeIsolated { session.run(force: false) })
     }
 
+    /// The largest prompts file read: the state keeps each prompt, and a file larger than the
+    /// state may be (`FileStateStore.sizeLimit`) could never be kept.
+    static let sizeLimit = FileStateStore.sizeLimit
+
     /// Reads a prompts file, reporting each problem on stderr; exits 65 when it is unusable or
     /// holds no prompt that can be used (empty, only `defaults`, or every prompt invalid).
     static func load(_ path: String, rules: URLRules) throws -> [Prompt] {
         let bytes: Data
-        do {
-            bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        do throws(FileError) {
+            guard let read = try RegularFile.read(path, limit: sizeLimit, followingLinks: true) else {
+                throw FileError.unreadable(path: path, reason: RegularFile.reason(ENOENT))
+            }
+            bytes = read
         } catch {
-            EventReporter.complain("cannot read the prompts file \(path)")
+            EventReporter.complain("cannot read the prompts file \(path): \(error.reason)")
             throw ExitCode(65)
         }
         do {

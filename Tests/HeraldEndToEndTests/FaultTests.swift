@@ -113,6 +113,14 @@ final class StateFaultTests: XCTestCase {
         XCTAssertEqual(server.requests.count, 0, "nothing fetched for a state that cannot be used")
     }
 
+    /// Fills the disk a path is on, so that the next write there fails with ENOSPC.
+    func fill(_ mountPoint: String) {
+        let filler = open(mountPoint + "/filler", O_WRONLY | O_CREAT, 0o600)
+        let block = [UInt8](repeating: 0, count: 4096)
+        while write(filler, block, block.count) > 0 {}
+        close(filler)
+    }
+
     func testAnAnswerTheFullDiskCannotKeepIsNotReportedAsAnswered() throws {
         guard getuid() == 0 else { throw XCTSkip("mounting a small tmpfs needs root") }
         let session = try DesktopSession()
@@ -127,17 +135,48 @@ final class StateFaultTests: XCTestCase {
                                       "--show-on-first-launch", "--wait", "10"])
         XCTAssertTrue(eventually { run.events.contains { $0["event"] as? String == "shown" } }, run.output + run.errorOutput)
         let claimed = try String(contentsOfFile: stateFile(session, appID), encoding: .utf8)
-        let filler = open(mountPoint + "/filler", O_WRONLY | O_CREAT, 0o600)
-        let block = [UInt8](repeating: 0, count: 4096)
-        while write(filler, block, block.count) > 0 {}
-        close(filler)
+        fill(mountPoint)
         try session.invoke("ok", on: run.events.first { $0["event"] as? String == "shown" }?["id"] as? Int ?? 0)
         XCTAssertEqual(run.wait(), 73)
         let names = run.events.compactMap { $0["event"] as? String }
         XCTAssertTrue(names.contains("answer-not-recorded"), "\(names)")
         XCTAssertFalse(names.contains("answered"), "'answered' means the answer is kept")
         XCTAssertEqual(run.events.first { $0["event"] as? String == "answer-not-recorded" }?["key"] as? String, "2026/01/01")
+        XCTAssertEqual(run.events.first { $0["event"] as? String == "answer-not-recorded" }?["message"] as? String,
+                       "cannot write \(stateFile(session, appID)): No space left on device")
         XCTAssertEqual(try String(contentsOfFile: stateFile(session, appID), encoding: .utf8), claimed, "the claimed state is intact")
+    }
+
+    func testADismissalTheFullDiskCannotKeepIsReportedAsNotRecordedWithItsReason() throws {
+        guard getuid() == 0 else { throw XCTSkip("mounting a small tmpfs needs root") }
+        for json in [true, false] {
+            let session = try DesktopSession()
+            try session.giveEveryNotification(id: 7)
+            let server = try session.serveFeed(Fixtures.xmlFeed(["2026/01/01": ["Title": "Dismissed on a full disk"]]))
+            let appID = "org.example.FullDismissed"
+            let mountPoint = session.environment["XDG_STATE_HOME"]!
+            guard "size=64k".withCString({ mount("tmpfs", mountPoint, "tmpfs", 0, $0) }) == 0 else {
+                throw XCTSkip("cannot mount a tmpfs here: \(String(cString: strerror(errno)))")
+            }
+            defer { umount(mountPoint) }
+            let run = try session.herald(["check", "--feed", server.url("feed.plist"), "--app-id", appID,
+                                          "--show-on-first-launch", "--wait", "10"] + (json ? ["--json"] : []))
+            XCTAssertTrue(eventually { run.output.contains("shown") }, run.output + run.errorOutput)
+            fill(mountPoint)
+            try session.close(7, reason: 2)
+            XCTAssertEqual(run.wait(), 73)
+            let reason = "cannot write \(stateFile(session, appID)): No space left on device"
+            if json {
+                let names = run.events.compactMap { $0["event"] as? String }
+                XCTAssertFalse(names.contains("closed"), "'closed' means the dismissal is kept: \(names)")
+                let notRecorded = run.events.first { $0["event"] as? String == "close-not-recorded" }
+                XCTAssertEqual(notRecorded?["key"] as? String, "2026/01/01", "\(names)")
+                XCTAssertEqual(notRecorded?["reason"] as? String, "dismissed")
+                XCTAssertEqual(notRecorded?["message"] as? String, reason)
+            } else {
+                XCTAssertEqual(run.output.split(separator: "\n").last.map(String.init), "2026/01/01: closed (dismissed), not recorded: \(reason)")
+            }
+        }
     }
 
     func testFullDiskFailsTheCheckWithExit73AndKeepsThePreviousState() throws {
@@ -153,10 +192,7 @@ final class StateFaultTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: mountPoint + "/herald", withIntermediateDirectories: true)
         let previous = #"{"ignored":[],"viewed":["kept"]}"#
         try Data(previous.utf8).write(to: URL(fileURLWithPath: stateFile(session, appID)))
-        let filler = open(mountPoint + "/filler", O_WRONLY | O_CREAT, 0o600)
-        let block = [UInt8](repeating: 0, count: 4096)
-        while write(filler, block, block.count) > 0 {}
-        close(filler)
+        fill(mountPoint)
         let run = try session.herald(["check", "--json", "--feed", server.url("feed.plist"), "--app-id", appID, "--wait", "5"])
         XCTAssertEqual(run.wait(), 73)
         XCTAssertEqual(run.events.map { $0["event"] as? String }, ["fetched", "failed"])

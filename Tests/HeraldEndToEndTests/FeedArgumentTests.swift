@@ -106,6 +106,32 @@ final class FeedArgumentTests: XCTestCase {
         }
     }
 
+    func testAKeyOnStandardInputLargerThanAKeyFileIsRefusedWith66() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        let feed = session.directory.appendingPathComponent("feed.plist")
+        try Data(Fixtures.xmlFeed(["2024/01/01": ["Title": "T"]]).utf8).write(to: feed)
+        let before = try Data(contentsOf: feed)
+        let input = session.directory.appendingPathComponent("huge.key")
+        try Data(repeating: UInt8(ascii: "A"), count: 8 << 20).write(to: input)
+        XCTAssertEqual(try session.run(["feed", "sign", feed.path, "--private-key", "-"], standardInput: input), ToolRun(status: 66, output: "", errorOutput: """
+            herald: cannot read the private key from standard input: it is more than the 0.1 MiB Herald reads of a key
+
+            """))
+        XCTAssertEqual(try Data(contentsOf: feed), before, "nothing was signed")
+    }
+
+    func testAnAutostartEntryThatIsAFIFOIsRefusedAtOnceWith66() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        let appID = "org.example.Login"
+        let folder = session.environment["XDG_CONFIG_HOME"]! + "/autostart"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let entry = folder + "/\(appID).herald.desktop"
+        XCTAssertEqual(mkfifo(entry, 0o600), 0)
+        let (run, seconds) = try session.timedRun(["autostart", "status", "--app-id", appID], within: 10)
+        XCTAssertLessThan(seconds, 5, "a FIFO nobody writes to is not waited on")
+        XCTAssertEqual(run, ToolRun(status: 66, output: "", errorOutput: "herald: cannot read \(entry): it is a FIFO, not a regular file\n"))
+    }
+
     func testAnAutostartEntryNamesARelativeFeedByItsAbsoluteFileURI() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
         let (_, folder, server) = try setUpForms(session)

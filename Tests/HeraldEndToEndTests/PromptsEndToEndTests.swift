@@ -48,6 +48,26 @@ final class PromptsEndToEndTests: XCTestCase {
         }
     }
 
+    func testAPromptsFileThatIsAFIFOOrTooLargeIsRefusedAtOnceWithoutReadingIt() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        let fifo = session.directory.appendingPathComponent("prompts.fifo").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let huge = session.directory.appendingPathComponent("huge.json").path
+        XCTAssertTrue(FileManager.default.createFile(atPath: huge, contents: nil))
+        XCTAssertEqual(truncate(huge, off_t(5 << 20)), 0)
+        for (file, reason) in [(fifo, "it is a FIFO, not a regular file"), (huge, "it is 5 MiB, more than the 4 MiB Herald reads of such a file")] {
+            for arguments in [["prompts", "--app-id", appID, "--prompts", file, "--wait", "10"],
+                              ["check", "--feed", "https://127.0.0.1:9/feed.plist", "--app-id", appID, "--prompts", file, "--wait", "10"]] {
+                let started = Date()
+                let run = try session.herald(arguments)
+                XCTAssertEqual(run.wait(seconds: 20), 65, "\(arguments)")
+                XCTAssertLessThan(Date().timeIntervalSince(started), 5, "\(arguments): a FIFO nobody writes to is not waited on")
+                XCTAssertEqual(run.errorOutput, "herald: cannot read the prompts file \(file): \(reason)\n", "\(arguments)")
+            }
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: session.environment["XDG_STATE_HOME"]! + "/herald/\(appID).json"))
+    }
+
     func testPromptBecomesDueOnTheThirdLaunchAndCancelEndsIt() throws {
         let session = try DesktopSession()
         let file = try writePrompts(session, #"{"pro": {"title": "Go Pro", "message": "More features", "usesUntilPrompt": 3, "daysUntilPrompt": 0, "cancelButton": "No thanks"}}"#)

@@ -91,7 +91,7 @@ final class ToolConventionsTests: XCTestCase {
         let pageRows = table.split(separator: "\n").dropFirst(2).map { row in
             row.split(separator: "|").map { String($0).trimmingCharacters(in: .whitespaces) }
         }
-        XCTAssertEqual(helpRows.map(\.first), ["0", "64", "65", "66", "69", "73", "75", "77", "78", "128+n"])
+        XCTAssertEqual(helpRows.map(\.first), ["0", "64", "65", "66", "69", "70", "73", "75", "77", "78", "128+n"])
         XCTAssertEqual(pageRows, helpRows)
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HeraldCore
+import HeraldDesktop
 import XCTest
 @testable import herald
 
@@ -57,6 +58,32 @@ final class ManualPageTests: XCTestCase {
         let named = Set(section("ENVIRONMENT").filter { $0.hasPrefix(".B ") }.map { plain(String($0.dropFirst(3))) })
         XCTAssertEqual(Set(ProcessEnvironment.names).subtracting(named), [])
         XCTAssertTrue(named.contains("DBUS_SESSION_BUS_ADDRESS"))
+    }
+
+    func testEveryFileInFilesIsWhereTheProgramLooksForIt() throws {
+        let environment = ["HOME": "/home/h", "XDG_STATE_HOME": "/state", "XDG_CACHE_HOME": "/cache",
+                           "XDG_CONFIG_HOME": "/config", "XDG_CONFIG_DIRS": "/admin:/vendor",
+                           "XDG_DATA_HOME": "/data", "XDG_DATA_DIRS": "/share"]
+        let appID = "org.example.App"
+        let lines = section("FILES")
+        let named = lines.indices.filter { lines[$0] == ".TP" && $0 + 1 < lines.count }.map { plain(String(lines[$0 + 1].dropFirst(3))) }
+        var paths: [String] = []
+        for pattern in named {
+            var path = pattern.replacingOccurrences(of: "APP", with: appID)
+            for name in ["XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"] {
+                path = path.replacingOccurrences(of: "$" + name, with: environment[name]!)
+            }
+            if path.hasPrefix("$XDG_CONFIG_DIRS") {
+                paths += environment["XDG_CONFIG_DIRS"]!.split(separator: ":").map { path.replacingOccurrences(of: "$XDG_CONFIG_DIRS", with: String($0)) }
+            } else {
+                paths.append(path)
+            }
+        }
+        let herald = try HeraldPaths(appID: appID, environment: environment)
+        XCTAssertEqual(paths, [herald.stateFile, herald.lockFile, herald.cachedFeedFile,
+                               OffSwitchFiles.userFile(environment: environment)]
+                           + OffSwitchFiles.systemFiles(environment: environment)
+                           + [Autostart.path(appID: appID, environment: environment)])
     }
 
     func testManualPageRendersWithoutWarnings() throws {

@@ -35,7 +35,8 @@ done
 
 command -v valgrind >/dev/null || { echo "memcheck: valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
 # With test.sh's flags (C in DWARF 4, which this valgrind reads), so either build serves both.
-if [ "$build" = 1 ]; then swift build --build-tests -Xcc -gdwarf-4; fi
+source Tests/scripts/build-flags.sh
+if [ "$build" = 1 ]; then swift build --build-tests "${HERALD_BUILD_FLAGS[@]}"; fi
 [ -x "$BUNDLE" ] || { echo "memcheck: no test bundle at $BUNDLE (build the tests first)" >&2; exit 1; }
 
 if [ ${#suites[@]} -eq 0 ]; then

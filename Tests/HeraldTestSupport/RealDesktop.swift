@@ -230,6 +230,9 @@ public final class RealDesktop {
     /// Whether the portal's gtk backend is down since it was last started: what it was asked to
     /// draw in between was lost by the backend, not by the app.
     public var portalBackendDied: Bool { server.throughPortal && portalBackend.map { !$0.process.isRunning } == true }
+    /// How many times the portal's gtk backend died, the one down now included: a count taken
+    /// before a step and again after tells whether it died during the step.
+    public var portalBackendDeaths: Int { portalBackendEnds.count + (portalBackendDied ? 1 : 0) }
 
     /// Clears the screen of old bubbles, where the server leaves them: notification-daemon keeps
     /// a bubble up after CloseNotification until its process ends, so old bubbles pile up and

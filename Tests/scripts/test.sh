@@ -28,9 +28,8 @@ case ${1:-} in
 esac
 cd "$(dirname "$0")/../.."
 Tests/scripts/setup.sh --tests
-# C compiled with DWARF 4: Debian 12's valgrind (memcheck.sh, which reuses this build) cannot
-# read clang's default DWARF 5 and gives up on the whole test bundle.
-swift build --build-tests -Xcc -gdwarf-4
+source Tests/scripts/build-flags.sh
+swift build --build-tests "${HERALD_BUILD_FLAGS[@]}"
 log=$(mktemp)
 docs_log=$(mktemp)
 trap 'rm -f "$log" "$docs_log"' EXIT

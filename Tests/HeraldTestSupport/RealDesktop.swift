@@ -287,7 +287,9 @@ public final class RealDesktop {
             let child = try spawn("/usr/bin/plasmashell", ["--no-respawn"], name: "plasmashell", environment: plasma)
             try waitForName("org.freedesktop.Notifications", seconds: 40, child)
             // The panel and the wallpaper settle after the name is taken.
-            Thread.sleep(forTimeInterval: 2)
+            guard try stillScreen(within: 20, environment: environment, folder: directory, name: "plasma-settled") != nil else {
+                throw TestSetupError("Plasma's screen kept changing for 20 s after it took org.freedesktop.Notifications")
+            }
         case .portalToGnomeShell:
             try installAppEntry()
             try startGnomeShell()
@@ -330,6 +332,7 @@ public final class RealDesktop {
         // and would stand in front of Herald's: each is closed with its × (a click there on an
         // empty desktop does nothing).
         _ = try runToCompletion("/usr/bin/xdotool", ["key", "Escape"], environment: environment)
+        // Nothing outside the shell tells when its own banners have come, so this waits a while.
         for _ in 0..<3 {
             Thread.sleep(forTimeInterval: 1.5)
             try pointer(to: 640, 500)
@@ -541,10 +544,15 @@ public final class RealDesktop {
         return last
     }
 
-    /// Moves the pointer.
+    /// Moves the pointer, and waits for the screen to be still.
     public func pointer(to x: Int, _ y: Int) throws {
-        _ = try runToCompletion("/usr/bin/xdotool", ["mousemove", String(x), String(y)], environment: environment)
-        Thread.sleep(forTimeInterval: 0.5)
+        // `--sync` waits until the pointer has moved, so never when it is already there.
+        let location = try runToCompletion("/usr/bin/xdotool", ["getmouselocation", "--shell"], environment: environment).output
+        if location.hasPrefix("X=\(x)\nY=\(y)\n") { return }
+        _ = try runToCompletion("/usr/bin/xdotool", ["mousemove", "--sync", String(x), String(y)], environment: environment)
+        // The server redraws what the pointer entered or left (GNOME Shell shows or hides a
+        // banner's buttons): wait for that to end.
+        _ = try stillScreen(within: 3, environment: environment, folder: directory, name: "pointer")
     }
 
     /// Clicks a mouse button (1 left, 2 middle) at a point. The pause between the move and the

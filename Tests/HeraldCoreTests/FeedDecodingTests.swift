@@ -178,7 +178,7 @@ final class TargetingCompatibilityTests: XCTestCase {
 /// escapes, the characters a terminal must not receive are escaped too (`TerminalText`).
 final class FeedValueJSONTextTests: XCTestCase {
     /// What `JSONEncoder` writes, with each character `TerminalText.isEscaped` names that it
-    /// leaves raw written as a lower-case `\uXXXX`.
+    /// leaves raw written as an upper-case `\uXXXX` (as `TerminalText.escape` writes it).
     static func encoderText(_ value: some Encodable, _ encoder: JSONEncoder) throws -> String {
         var out = ""
         for scalar in String(decoding: try encoder.encode(value), as: UTF8.self).unicodeScalars {

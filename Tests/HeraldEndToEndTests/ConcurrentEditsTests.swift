@@ -24,7 +24,6 @@ final class ConcurrentEditsTests: XCTestCase {
         }
     }
 
-    /// Runs `herald` and says how long it took; a run that hangs is killed after `seconds`.
     /// Each group of a key file and its `Muted` value.
     func mutes(in text: String) -> [String: String] {
         var group = ""
@@ -117,6 +116,54 @@ final class ConcurrentEditsTests: XCTestCase {
             XCTAssertEqual(Set(given).count, processes, "round \(round): ids handed out \(given)")
             XCTAssertEqual(try ids(ofJSONFeed: feed), Set(given), "round \(round)")
         }
+    }
+
+    /// `feed sign` at the same time as `feed add`: each add is either signed too or comes after
+    /// the last signing (then the signature no longer matches, as after any edit), never lost,
+    /// and every signing raises the version above the one before it.
+    func testSigningAtOnceWithAddsLosesNoAddAndRaisesTheVersionEachTime() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        defer { session.stop() }
+        let keyFile = session.directory.appendingPathComponent("feed.key").path
+        let keygen = try session.run(["feed", "keygen", "--private-key", keyFile])
+        XCTAssertEqual(keygen.status, 0, "\(keygen)")
+        let publicKey = keygen.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let (adds, signs) = (processes / 2, processes / 2)
+        var endings: [Int32: Int] = [:]
+        for round in 0..<rounds {
+            let feed = session.directory.appendingPathComponent("feed-\(round).plist")
+            try Data(Fixtures.xmlFeed(["2024/01/01": ["Title": "First", "Message": "M"]]).utf8).write(to: feed)
+            XCTAssertEqual(try session.run(["feed", "sign", feed.path, "--private-key", keyFile]).status, 0)
+            let before = try XCTUnwrap(Fixtures.signedVersion(of: Data(contentsOf: feed)), "round \(round)")
+            let runs = try runAtOnce(session, (0..<adds).map { ["feed", "add", feed.path, "--title", "T\($0)", "--message", "M"] }
+                                     + (0..<signs).map { _ in ["feed", "sign", feed.path, "--private-key", keyFile] }, round: round)
+            var given: [String] = []
+            for run in runs.prefix(adds) {
+                let prefix = "added ", suffix = " to \(feed.path)\n\(feed.path) was signed: sign it again, since the old signature no longer matches\n"
+                XCTAssertTrue(run.status == 0 && run.errorOutput.isEmpty && run.output.hasPrefix(prefix) && run.output.hasSuffix(suffix), "round \(round): \(run)")
+                given.append(String(run.output.dropFirst(prefix.count).dropLast(suffix.count)))
+            }
+            for run in runs.suffix(signs) {
+                XCTAssertEqual(run, ToolRun(status: 0, output: "signed \(feed.path): the signature is at its end\n"), "round \(round)")
+            }
+            let text = try String(contentsOf: feed, encoding: .utf8)
+            XCTAssertEqual(Set(given).count, adds, "round \(round): ids handed out \(given)")
+            for key in given { XCTAssertTrue(text.contains("<key>\(key)</key>"), "round \(round): \(key) is kept\n\(text)") }
+            // Each of the signings read the version the one before it wrote.
+            let after = try XCTUnwrap(Fixtures.signedVersion(of: Data(text.utf8)), "round \(round)")
+            XCTAssertGreaterThanOrEqual(after, before + UInt64(signs), "round \(round): every signing raised the version")
+            // Signed last, the feed verifies with every message; else an add came after the last signing.
+            let verified = try session.run(["feed", "verify", feed.path, "--public-key", publicKey])
+            endings[verified.status, default: 0] += 1
+            if verified.status == 0 {
+                XCTAssertEqual(verified.output, "\(feed.path): the signature matches (\(1 + adds) messages): version \(after), for any app; verified with key 1 of 1\n",
+                               "round \(round)")
+            } else {
+                XCTAssertEqual(verified, ToolRun(status: 65, output: "", errorOutput: "herald: \(feed.path): the feed's signature does not match its contents and the app's public key\n"),
+                               "round \(round): an add came after the last signing")
+            }
+        }
+        print("signing with adds at once: verify's exit statuses over \(rounds) rounds: \(endings)")
     }
 
     func testConcurrentRemovesLeaveNoRetiredIdInTheFeed() throws {

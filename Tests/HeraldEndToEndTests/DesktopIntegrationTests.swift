@@ -18,16 +18,9 @@ final class DesktopIntegrationTests: XCTestCase {
     func keepScreenshot(_ session: DesktopSession, _ name: String, region: String = "1024x180+0+0") throws {
         guard let folder = ProcessInfo.processInfo.environment["HERALD_SCREENSHOTS"] else { return }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let whole = session.directory.appendingPathComponent("whole-\(name)").path
-        let previous = session.directory.appendingPathComponent("previous-\(name)").path
-        try session.screenshot(to: previous)
-        let settled = try eventually(within: 5) {
-            try session.screenshot(to: whole)
-            let same = try runToCompletion("/usr/bin/compare", ["-metric", "AE", previous, whole, "null:"], environment: session.environment).status == 0
-            if !same { try FileManager.default.removeItem(atPath: previous); try FileManager.default.moveItem(atPath: whole, toPath: previous) }
-            return same
+        guard let whole = try stillScreen(within: 5, environment: session.environment, folder: session.directory, name: "whole-\(name)") else {
+            return XCTFail("the screen kept changing for 5 s")
         }
-        XCTAssertTrue(settled, "the screen kept changing for 5 s")
         let crop = try runToCompletion("/usr/bin/convert", [whole, "-crop", region, "+repage", folder + "/" + name], environment: session.environment)
         XCTAssertEqual(crop.status, 0)
     }

@@ -40,8 +40,7 @@ final class SignedFeedReplayTests: XCTestCase {
 
     /// The version in a signed feed's trailing block.
     func version(of bytes: Data) throws -> UInt64 {
-        let block = String(decoding: bytes, as: UTF8.self).components(separatedBy: "<!-- herald-signature: ed25519 version=").last!
-        return try XCTUnwrap(UInt64(block.prefix { $0.isNumber }))
+        try XCTUnwrap(Fixtures.signedVersion(of: bytes), "a versioned signature comment")
     }
 
     func check(_ session: DesktopSession, _ url: String, keys: [String], environment: [String: String] = [:]) throws -> ChildProcess {

@@ -50,6 +50,14 @@ public enum Fixtures {
         FeedEntry(key: key, title: "Title \(key)", message: "Message \(key)", actionURL: url, minVersion: min, maxVersion: max)
     }
 
+    /// The version `herald feed sign` wrote into a signed feed's trailing signature comment
+    /// (`<!-- herald-signature: ed25519 version=N …`), or nil where the feed has no versioned one.
+    public static func signedVersion(of bytes: Data) -> UInt64? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let comment = text.range(of: "<!-- herald-signature: ed25519 version=", options: .backwards) else { return nil }
+        return UInt64(text[comment.upperBound...].prefix { $0.isASCII && $0.isNumber })
+    }
+
     /// A fresh temporary directory, removed by the caller.
     public static func temporaryDirectory(_ name: String = "herald-test") throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")

@@ -90,3 +90,25 @@ public func runToCompletion(_ executable: String, _ arguments: [String], environ
     process.waitUntilExit()
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }
+
+/// Waits until the screen is still: two screenshots in a row alike (ImageMagick's `compare`),
+/// so a server's animations and redraws are done. Returns the path of the last screenshot
+/// (`NAME.png` in `folder`), or nil when the screen kept changing for `seconds`.
+public func stillScreen(within seconds: Double, environment: [String: String], folder: URL, name: String) throws -> String? {
+    let latest = folder.appendingPathComponent(name + ".png").path
+    let previous = folder.appendingPathComponent(name + "-previous.png").path
+    func take(_ path: String) throws {
+        guard try runToCompletion("/usr/bin/import", ["-window", "root", path], environment: environment).status == 0 else {
+            throw TestSetupError("import failed")
+        }
+    }
+    try take(previous)
+    let settled = try eventually(within: seconds) {
+        try take(latest)
+        if try runToCompletion("/usr/bin/compare", ["-metric", "AE", previous, latest, "null:"], environment: environment).status == 0 { return true }
+        try? FileManager.default.removeItem(atPath: previous)
+        try FileManager.default.moveItem(atPath: latest, toPath: previous)
+        return false
+    }
+    return settled ? latest : nil
+}

@@ -230,6 +230,9 @@ public final class RealDesktop {
     /// Whether the portal's gtk backend is down since it was last started: what it was asked to
     /// draw in between was lost by the backend, not by the app.
     public var portalBackendDied: Bool { server.throughPortal && portalBackend.map { !$0.process.isRunning } == true }
+    /// How many times the portal's gtk backend died, the one down now included: a count taken
+    /// before a step and again after tells whether it died during the step.
+    public var portalBackendDeaths: Int { portalBackendEnds.count + (portalBackendDied ? 1 : 0) }
 
     /// Clears the screen of old bubbles, where the server leaves them: notification-daemon keeps
     /// a bubble up after CloseNotification until its process ends, so old bubbles pile up and
@@ -284,7 +287,9 @@ public final class RealDesktop {
             let child = try spawn("/usr/bin/plasmashell", ["--no-respawn"], name: "plasmashell", environment: plasma)
             try waitForName("org.freedesktop.Notifications", seconds: 40, child)
             // The panel and the wallpaper settle after the name is taken.
-            Thread.sleep(forTimeInterval: 2)
+            guard try stillScreen(within: 20, environment: environment, folder: directory, name: "plasma-settled") != nil else {
+                throw TestSetupError("Plasma's screen kept changing for 20 s after it took org.freedesktop.Notifications")
+            }
         case .portalToGnomeShell:
             try installAppEntry()
             try startGnomeShell()
@@ -327,6 +332,7 @@ public final class RealDesktop {
         // and would stand in front of Herald's: each is closed with its × (a click there on an
         // empty desktop does nothing).
         _ = try runToCompletion("/usr/bin/xdotool", ["key", "Escape"], environment: environment)
+        // Nothing outside the shell tells when its own banners have come, so this waits a while.
         for _ in 0..<3 {
             Thread.sleep(forTimeInterval: 1.5)
             try pointer(to: 640, 500)
@@ -538,10 +544,15 @@ public final class RealDesktop {
         return last
     }
 
-    /// Moves the pointer.
+    /// Moves the pointer, and waits for the screen to be still.
     public func pointer(to x: Int, _ y: Int) throws {
-        _ = try runToCompletion("/usr/bin/xdotool", ["mousemove", String(x), String(y)], environment: environment)
-        Thread.sleep(forTimeInterval: 0.5)
+        // `--sync` waits until the pointer has moved, so never when it is already there.
+        let location = try runToCompletion("/usr/bin/xdotool", ["getmouselocation", "--shell"], environment: environment).output
+        if location.hasPrefix("X=\(x)\nY=\(y)\n") { return }
+        _ = try runToCompletion("/usr/bin/xdotool", ["mousemove", "--sync", String(x), String(y)], environment: environment)
+        // The server redraws what the pointer entered or left (GNOME Shell shows or hides a
+        // banner's buttons): wait for that to end.
+        _ = try stillScreen(within: 3, environment: environment, folder: directory, name: "pointer")
     }
 
     /// Clicks a mouse button (1 left, 2 middle) at a point. The pause between the move and the

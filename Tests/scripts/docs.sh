@@ -20,7 +20,9 @@ output=${1:-.build/docs/Herald.doccarchive}
 mkdir -p "$(dirname "$output")"
 # DocC's own warnings are errors here (--warnings-as-errors), so its exit status says it all;
 # SwiftPM's warnings about the C libraries' pkg-config flags are not the catalog's.
-if ! HERALD_DOCS=1 swift package --allow-writing-to-directory "$(dirname "$output")" \
+# With the tests' build flags, so that the debug build they made is reused, not redone.
+source Tests/scripts/build-flags.sh
+if ! HERALD_DOCS=1 swift package "${HERALD_BUILD_FLAGS[@]}" --allow-writing-to-directory "$(dirname "$output")" \
   generate-documentation --target Herald --output-path "$output" --warnings-as-errors; then
   echo "docs: the catalog has warnings or errors (above)" >&2
   exit 1

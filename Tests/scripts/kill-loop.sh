@@ -23,7 +23,8 @@ done
 scratch="${HERALD_SCRATCH_PATH:-.build}"
 if [ "$build" = 1 ]; then
   Tests/scripts/setup.sh --tests
-  swift build --build-tests --scratch-path "$scratch"
+  source Tests/scripts/build-flags.sh
+  swift build --build-tests --scratch-path "$scratch" "${HERALD_BUILD_FLAGS[@]}"
 fi
 HERALD_KILL_LOOP_KILLS="$kills" swift test --skip-build --scratch-path "$scratch" --disable-swift-testing \
   --filter 'HeraldEndToEndTests.KillLoopTests' 2>&1 | grep -E '^kill loop: |error|Executed .* tests?' | tail -3

@@ -13,12 +13,12 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 # The test modules whose classes run in-process, and Herald's own modules (whose leaks count).
-MEMCHECK_MODULES=${MEMCHECK_MODULES:-"HeraldTests HeraldDesktopTests"}
+MEMCHECK_MODULES=${MEMCHECK_MODULES:-"HeraldTests HeraldDesktopTests HeraldTestingTests"}
 # Classes left out: the concurrency rounds spend their time in fifty rounds of child processes,
 # which valgrind does not follow, and the rollout runs the same check 2,000 times for a share;
 # the library code both run in-process is the same the other classes run.
 MEMCHECK_SKIP=${MEMCHECK_SKIP:-"HeraldTests.ConcurrentChecksTests HeraldTests.RolloutPipelineTests"}
-HERALD_MODULES=${HERALD_MODULES:-"Herald,HeraldCore,HeraldDesktop"}
+HERALD_MODULES=${HERALD_MODULES:-"Herald,HeraldCore,HeraldDesktop,HeraldTesting"}
 BUNDLE=.build/debug/HeraldPackageTests.xctest
 OUT=.build/memcheck
 
@@ -35,7 +35,8 @@ done
 
 command -v valgrind >/dev/null || { echo "memcheck: valgrind is not installed (apt-get install valgrind)" >&2; exit 1; }
 # With test.sh's flags (C in DWARF 4, which this valgrind reads), so either build serves both.
-if [ "$build" = 1 ]; then swift build --build-tests -Xcc -gdwarf-4; fi
+source Tests/scripts/build-flags.sh
+if [ "$build" = 1 ]; then swift build --build-tests "${HERALD_BUILD_FLAGS[@]}"; fi
 [ -x "$BUNDLE" ] || { echo "memcheck: no test bundle at $BUNDLE (build the tests first)" >&2; exit 1; }
 
 if [ ${#suites[@]} -eq 0 ]; then

@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-MODULES=${SANITIZER_MODULES:-"HeraldTests HeraldDesktopTests HeraldCoreTests HeraldPublishingTests"}
+MODULES=${SANITIZER_MODULES:-"HeraldTests HeraldDesktopTests HeraldCoreTests HeraldPublishingTests HeraldTestingTests"}
 # The concurrency rounds spend their time in child processes; the code they run in this
 # process is what the other classes run too.
 SKIP=${SANITIZER_SKIP:-"HeraldTests.ConcurrentChecksTests"}

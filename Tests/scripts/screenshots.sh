@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 Tests/scripts/setup.sh --tests
-swift build --build-tests
+source Tests/scripts/build-flags.sh
+swift build --build-tests "${HERALD_BUILD_FLAGS[@]}"
 HERALD_SCREENSHOTS="$PWD/desktop/screenshots" swift test --skip-build --disable-swift-testing --filter DesktopIntegrationTests
 ls -l desktop/screenshots

@@ -15,9 +15,10 @@
 #   Tests/scripts/test.sh --quick
 #
 # runs only the tests a developer runs between edits: the unit tests (HeraldCoreTests,
-# HeraldFleetTests) and the in-process tests of the library and its GLib side (HeraldTests,
-# HeraldDesktopTests), in about two minutes after the build; no end-to-end test, no sanitizer,
-# valgrind, fuzzing, documentation, packaging or benchmark.
+# HeraldFleetTests, HeraldPublishingTests, and heraldTests of the command line's own values) and
+# the in-process tests of the library, its GLib side and its test double (HeraldTests,
+# HeraldDesktopTests, HeraldTestingTests), in about two minutes after the build; no end-to-end
+# test, no sanitizer, valgrind, fuzzing, documentation, packaging or benchmark.
 set -euo pipefail
 quick=0
 case ${1:-} in
@@ -27,9 +28,8 @@ case ${1:-} in
 esac
 cd "$(dirname "$0")/../.."
 Tests/scripts/setup.sh --tests
-# C compiled with DWARF 4: Debian 12's valgrind (memcheck.sh, which reuses this build) cannot
-# read clang's default DWARF 5 and gives up on the whole test bundle.
-swift build --build-tests -Xcc -gdwarf-4
+source Tests/scripts/build-flags.sh
+swift build --build-tests "${HERALD_BUILD_FLAGS[@]}"
 log=$(mktemp)
 docs_log=$(mktemp)
 trap 'rm -f "$log" "$docs_log"' EXIT

@@ -19,6 +19,17 @@ final class StateFileFormatTests: XCTestCase {
         return decoder
     }()
 
+    /// `decoder` but taking any string as a date: what it refuses is refused for more than a
+    /// date's form.
+    static let anyDateDecoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            _ = try decoder.singleValueContainer().decode(String.self)
+            return Date(timeIntervalSince1970: 0)
+        }
+        return decoder
+    }()
+
     static let pieces = ["a", "Z", "0", " ", "~", "\"", "\\", "/", "//", "\u{0}", "\u{1}", "\u{8}", "\u{9}", "\u{A}", "\u{C}", "\u{D}",
                          "\u{1F}", "\u{7F}", "é", "e\u{301}", "😀", "\u{2028}", "日本", "\u{FEFF}", "id-1", ".", "Ab", "ab", "a\u{0}"]
 
@@ -259,8 +270,12 @@ final class StateFileFormatTests: XCTestCase {
             let shown = String(decoding: file.prefix(200), as: UTF8.self)
             if Self.datesHeraldNeverWrote.contains(where: shown.contains) {
                 XCTAssertNil(read, "file \(index): \(shown)")
-            } else if let expected, Self.datesInBothCalendars(expected) {
-                XCTAssertEqual(read, expected, "file \(index): \(shown)")
+            } else if let expected {
+                if Self.datesInBothCalendars(expected) { XCTAssertEqual(read, expected, "file \(index): \(shown)") }
+            } else if (try? Self.anyDateDecoder.decode(HeraldState.self, from: data)) == nil {
+                // Refused for more than a date's form (Herald's one reader takes more forms
+                // than `.iso8601`: an expanded year, no offset, white space around it).
+                XCTAssertNil(read, "file \(index), refused by the decoder, is refused too: \(shown)")
             }
         }
     }

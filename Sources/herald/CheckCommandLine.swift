@@ -93,8 +93,9 @@ struct CheckCommandLine: Sendable, Equatable {
     }
 
     /// Every option of `herald check`, each once: its long name, what it takes and which value
-    /// it sets. The order is the order `checkArguments` writes them in.
-    static var options: [CheckOption] {
+    /// it sets. The order is the order `checkArguments` writes them in. Made once, on first use;
+    /// never changed after (its closures hold only names and key paths), so every thread may read it.
+    nonisolated(unsafe) static let options: [CheckOption] = {
         [
             .feed("--feed", \.feed), .text("--app-id", \.appID), .text("--app-version", \.appVersion), .text("--app-name", \.appName),
             .number("--start-delay", \.startDelay, alwaysWritten: true), .path("--prompts", \.prompts), .flag("--explain", \.explain),
@@ -105,7 +106,7 @@ struct CheckCommandLine: Sendable, Equatable {
             .flag("--allow-http", \.allowHttp), .texts("--allow-scheme", \.allowedSchemes), .path("--ca-file", \.caFile),
             .texts("--public-key", \.publicKeys), .text("--icon", \.icon), .flag("--json", \.json),
         ]
-    }
+    }()
 
     /// Reads the arguments after `check` when every one is in its plain form: `--name value` or
     /// `--flag`, each option once (`--allow-scheme` and `--public-key` any number of times), numbers as the

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import HeraldCore
 
 /// What an option of `herald check` takes after its name.
 enum OptionKind: Sendable, Equatable {
@@ -49,7 +50,7 @@ struct CheckOption {
 
     /// A file left out by default, written by absolute path for an entry that runs elsewhere.
     static func path(_ name: String, _ path: WritableKeyPath<CheckCommandLine, String?>) -> CheckOption {
-        optional(name, path) { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
+        optional(name, path) { RegularFile.absolute($0) }
     }
 
     /// A text given any number of times, in order.
@@ -74,8 +75,7 @@ struct CheckOption {
             write: { line in
                 let value = line[keyPath: path]
                 guard alwaysWritten || value != standard else { return [] }
-                guard let real = value as? Double, real.rounded() == real, abs(real) < 1e15 else { return [name, String(value)] }
-                return [name, String(Int(real))]
+                return [name, (value as? Double).map(NumberText.plain) ?? String(value)]
             })
     }
 

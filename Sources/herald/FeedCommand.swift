@@ -207,7 +207,7 @@ enum PrivateKeyFile {
     /// Writes a new key file; refuses to replace one, so a key in use is never lost. A missing
     /// folder is created, readable by its owner only, as `~/.config/herald` is on a fresh machine.
     static func create(_ path: String, seed: Data) throws {
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let absolute = RegularFile.absolute(path)
         do throws(FileError) {
             try RegularFile.write(Data((seed.base64EncodedString() + "\n").utf8), to: absolute, mode: 0o600, replacing: false)
         } catch {

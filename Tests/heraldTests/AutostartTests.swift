@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import HeraldCore
 import XCTest
 @testable import herald
@@ -24,9 +25,16 @@ final class AutostartTests: XCTestCase {
     }
 
     func testTheAutostartEntryIsInTheConfigHomeOfTheOneBaseDirectoryRuleHomeUnsetIncluded() {
-        for environment in [["HOME": "/home/u"], [:], ["HOME": "relative/home"], ["HOME": ""], ["XDG_CONFIG_HOME": "/c"], ["HOME": "/h", "XDG_CONFIG_HOME": "rel"]] {
-            XCTAssertEqual(Autostart.path(appID: "org.example.App", environment: environment),
-                           BaseDirectories(environment: environment).configHome + "/autostart/org.example.App.herald.desktop", "\(environment)")
+        // The account's home as the password database gives it, read here without Herald.
+        let account = String(cString: getpwuid(getuid())!.pointee.pw_dir)
+        let entry = "/autostart/org.example.App.herald.desktop"
+        let expected: [([String: String], String)] = [
+            (["HOME": "/home/u"], "/home/u/.config" + entry), ([:], account + "/.config" + entry),
+            (["HOME": "relative/home"], account + "/.config" + entry), (["HOME": ""], account + "/.config" + entry),
+            (["XDG_CONFIG_HOME": "/c"], "/c" + entry), (["HOME": "/h", "XDG_CONFIG_HOME": "rel"], "/h/.config" + entry),
+        ]
+        for (environment, path) in expected {
+            XCTAssertEqual(Autostart.path(appID: "org.example.App", environment: environment), path, "\(environment)")
         }
     }
 }

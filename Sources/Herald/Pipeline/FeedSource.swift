@@ -289,7 +289,7 @@ package final class FeedSource {
     package nonisolated static func url(forArgument argument: String) -> String {
         if argument == standardInput { return argument }
         if let scheme = URLRules.scheme(of: argument), scheme != "file" || argument.hasPrefix("file:") { return argument }
-        let absolute = argument.hasPrefix("/") ? argument : FileManager.default.currentDirectoryPath + "/" + argument
+        let absolute = RegularFile.absolute(argument)
         var error: UnsafeMutablePointer<GError>?
         guard let uri = g_filename_to_uri(absolute, nil, &error) else {
             g_clear_error(&error)

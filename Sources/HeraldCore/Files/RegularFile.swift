@@ -205,6 +205,11 @@ package enum RegularFile {
         }
     }
 
+    /// A path made absolute against the working folder; an absolute one is kept as it is.
+    package static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+
     /// The folder holding an absolute path: "/a/b" for "/a/b/c", "/" for "/c".
     package static func folder(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }

@@ -256,6 +256,17 @@ final class CheckEndToEndTests: XCTestCase {
         }
     }
 
+    func testAFileFeedIsReadWithGIOAloneWithoutLibsoup() throws {
+        let session = try DesktopSession()
+        let feed = session.directory.appendingPathComponent("feed.plist")
+        try twoMessages.write(to: feed, atomically: true, encoding: .utf8)
+        let arguments = ["check", "--json", "--force", "--feed", feed.absoluteString, "--app-id", appID, "--wait", "0.5"]
+        let shown = try librariesMapped(session, arguments)
+        XCTAssertEqual(events(shown.run, "shown").count, 2, shown.run.output)
+        XCTAssertTrue(shown.libraries.contains("libgio-2.0.so.0"), "\(shown.libraries)")
+        XCTAssertFalse(shown.libraries.contains("libsoup-3.0.so.0"), "a file feed mapped libsoup")
+    }
+
     func testFirstLaunchFetchesNothingSecondLaunchShows() throws {
         let session = try DesktopSession()
         let server = try session.serveFeed(twoMessages)

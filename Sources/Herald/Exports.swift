@@ -32,7 +32,7 @@
 @_exported import struct HeraldCore.PromptsFile
 @_exported import enum HeraldCore.PromptButton
 @_exported import enum HeraldCore.PromptDecision
-// `Herald.store`: where the answers are kept, and what keeping them throws.
+// What keeping the answers throws (`HeraldError.state`, a test store's failure).
 @_exported import enum HeraldCore.StateStoreError
 // What a `MessagePresenter` is asked to show.
 @_exported import struct HeraldCore.NotificationContent

@@ -63,33 +63,20 @@ extension Herald {
     }
 
     /// What a check would do with each message of `feed` now, and why (`CheckPolicy.explain`):
-    /// shown, deferred while the desktop asks for quiet, or left out with the reason, against a
-    /// snapshot of this app's answers. Nothing is shown, drawn, claimed or written.
-    ///
-    /// - Parameter feed: the feed whose messages are explained.
-    /// - Throws: `HeraldError.state` when the state cannot be read.
-    package func explain(_ feed: Feed) throws(HeraldError) -> [MessageExplanation] {
-        explain(feed, state: try readState())
-    }
-
-    /// `explain(_:)` against a state the caller read already (`herald check --explain`).
+    /// shown, deferred while the desktop asks for quiet, or left out with the reason, against
+    /// `state`, which the caller read (`herald check --explain`). Nothing is shown, drawn,
+    /// claimed or written.
     package func explain(_ feed: Feed, state: HeraldState) -> [MessageExplanation] {
         CheckPolicy.explain(feed, state: state, quiet: quietReason(), in: configuration.policyContext(at: now()))
     }
 
     /// What a launch check would decide now for each registered prompt, in name order, and why
-    /// (`CheckPolicy.explain(_:state:now:quiet:isLive:)`): this launch counted, as `appLaunched()`
-    /// counts it, then due, waiting or done, and deferred while the desktop asks for quiet.
-    /// Nothing is counted, shown, claimed or written. The off switches and the delegate are not
-    /// asked: a muted app shows nothing at all (`reasonNotToCheck()` says so), and
-    /// `herald(_:shouldDisplay:)` may still decline a prompt that is due.
-    ///
-    /// - Throws: `HeraldError.state` when the state cannot be read.
-    package func explainPrompts() throws(HeraldError) -> [PromptExplanation] {
-        explainPrompts(state: try readState())
-    }
-
-    /// `explainPrompts()` against a state the caller read already (`herald check --explain`).
+    /// (`CheckPolicy.explain(_:state:now:quiet:isLive:)`), against `state`, which the caller read
+    /// (`herald check --explain`): this launch counted, as `appLaunched()` counts it, then due,
+    /// waiting or done, and deferred while the desktop asks for quiet. Nothing is counted, shown,
+    /// claimed or written. The off switches and the delegate are not asked: a muted app shows
+    /// nothing at all (`reasonNotToCheck()` says so), and `herald(_:shouldDisplay:)` may still
+    /// decline a prompt that is due.
     package func explainPrompts(state: HeraldState) -> [PromptExplanation] {
         CheckPolicy.explain(registeredPrompts, state: state, quiet: quietReason(), in: configuration.policyContext(at: now()))
     }
@@ -117,7 +104,7 @@ extension Herald {
     public var shouldCheck: Bool {
         do {
             return try reasonNotToCheck() == nil
-        } catch .configuration {
+        } catch .keyFile {
             return false
         } catch {
             return true

@@ -25,10 +25,10 @@ public final class Herald {
     /// Everything an app sets up front (ORIGINALS.md §1.2 plus Herald's own limits).
     public struct Configuration {
         /// The feed: https, file, or http on this machine (others need `urlRules.allowPlainHTTPFeed`);
-        /// `-` (`FeedSource.standardInput`) reads it once from standard input, uncached and
-        /// without a conditional request; `nil` for an app that only shows local prompts.
-        /// `{lang}` in it is filled with the user's languages in turn, then left out
-        /// (`LanguageFeedURL`), and the URL that answered is asked alone at later checks.
+        /// `-` reads it once from standard input, uncached and without a conditional request;
+        /// `nil` for an app that only shows local prompts. `{lang}` in it is filled with the
+        /// user's languages in turn, then left out, and the URL that answered is asked alone at
+        /// later checks.
         public var feedURL: String?
         /// The app's id, e.g. "org.example.App": names the state file and the `desktop-entry` hint.
         public var appID: String
@@ -54,12 +54,6 @@ public final class Herald {
         /// trusts: the feed must be signed with one of them. Several let a publisher move to a new
         /// key without a flag day; none accepts unsigned feeds (DESIGN.md D20).
         public var publicKeys: [String]
-        /// The one public key the feed must be signed with, when the app trusts a single key;
-        /// setting it replaces `publicKeys`, `nil` empties them.
-        public var publicKey: String? {
-            get { publicKeys.first }
-            set { publicKeys = newValue.map { [$0] } ?? [] }
-        }
         /// The time to wait for answers, counted from the check's first notification, before
         /// closing what is still shown; `nil` waits as long as the app runs.
         public var waitLimit: Duration?
@@ -69,12 +63,11 @@ public final class Herald {
         /// the variables of the process that Herald reads (`ProcessEnvironment`).
         public var environment: [String: String]
 
-        /// Creates a configuration with iNotify's defaults; `publicKey` and `publicKeys` together
-        /// are the keys trusted.
+        /// Creates a configuration with iNotify's defaults.
         public init(
             feedURL: String?, appID: String, appVersion: String?, appName: String? = nil,
             check: CheckConfiguration? = nil, urlRules: URLRules = URLRules(), labels: Labels? = nil, icon: String? = nil,
-            timeout: Duration = .seconds(60), sizeLimit: Int = 1 << 20, caFile: String? = nil, publicKey: String? = nil,
+            timeout: Duration = .seconds(60), sizeLimit: Int = 1 << 20, caFile: String? = nil,
             publicKeys: [String] = [], waitLimit: Duration? = nil, checkAtLaunch: Bool = true,
             environment: [String: String] = ProcessEnvironment.read()
         ) {
@@ -91,7 +84,7 @@ public final class Herald {
             self.timeout = timeout
             self.sizeLimit = sizeLimit
             self.caFile = caFile
-            self.publicKeys = (publicKey.map { [$0] } ?? []) + publicKeys
+            self.publicKeys = publicKeys
             self.waitLimit = waitLimit
             self.checkAtLaunch = checkAtLaunch
             self.environment = environment
@@ -113,8 +106,8 @@ public final class Herald {
     package let linkOpener: any LinkOpening
     /// The time, and the timers of a check (its wait limit).
     package let clock: any HeraldClock
-    /// Whether the person at the desktop asked for quiet, asked before a check fetches or shows
-    /// anything; by default the desktop's do-not-disturb (`DesktopQuiet.reason`).
+    /// Whether the person at the desktop asked for quiet, asked once per check, when the check
+    /// has something to show; by default the desktop's do-not-disturb.
     public let quietReason: @MainContext () -> QuietReason?
     /// Whether the user or the administrator muted this app, and the administrator's mirror of
     /// its feed, asked at the start of every check, before anything is counted, fetched or
@@ -258,11 +251,6 @@ public final class Herald {
     /// Called by the check when it is over.
     func checkEnded(_ ended: Check) {
         if check === ended { check = nil }
-    }
-
-    /// Opens a link, telling the delegate when no application could be started for it.
-    func open(_ url: String) {
-        do { try linkOpener.open(url) } catch { delegate?.herald(self, didReport: .linkNotOpened(url: url, reason: error.reason)) }
     }
 }
 

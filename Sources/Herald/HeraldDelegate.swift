@@ -44,8 +44,9 @@ public enum HeraldEvent {
     case feedFetched(Feed, notModified: Bool)
     /// The check failed: network, HTTP status, bad feed, no notification server, state I/O.
     case checkFailed(HeraldError)
-    /// The check succeeded: the messages pending for this user, in display order; empty when
-    /// nothing is pending (iNotify declared that event but never sent it).
+    /// The feed is fetched and planned: the messages pending for this user, in display order;
+    /// empty when nothing is pending (iNotify declared that event but never sent it). Sent
+    /// before they are shown: a server that then refuses every one still fails the check.
     case pending([FeedEntry])
     /// A message was left out at this check, and why.
     case messageSkipped(key: String, reason: MessageSkipReason)

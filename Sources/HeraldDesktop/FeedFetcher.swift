@@ -138,12 +138,17 @@ package final class FeedFetcher {
     package var rules: URLRules { didSet { lastVerdict = nil } }
     /// The URL judged last under `rules`, and the verdict: a feed asked at every check is judged once.
     private var lastVerdict: (url: String, refusal: String?)?
-    private let session: UnsafeMutablePointer<SoupSession>
+    /// The libsoup session, made on the first http(s) request: reading a file feed needs GIO
+    /// alone, and never loads libsoup.
+    private var session: UnsafeMutablePointer<SoupSession>?
+    private let userAgent: String
+    /// The CA file's authorities, set on the session when it is made.
+    private var authorities: UnsafeMutablePointer<GTlsDatabase>?
     /// Why the CA file could not be used, if one was given and it could not: every https
     /// fetch then fails with this reason rather than falling back to the system's store.
     private var unusableAuthorities: String?
 
-    /// Creates a fetcher with its own libsoup session.
+    /// Creates a fetcher with its own libsoup session (made on its first http(s) request).
     ///
     /// - Parameter caFile: a PEM file of the certificate authorities trusted for https, in
     ///   place of the system's store (a company's own CA, or a test's); `nil` for the system's.
@@ -153,9 +158,7 @@ package final class FeedFetcher {
         self.sizeLimit = sizeLimit
         self.maxRedirects = maxRedirects
         self.rules = rules
-        session = soup_session_new()!
-        soup_session_set_user_agent(session, userAgent)
-        soup_session_set_timeout(session, UInt32(max(1, boundedTimeout.rounded(.up))))
+        self.userAgent = userAgent
         if let caFile {
             var error: UnsafeMutablePointer<GError>?
             // GIO takes only an absolute path; a relative one quietly trusts nothing.
@@ -164,15 +167,17 @@ package final class FeedFetcher {
                 return String(cString: path)
             } ?? caFile
             if let database = g_tls_file_database_new(absolute, &error) {
-                soup_session_set_tls_database(session, database)
-                g_object_unref(UnsafeMutableRawPointer(database))
+                authorities = database
             } else {
                 unusableAuthorities = "cannot use the CA file \(caFile): " + (consume(error) ?? "unknown error")
             }
         }
     }
 
-    isolated deinit { g_object_unref(UnsafeMutableRawPointer(session)) }
+    isolated deinit {
+        if let session { g_object_unref(UnsafeMutableRawPointer(session)) }
+        if let authorities { g_object_unref(UnsafeMutableRawPointer(authorities)) }
+    }
 
     /// Starts a fetch; `completion` runs once on the default main context.
     ///
@@ -197,7 +202,15 @@ package final class FeedFetcher {
         }
     }
 
-    fileprivate var soupSession: UnsafeMutablePointer<SoupSession> { session }
+    fileprivate var soupSession: UnsafeMutablePointer<SoupSession> {
+        if let session { return session }
+        let made = soup_session_new()!
+        soup_session_set_user_agent(made, userAgent)
+        soup_session_set_timeout(made, UInt32(max(1, boundedTimeout.rounded(.up))))
+        if let authorities { soup_session_set_tls_database(made, authorities) }
+        session = made
+        return made
+    }
 
     /// `timeout` as a fetch uses it: never trusting a number to fit, an infinite or huge
     /// timeout is the longest allowed, a negative one none.

@@ -59,10 +59,14 @@ public actor MainContext {
     /// callback, a timer, a fetch's bytes) but not past `deadline`: one step of a loop a test drives.
     package static func iterate(wakingBy deadline: ContinuousClock.Instant) {
         let left = ContinuousClock.now.duration(to: deadline)
-        let milliseconds = UInt32(max(0, min(Double(left.components.seconds) * 1000 + Double(left.components.attoseconds) / 1e15 + 1, 3_600_000)))
-        let wake = g_timeout_add_full(Int32(G_PRIORITY_DEFAULT), milliseconds, { _ in 0 }, nil, nil)
+        let milliseconds = UInt32(max(0, min(left / .milliseconds(1) + 1, 3_600_000)))
+        // The source itself, not its id: once it has fired, its id may name another source.
+        let wake = g_timeout_source_new(milliseconds)!
+        g_source_set_callback(wake, { _ in 0 }, nil, nil)
+        g_source_attach(wake, nil)
         g_main_context_iteration(nil, 1)
-        if g_main_context_find_source_by_id(nil, wake) != nil { g_source_remove(wake) }
+        g_source_destroy(wake)
+        g_source_unref(wake)
     }
 
     /// Calls `body` on the loop whenever the process receives `signal` (SIGINT, SIGTERM, SIGHUP),

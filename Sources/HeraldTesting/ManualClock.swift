@@ -7,9 +7,9 @@ import HeraldDesktop
 /// swift-nio's `EmbeddedEventLoop.advanceTime(by:)`).
 ///
 /// ```swift
-/// let clock = ManualClock()
-/// let herald = try Herald(configuration: configuration, store: InMemoryStateStore(), clock: clock)
-/// clock.advance(by: .seconds(86_400))   // the next check is due, and a wait of a day is over
+/// let desktop = TestDesktop()
+/// let herald = try desktop.herald(feedURL: feedURL, appID: "org.example.App", appVersion: "1.4")
+/// desktop.clock.advance(by: .seconds(86_400))   // the next check is due, and a wait of a day is over
 /// ```
 public final class ManualClock: HeraldClock {
     /// A timer set on the clock, waiting for its time.

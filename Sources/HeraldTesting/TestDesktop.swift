@@ -54,7 +54,9 @@ public final class TestDesktop {
         var configuration = Herald.Configuration(feedURL: feedURL, appID: appID, appVersion: appVersion, environment: environment)
         configure(&configuration)
         return try Herald(configuration: configuration, store: store, presenter: presenter, linkOpener: links, clock: clock,
-                          quietReason: { [unowned self] in quiet }, offSwitches: { [unowned self] in offSwitches })
+                          // Held strongly: a Herald may outlive a desktop the test did not keep, and
+                          // the desktop does not hold the Herald, so there is no cycle.
+                          quietReason: { [self] in quiet }, offSwitches: { [self] in offSwitches })
     }
 
     /// Runs the GLib main context, as an app's loop would, until `condition` holds; it is
@@ -75,6 +77,6 @@ public final class TestDesktop {
 public struct TestDesktopTimeout: Error, CustomStringConvertible {
     /// How long it waited.
     public var timeout: Duration
-    /// "the condition did not hold within 10.0 seconds".
-    public var description: String { "the condition did not hold within \(timeout.seconds) seconds" }
+    /// "the condition did not hold within 10 seconds".
+    public var description: String { "the condition did not hold within \(NumberText.plain(timeout.seconds)) seconds" }
 }

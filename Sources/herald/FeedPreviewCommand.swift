@@ -57,29 +57,9 @@ struct FeedPreviewCommand: ParsableCommand, UsageExample {
             check: CheckConfiguration(showOnFirstLaunch: true, maxNotificationsPerCheck: max ?? Int.max),
             urlRules: links.rules, icon: SampleFeed.icon, sizeLimit: FeedArgument.sizeLimit, caFile: links.caFile, publicKeys: links.publicKey, waitLimit: .seconds(wait))
         var session = CheckSession(configuration: configuration, json: json)
-        session.store = PreviewStateStore()
+        // The answers of a preview are kept in memory: a preview never touches an app's state.
+        session.store = MemoryStateStore()
         session.respectsQuietAndMutes = false
         throw ExitCode(MainContext.assumeIsolated { session.run(force: true) })
     }
-}
-
-/// The answers of a preview, kept in memory: a preview never touches an app's state.
-private final class PreviewStateStore: StateStore {
-    private var state = HeraldState()
-    private var cachedBytes: Data?
-
-    func load() throws -> HeraldState { state }
-
-    func update<Result>(_ change: (inout HeraldState) throws -> Result) throws -> Result { try change(&state) }
-
-    func reset() throws {
-        state = HeraldState()
-        cachedBytes = nil
-    }
-
-    var hasCachedFeed: Bool { cachedBytes != nil }
-
-    func cachedFeed() -> Data? { cachedBytes }
-
-    func storeCachedFeed(_ bytes: Data) throws { cachedBytes = bytes }
 }

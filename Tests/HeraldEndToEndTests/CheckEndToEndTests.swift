@@ -256,6 +256,17 @@ final class CheckEndToEndTests: XCTestCase {
         }
     }
 
+    func testAFileFeedIsReadWithGIOAloneWithoutLibsoup() throws {
+        let session = try DesktopSession()
+        let feed = session.directory.appendingPathComponent("feed.plist")
+        try twoMessages.write(to: feed, atomically: true, encoding: .utf8)
+        let arguments = ["check", "--json", "--force", "--feed", feed.absoluteString, "--app-id", appID, "--wait", "0.5"]
+        let shown = try librariesMapped(session, arguments)
+        XCTAssertEqual(events(shown.run, "shown").count, 2, shown.run.output)
+        XCTAssertTrue(shown.libraries.contains("libgio-2.0.so.0"), "\(shown.libraries)")
+        XCTAssertFalse(shown.libraries.contains("libsoup-3.0.so.0"), "a file feed mapped libsoup")
+    }
+
     func testFirstLaunchFetchesNothingSecondLaunchShows() throws {
         let session = try DesktopSession()
         let server = try session.serveFeed(twoMessages)
@@ -375,7 +386,10 @@ final class CheckEndToEndTests: XCTestCase {
         XCTAssertNil(state["failure"], "the next login's check is not held back")
         let again = try check(session, server.url("feed.plist"), ["--server-wait", "0.5"])
         XCTAssertEqual(again.wait(), 69)
-        XCTAssertEqual(events(again, "fetched").count, 1, "tried again at once: \(again.output)")
+        // The copy the first check fetched is in the cache with its validators: asked again
+        // conditionally, it comes back as a 304.
+        XCTAssertEqual(events(again, "not-modified").count, 1, "tried again at once: \(again.output)")
+        XCTAssertEqual(server.requests.map { $0.headers["If-None-Match"] != nil }, [false, true])
     }
 
     /// The app's own face: the Name and Icon of the desktop entry its id names; Herald's icon

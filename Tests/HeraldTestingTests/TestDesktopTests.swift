@@ -1,7 +1,7 @@
 import Foundation
 import Herald
 import HeraldTestSupport
-import HeraldTesting
+@testable import HeraldTesting
 import XCTest
 
 /// Records the events an app's delegate would get.
@@ -71,6 +71,20 @@ final class TestDesktopTests: XCTestCase {
         }
     }
 
+    func testTheTimeoutIsWrittenAsPeopleWriteANumber() {
+        XCTAssertEqual(TestDesktopTimeout(timeout: .seconds(10)).description, "the condition did not hold within 10 seconds")
+    }
+
+    func testAHeraldOutlivesTheDesktopThatMadeIt() throws {
+        let feed = try Self.feed()
+        try MainContext.assumeIsolated {
+            let herald = try TestDesktop().herald(feedURL: feed, appID: "org.example.App", appVersion: "1")
+            XCTAssertNil(herald.quietReason())
+            XCTAssertNil(try herald.reasonNotToCheck())
+            XCTAssertTrue(herald.shouldCheck)
+        }
+    }
+
     func testAdvancingTheClockFiresTheWaitLimitAndNotBefore() throws {
         let feed = try Self.feed()
         try MainContext.assumeIsolated {
@@ -85,6 +99,29 @@ final class TestDesktopTests: XCTestCase {
             XCTAssertEqual(events.closed, [.closedByHerald])
             XCTAssertTrue(desktop.presenter.shown[0].isClosed)
             XCTAssertEqual(events.finished, 1)
+        }
+    }
+
+    func testACheckEndedByItsLastAnswerBeforeItsWaitLimitCancelsTheTimerAndLetsItsHeraldGo() throws {
+        let feed = try Self.feed()
+        try MainContext.assumeIsolated {
+            let desktop = TestDesktop()
+            let events = Events()
+            weak var watched: Herald?
+            do {
+                let herald = try desktop.herald(feedURL: feed, appID: "org.example.App", appVersion: "1") { $0.waitLimit = .seconds(600) }
+                herald.delegate = events
+                watched = herald
+                herald.appLaunched()
+            }
+            try desktop.run(until: { !desktop.presenter.shown.isEmpty })
+            XCTAssertNotNil(watched, "the check holds its Herald while a notification awaits an answer")
+            XCTAssertEqual(desktop.clock.pendingTimers, 1)
+            desktop.presenter.answer(desktop.presenter.shown[0], with: "ok")
+            XCTAssertEqual(events.finished, 1)
+            XCTAssertEqual(desktop.clock.pendingTimers, 0, "the wait limit's timer is cancelled")
+            // The check lets go of its handles on the loop's next turn.
+            try desktop.run(until: { watched == nil }, timeout: .seconds(5))
         }
     }
 

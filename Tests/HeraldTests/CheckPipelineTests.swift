@@ -379,6 +379,68 @@ final class CheckPipelineTests: XCTestCase {
         }
     }
 
+    func testACheckWhoseEveryNotificationWasRefusedCountsOnTopOfTheFailuresBeforeIt() throws {
+        let feed = try Self.feedURL(["a"])
+        try MainContext.assumeIsolated {
+            var state = Self.launched
+            let clock = ManualClock()
+            state.failure = .init(count: 2, lastAttempt: clock.now.addingTimeInterval(-86_400), reason: "HTTP 500")
+            let (store, presenter, herald, recorder) = try Self.pipeline(feed, state: state, clock: clock)
+            presenter.refusesMessages = true
+            recorder.run { herald.checkNow() }
+            XCTAssertEqual(recorder.events, ["fetched", "failed presentation", "finished"])
+            XCTAssertEqual(store.state.failure, .init(count: 3, lastAttempt: clock.now, reason: "the notification server refused every message"))
+            XCTAssertNil(store.state.lastChecked)
+        }
+    }
+
+    /// A fetch that a check without a server could not use still left its bytes in the cache:
+    /// their validators are kept, so the next check asks conditionally, not for the whole feed.
+    func testWithoutAServerTheFetchedCopysValidatorsAreKeptForTheNextCheck() throws {
+        let server = InProcessDesktop.feedServer
+        try server.publish("no-server-validators.plist", Fixtures.xmlFeed(["a": ["Title": "Title a"]]))
+        let feed = server.url("no-server-validators.plist")
+        try MainContext.assumeIsolated {
+            let (store, presenter, herald, recorder) = try Self.pipeline(feed)
+            presenter.isAvailable = false
+            recorder.run { herald.checkNow() }
+            XCTAssertEqual(recorder.events, ["fetched", "failed no-notification-server", "finished"])
+            XCTAssertEqual(store.state.cachedFeed?.url, feed)
+            XCTAssertNotNil(store.state.cachedFeed?.etag)
+            XCTAssertNotNil(store.state.cachedFeed?.lastModified)
+            recorder.events = []
+            recorder.run { herald.checkNow() }
+            XCTAssertEqual(recorder.events, ["fetched", "failed no-notification-server", "finished"])
+            let asked = server.requests.filter { $0.path == "/no-server-validators.plist" }
+            XCTAssertEqual(asked.count, 2)
+            XCTAssertEqual(asked.last?.headers["If-None-Match"], store.state.cachedFeed?.etag)
+        }
+    }
+
+    func testAPresentersOwnErrorIsReportedAsASentence() throws {
+        struct WindowClosed: Error, CustomStringConvertible { var description: String { "the app's window is closed" } }
+        struct Opaque: Error { let code = 7 }
+        let feed = try Self.feedURL(["a"])
+        try MainContext.assumeIsolated {
+            let cases: [(any Error, String)] = [
+                (WindowClosed(), "the presenter refused the notification: the app's window is closed"),
+                (Opaque(), "the presenter refused the notification"),
+            ]
+            for (error, sentence) in cases {
+                let herald = try Herald(configuration: .init(feedURL: feed, appID: "org.example.Pipeline", appVersion: "1"),
+                                        store: InMemoryStateStore(Self.launched), presenter: FailingPresenter(error), clock: ManualClock(),
+                                        quietReason: { nil }, offSwitches: { .none })
+                let failures = Failures()
+                herald.delegate = failures
+                herald.checkNow()
+                let deadline = ContinuousClock.now + .seconds(10)
+                while !failures.finished, ContinuousClock.now < deadline { MainContext.iterate(wakingBy: deadline) }
+                XCTAssertTrue(failures.finished)
+                XCTAssertEqual(failures.failures, [.presentation(sentence)])
+            }
+        }
+    }
+
     func testADuePromptIsClaimedShownAfterTheMessagesAndItsAnswerDropsTheClaim() throws {
         let feed = try Self.feedURL(["a"])
         try MainContext.assumeIsolated {
@@ -480,6 +542,7 @@ final class CheckPipelineTests: XCTestCase {
             XCTAssertThrowsError(try herald.reasonNotToCheck()) { error in
                 XCTAssertEqual(error as? HeraldError, .keyFile("/etc/xdg/herald/herald.conf: Permission denied"))
             }
+            XCTAssertFalse(herald.shouldCheck, "a check stops on a key file it cannot read")
         }
     }
 
@@ -519,6 +582,32 @@ final class CheckPipelineTests: XCTestCase {
             clock.advance(by: .seconds(21_600))
             recorder.run { herald.appLaunched() }
             XCTAssertEqual(recorder.events, ["fetched", "finished", "check-skipped check-period", "finished", "fetched", "finished"])
+        }
+    }
+}
+
+/// A presenter whose every notification fails with an error of its own, not a `HeraldError`.
+@MainContext
+private final class FailingPresenter: MessagePresenter {
+    let error: any Error
+    init(_ error: any Error) { self.error = error }
+    func capabilities() throws -> Set<String> { ["actions", "body"] }
+    func present(_ content: NotificationContent, link: String?,
+                 respond: @escaping @MainContext (NotificationResponse) -> Void) throws -> PresentedMessage {
+        throw error
+    }
+}
+
+/// Records the failures a check reports, and whether it finished.
+@MainContext
+private final class Failures: HeraldDelegate {
+    var failures: [HeraldError] = []
+    var finished = false
+    func herald(_ herald: Herald, didReport event: HeraldEvent) {
+        switch event {
+        case .checkFailed(let error): failures.append(error)
+        case .checkFinished: finished = true
+        default: break
         }
     }
 }

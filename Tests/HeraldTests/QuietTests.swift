@@ -36,6 +36,32 @@ final class QuietTests: XCTestCase {
         }
     }
 
+    /// The bytes a deferred check fetched are in the cache: their validators are kept, so the
+    /// check after the quiet asks conditionally, not for the whole feed.
+    func testAFeedFetchedDuringQuietKeepsItsValidatorsForTheNextCheck() throws {
+        let server = InProcessDesktop.feedServer
+        try server.publish("quiet-validators.plist", Fixtures.xmlFeed(["a": ["Title": "Title a"]]))
+        let feed = server.url("quiet-validators.plist")
+        try MainContext.assumeIsolated {
+            var quiet: QuietReason? = .doNotDisturb
+            let (store, _, herald, recorder) = try CheckPipelineTests.pipeline(feed, quiet: { quiet })
+            recorder.run { herald.checkNow() }
+            XCTAssertEqual(recorder.events, ["fetched", "deferred do-not-disturb", "finished"])
+            XCTAssertNil(store.state.lastChecked, "not done: the next check tries again")
+            XCTAssertEqual(store.state.cachedFeed?.url, feed)
+            XCTAssertNotNil(store.state.cachedFeed?.etag)
+            XCTAssertNotNil(store.state.cachedFeed?.lastModified)
+            quiet = nil
+            recorder.events = []
+            recorder.answer = "ok"
+            recorder.run { herald.checkNow() }
+            XCTAssertEqual(recorder.events, ["fetched", "shown a", "ok a", "finished"])
+            let asked = server.requests.filter { $0.path == "/quiet-validators.plist" }
+            XCTAssertEqual(asked.count, 2)
+            XCTAssertEqual(asked.last?.headers["If-None-Match"], store.state.cachedFeed?.etag)
+        }
+    }
+
     func testACheckWithNothingToShowDoesNotAskAboutQuiet() throws {
         let feed = try CheckPipelineTests.feedURL(["a"])
         try MainContext.assumeIsolated {

@@ -68,10 +68,10 @@ final class SignedFeedPipelineTests: XCTestCase {
             refused.run { oldOnly.checkNow() }
             XCTAssertEqual(refused.events, ["failed signature", "finished"])
         }
-        var configuration = Herald.Configuration(feedURL: nil, appID: "org.example.App", appVersion: nil, publicKey: "A", publicKeys: ["B"])
+        var configuration = Herald.Configuration(feedURL: nil, appID: "org.example.App", appVersion: nil, publicKeys: ["A", "B"])
         XCTAssertEqual(configuration.publicKeys, ["A", "B"])
-        configuration.publicKey = "C"
+        configuration.publicKeys = ["C"]
         XCTAssertEqual(configuration.publicKeys, ["C"])
-        XCTAssertEqual(Herald.Configuration(feedURL: nil, appID: "org.example.App", appVersion: nil, publicKey: "A").publicKey, "A")
+        XCTAssertEqual(Herald.Configuration(feedURL: nil, appID: "org.example.App", appVersion: nil, publicKeys: ["A"]).publicKeys, ["A"])
     }
 }

@@ -10,8 +10,9 @@ import HeraldDesktop
 /// whole steps: the gate (with the launch's prompt uses), the plan with its claims, the
 /// check's outcome with what the presentation did not show, then one update per answer.
 ///
-/// Everything it works with comes in one value, `CheckInputs`; its `Herald` is only whom the
-/// delegate's events are about, and whom it tells that it ended.
+/// Everything it works with comes in one value, `CheckInputs`, links it opens included; its
+/// `Herald` is only whom the delegate's events are about (and whose delegate hears them), and
+/// whom it tells that it ended.
 ///
 /// While anything is on screen, the notification callbacks hold the check and the check holds
 /// its `Herald`, so neither goes away before the answers are in; the last answer or close
@@ -53,8 +54,9 @@ final class Check {
     private var feedURL: String?
     /// The administrator's mirror, told to the delegate when the check fetches from it.
     private var mirror: FeedMirror?
-    /// For a feed URL with `{lang}`, the record of the URL that answered (`LoadedFeed.cacheRecord`).
-    private var languageAnswer: HeraldState.CachedFeed?
+    /// The record of the copy the fetch left in the cache (`LoadedFeed.cacheRecord`): its
+    /// validators and, for a feed URL with `{lang}`, the URL that answered.
+    private var fetchedRecord: HeraldState.CachedFeed?
 
     private struct Shown {
         let item: Notice
@@ -126,7 +128,7 @@ final class Check {
         inputs.feedSource(feedURL!).load(cached: gate.state.cachedFeed, acceptedVersion: gate.state.feedVersions[feedURL!]) { [self] result in
             switch result {
             case .success(let loaded):
-                if loaded.cacheRecord?.template != nil { languageAnswer = loaded.cacheRecord }
+                fetchedRecord = loaded.cacheRecord
                 delegate?.herald(herald, didReport: .feedFetched(loaded.feed, notModified: loaded.notModified))
                 plan(after: .fetched(loaded), snapshot: gate.state)
             case .failure(let error):
@@ -163,16 +165,16 @@ final class Check {
 
     /// Ends a check that had something to show while the desktop asks for quiet: nothing is
     /// shown (what `plan` claimed is released) and a fetched feed does not count, so the next
-    /// check tries again; only a failure is recorded, for the backoff, and the URL a `{lang}`
-    /// feed answered at.
+    /// check tries again; only a failure is recorded, for the backoff, and the record of the
+    /// copy the fetch left in the cache.
     private func deferred(after step: FeedStep, releasing plan: CheckPlan? = nil) {
         let failed: Bool
         if case .failed = step { failed = true } else { failed = false }
-        if failed || plan != nil || languageAnswer != nil {
+        if failed || plan != nil || fetchedRecord != nil {
             let now = inputs.clock.now
             updateState { state in
                 if let plan { state = releasingClaims(of: plan, in: state) }
-                state = failed ? record(step, in: state, now: now) : keepingLanguageAnswer(in: state)
+                state = failed ? record(step, in: state, now: now) : keepingFetchedRecord(in: state)
             }
         }
         presentationEnded()
@@ -206,7 +208,7 @@ final class Check {
         var step = step
         if case .failed(let error) = step { report(error) }
         if stopped {
-            if languageAnswer != nil { updateState { state in state = keepingLanguageAnswer(in: state) } }
+            if fetchedRecord != nil { updateState { state in state = keepingFetchedRecord(in: state) } }
             return presentationEnded()
         }
         // Prompts are counted and shown at a launch; a manual check is about the feed alone.
@@ -287,8 +289,13 @@ final class Check {
     private func makePlan(_ feed: Feed?, _ prompts: [Prompt], state: HeraldState) -> CheckPlan {
         let now = inputs.clock.now
         return CheckPolicy.plan(feed: feed, prompts: prompts, state: state, claimant: claimant,
-                                claimUntil: now.addingTimeInterval(configuration.waitLimit?.seconds ?? 86_400),
+                                claimUntil: claimUntil(now),
                                 in: configuration.policyContext(at: now), rolloutDraw: rolloutDraw)
+    }
+
+    /// Until when a claim made at `now` holds: the wait limit, or a day without one.
+    private func claimUntil(_ now: Date) -> Date {
+        now.addingTimeInterval((configuration.waitLimit ?? .days(1)).seconds)
     }
 
     /// How the feed step counts (DESIGN.md D4, D12): the one place that decides success.
@@ -309,7 +316,7 @@ final class Check {
             }
             return state
         case .failed(let error):
-            let state = keepingLanguageAnswer(in: state)
+            let state = keepingFetchedRecord(in: state)
             switch error {
             case .fetch, .feed, .signature: return CheckPolicy.recordFailure(state, reason: error.description, now: now)
             case .noNotificationServer, .configuration, .keyFile, .presentation, .state, .libraryUnavailable: return state
@@ -317,12 +324,13 @@ final class Check {
         }
     }
 
-    /// The state with the URL a `{lang}` feed answered at, which is kept whatever the check
-    /// makes of the feed: later loads ask it first.
-    private func keepingLanguageAnswer(in state: HeraldState) -> HeraldState {
-        guard let languageAnswer else { return state }
+    /// The state with the record of the copy the fetch left in the cache, which is kept
+    /// whatever the check makes of the feed: the bytes are on disk, so the next check asks for
+    /// them conditionally (and a `{lang}` feed asks the URL that answered first).
+    private func keepingFetchedRecord(in state: HeraldState) -> HeraldState {
+        guard let fetchedRecord else { return state }
         var state = state
-        state.cachedFeed = languageAnswer
+        state.cachedFeed = fetchedRecord
         return state
     }
 
@@ -393,10 +401,13 @@ final class Check {
         if plan.showsAnything { updateState { state in
             state = CheckPolicy.release(messages: unshownMessages, prompts: unshownPrompts, heldBy: claimant, in: state)
             for item in shownWithoutButtons { state = item.recordShownWithoutButtons(in: state, now: now) }
-            let lastChecked = state.lastChecked
+            let (lastChecked, failure) = (state.lastChecked, state.failure)
             state = record(step, in: state, now: plannedAt)
             if allRefused {
+                // The fetch's record (cached copy, versions) stands; the check counts as failed,
+                // on top of the failures before it, so the backoff keeps growing.
                 state.lastChecked = lastChecked
+                state.failure = failure
                 state = CheckPolicy.recordFailure(state, reason: "the notification server refused every message", now: now)
             }
         } }
@@ -409,7 +420,7 @@ final class Check {
     private func claimLater(_ message: FeedEntry, releasing unshown: inout [String], claimed: inout Set<String>) -> Bool {
         let now = inputs.clock.now
         let passedOver = unshown.filter { claimed.contains($0) }
-        let until = now.addingTimeInterval(configuration.waitLimit?.seconds ?? 86_400)
+        let until = claimUntil(now)
         let outcome = updateState { state -> MessageSkipReason? in
             state = CheckPolicy.release(messages: passedOver, heldBy: claimant, in: state)
             return CheckPolicy.claimLater(message, state: &state, claimant: claimant, claimUntil: until,
@@ -451,7 +462,7 @@ final class Check {
             }
         } catch {
             refused += 1
-            delegate?.herald(herald, didReport: .checkFailed(error as? HeraldError ?? .presentation(String(describing: error))))
+            delegate?.herald(herald, didReport: .checkFailed(Self.presentationFailure(error)))
             return nil
         }
         shownSoFar += 1
@@ -470,6 +481,15 @@ final class Check {
         if content.isInteractive { onScreen[item.subject] = Shown(item: item, handle: handle, sequence: shownSoFar) }
         item.reportShown(notificationID: handle.id, herald: herald)
         return content.isInteractive
+    }
+
+    /// What a presenter's refusal is reported as: its `HeraldError`, or for another error a
+    /// sentence, with the error's own description when it has one.
+    private static func presentationFailure(_ error: any Error) -> HeraldError {
+        if let error = error as? HeraldError { return error }
+        let refused = "the presenter refused the notification"
+        guard let described = error as? CustomStringConvertible else { return .presentation(refused) }
+        return .presentation("\(refused): \(described.description)")
     }
 
     private func presentationEnded() {
@@ -491,7 +511,7 @@ final class Check {
         if answer != nil, !recorded, let failure = lastStateFailure {
             shown.item.reportUnrecorded(failure, herald: herald)
         }
-        shown.item.act(on: answer, response: response, herald: herald)
+        shown.item.act(on: answer, response: response, herald: herald, opener: inputs.linkOpener)
         if !presenting, onScreen.isEmpty { end() }
     }
 
@@ -606,7 +626,7 @@ struct CheckInputs {
     let store: any StateStore
     /// What shows the messages and prompts.
     let presenter: MessagePresenter
-    /// What tells whether a link can be opened.
+    /// What tells whether a link can be opened, and opens it.
     let linkOpener: any LinkOpening
     /// The time, and the wait limit's timer.
     let clock: any HeraldClock

@@ -116,8 +116,10 @@ package final class FeedSource {
     package func load(cached: HeraldState.CachedFeed?, acceptedVersion: UInt64? = nil,
                      completion: @escaping @MainContext (Result<LoadedFeed, HeraldError>) -> Void) {
         do {
+            // libsoup first: GIO, its dependency, comes in with it in one load. A file or
+            // standard input is read with GIO alone.
+            if cacheable, URLRules.scheme(of: url) != "file" { try DesktopLibrary.libsoup.load() }
             try DesktopLibrary.gio.load()
-            try DesktopLibrary.libsoup.load()
         } catch {
             return MainContext.idle { completion(.failure(.libraryUnavailable(error.description))) }
         }

@@ -109,23 +109,30 @@ public enum Notice: Equatable {
     }
 
     /// After the answer is recorded: tells the delegate, and opens the link of a view or a
-    /// prompt's action (after the delegate heard of it, as ORIGINALS.md §1.10 orders it).
+    /// prompt's action with `opener` (after the delegate heard of it, as ORIGINALS.md §1.10
+    /// orders it).
     @MainContext
-    func act(on answer: Response?, response: NotificationResponse, herald: Herald) {
+    func act(on answer: Response?, response: NotificationResponse, herald: Herald, opener: any LinkOpening) {
         let delegate = herald.delegate
         switch (self, answer, response) {
         case (_, _, .closed(let reason)):
             reportClosed(reason, herald: herald)
         case (.message(let entry), .message(let answer)?, .action):
             delegate?.herald(herald, didReceive: .message(entry, answer))
-            if answer == .view, let url = entry.actionURL { herald.open(url) }
+            if answer == .view, let url = entry.actionURL { open(url, with: opener, herald: herald) }
         case (.prompt(let prompt), .prompt(let button)?, .action):
             delegate?.herald(herald, didReceive: .prompt(prompt, button))
             if button == .action, let url = prompt.actionURL, delegate?.herald(herald, shouldOpenActionURLFor: prompt) ?? true {
-                herald.open(url)
+                open(url, with: opener, herald: herald)
             }
         default:
             reportClosed(.undefined, herald: herald)
         }
+    }
+
+    /// Opens a link, telling the delegate when no application could be started for it.
+    @MainContext
+    private func open(_ url: String, with opener: any LinkOpening, herald: Herald) {
+        do { try opener.open(url) } catch { herald.delegate?.herald(herald, didReport: .linkNotOpened(url: url, reason: error.reason)) }
     }
 }

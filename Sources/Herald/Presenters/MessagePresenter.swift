@@ -13,6 +13,10 @@ public protocol MessagePresenter: AnyObject {
     /// Shows one message (with the link its view button opens, if any); `respond` runs once,
     /// on the main context, with the answer or close. The check keeps the returned handle
     /// until then, and drops it after.
+    ///
+    /// - Throws: `HeraldError.presentation` with one sentence for people when the message
+    ///   cannot be shown; any other error is reported as "the presenter refused the
+    ///   notification", with its description when it has one.
     func present(_ content: NotificationContent, link: String?, respond: @escaping @MainContext (NotificationResponse) -> Void) throws -> PresentedMessage
 }
 

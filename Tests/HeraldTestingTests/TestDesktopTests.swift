@@ -55,6 +55,8 @@ final class TestDesktopTests: XCTestCase {
             XCTAssertTrue(desktop.presenter.shown.isEmpty, "appLaunched returns before the check runs")
             try desktop.run(until: { !desktop.presenter.shown.isEmpty }, timeout: .seconds(5))
             XCTAssertEqual(desktop.presenter.shown.map(\.content.summary), ["Hello"])
+            // A check holds its Herald until what it shows is answered or closed.
+            herald.closeShownMessages()
         }
     }
 
@@ -141,6 +143,7 @@ final class TestDesktopTests: XCTestCase {
             desktop.clock.advance(by: .seconds(1))
             herald.checkNow()
             try desktop.run(until: { desktop.presenter.shown.count == 2 })
+            herald.closeShownMessages()
         }
     }
 
@@ -193,6 +196,7 @@ final class TestDesktopTests: XCTestCase {
             XCTAssertEqual(desktop.presenter.shown.first?.content.actions.map(\.label).contains("Ignore"), true, "English, not the machine's German")
             XCTAssertFalse(FileManager.default.fileExists(atPath: home.appendingPathComponent("state").path), "no state file written")
             XCTAssertFalse(FileManager.default.fileExists(atPath: home.appendingPathComponent("cache").path), "no feed cached on disk")
+            herald.closeShownMessages()
         }
     }
 }

@@ -106,6 +106,31 @@ final class OffSwitchFilesTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: userFile, encoding: .utf8), "# mine\n\n[app org.example.App]\nMuted=false\n")
     }
 
+    /// The bytes an edit writes, as GLib's key-file writer wrote them for files it keeps as they
+    /// are: a new group after a blank line, a new key after its group's last key, a changed key
+    /// as `key=value`, and nothing at all when the last key goes.
+    func testAnEditWritesNewGroupsAndKeysAsGLibDid() throws {
+        let cases: [(before: String, edit: OffSwitchEdit, after: String)] = [
+            ("", .set(group: "all", key: "Muted", value: true), "[all]\nMuted=true\n"),
+            ("# Muted by hand\n\n[all]\n# until Friday\nMuted=false\n\n[app org.example.App]\nFeedURL=https://e.com/f\n",
+             .set(group: "app org.example.App", key: "Muted", value: true),
+             "# Muted by hand\n\n[all]\n# until Friday\nMuted=false\n\n[app org.example.App]\nFeedURL=https://e.com/f\nMuted=true\n"),
+            ("# Muted by hand\n\n[all]\n# until Friday\nMuted=false\n", .set(group: "all", key: "Muted", value: true),
+             "# Muted by hand\n\n[all]\n# until Friday\nMuted=true\n"),
+            ("[all]\nMuted=true", .set(group: "app org.example.App", key: "Muted", value: false), "[all]\nMuted=true\n\n[app org.example.App]\nMuted=false\n"),
+            ("\n", .set(group: "all", key: "Muted", value: true), "\n[all]\nMuted=true\n"),
+            ("[all]\nMuted=true\n", .remove(group: "all", key: "Muted"), ""),
+            ("[all]\nMuted=true\n# until Friday\n", .remove(group: "all", key: "Muted"), ""),
+            ("[all]\nMuted=true\nOther=1\n", .remove(group: "all", key: "Muted"), "[all]\nOther=1\n"),
+            ("[app org.example.App]\nMuted=true\n\n[all]\nMuted=true\n", .remove(group: "app org.example.App", key: "Muted"), "[all]\nMuted=true\n"),
+        ]
+        for (before, edit, after) in cases {
+            try write(before, to: userFile)
+            try apply(edit)
+            XCTAssertEqual(try String(contentsOfFile: userFile, encoding: .utf8), after, "\(before.debugDescription) \(edit)")
+        }
+    }
+
     func testTheFirstEditMakesTheUsersFolderForTheUserAlone() throws {
         try apply(.set(group: "all", key: "Muted", value: true))
         XCTAssertEqual(try String(contentsOfFile: userFile, encoding: .utf8), "[all]\nMuted=true\n")

@@ -1,9 +1,8 @@
-import CDesktopLibraries
 import FoundationEssentials
 import Glibc
 import HeraldCore
 
-/// The off switches' key files, read and written with GLib's key-file parser (`GKeyFile`):
+/// The off switches' key files, read and edited as `KeyFile`s:
 /// the administrator's `herald/herald.conf` in each folder of `$XDG_CONFIG_DIRS` (by default
 /// `/etc/xdg/herald/herald.conf`) and the user's in `$XDG_CONFIG_HOME`.
 ///
@@ -91,27 +90,17 @@ package enum OffSwitchFiles {
     /// Makes one change to the user's file, keeping the rest of it (comments too). Called
     /// under the file's lock.
     private static func apply(_ edit: OffSwitchEdit, to file: SharedFile) throws(OffSwitchEditError) {
-        let keyFile: OpaquePointer
+        var keyFile: KeyFile
         do throws(OffSwitchFileError) { keyFile = try load(file.path) } catch { throw .reading(error) }
-        defer { g_key_file_free(keyFile) }
         switch edit {
         case .set(let group, let key, let value):
-            g_key_file_set_boolean(keyFile, group, key, value ? 1 : 0)
+            keyFile.set(value ? "true" : "false", group: group, key: key)
         case .remove(let group, let key):
-            g_key_file_remove_key(keyFile, group, key, nil)
-            var count = 0
-            if let keys = g_key_file_get_keys(keyFile, group, &count, nil) {
-                g_strfreev(keys)
-                if count == 0 { g_key_file_remove_group(keyFile, group, nil) }
-            }
+            keyFile.removeKey(key, group: group)
+            if keyFile.groups.contains(group), keyFile.entries(in: group).isEmpty { keyFile.removeGroup(group) }
         }
-        var length = 0
-        guard let text = g_key_file_to_data(keyFile, &length, nil) else {
-            throw .writing(OffSwitchFileError(file: file.path, reason: "the key file cannot be written out"))
-        }
-        defer { g_free(text) }
         do throws(FileError) {
-            try file.write(Data(bytes: text, count: length), newFileMode: 0o600)
+            try file.write(Data(keyFile.text.utf8), newFileMode: 0o600)
         } catch {
             throw .writing(OffSwitchFileError(file: error.path, reason: error.reason))
         }
@@ -120,23 +109,17 @@ package enum OffSwitchFiles {
     /// One file's settings; `FeedURL` only from the administrator's.
     static func read(_ path: String, administrator: Bool) throws(OffSwitchFileError) -> OffSwitchSettings {
         // No file, the usual case, says nothing: every check reads these files, and a missing
-        // one then costs one stat, not a key file, a GLib error and its message.
+        // one then costs one stat, not a read and a parse.
         var info = stat()
         if stat(path, &info) != 0, errno == ENOENT { return OffSwitchSettings(file: path) }
         let keyFile = try load(path)
-        defer { g_key_file_free(keyFile) }
         var settings = OffSwitchSettings(file: path)
-        var count = 0
-        guard let groups = g_key_file_get_groups(keyFile, &count) else { return settings }
-        defer { g_strfreev(groups) }
-        for index in 0..<count {
-            guard let pointer = groups[index] else { continue }
-            let group = String(cString: pointer)
+        for group in keyFile.groups {
             if group == OffSwitchSettings.allGroup {
                 settings.allMuted = try boolean(keyFile, group, OffSwitchSettings.mutedKey, path)
             } else if let appID = OffSwitchSettings.appID(ofGroup: group) {
                 var app = OffSwitchSettings.App(muted: try boolean(keyFile, group, OffSwitchSettings.mutedKey, path))
-                if administrator { app.feedURL = string(keyFile, group, OffSwitchSettings.feedURLKey) }
+                if administrator { app.feedURL = keyFile.string(group: group, key: OffSwitchSettings.feedURLKey) }
                 settings.apps[appID] = app
             }
         }
@@ -145,43 +128,27 @@ package enum OffSwitchFiles {
 
     /// The file parsed, or an empty key file when there is none.
     ///
-    /// The bytes are read by `RegularFile` and handed to GLib: `g_key_file_load_from_file`
-    /// opens without `O_NONBLOCK` and would wait forever on a FIFO.
-    private static func load(_ path: String) throws(OffSwitchFileError) -> OpaquePointer {
+    /// The bytes are read by `RegularFile`, without blocking: a FIFO in the file's place is
+    /// an error at once, not a wait.
+    private static func load(_ path: String) throws(OffSwitchFileError) -> KeyFile {
         let bytes: Data?
         do throws(FileError) { bytes = try RegularFile.read(path, limit: sizeLimit, followingLinks: true) } catch {
             throw OffSwitchFileError(file: path, reason: error.reason)
         }
-        let keyFile = g_key_file_new()!
-        guard let bytes, !bytes.isEmpty else { return keyFile }
-        var error: UnsafeMutablePointer<GError>?
-        let flags = GKeyFileFlags(rawValue: G_KEY_FILE_KEEP_COMMENTS.rawValue | G_KEY_FILE_KEEP_TRANSLATIONS.rawValue)
-        let loaded = bytes.withUnsafeBytes { raw in
-            g_key_file_load_from_data(keyFile, raw.baseAddress!.assumingMemoryBound(to: CChar.self), gsize(raw.count), flags, &error)
+        guard let bytes else { return KeyFile() }
+        do throws(KeyFileError) { return try KeyFile(bytes) } catch {
+            throw OffSwitchFileError(file: path, reason: error.reason)
         }
-        guard loaded != 0 else {
-            g_key_file_free(keyFile)
-            throw OffSwitchFileError(file: path, taking: &error)
-        }
-        return keyFile
     }
 
-    /// A boolean key's value, `nil` when absent; anything but GLib's booleans is an error.
-    private static func boolean(_ keyFile: OpaquePointer, _ group: String, _ key: String, _ path: String) throws(OffSwitchFileError) -> Bool? {
-        guard let raw = string(keyFile, group, key) else { return nil }
-        var error: UnsafeMutablePointer<GError>?
-        let value = g_key_file_get_boolean(keyFile, group, key, &error)
-        guard error == nil else {
-            g_clear_error(&error)
-            throw OffSwitchFileError(file: path, reason: "[\(group)] \(key) must be true or false, not '\(raw)'")
+    /// A boolean key's value, `nil` when absent; anything but the key-file booleans
+    /// (`KeyFile.boolean`) is an error.
+    private static func boolean(_ keyFile: KeyFile, _ group: String, _ key: String, _ path: String) throws(OffSwitchFileError) -> Bool? {
+        guard let raw = keyFile.rawValue(group: group, key: key) else { return nil }
+        guard let value = KeyFile.boolean(raw) else {
+            throw OffSwitchFileError(file: path, reason: "[\(group)] \(key) must be true or false, not '\(KeyFile.unescaped(raw))'")
         }
-        return value != 0
-    }
-
-    private static func string(_ keyFile: OpaquePointer, _ group: String, _ key: String) -> String? {
-        guard let value = g_key_file_get_string(keyFile, group, key, nil) else { return nil }
-        defer { g_free(value) }
-        return String(cString: value)
+        return value
     }
 }
 
@@ -205,19 +172,13 @@ package enum OffSwitchEditError: Error, Sendable, Equatable, CustomStringConvert
 package struct OffSwitchFileError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file (or folder) concerned.
     package var file: String
-    /// What went wrong, as GLib or the system says it.
+    /// What went wrong, as the key file's reader or the system says it.
     package var reason: String
 
     /// Creates the error.
     package init(file: String, reason: String) {
         self.file = file
         self.reason = reason
-    }
-
-    /// Takes a GLib error's message and frees it.
-    init(file: String, taking error: inout UnsafeMutablePointer<GError>?) {
-        self.init(file: file, reason: error.map { String(cString: $0.pointee.message) } ?? "unknown error")
-        g_clear_error(&error)
     }
 
     /// "path: reason".

@@ -4,7 +4,7 @@ import HeraldDesktop
 import HeraldTestSupport
 import XCTest
 
-/// The key files as GLib's key-file parser reads and writes them, in temporary folders.
+/// The key files as `OffSwitchFiles` reads and edits them, in temporary folders.
 final class OffSwitchFilesTests: XCTestCase {
     var directory: URL!
     var environment: [String: String] = [:]
@@ -87,23 +87,23 @@ final class OffSwitchFilesTests: XCTestCase {
                                          mirror: FeedMirror(url: "https://mirror.example.com/org.example.App/feed.plist", file: systemFile)))
     }
 
-    func testAFileGLibCannotParseOrAMutedThatIsNoBooleanIsAnErrorNamingTheFile() throws {
+    func testAFileThatIsNoKeyFileOrAMutedThatIsNoBooleanIsAnErrorNamingTheFile() throws {
         try write("[all]\nMuted=yes\n", to: systemFile)
         XCTAssertThrowsError(try OffSwitchFiles.read(environment: environment)) { error in
             XCTAssertEqual(error as? OffSwitchFileError, OffSwitchFileError(file: systemFile, reason: "[all] Muted must be true or false, not 'yes'"))
         }
         try write("[all\n", to: systemFile)
         XCTAssertThrowsError(try OffSwitchFiles.read(environment: environment)) { error in
-            XCTAssertEqual((error as? OffSwitchFileError)?.file, systemFile)
+            XCTAssertEqual(error as? OffSwitchFileError, OffSwitchFileError(file: systemFile, reason: "line 1 is not a group, a key=value pair or a comment"))
         }
     }
 
     func testAnEditKeepsTheRestOfTheUsersFileAndDropsAGroupLeftEmpty() throws {
         try write("# mine\n[all]\nMuted=true\n", to: userFile)
         try apply(.set(group: "app org.example.App", key: "Muted", value: false))
-        XCTAssertEqual(try String(contentsOfFile: userFile, encoding: .utf8), "# mine\n\n[all]\nMuted=true\n\n[app org.example.App]\nMuted=false\n")
+        XCTAssertEqual(try String(contentsOfFile: userFile, encoding: .utf8), "# mine\n[all]\nMuted=true\n\n[app org.example.App]\nMuted=false\n")
         try apply(.remove(group: "all", key: "Muted"))
-        XCTAssertEqual(try String(contentsOfFile: userFile, encoding: .utf8), "# mine\n\n[app org.example.App]\nMuted=false\n")
+        XCTAssertEqual(try String(contentsOfFile: userFile, encoding: .utf8), "# mine\n[app org.example.App]\nMuted=false\n")
     }
 
     /// The bytes an edit writes, as GLib's key-file writer wrote them for files it keeps as they
@@ -129,6 +129,42 @@ final class OffSwitchFilesTests: XCTestCase {
             try apply(edit)
             XCTAssertEqual(try String(contentsOfFile: userFile, encoding: .utf8), after, "\(before.debugDescription) \(edit)")
         }
+    }
+
+    func testAnEditKeepsCommentsAndOtherLinesByteForByte() throws {
+        try write("# mine\r\n[all]  \n# why\nOther = 1 \n\n# for the next group\n[app org.example.App]\nMuted = true", to: userFile)
+        try apply(.set(group: "all", key: "Muted", value: true))
+        try apply(.remove(group: "app org.example.App", key: "Muted"))
+        XCTAssertEqual(try String(contentsOfFile: userFile, encoding: .utf8), "# mine\r\n[all]  \n# why\nOther = 1 \nMuted=true\n\n# for the next group\n")
+    }
+
+    /// An unmute takes: a key set twice is removed on every line, not only the last.
+    func testRemovingAKeySetTwiceRemovesEveryLineOfIt() throws {
+        try write("[all]\nMuted=true\nMuted=true\n", to: userFile)
+        try apply(.remove(group: "all", key: "Muted"))
+        XCTAssertEqual(try String(contentsOfFile: userFile, encoding: .utf8), "")
+        XCTAssertEqual(try OffSwitchFiles.read(environment: environment).user, OffSwitchSettings(file: userFile))
+    }
+
+    func testBooleansAreWhatGLibTakesForOne() throws {
+        for (raw, value) in [("true", true), ("1", true), ("  false", false), ("0 \t", false), ("true\r", true)] as [(String, Bool)] {
+            try write("[all]\nMuted=\(raw)\n", to: systemFile)
+            XCTAssertEqual(try OffSwitchFiles.read(environment: environment).system[1].allMuted, value, raw)
+        }
+        for (raw, shown) in [("TRUE", "TRUE"), ("\\strue", " true"), ("1 0", "1 0"), ("", "")] {
+            try write("[all]\nMuted=\(raw)\n", to: systemFile)
+            XCTAssertThrowsError(try OffSwitchFiles.read(environment: environment), raw) { error in
+                XCTAssertEqual(error as? OffSwitchFileError, OffSwitchFileError(file: systemFile, reason: "[all] Muted must be true or false, not '\(shown)'"))
+            }
+        }
+    }
+
+    func testDesktopEntryAndOffSwitchFilesReadEscapesAlike() throws {
+        let value = #"  https://e.com/a\sb\\c\;d?x=\te  "#
+        try write("[app org.example.App]\nFeedURL=\(value)\n", to: systemFile)
+        let read = try OffSwitchFiles.read(environment: environment).system[1].apps["org.example.App"]?.feedURL
+        XCTAssertEqual(read, "https://e.com/a b\\c\\;d?x=\te  ")
+        XCTAssertEqual(DesktopEntry.parse("[Desktop Entry]\nExec=\(value)\n")["Exec"], read)
     }
 
     func testTheFirstEditMakesTheUsersFolderForTheUserAlone() throws {

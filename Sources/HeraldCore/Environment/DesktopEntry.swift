@@ -21,38 +21,40 @@ public struct DesktopEntry: Sendable, Equatable {
         lhs.fields.map(\.key) == rhs.fields.map(\.key) && lhs.fields.map(\.value) == rhs.fields.map(\.value)
     }
 
-    /// The file's text: one `[Desktop Entry]` group, values escaped as the spec asks.
+    /// The group a desktop entry's keys are in.
+    static let group = "Desktop Entry"
+
+    /// The file's text: one `[Desktop Entry]` group, values escaped as the spec asks (`KeyFile`).
     public var text: String {
-        "[Desktop Entry]\n" + fields.map { "\($0.key)=\(Self.escapeValue($0.value))\n" }.joined()
+        var file = KeyFile()
+        for field in fields { file.set(field.value, group: Self.group, key: field.key) }
+        return file.text
     }
 
-    /// Reads the `[Desktop Entry]` group of a file; other groups and comments are skipped.
+    /// Reads the `[Desktop Entry]` group of a file as a key file (`KeyFile`): other groups and
+    /// comments are skipped, a key set twice keeps its last value; a text that is not a key
+    /// file has no keys.
     public static func parse(_ text: String) -> DesktopEntry {
-        var fields: [(key: String, value: String)] = []
-        var inMainGroup = false
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("[") {
-                inMainGroup = line == "[Desktop Entry]"
-                continue
-            }
-            guard inMainGroup, !line.hasPrefix("#"), let equals = line.firstIndex(of: "=") else { continue }
-            let key = NotificationText.trimmed(String(line[..<equals]))
-            fields.append((key, unescapeValue(NotificationText.trimmed(String(line[line.index(after: equals)...])))))
-        }
-        return DesktopEntry(fields: fields)
+        (try? KeyFile(text)).map(Self.init(keyFile:)) ?? DesktopEntry(fields: [])
+    }
+
+    /// The `[Desktop Entry]` group of a key file.
+    init(keyFile: KeyFile) {
+        self.init(fields: keyFile.entries(in: Self.group))
     }
 
     /// The desktop entry an app id names, `ID.desktop`, as a desktop finds it: in
     /// `$XDG_DATA_HOME/applications` (default `~/.local/share`), then in each folder of
     /// `$XDG_DATA_DIRS` (default `/usr/local/share:/usr/share`); `nil` where none is installed or
-    /// it cannot be read. Only a regular file of at most 64 KiB is read.
+    /// it cannot be read or is not a key file (`KeyFile`). Only a regular file of at most 64 KiB
+    /// is read.
     public static func installed(appID: String, environment: [String: String]) -> DesktopEntry? {
         guard HeraldPaths.isValid(appID: appID) else { return nil }
         let directories = BaseDirectories(environment: environment)
         for folder in [directories.dataHome] + directories.dataDirs {
             // Followed through a link, as desktops do: Flatpak exports its apps' entries as links.
             if let bytes = (try? RegularFile.read(folder + "/applications/" + appID + ".desktop", limit: 65_536, followingLinks: true)) ?? nil {
-                return parse(String(decoding: bytes, as: UTF8.self))
+                return (try? KeyFile(bytes)).map(DesktopEntry.init(keyFile:))
             }
         }
         return nil
@@ -108,38 +110,5 @@ public struct DesktopEntry: Sendable, Equatable {
             if argument.count == 2, argument.first == "%", argument != "%%" { return nil }
             return argument.replacing("%%", with: "%")
         }
-    }
-
-    static func escapeValue(_ value: String) -> String {
-        var out = ""
-        for character in value {
-            switch character {
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
-
-    static func unescapeValue(_ value: String) -> String {
-        var out = ""
-        var characters = Array(value)[...]
-        while let character = characters.popFirst() {
-            guard character == "\\", let next = characters.popFirst() else {
-                out.append(character)
-                continue
-            }
-            switch next {
-            case "n": out.append("\n")
-            case "t": out.append("\t")
-            case "r": out.append("\r")
-            case "s": out.append(" ")
-            default: out.append(next)
-            }
-        }
-        return out
     }
 }

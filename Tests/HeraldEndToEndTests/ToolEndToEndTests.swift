@@ -230,7 +230,10 @@ extension ToolEndToEndTests {
         let session = try DesktopSession(capabilities: nil, bus: false)
         let appID = "org.example.Hostile"
         let id = "evil\u{202E}\u{7F}\u{2028}\u{1B}[31m\u{8}\u{C}id"
-        try writeState(session, appID: appID, #"{"ignored": [], "viewed": ["evil\u202e\u007f\u2028\u001b[31m\b\fid"], "reminded": {"evil\u202e\u007f\u2028\u001b[31m\b\fid": "2024-03-01T10:00:00Z"}}"#)
+        try writeState(session, appID: appID, #"""
+            {"ignored": [], "viewed": ["evil\u202e\u007f\u2028\u001b[31m\b\fid"],
+             "reminded": {"evil\u202e\u007f\u2028\u001b[31m\b\fid": "2024-03-01T10:00:00Z"}}
+            """#)
         let run = try session.run(["state", "--app-id", appID, "--json"])
         XCTAssertEqual(run.status, 0, run.errorOutput)
         XCTAssertEqual(run.output.split(separator: "\n").filter { $0.contains("evil") }, [

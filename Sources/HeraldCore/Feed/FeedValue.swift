@@ -113,11 +113,12 @@ extension FeedValue {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// The value as pretty-printed JSON, in the layout `JSONEncoder` writes with `.prettyPrinted`,
-    /// `.sortedKeys` and `.withoutEscapingSlashes` (two spaces a level, `"key" : value`, an empty
-    /// array or dictionary as its brackets around an empty line), its strings written as in
-    /// `jsonText` (`appendJSONString`). No line break ends it.
-    public var prettyJSONText: String {
+    /// The value as pretty-printed JSON, its strings written as `jsonText` writes them.
+    ///
+    /// The layout is what `JSONEncoder` writes with `.prettyPrinted`, `.sortedKeys` and
+    /// `.withoutEscapingSlashes`: two spaces a level, `"key" : value`, an empty array or
+    /// dictionary as its brackets around an empty line. No line break ends it.
+    package var prettyJSONText: String {
         var out: [UInt8] = []
         write(into: &out, level: 0)
         return String(decoding: out, as: UTF8.self)
@@ -235,10 +236,10 @@ extension FeedValue {
 }
 
 extension FeedValue {
-    /// The value an `Encodable` encodes to, as JSON would show it: dates stay dates (and are
-    /// written as `ISO8601Moment` writes them), data stays data, and a whole number too large
-    /// for `Int` becomes a real. So a value is written as JSON by `jsonText` or
-    /// `prettyJSONText`, the tool's one JSON writer, rather than by `JSONEncoder`.
+    /// The value an `Encodable` encodes to, for the tool's one JSON writer (`prettyJSONText`).
+    ///
+    /// Dates stay dates (written as `ISO8601Moment` writes them), data stays data, and a whole
+    /// number too large for `Int` becomes a real.
     ///
     /// - Throws: whatever the value's `encode(to:)` throws.
     package init(encoding value: some Encodable) throws {

@@ -53,11 +53,8 @@ struct StateCommand: ParsableCommand, UsageExample {
             }
             let switches = offSwitches()
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-                encoder.dateEncodingStrategy = ISO8601Moment.jsonEncoding
                 let shown = ShownState(state: state, muted: switches?.mute, feedMirror: switches?.mirror)
-                say(lines: String(decoding: try encoder.encode(shown), as: UTF8.self))
+                say(lines: try FeedValue(encoding: shown).prettyJSONText)
             } else {
                 for line in describe(state, path: store.paths.stateFile, switches: switches) { say(line) }
             }
@@ -125,8 +122,8 @@ struct StateCommand: ParsableCommand, UsageExample {
     }
 }
 
-/// The state as `--json` prints it: the state file's fields, with the app's mute and feed mirror
-/// beside them when there are any.
+/// The state as `--json` prints it (`FeedValue.prettyJSONText`): the state file's fields, with
+/// the app's mute and feed mirror beside them when there are any.
 private struct ShownState: Encodable {
     var state: HeraldState
     var muted: Mute?

@@ -48,7 +48,7 @@ struct ValidateCommand: ParsableCommand, UsageExample {
             throw ExitCode(65)
         case .failure(.feed(let error)):
             if json {
-                say(lines: try Self.json(Self.unusable(error, source: feed)))
+                say(lines: Self.json(Self.unusable(error, source: feed)))
             } else if case .rootNotDictionary = error {
                 // iNotify crashes where Herald refuses: the publisher has both kinds of reader.
                 EventReporter.complain(error.description(source: feed) + ": an iNotify client crashes on it")
@@ -70,7 +70,7 @@ struct ValidateCommand: ParsableCommand, UsageExample {
                 data["url"] = .string(loaded.url)
                 data["notFound"] = .array(loaded.notFound.map(FeedValue.string))
             }
-            say(lines: try Self.json(data))
+            say(lines: Self.json(data))
         } else {
             if let languageNote { say(languageNote) }
             for line in Self.text(of: report, source: feed, format: decoded.format) { say(line) }
@@ -153,9 +153,6 @@ struct ValidateCommand: ParsableCommand, UsageExample {
     /// "1 message", "2 messages".
     static func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)" + (count == 1 ? "" : "s") }
 
-    private static func json(_ object: [String: FeedValue]) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(FeedValue.dictionary(object)), as: UTF8.self)
-    }
+    /// The report as the tool writes JSON (`FeedValue.prettyJSONText`).
+    private static func json(_ object: [String: FeedValue]) -> String { FeedValue.dictionary(object).prettyJSONText }
 }

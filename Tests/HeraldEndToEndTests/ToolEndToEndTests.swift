@@ -105,3 +105,260 @@ final class ToolEndToEndTests: XCTestCase {
         XCTAssertTrue(lines.first?.contains("no notification server") ?? false, run.errorOutput)
     }
 }
+
+/// `herald state --json` and `herald validate --json`: pretty-printed JSON, keys sorted, slashes
+/// as they are, and every character a terminal must not receive escaped as the event lines
+/// escape it.
+extension ToolEndToEndTests {
+    /// Writes a state file for `appID` in the session's state directory.
+    private func writeState(_ session: DesktopSession, appID: String, _ json: String) throws {
+        let directory = session.environment["XDG_STATE_HOME"]! + "/herald"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try Data(json.utf8).write(to: URL(fileURLWithPath: directory + "/\(appID).json"))
+    }
+
+    /// A character a terminal must not receive, other than the line breaks between lines.
+    private static func reachesTheTerminalRaw(_ scalar: Unicode.Scalar) -> Bool {
+        scalar != "\n" && [0x00...0x1F, 0x7F...0x9F, 0x2028...0x202E].contains { $0.contains(scalar.value) }
+    }
+
+    func testStateJSONIsThePrettyPrintedStateWithTheMuteAndTheMirror() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        let appID = "org.example.Shown"
+        try writeState(session, appID: appID, #"""
+            {"ignored": ["b", "a"], "viewed": ["2024/01/01", "x/y"], "reminded": {"r": "2024-03-01T10:00:00Z"},
+             "absentSince": {"gone": "2024-02-01T00:00:00Z"}, "lastChecked": "2024-03-02T08:30:00Z",
+             "failure": {"count": 2, "lastAttempt": "2024-03-02T09:00:00Z", "reason": "the server answered 503"},
+             "cachedFeed": {"url": "https://example.com/feed.plist", "etag": "\"abc\"", "lastModified": "Sat, 02 Mar 2024 08:00:00 GMT"},
+             "presenting": {}, "presentingPrompts": {"p": {"processID": 42, "check": "c1", "until": "2024-03-02T09:05:00Z"}},
+             "prompts": {"rate": {"firstUsed": "2024-01-05T12:00:00Z", "usesCount": 7, "viewed": false, "cancelled": true}},
+             "rolloutDraw": 0.25, "feedVersions": {"https://example.com/feed.plist": 1709370000}}
+            """#)
+        try session.writeSystemKeyFile("[all]\nMuted=true\n\n[app \(appID)]\nFeedURL=https://mirror.example.com/feed.plist\n")
+        let system = session.systemKeyFile.path
+        XCTAssertEqual(try session.run(["state", "--app-id", appID, "--json"]), ToolRun(status: 0, output: #"""
+            {
+              "absentSince" : {
+                "gone" : "2024-02-01T00:00:00Z"
+              },
+              "cachedFeed" : {
+                "etag" : "\"abc\"",
+                "lastModified" : "Sat, 02 Mar 2024 08:00:00 GMT",
+                "url" : "https://example.com/feed.plist"
+              },
+              "failure" : {
+                "count" : 2,
+                "lastAttempt" : "2024-03-02T09:00:00Z",
+                "reason" : "the server answered 503"
+              },
+              "feedMirror" : {
+                "file" : "\#(system)",
+                "url" : "https://mirror.example.com/feed.plist"
+              },
+              "feedVersions" : {
+                "https://example.com/feed.plist" : 1709370000
+              },
+              "ignored" : [
+                "a",
+                "b"
+              ],
+              "lastChecked" : "2024-03-02T08:30:00Z",
+              "muted" : {
+                "by" : "administrator",
+                "file" : "\#(system)",
+                "scope" : "all-apps"
+              },
+              "presenting" : {
+
+              },
+              "presentingPrompts" : {
+                "p" : {
+                  "check" : "c1",
+                  "processID" : 42,
+                  "until" : "2024-03-02T09:05:00Z"
+                }
+              },
+              "prompts" : {
+                "rate" : {
+                  "cancelled" : true,
+                  "firstUsed" : "2024-01-05T12:00:00Z",
+                  "usesCount" : 7,
+                  "viewed" : false
+                }
+              },
+              "reminded" : {
+                "r" : "2024-03-01T10:00:00Z"
+              },
+              "rolloutDraw" : 0.25,
+              "viewed" : [
+                "2024/01/01",
+                "x/y"
+              ]
+            }
+
+            """#))
+    }
+
+    func testStateJSONOfAFirstLaunchWritesEmptyListsAsBefore() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        XCTAssertEqual(try session.run(["state", "--app-id", "org.example.Empty", "--json"]), ToolRun(status: 0, output: """
+            {
+              "absentSince" : {
+
+              },
+              "presenting" : {
+
+              },
+              "presentingPrompts" : {
+
+              },
+              "prompts" : {
+
+              },
+              "reminded" : {
+
+              },
+              "viewed" : [
+
+              ]
+            }
+
+            """))
+    }
+
+    func testStateJSONEscapesWhatATerminalMustNotReceiveAsTheEventLinesDo() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        let appID = "org.example.Hostile"
+        let id = "evil\u{202E}\u{7F}\u{2028}\u{1B}[31m\u{8}\u{C}id"
+        try writeState(session, appID: appID, #"""
+            {"ignored": [], "viewed": ["evil\u202e\u007f\u2028\u001b[31m\b\fid"],
+             "reminded": {"evil\u202e\u007f\u2028\u001b[31m\b\fid": "2024-03-01T10:00:00Z"}}
+            """#)
+        let run = try session.run(["state", "--app-id", appID, "--json"])
+        XCTAssertEqual(run.status, 0, run.errorOutput)
+        XCTAssertEqual(run.output.split(separator: "\n").filter { $0.contains("evil") }, [
+            #"    "evil\u202E\u007F\u2028\u001B[31m\u0008\u000Cid" : "2024-03-01T10:00:00Z""#, #"    "evil\u202E\u007F\u2028\u001B[31m\u0008\u000Cid""#,
+        ])
+        XCTAssertFalse(run.output.unicodeScalars.contains(where: Self.reachesTheTerminalRaw), run.output)
+        let state = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        XCTAssertEqual(state["viewed"] as? [String], [id])
+        XCTAssertEqual(state["reminded"] as? [String: String], [id: "2024-03-01T10:00:00Z"])
+    }
+
+    func testValidateJSONIsThePrettyPrintedReport() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.json", #"""
+            {"2024/03/01": {"Title": "Newest", "ActionURL": "javascript:alert(1)", "Tags": [],
+                            "Extra": {"n": 1.5, "ok": true, "none": null, "list": [1, "two"]}},
+             "2024/02/01": {"Title": "Middle", "MinVersion": "2.0", "MaxVersion": "1.0", "Languages": ["de"]},
+             "2024/01/01": {"Title": "Old", "Message": "a/b \"quoted\" é"}}
+            """#)
+        XCTAssertEqual(try session.run(["validate", "--json", server.url("feed.json")]), ToolRun(status: 0, output: #"""
+            {
+              "entries" : [
+                {
+                  "ActionURL" : "javascript:alert(1)",
+                  "Extra" : {
+                    "list" : [
+                      1,
+                      "two"
+                    ],
+                    "n" : 1.5,
+                    "none" : null,
+                    "ok" : true
+                  },
+                  "Tags" : [
+
+                  ],
+                  "Title" : "Newest",
+                  "key" : "2024/03/01"
+                },
+                {
+                  "Languages" : [
+                    "de"
+                  ],
+                  "MaxVersion" : "1.0",
+                  "MinVersion" : "2.0",
+                  "Title" : "Middle",
+                  "key" : "2024/02/01"
+                },
+                {
+                  "Message" : "a/b \"quoted\" é",
+                  "Title" : "Old",
+                  "key" : "2024/01/01"
+                }
+              ],
+              "format" : "json",
+              "notShown" : [
+                {
+                  "key" : "2024/03/01",
+                  "reason" : "ActionURL refused: the javascript: scheme is never opened"
+                },
+                {
+                  "key" : "2024/02/01",
+                  "reason" : "MinVersion 2.0 is above MaxVersion 1.0: no version can match"
+                }
+              ],
+              "notes" : [
+
+              ],
+              "problems" : [
+                {
+                  "field" : "ActionURL",
+                  "key" : "2024/03/01",
+                  "kind" : "unsafe-link",
+                  "reason" : "ActionURL will be refused: the javascript: scheme is never opened"
+                },
+                {
+                  "field" : "MinVersion",
+                  "key" : "2024/02/01",
+                  "kind" : "range-never-matches",
+                  "reason" : "MinVersion 2.0 is above MaxVersion 1.0: no version can match"
+                }
+              ],
+              "targeting" : [
+                {
+                  "key" : "2024/02/01",
+                  "note" : "[de]"
+                }
+              ],
+              "usable" : true
+            }
+
+            """#))
+    }
+
+    func testValidateJSONOfAnUnusableFeedIsThePrettyPrintedError() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        let server = try FeedServer(directory: session.directory)
+        try server.publish("feed.json", "{\"a\": \n")
+        let url = server.url("feed.json")
+        XCTAssertEqual(try session.run(["validate", "--json", url]), ToolRun(status: 65, output: """
+            {
+              "column" : 1,
+              "error" : "\(url):2:1: the document ends early: a value is missing (JSON)",
+              "format" : "json",
+              "line" : 2,
+              "reason" : "the document ends early: a value is missing",
+              "usable" : false
+            }
+
+            """))
+    }
+
+    func testValidateJSONEscapesWhatATerminalMustNotReceiveAsTheEventLinesDo() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        let server = try FeedServer(directory: session.directory)
+        let hostile = "evil\u{202E}\u{7F}\u{2028}\u{1B}[31m\u{8}\u{C}"
+        try server.publish("feed.json", #"{"evil\u202e\u007f\u2028\u001b[31m\b\fid": {"Title": "evil\u202e\u007f\u2028\u001b[31m\b\ftitle"}}"#)
+        let run = try session.run(["validate", "--json", server.url("feed.json")])
+        XCTAssertEqual(run.status, 0, run.errorOutput)
+        XCTAssertEqual(run.output.split(separator: "\n").filter { $0.contains("evil") }, [
+            #"      "Title" : "evil\u202E\u007F\u2028\u001B[31m\u0008\u000Ctitle","#, #"      "key" : "evil\u202E\u007F\u2028\u001B[31m\u0008\u000Cid""#,
+        ])
+        XCTAssertFalse(run.output.unicodeScalars.contains(where: Self.reachesTheTerminalRaw), run.output)
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        XCTAssertEqual(report["entries"] as? [[String: String]], [["Title": hostile + "title", "key": hostile + "id"]])
+    }
+}

@@ -109,11 +109,23 @@ extension FeedValue {
     /// `Encodable` round trip (the tool writes an event per skipped message of a large feed).
     public var jsonText: String {
         var out: [UInt8] = []
-        write(into: &out)
+        write(into: &out, level: nil)
         return String(decoding: out, as: UTF8.self)
     }
 
-    private func write(into out: inout [UInt8]) {
+    /// The value as pretty-printed JSON, its strings written as `jsonText` writes them.
+    ///
+    /// The layout is what `JSONEncoder` writes with `.prettyPrinted`, `.sortedKeys` and
+    /// `.withoutEscapingSlashes`: two spaces a level, `"key" : value`, an empty array or
+    /// dictionary as its brackets around an empty line. No line break ends it.
+    package var prettyJSONText: String {
+        var out: [UInt8] = []
+        write(into: &out, level: 0)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Writes the value at nesting `level` of pretty-printed JSON, or on one line when `nil`.
+    private func write(into out: inout [UInt8], level: Int?) {
         switch self {
         case .string(let text): Self.appendJSONString(text, to: &out)
         case .integer(let number): out.append(contentsOf: String(number).utf8)
@@ -123,22 +135,41 @@ extension FeedValue {
         case .data(let data): Self.appendJSONString(data.base64EncodedString(), to: &out)
         case .null: out.append(contentsOf: "null".utf8)
         case .array(let values):
-            out.append(UInt8(ascii: "["))
-            for (index, value) in values.enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
-                value.write(into: &out)
+            Self.writeCollection(values, opening: "[", closing: "]", into: &out, level: level) { value, out, inner in
+                value.write(into: &out, level: inner)
             }
-            out.append(UInt8(ascii: "]"))
         case .dictionary(let fields):
-            out.append(UInt8(ascii: "{"))
-            for (index, key) in fields.keys.sorted().enumerated() {
-                if index > 0 { out.append(UInt8(ascii: ",")) }
+            Self.writeCollection(fields.keys.sorted(), opening: "{", closing: "}", into: &out, level: level) { key, out, inner in
                 Self.appendJSONString(key, to: &out)
-                out.append(UInt8(ascii: ":"))
-                fields[key]!.write(into: &out)
+                out.append(contentsOf: inner == nil ? [UInt8(ascii: ":")] : Array(" : ".utf8))
+                fields[key]!.write(into: &out, level: inner)
             }
-            out.append(UInt8(ascii: "}"))
         }
+    }
+
+    /// Writes an array's or a dictionary's items between its brackets: separated by commas on
+    /// one line when `level` is `nil`, otherwise each on its own line one level in, and an empty
+    /// one as its brackets around an empty line.
+    private static func writeCollection<Item>(_ items: [Item], opening: Unicode.Scalar, closing: Unicode.Scalar, into out: inout [UInt8],
+                                              level: Int?, item write: (Item, inout [UInt8], Int?) -> Void) {
+        out.append(UInt8(ascii: opening))
+        let inner = level.map { $0 + 1 }
+        for (index, item) in items.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            if let inner { newLine(indentedTo: inner, in: &out) }
+            write(item, &out, inner)
+        }
+        if let level {
+            if items.isEmpty { out.append(UInt8(ascii: "\n")) }
+            newLine(indentedTo: level, in: &out)
+        }
+        out.append(UInt8(ascii: closing))
+    }
+
+    /// A line break, then two spaces for each level.
+    private static func newLine(indentedTo level: Int, in out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\n"))
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
     }
 
     /// Appends `text` as a JSON string to UTF-8 bytes: quote and backslash escaped with a
@@ -201,5 +232,141 @@ extension FeedValue {
             offset += 8
         }
         return offset
+    }
+}
+
+extension FeedValue {
+    /// The value an `Encodable` encodes to, for the tool's one JSON writer (`prettyJSONText`).
+    ///
+    /// Dates stay dates (written as `ISO8601Moment` writes them), data stays data, and a whole
+    /// number too large for `Int` becomes a real.
+    ///
+    /// - Throws: whatever the value's `encode(to:)` throws.
+    package init(encoding value: some Encodable) throws {
+        let node = EncodedNode()
+        try node.store(value)
+        self = node.value
+    }
+}
+
+/// A place in the value being encoded: a value, or a dictionary or array whose items are filled
+/// in as the containers encode them.
+private final class EncodedNode {
+    private var single: FeedValue = .null
+    private var fields: [String: EncodedNode]?
+    private var items: [EncodedNode]?
+
+    /// The value encoded here.
+    var value: FeedValue {
+        if let fields { return .dictionary(fields.mapValues(\.value)) }
+        if let items { return .array(items.map(\.value)) }
+        return single
+    }
+
+    /// Stores `value`: a string, a number, a boolean, a date or data as itself, anything else
+    /// as what its `encode(to:)` writes.
+    func store<T: Encodable>(_ value: T, codingPath: [CodingKey] = []) throws {
+        switch value {
+        case let value as FeedValue: single = value
+        case let value as String: single = .string(value)
+        case let value as Bool: single = .bool(value)
+        case let value as Double: single = .real(value)
+        case let value as Float: single = .real(Double(value))
+        case let value as Date: single = .date(value)
+        case let value as Data: single = .data(value)
+        case let value as any BinaryInteger: single = Int(exactly: value).map(FeedValue.integer) ?? .real(Double(value))
+        default: try value.encode(to: FeedValueEncoder(node: self, codingPath: codingPath))
+        }
+    }
+
+    /// This node as a dictionary, keeping the fields it has (an encoder may ask twice).
+    func dictionary() -> EncodedNode {
+        if fields == nil { fields = [:] }
+        return self
+    }
+
+    /// This node as an array, keeping the items it has.
+    func array() -> EncodedNode {
+        if items == nil { items = [] }
+        return self
+    }
+
+    /// A new node for the field `key`.
+    func field(_ key: CodingKey) -> EncodedNode {
+        let node = EncodedNode()
+        fields?[key.stringValue] = node
+        return node
+    }
+
+    /// A new node after the last item.
+    func appended() -> EncodedNode {
+        let node = EncodedNode()
+        items?.append(node)
+        return node
+    }
+
+    /// How many items the array has.
+    var count: Int { items?.count ?? 0 }
+}
+
+/// The `Encoder` behind `FeedValue(encoding:)`.
+private struct FeedValueEncoder: Encoder, SingleValueEncodingContainer {
+    let node: EncodedNode
+    let codingPath: [CodingKey]
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        KeyedEncodingContainer(Fields(node: node.dictionary(), codingPath: codingPath))
+    }
+
+    func unkeyedContainer() -> UnkeyedEncodingContainer { Items(node: node.array(), codingPath: codingPath) }
+
+    func singleValueContainer() -> SingleValueEncodingContainer { self }
+
+    mutating func encodeNil() throws { try node.store(FeedValue.null) }
+
+    mutating func encode<T: Encodable>(_ value: T) throws { try node.store(value, codingPath: codingPath) }
+
+    /// A dictionary's container.
+    struct Fields<Key: CodingKey>: KeyedEncodingContainerProtocol {
+        let node: EncodedNode
+        let codingPath: [CodingKey]
+
+        mutating func encodeNil(forKey key: Key) throws { try node.field(key).store(FeedValue.null) }
+
+        mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+            try node.field(key).store(value, codingPath: codingPath + [key])
+        }
+
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+            KeyedEncodingContainer(Fields<NestedKey>(node: node.field(key).dictionary(), codingPath: codingPath + [key]))
+        }
+
+        mutating func nestedUnkeyedContainer(forKey key: Key) -> UnkeyedEncodingContainer {
+            Items(node: node.field(key).array(), codingPath: codingPath + [key])
+        }
+
+        mutating func superEncoder() -> Encoder { superEncoder(forKey: Key(stringValue: "super")!) }
+
+        mutating func superEncoder(forKey key: Key) -> Encoder { FeedValueEncoder(node: node.field(key), codingPath: codingPath + [key]) }
+    }
+
+    /// An array's container.
+    struct Items: UnkeyedEncodingContainer {
+        let node: EncodedNode
+        let codingPath: [CodingKey]
+        var count: Int { node.count }
+
+        mutating func encodeNil() throws { try node.appended().store(FeedValue.null) }
+
+        mutating func encode<T: Encodable>(_ value: T) throws { try node.appended().store(value, codingPath: codingPath) }
+
+        mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+            KeyedEncodingContainer(Fields<NestedKey>(node: node.appended().dictionary(), codingPath: codingPath))
+        }
+
+        mutating func nestedUnkeyedContainer() -> UnkeyedEncodingContainer { Items(node: node.appended().array(), codingPath: codingPath) }
+
+        mutating func superEncoder() -> Encoder { FeedValueEncoder(node: node.appended(), codingPath: codingPath) }
     }
 }

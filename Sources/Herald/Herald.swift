@@ -39,7 +39,8 @@ public final class Herald {
         public var check: CheckConfiguration
         /// Which links and feed URLs are allowed.
         public var urlRules: URLRules
-        /// Button labels; by default in the user's language.
+        /// Button labels; by default in the first of the audience's languages (`check.audience`)
+        /// that has them, so the buttons speak the language the targeting sees.
         public var labels: Labels
         /// An icon name or `file://` URI shown with the messages.
         public var icon: String?
@@ -76,10 +77,12 @@ public final class Herald {
             self.appName = appName ?? appID
             var check = check ?? CheckConfiguration()
             check.appVersion = appVersion ?? check.appVersion
-            check.audience = check.audience ?? Audience(environment: environment)
+            // The user's languages are read once: the buttons speak the language the targeting sees.
+            let audience = check.audience ?? Audience(environment: environment)
+            check.audience = audience
             self.check = check
             self.urlRules = urlRules
-            self.labels = labels ?? Labels.forEnvironment(environment)
+            self.labels = labels ?? Labels.forLanguages(audience.languages)
             self.icon = icon
             self.timeout = timeout
             self.sizeLimit = sizeLimit

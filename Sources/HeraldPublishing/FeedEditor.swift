@@ -65,10 +65,9 @@ package enum FeedEditor {
         package var copies = 1
     }
 
-    /// The fields `herald feed add` writes, in iNotify's order: Title, Message, ActionURL, ActionButton, MinVersion, MaxVersion.
+    /// The fields `herald feed add` writes: iNotify's keys (`FeedKey.all`), in its order.
     static func fields(of entry: FeedEntry) -> [(String, String)] {
-        let known = [FeedKey.title, FeedKey.message, FeedKey.actionURL, FeedKey.actionButton, FeedKey.minVersion, FeedKey.maxVersion]
-        return known.compactMap { name in entry.field(name)?.textValue.map { (name, $0) } }
+        FeedKey.all.compactMap { name in entry.field(name)?.textValue.map { (name, $0) } }
     }
 
     /// A feed with no entries in `format`, for a file made from nothing.
@@ -327,9 +326,7 @@ struct Rendering {
         }
     }
 
-    func xml(_ text: String) -> String {
-        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;")
-    }
+    func xml(_ text: String) -> String { XMLText.escape(text) }
 
     func json(_ text: String) -> String { FeedValue.string(text).jsonText }
 

@@ -200,7 +200,7 @@ package enum FeedValidation {
         func add(_ key: String?, _ kind: FeedFinding.Kind, _ sentence: String) {
             found.append(FeedFinding(id: id, key: key, kind: kind, sentence: sentence))
         }
-        for key in [FeedKey.title, FeedKey.message, FeedKey.actionURL, FeedKey.actionButton] {
+        for key in FeedKey.texts {
             guard let field = fields[key] else { continue }
             if case .dictionary(let texts) = field, key != FeedKey.actionURL {
                 found += localisedTextFindings(id: id, key: key, texts: texts)
@@ -209,7 +209,7 @@ package enum FeedValidation {
             }
         }
         var versions: [String: String] = [:]
-        for key in [FeedKey.minVersion, FeedKey.maxVersion] {
+        for key in FeedKey.versions {
             guard let field = fields[key] else { continue }
             switch field {
             case .string(let text):

@@ -78,4 +78,12 @@ final class ConfigurationDefaultsTests: XCTestCase {
         XCTAssertEqual(configuration.maxNotificationsPerCheck, 3)
         XCTAssertNil(configuration.appVersion)
     }
+
+    /// A body for a server that reads markup escapes the five XML-special characters as the
+    /// named entities GNOME keeps, and nothing else.
+    func testAMarkupBodyEscapesTheFiveCharactersAsNamedEntities() {
+        XCTAssertEqual(NotificationText.body(#"Fish & <chips> "q" 'a' é"#, markup: true),
+                       "Fish &amp; &lt;chips&gt; &quot;q&quot; &apos;a&apos; é")
+        XCTAssertEqual(NotificationText.body(#"Fish & <chips> "q" 'a' é"#, markup: false), #"Fish & <chips> "q" 'a' é"#)
+    }
 }

@@ -36,6 +36,19 @@ final class FeedEditorTests: XCTestCase {
         XCTAssertEqual(edit.range.lowerBound, feed.utf8.count - "</dict>\n</plist>\n".utf8.count)
     }
 
+    /// XML text has one escaper (`XMLText`): a feed's text escapes `&`, `<` and `>` and keeps
+    /// quotes as typed.
+    func testAnXMLEntryEscapesAmpersandAndAnglesAndKeepsQuotes() throws {
+        let (_, edit) = try added(FeedEntry(key: "q&a", title: #"Fish & <chips> "q" 'a'"#), to: Fixtures.xmlFeed(["2026/11/01": ["Title": "Old"]]))
+        XCTAssertEqual(inserted(edit), """
+              <key>q&amp;a</key>
+              <dict>
+                <key>Title</key><string>Fish &amp; &lt;chips&gt; "q" 'a'</string>
+              </dict>
+
+            """)
+    }
+
     func testASelfClosingXMLRootOpensForItsFirstEntry() throws {
         let (text, _) = try added(FeedEntry(key: "first", title: "One"), to: "<plist version=\"1.0\">\n<dict/>\n</plist>\n")
         XCTAssertEqual(text, "<plist version=\"1.0\">\n<dict>\n    <key>first</key>\n    <dict>\n        <key>Title</key><string>One</string>\n    </dict>\n</dict>\n</plist>\n")

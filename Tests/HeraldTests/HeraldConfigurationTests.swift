@@ -1,4 +1,5 @@
 import Herald
+import HeraldCore
 import XCTest
 
 /// `Herald.Configuration`'s durations are `Duration`s, with iNotify's defaults.
@@ -21,5 +22,20 @@ final class HeraldConfigurationTests: XCTestCase {
         XCTAssertEqual(configuration.waitLimit, .seconds(90))
         XCTAssertEqual(configuration.check.checkPeriod, .seconds(259_200))
         XCTAssertEqual(configuration.check.remindPeriod, .seconds(5_400))
+    }
+
+    /// The buttons speak the language the targeting sees: a configuration reads the user's
+    /// languages once, and its labels come from the very languages its audience holds.
+    func testTheButtonsSpeakTheLanguageOfTheTargetingsAudience() {
+        let given = Herald.Configuration(feedURL: nil, appID: "org.example.App", appVersion: "1",
+                                         check: CheckConfiguration(audience: Audience(languages: ["de"])),
+                                         environment: ["LANG": "fr_FR.UTF-8"])
+        XCTAssertEqual(given.check.audience?.languages, ["de"])
+        XCTAssertEqual(given.labels, Labels.translations["de"], "the audience's German, not the environment's French")
+
+        let read = Herald.Configuration(feedURL: nil, appID: "org.example.App", appVersion: "1",
+                                        environment: ["LANGUAGE": "eo:pt:de", "LANG": "it_IT.UTF-8"])
+        XCTAssertEqual(read.check.audience?.languages, ["eo", "pt", "de"])
+        XCTAssertEqual(read.labels, Labels.translations["de"], "the first of the targeting's languages with labels")
     }
 }

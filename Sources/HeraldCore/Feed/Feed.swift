@@ -188,6 +188,14 @@ package enum FeedKey {
     package static let minVersion = "MinVersion"
     /// Highest app version, inclusive.
     package static let maxVersion = "MaxVersion"
+
+    /// The keys whose value is text (a localised dictionary for all but `ActionURL`).
+    package static let texts = [title, message, actionURL, actionButton]
+    /// The app version bounds.
+    package static let versions = [minVersion, maxVersion]
+    /// Every key of iNotify's, in its order: the one list the decoder's readers, `herald feed
+    /// add` and `herald validate` (through `TargetingKey.all`) take their keys from.
+    package static let all = texts + versions
 }
 
 /// Something wrong with one entry of a feed; the entry is skipped, the others still count.

@@ -248,25 +248,19 @@ package enum FeedDecoder {
     /// Where an entry's known texts are in its keys and values as written, or why the entry
     /// cannot be used: title, message, action URL, action button, minimum and maximum version.
     static func readTexts(key: String, fields: borrowing FeedFields) throws(FeedProblem) -> FeedEntry.Texts {
-        // One pass over the keys finds the known ones, told apart by length before content;
-        // they are then checked in a fixed order, so the problem reported does not depend on
-        // the order the keys were written in. A string value is pointed at by its position,
-        // not copied.
+        // One pass over the keys finds the known ones; they are then checked in a fixed order,
+        // so the problem reported does not depend on the order the keys were written in. A
+        // string value is pointed at by its position, not copied.
         var title = -1, message = -1, actionURL = -1, actionButton = -1, minVersion = -1, maxVersion = -1
         let pairs = fields.pairs
         for position in pairs.indices {
-            let name = pairs[position].name
-            switch name.utf8.count {
-            case 5: if name == "Title" { title = position }
-            case 7: if name == "Message" { message = position }
-            case 9: if name == "ActionURL" { actionURL = position }
-            case 10:
-                if name == "MinVersion" {
-                    minVersion = position
-                } else if name == "MaxVersion" {
-                    maxVersion = position
-                }
-            case 12: if name == "ActionButton" { actionButton = position }
+            switch pairs[position].name {
+            case FeedKey.title: title = position
+            case FeedKey.message: message = position
+            case FeedKey.actionURL: actionURL = position
+            case FeedKey.actionButton: actionButton = position
+            case FeedKey.minVersion: minVersion = position
+            case FeedKey.maxVersion: maxVersion = position
             default: continue
             }
         }

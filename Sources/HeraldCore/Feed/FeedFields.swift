@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 
 /// The bytes of a document, kept by the entries whose plain texts were left in them.
 ///
@@ -202,22 +203,25 @@ struct FeedFields: Sendable {
         index = positions
     }
 
-    /// The key of `FeedKey` that `text` spells, as a string constant, or `nil`.
+    /// The key of `FeedKey.all` that `text` spells, as that string constant, or `nil`.
     ///
     /// Readers look keys up here before they make a string of their bytes: the six keys of
     /// every entry then cost a length check and a comparison, not a new string each.
     static func knownKey(_ text: UnsafeBufferPointer<UInt8>) -> String? {
-        switch text.count {
-        case 5: return ByteSearch.spells(text, "Title") ? "Title" : nil
-        case 7: return ByteSearch.spells(text, "Message") ? "Message" : nil
-        case 9: return ByteSearch.spells(text, "ActionURL") ? "ActionURL" : nil
-        case 10:
-            if ByteSearch.spells(text, "MinVersion") { return "MinVersion" }
-            return ByteSearch.spells(text, "MaxVersion") ? "MaxVersion" : nil
-        case 12: return ByteSearch.spells(text, "ActionButton") ? "ActionButton" : nil
-        default: return nil
+        guard text.count < knownKeysByLength.count, let base = text.baseAddress else { return nil }
+        for candidate in knownKeysByLength[text.count]
+        where candidate.bytes.withUnsafeBufferPointer({ memcmp(base, $0.baseAddress!, text.count) == 0 }) {
+            return candidate.key
         }
+        return nil
     }
+
+    /// `FeedKey.all` by length in bytes, each key with its bytes: `knownKey`'s table.
+    private static let knownKeysByLength: [[(bytes: [UInt8], key: String)]] = {
+        var table = [[(bytes: [UInt8], key: String)]](repeating: [], count: (FeedKey.all.map(\.utf8.count).max() ?? 0) + 1)
+        for key in FeedKey.all { table[key.utf8.count].append((Array(key.utf8), key)) }
+        return table
+    }()
 
     /// Whether both hold the same keys with the same values, in any order.
     func sameFields(as other: FeedFields) -> Bool {

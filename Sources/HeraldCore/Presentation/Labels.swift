@@ -37,7 +37,14 @@ public struct Labels: Sendable, Equatable {
     /// as gettext reads them: `LANGUAGE` (a colon-separated list) unless the locale is C or
     /// POSIX or unset, else `LC_ALL`, `LC_MESSAGES`, `LANG`.
     public static func forEnvironment(_ environment: [String: String]) -> Labels {
-        translations[languageCode(environment)] ?? english
+        forLanguages(Audience.languages(from: environment))
+    }
+
+    /// The labels for the first of the user's languages (in `Audience.languages`' form) that
+    /// has shipped labels, English when none has: what a check shows beside its targeting's
+    /// reading of the same languages.
+    package static func forLanguages(_ languages: [String]) -> Labels {
+        translations[languageCode(languages)] ?? english
     }
 
     /// The shipped language code chosen from the environment, "en" when none matches.

@@ -38,19 +38,7 @@ package enum NotificationText {
     /// (DESIGN.md D24): GNOME Shell keeps only `&amp; &quot; &apos; &lt; &gt;` and shows any other
     /// entity, `&#39;` among them, as typed.
     package static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(character)
-            }
-        }
-        return out
+        XMLText.escape(text, quotes: true)
     }
 
     /// A link for servers that offer `body-hyperlinks` but no actions (DESIGN.md D11).

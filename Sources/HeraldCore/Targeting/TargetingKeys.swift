@@ -21,8 +21,7 @@ package enum TargetingKey {
     package static let icon = "Icon"
 
     /// Every key Herald reads, iNotify's first.
-    package static let all = [FeedKey.title, FeedKey.message, FeedKey.actionURL, FeedKey.actionButton, FeedKey.minVersion,
-                             FeedKey.maxVersion, startDate, endDate, languages, desktops, rollout, priority, urgency, icon]
+    package static let all = FeedKey.all + [startDate, endDate, languages, desktops, rollout, priority, urgency, icon]
 }
 
 /// How pressing a message is, as the notification spec's urgency hint says it.

@@ -47,6 +47,10 @@ package struct RetiredKeys: Sendable, Equatable {
         return "\(MessageKeys.ledgerDate(of: date)) \(key)\n"
     }
 
+    /// Why an id `isWritable` refuses cannot be used, after the id's name: the one wording of
+    /// the rule for `herald feed add --key` and `herald feed remove`.
+    package static let unwritableReason = "cannot hold a line break or another control character: FEED.keys keeps one id a line"
+
     /// Whether `key` can be written on one ledger line and read back the same: no line break
     /// (U+2028 and U+2029 included) and no other control character. An id that cannot be
     /// retired must not be given out, or `herald feed remove` would refuse it for good.

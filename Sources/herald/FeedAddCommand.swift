@@ -61,7 +61,7 @@ struct FeedAddCommand: ParsableCommand, UsageExample {
             throw ValidationError("--create takes the format from the name: end it with .plist, .xml, .json or .strings")
         }
         if let key, !RetiredKeys.isWritable(key) {
-            throw ValidationError("--key cannot hold a line break or another control character: FEED.keys keeps one id a line")
+            throw ValidationError("--key " + RetiredKeys.unwritableReason)
         }
     }
 

@@ -29,7 +29,7 @@ struct FeedRemoveCommand: ParsableCommand, UsageExample {
     func run() throws {
         let file = try FeedArgument(feed).sharedFile(toDo: "removing a message")
         guard let line = RetiredKeys.line(retiring: key, on: Date()) else {
-            EventReporter.complain("\(feed): not changed: an id with a line break cannot be written in \(feed).keys")
+            EventReporter.complain("\(feed): not changed: the id \(RetiredKeys.unwritableReason)")
             throw ExitCode(65)
         }
         // The ledger and the feed are read, decided on and written as one step: a removal at the

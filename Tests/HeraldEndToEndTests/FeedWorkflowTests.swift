@@ -103,6 +103,19 @@ final class FeedWorkflowTests: XCTestCase {
                        ToolRun(status: 65, output: "", errorOutput: "herald: \(file.path): no message '2024/01/01' in the feed\n"))
     }
 
+    func testRemoveAndAddRefuseAnIdWithAControlCharacterInOneWording() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        let before = Fixtures.xmlFeed(["2024/01/01": ["Title": "Kept"]])
+        let file = try write(session, "feed.plist", before)
+        let rule = "cannot hold a line break or another control character: FEED.keys keeps one id a line"
+        XCTAssertEqual(try session.run(["feed", "remove", file.path, "2024/01/01\u{7}"]),
+                       ToolRun(status: 65, output: "", errorOutput: "herald: \(file.path): not changed: the id \(rule)\n"))
+        XCTAssertEqual(try session.run(["feed", "add", file.path, "--key", "2024/01/02\u{7}", "--title", "T", "--message", "M"]).errorOutput
+                           .components(separatedBy: "\n").first, "herald: --key \(rule)")
+        XCTAssertEqual(try text(file), before)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file.path + ".keys"))
+    }
+
     func testAddAndValidateRefuseARetiredId() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
         let file = try write(session, "feed.plist", Fixtures.xmlFeed(["2024/01/01": ["Title": "Old"]]))

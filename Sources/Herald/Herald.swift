@@ -131,13 +131,20 @@ public final class Herald {
     /// administrator's mirror of it.
     func feedSource(for url: String) -> FeedSource {
         if let made = madeFeedSource, made.url == url { return made }
-        let source = FeedSource(
+        let source = feedSource(for: url, cache: store)
+        madeFeedSource = source
+        return source
+    }
+
+    /// A new source of the feed at `url`, loaded as a check loads it (the configuration's
+    /// limits, rules, keys and languages), keeping its cached copy in `cache`; `nil` for none,
+    /// so no request is conditional and nothing is cached (`herald check --explain`).
+    package func feedSource(for url: String, cache: (any StateStore)?) -> FeedSource {
+        FeedSource(
             url: url, userAgent: configuration.userAgent,
             timeout: configuration.timeout.seconds, sizeLimit: configuration.sizeLimit, rules: configuration.urlRules,
             caFile: configuration.caFile, publicKeys: signingKeys, appID: configuration.appID,
-            now: { [weak self] in self?.now() ?? Date() }, languages: configuration.check.audience?.languages ?? [], cache: store)
-        madeFeedSource = source
-        return source
+            now: { [weak self] in self?.now() ?? Date() }, languages: configuration.check.audience?.languages ?? [], cache: cache)
     }
     /// The configured public keys, read once at creation.
     private let signingKeys: [Data]

@@ -29,7 +29,12 @@ struct CheckCommand: ParsableCommand, UsageExample {
     var explain = false
 
     func validate() throws {
-        if let refusal = CheckOptionLimits.startDelayRefusal(startDelay) { throw ValidationError(refusal) }
+        if let refusal = Self.refusal(startDelay: startDelay) { throw ValidationError(refusal) }
+    }
+
+    /// Why the command's own option is refused, or `nil`: the start delay's range.
+    static func refusal(startDelay: Double) -> String? {
+        CheckOptionLimits.startDelayRefusal(startDelay)
     }
 
     func run() throws {
@@ -86,13 +91,20 @@ struct FeedCheckArguments: ParsableArguments {
 }
 
 extension CheckCommandLine {
-    /// A mistake the parser would report for these values, or `nil` when it would report none:
-    /// the checks of every option group's `validate()` together, for the plain reading, which
-    /// leaves a command line with a mistake to the parser to report.
+    /// The mistake the parser would report for these values, or `nil` when it would report none,
+    /// for the plain reading, which leaves a command line with a mistake to the parser to report.
+    ///
+    /// Each option group's `validate()` only throws its own refusal function's answer; here are
+    /// those functions, in the order the parser validates the groups (each nested group before
+    /// the group holding it, the command last), so both readings refuse the same values with
+    /// the same first message. A new check goes into its group's refusal function, never into a
+    /// `validate()` itself.
     var usageProblem: String? {
-        if let refusal = CheckOptionLimits.startDelayRefusal(startDelay) ?? numberRefusal { return refusal }
-        if !HeraldPaths.isValid(appID: appID) { return StateStoreError.invalidAppID(appID).description }
-        return URLRuleOptions.refusal(caFile: caFile, publicKeys: publicKeys) ?? FeedCheckArguments.feedRefusal(feed, rules: rules)
+        AppOptions.refusal(appID: appID)
+            ?? URLRuleOptions.refusal(caFile: caFile, publicKeys: publicKeys)
+            ?? numberRefusal
+            ?? FeedCheckArguments.feedRefusal(feed, rules: rules)
+            ?? CheckCommand.refusal(startDelay: startDelay)
     }
 
     /// The rules for the feed and the links.
@@ -167,10 +179,15 @@ struct AppOptions: ParsableArguments {
 
     func validate() throws { try Self.requireUsable(appID: appID) }
 
-    /// A usage error unless the app id is a plain file name: it names the state file and the
-    /// autostart entry, and an id such as `../../x` would reach outside their folders.
+    /// A usage error unless the app id is usable (`refusal(appID:)`).
     static func requireUsable(appID: String) throws {
-        guard HeraldPaths.isValid(appID: appID) else { throw ValidationError(StateStoreError.invalidAppID(appID).description) }
+        if let refusal = refusal(appID: appID) { throw ValidationError(refusal) }
+    }
+
+    /// Why an app id is refused, or `nil`: it must be a plain file name, as it names the state
+    /// file and the autostart entry, and an id such as `../../x` would reach outside their folders.
+    static func refusal(appID: String) -> String? {
+        HeraldPaths.isValid(appID: appID) ? nil : StateStoreError.invalidAppID(appID).description
     }
 }
 

@@ -58,11 +58,7 @@ struct CheckExplanation {
         case .fetch(let url, _):
             feedURL = url ?? configuration.feedURL!
         }
-        let publicKeys = configuration.publicKeys.compactMap { try? FeedSignature.publicKey(base64: $0) }
-        let source = FeedSource(url: feedURL, userAgent: configuration.userAgent, timeout: configuration.timeout.seconds,
-                                sizeLimit: configuration.sizeLimit, rules: configuration.urlRules, caFile: configuration.caFile,
-                                publicKeys: publicKeys, appID: configuration.appID, now: { herald.now() },
-                                languages: configuration.check.audience?.languages ?? [], cache: nil)
+        let source = herald.feedSource(for: feedURL, cache: nil)
         let loaded: LoadedFeed
         switch source.loadOnce(acceptedVersion: state.feedVersions[feedURL]) {
         case .success(let success): loaded = success

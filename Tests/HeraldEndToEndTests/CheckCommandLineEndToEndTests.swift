@@ -8,16 +8,23 @@ import XCTest
 final class CheckCommandLineEndToEndTests: XCTestCase {
     let appID = "org.example.Lines"
 
-    /// The long names of `herald check`'s flags, from the parser's own description of the command.
-    func flags(_ session: DesktopSession) throws -> Set<String> {
-        let dump = try session.run(["check", "--experimental-dump-help"])
-        XCTAssertEqual(dump.status, 0)
+    /// The long names of `herald check`'s flags, from the parser's own description of the
+    /// command, asked once for all the tests of the class.
+    static let flags = Result { () throws -> Set<String> in
+        let dump = try runToCompletion(TestPaths.herald, ["check", "--experimental-dump-help"], environment: ["PATH": "/usr/bin:/bin"])
+        guard dump.status == 0 else { throw DumpHelpFailure(status: dump.status, output: dump.output) }
         let root = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(dump.output.utf8)) as? [String: Any])
         let command = try XCTUnwrap(root["command"] as? [String: Any])
         let arguments = try XCTUnwrap(command["arguments"] as? [[String: Any]])
         return Set(arguments.filter { $0["kind"] as? String == "flag" }.flatMap { argument in
             (argument["names"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String == "long" ? "--" + ($0["name"] as! String) : nil }
         })
+    }
+
+    /// `herald check --experimental-dump-help` ended with a status other than 0.
+    struct DumpHelpFailure: Error {
+        let status: Int32
+        let output: String
     }
 
     /// `arguments` with every `--name value` written `--name=value`, which only the parser reads.
@@ -40,7 +47,7 @@ final class CheckCommandLineEndToEndTests: XCTestCase {
     /// Runs `check` with `arguments` in both forms and says how each ended.
     func runBothForms(_ session: DesktopSession, _ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> ToolRun {
         let plain = try session.run(["check"] + arguments)
-        let parsed = try session.run(["check"] + parserForm(arguments, flags: flags(session)))
+        let parsed = try session.run(["check"] + parserForm(arguments, flags: Self.flags.get()))
         XCTAssertEqual(plain, parsed, "\(arguments)", file: file, line: line)
         return plain
     }

@@ -213,15 +213,9 @@ final class ToolConventionsTests: XCTestCase {
         XCTAssertEqual(try readOnly(["validate", server.url("feed.plist")]).status, 0)
         let publicKey = keygen.output.trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertEqual(try readOnly(["feed", "verify", feed, "--public-key", publicKey]),
-                       Run(status: 0, output: "\(feed): the signature matches (1 message): version \(signedVersion(feed)), for any app; "
+                       Run(status: 0, output: "\(feed): the signature matches (1 message): version \(try XCTUnwrap(Fixtures.signedVersion(of: Data(contentsOf: URL(fileURLWithPath: feed))))), for any app; "
                            + "verified with key 1 of 1\n", errorOutput: ""))
         XCTAssertEqual(filesUnderTheUsersFolders(session), before)
         XCTAssertFalse(FileManager.default.fileExists(atPath: session.environment["XDG_STATE_HOME"]! + "/herald"))
-    }
-
-    /// The version `herald feed sign` wrote into a feed's trailing block.
-    func signedVersion(_ feed: String) -> String {
-        let text = (try? String(contentsOfFile: feed, encoding: .utf8)) ?? ""
-        return String(text.components(separatedBy: "version=").last?.prefix { $0.isNumber } ?? "")
     }
 }

@@ -104,6 +104,78 @@ final class CheckCommandLineTests: XCTestCase {
         }
     }
 
+    /// The parser's first refusal of `herald check` with `arguments`, in the words and with the
+    /// status `herald` ends with, or `nil` when the parser accepts them.
+    func parserRefusal(_ arguments: [String]) -> (message: String, status: Int32)? {
+        do {
+            _ = try CheckCommand.parse(arguments)
+            return nil
+        } catch {
+            return (HeraldCommand.sentence(CheckCommand.message(for: error)), CheckCommand.exitCode(for: error).rawValue)
+        }
+    }
+
+    /// `required` with `option` set to `value`: given once, replacing the feed or the app id.
+    func arguments(_ values: [(option: String, value: String)]) -> [String] {
+        var named = [("--feed", required[1]), ("--app-id", required[3])]
+        for (option, value) in values {
+            if let index = named.firstIndex(where: { $0.0 == option }) { named[index].1 = value } else { named.append((option, value)) }
+        }
+        return named.flatMap { [$0.0, $0.1] }
+    }
+
+    /// Every value-taking option with values near and past each limit, and texts each rule
+    /// refuses, alone, with every flag, and two mistakes at a time: wherever the plain reading reads a command line, it
+    /// finds the mistake the parser reports first (so the line goes to the parser, which
+    /// exits 64), and finds none where the parser finds none. A check written into one
+    /// reading only fails here.
+    func testThePlainReadingRefusesWhatTheParserRefusesWithTheParsersFirstMessage() throws {
+        // The parser takes about a tenth of a second per command line in a debug build, so each
+        // value here stands for a rule: a limit, a path, a key, a feed URL.
+        let values = ["0", "inf", "1000000", "../x", "/nonexistent/ca.pem", "http://example.org/feed.plist", "not base64"]
+        let flags = CheckCommandLine.options.filter { $0.kind == .flag }.map(\.name)
+        var singles: [[(option: String, value: String)]] = []
+        for option in CheckCommandLine.options where option.kind != .flag {
+            for value in values { singles.append([(option.name, value)]) }
+        }
+        var refused: [[(option: String, value: String)]] = []
+        var counts = (read: 0, refused: 0)
+        func compare(_ values: [(option: String, value: String)], flags: [String] = []) {
+            let arguments = arguments(values) + flags
+            guard let line = CheckCommandLine(plainArguments: arguments) else { return }
+            counts.read += 1
+            let parser = parserRefusal(arguments)
+            XCTAssertEqual(line.usageProblem, parser?.message, "\(arguments)")
+            if let parser {
+                counts.refused += 1
+                XCTAssertEqual(parser.status, 64, "\(arguments)")
+            }
+        }
+        for single in singles {
+            compare(single)
+            guard let line = CheckCommandLine(plainArguments: arguments(single)), line.usageProblem != nil else { continue }
+            refused.append(single)
+        }
+        // Each option's first mistake with every flag, and two of them in both orders: the
+        // parser reports the one of the group it validates first.
+        let firstMistakes = Dictionary(refused.map { ($0[0].option, $0) }, uniquingKeysWith: { first, _ in first })
+        let options = firstMistakes.keys.sorted()
+        for (index, option) in options.enumerated() {
+            compare(firstMistakes[option]!, flags: flags)
+            for other in options[(index + 1)...] {
+                compare(firstMistakes[option]! + firstMistakes[other]!)
+                compare(firstMistakes[other]! + firstMistakes[option]!)
+            }
+        }
+        // Every rule is met: the app id, the CA file, a key, each number, the feed and the start delay.
+        XCTAssertEqual(Set(firstMistakes.keys), [
+            "--feed", "--app-id", "--start-delay", "--check-period", "--remind-period", "--max", "--wait", "--timeout", "--server-wait",
+            "--ca-file", "--public-key",
+        ])
+        XCTAssertGreaterThan(counts.refused, 100)
+        XCTAssertGreaterThan(counts.read - counts.refused, 30)
+    }
+
     func testNumbersOutOfRangeAreRefusedInTheParsersWords() {
         var line = CheckCommandLine(feed: "f", appID: "a")
         XCTAssertNil(line.numberRefusal)

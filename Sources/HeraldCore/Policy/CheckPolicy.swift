@@ -57,6 +57,9 @@ public enum MessageSkipReason: Sendable, Equatable, CustomStringConvertible {
     case delegateDeclined
     /// Another process is showing it right now (DESIGN.md D16).
     case shownElsewhere
+    /// It waits for an answer where an earlier check handed it over (DESIGN.md D23): in the
+    /// desktop's list, or on screen, held by the Herald agent.
+    case handedOver(since: Date)
     /// The per-check cap was reached (DESIGN.md D3); it comes at a later check.
     case overCap
     /// Its `StartDate` is still to come.
@@ -86,6 +89,7 @@ public enum MessageSkipReason: Sendable, Equatable, CustomStringConvertible {
         case .noHandler: return "no-url-handler"
         case .delegateDeclined: return "delegate-declined"
         case .shownElsewhere: return "shown-elsewhere"
+        case .handedOver: return "handed-over"
         case .overCap: return "over-cap"
         case .notStarted: return "not-started"
         case .ended: return "ended"
@@ -109,6 +113,7 @@ public enum MessageSkipReason: Sendable, Equatable, CustomStringConvertible {
         case .noHandler(let scheme): return "no application opens \(scheme): links"
         case .delegateDeclined: return "the app declined to display it"
         case .shownElsewhere: return "another process is showing it"
+        case .handedOver(let since): return "handed over \(ISO8601Moment.text(since)), waiting for an answer"
         case .overCap: return "more messages than one check shows"
         case .notStarted(let start): return "starts \(ISO8601Moment.text(start))"
         case .ended(let end): return "ended \(ISO8601Moment.text(end))"
@@ -373,6 +378,10 @@ package enum CheckPolicy {
         if let claim = state.presenting[entry.key], isHeldElsewhere(claim, claimant: claimant, in: context) {
             return .shownElsewhere
         }
+        if let handover = state.handedOver[entry.key],
+           isWaiting(handover, isAgentLive: { context.isLive(HeraldState.Claim(processID: $0, check: nil, until: context.now)) }) {
+            return .handedOver(since: handover.since)
+        }
         return nil
     }
 
@@ -401,6 +410,7 @@ package enum CheckPolicy {
     package static func apply(_ answer: Answer, to key: String, state: HeraldState, now: Date) -> HeraldState {
         var state = state
         state.presenting[key] = nil
+        state.handedOver[key] = nil
         switch answer {
         case .view, .ok:
             state.viewed.insert(key)

@@ -27,6 +27,9 @@ public struct HeraldState: Codable, Sendable, Equatable {
     package var presenting: [String: Claim]
     /// Prompts claimed by a running check, by name.
     package var presentingPrompts: [String: Claim]
+    /// Messages handed over to outlive their check, by key (DESIGN.md D23): waiting in the
+    /// desktop's list or held by the Herald agent until answered or withdrawn.
+    package var handedOver: [String: Handover]
     /// Each local prompt's uses, reminder and answers, by prompt name.
     package var prompts: [String: PromptState]
     /// This install's place in every `Rollout`, drawn once in 0..<1 the first time a feed has
@@ -47,6 +50,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
         cachedFeed = nil
         presenting = [:]
         presentingPrompts = [:]
+        handedOver = [:]
         prompts = [:]
         rolloutDraw = nil
         feedVersions = [:]
@@ -120,7 +124,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case ignored, viewed, reminded, absentSince, lastChecked, failure, cachedFeed, presenting, presentingPrompts, prompts, rolloutDraw, feedVersions
+        case ignored, viewed, reminded, absentSince, lastChecked, failure, cachedFeed, presenting, presentingPrompts, handedOver, prompts, rolloutDraw, feedVersions
     }
 
     /// Reads a state file; keys missing from older files take their empty values.
@@ -135,6 +139,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
         cachedFeed = try container.decodeIfPresent(CachedFeed.self, forKey: .cachedFeed)
         presenting = try container.decodeIfPresent([String: Claim].self, forKey: .presenting) ?? [:]
         presentingPrompts = try container.decodeIfPresent([String: Claim].self, forKey: .presentingPrompts) ?? [:]
+        handedOver = try container.decodeIfPresent([String: Handover].self, forKey: .handedOver) ?? [:]
         prompts = try container.decodeIfPresent([String: PromptState].self, forKey: .prompts) ?? [:]
         rolloutDraw = try container.decodeIfPresent(Double.self, forKey: .rolloutDraw).flatMap { (0..<1).contains($0) ? $0 : nil }
         feedVersions = try container.decodeIfPresent([String: UInt64].self, forKey: .feedVersions) ?? [:]
@@ -160,6 +165,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
         try container.encodeIfPresent(cachedFeed, forKey: .cachedFeed)
         try container.encode(presenting, forKey: .presenting)
         try container.encode(presentingPrompts, forKey: .presentingPrompts)
+        if !handedOver.isEmpty { try container.encode(handedOver, forKey: .handedOver) }
         try container.encode(prompts, forKey: .prompts)
         try container.encodeIfPresent(rolloutDraw, forKey: .rolloutDraw)
         if !feedVersions.isEmpty { try container.encode(feedVersions, forKey: .feedVersions) }

@@ -5,16 +5,16 @@ import FoundationEssentials
 ///
 /// Files written before read as they did: from the Gregorian calendar's first day to year 9999
 /// `ISO8601Moment` writes what Foundation's `.iso8601` strategy wrote, and reads what it read.
-enum StateFileFormat {
+package enum StateFileFormat {
     /// The state in a file's bytes, or `nil` when they do not decode.
-    static func decode(_ bytes: Data) -> HeraldState? {
+    package static func decode(_ bytes: Data) -> HeraldState? {
         try? decoder.decode(HeraldState.self, from: bytes)
     }
 
     /// The file's bytes for a state.
     ///
     /// - Throws: `EncodingError.invalidValue` for a `rolloutDraw` that is not finite.
-    static func encode(_ state: HeraldState) throws -> Data {
+    package static func encode(_ state: HeraldState) throws -> Data {
         try encoder.encode(state)
     }
 

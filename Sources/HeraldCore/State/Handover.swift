@@ -1,0 +1,94 @@
+import FoundationEssentials
+
+/// A message handed over to outlive the check that showed it (DESIGN.md D23): posted to the
+/// desktop's own list of notifications (GNOME Shell's `org.gtk.Notifications`), where a click
+/// hours later starts the Herald agent, or held on screen by the agent itself. It stays claimed
+/// until it is answered or withdrawn, so no later check shows it twice.
+package struct Handover: Codable, Sendable, Equatable {
+    /// Where the message waits for its answer.
+    package enum Place: String, Codable, Sendable {
+        /// In the desktop's list (`org.gtk.Notifications`); it waits there whatever runs.
+        case desktopList = "desktop-list"
+        /// On screen as a freedesktop notification the agent holds; it waits while the agent
+        /// process (`agentProcessID`) lives.
+        case agent
+    }
+
+    /// Where it waits.
+    package var place: Place
+    /// The agent's process, for `.agent`.
+    package var agentProcessID: Int32?
+    /// The link a view opens, as the check allowed it under the app's URL rules: the agent opens
+    /// this one, never a link a click carries.
+    package var link: String?
+    /// When it was handed over.
+    package var since: Date
+
+    /// Creates a handover.
+    package init(place: Place, agentProcessID: Int32? = nil, link: String?, since: Date) {
+        self.place = place
+        self.agentProcessID = agentProcessID
+        self.link = link
+        self.since = since
+    }
+
+    /// The id the desktop's list and the agent know the message by: the app id, a space and
+    /// the message's key (an app id holds no space).
+    package static func notificationID(appID: String, key: String) -> String {
+        appID + " " + key
+    }
+
+    /// The app id and key of a `notificationID(appID:key:)`, or `nil` for any other text.
+    package static func parts(ofNotificationID id: String) -> (appID: String, key: String)? {
+        guard let space = id.firstIndex(of: " ") else { return nil }
+        let appID = String(id[..<space]), key = String(id[id.index(after: space)...])
+        return appID.isEmpty || key.isEmpty ? nil : (appID, key)
+    }
+}
+
+extension CheckPolicy {
+    /// Records that `key` was handed over: its claim by the check becomes the handover, which
+    /// lapses only when the message is answered or withdrawn (or, held by the agent, when the
+    /// agent has gone).
+    package static func handOver(_ key: String, _ handover: Handover, in state: HeraldState) -> HeraldState {
+        var state = state
+        state.presenting[key] = nil
+        state.handedOver[key] = handover
+        return state
+    }
+
+    /// Applies an answer given to a handed-over message (a click in the desktop's list or on a
+    /// notification the agent holds): once. Only a message still handed over takes an answer;
+    /// a second click (the list and a stale popup) finds none and changes nothing.
+    ///
+    /// - Returns: the new state and the handover answered, or `nil` when there was none.
+    package static func applyHandedOver(_ answer: Answer?, to key: String, state: HeraldState, now: Date) -> (state: HeraldState, handover: Handover)? {
+        guard let handover = state.handedOver[key] else { return nil }
+        var state = state
+        state.handedOver[key] = nil
+        if let answer { state = apply(answer, to: key, state: state, now: now) }
+        return (state, handover)
+    }
+
+    /// The handed-over messages the publisher has withdrawn: no longer in `feed`. Each is to be
+    /// taken off every screen and out of the desktop's list, and its handover forgotten.
+    package static func withdrawn(from feed: Feed, state: HeraldState) -> [String] {
+        state.handedOver.keys.filter { feed.entries[$0] == nil }.sorted()
+    }
+
+    /// Forgets the handovers of `keys` (withdrawn, or taken back by a check that closes them).
+    package static func forgetHandovers(_ keys: some Sequence<String>, in state: HeraldState) -> HeraldState {
+        var state = state
+        for key in keys { state.handedOver[key] = nil }
+        return state
+    }
+
+    /// Whether a handover still keeps its message from being shown: in the desktop's list
+    /// always; held by the agent while `isAgentLive` says the agent's process runs.
+    static func isWaiting(_ handover: Handover, isAgentLive: (Int32) -> Bool) -> Bool {
+        switch handover.place {
+        case .desktopList: return true
+        case .agent: return handover.agentProcessID.map(isAgentLive) ?? false
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import HeraldCore
+import HeraldTestSupport
+import XCTest
+
+final class HandoverTests: XCTestCase {
+    let clock = TestClock()
+    let feed = Feed(entries: ["a", "b"].map { Fixtures.entry($0, url: "https://example.org/\($0)") })
+
+    private func selected(_ state: HeraldState, agentLives: Bool = true) -> [String] {
+        let context = PolicyContext(configuration: CheckConfiguration(), now: clock.after(days: 30), isLive: { $0.processID == 77 && agentLives })
+        return CheckPolicy.select(feed, state: state, in: context).candidates.map(\.key)
+    }
+
+    private func handedOver(_ place: Handover.Place) -> HeraldState {
+        var state = HeraldState()
+        state.ignored = []
+        state.presenting["a"] = .init(processID: 5, check: "x.1", until: clock.after(days: 0.01))
+        return CheckPolicy.handOver("a", Handover(place: place, agentProcessID: place == .agent ? 77 : nil,
+                                                  link: "https://example.org/a", since: clock.now), in: state)
+    }
+
+    func testAMessageInTheDesktopsListIsNotShownAgainWhateverRuns() {
+        let state = handedOver(.desktopList)
+        XCTAssertNil(state.presenting["a"], "the check's claim becomes the handover")
+        XCTAssertEqual(selected(state, agentLives: false), ["b"])
+        let skipped = CheckPolicy.select(feed, state: state, in: PolicyContext(configuration: CheckConfiguration(), now: clock.after(days: 30))).skipped
+        XCTAssertEqual(skipped.map(\.reason), [.handedOver(since: clock.now)])
+        XCTAssertEqual(skipped.first?.reason.name, "handed-over")
+    }
+
+    func testAMessageHeldByTheAgentWaitsWhileTheAgentLivesAndShowsAgainAfter() {
+        let state = handedOver(.agent)
+        XCTAssertEqual(selected(state, agentLives: true), ["b"])
+        XCTAssertEqual(selected(state, agentLives: false), ["b", "a"])
+    }
+
+    func testAnAnswerToAHandedOverMessageIsRecordedOnce() throws {
+        let state = handedOver(.desktopList)
+        let first = try XCTUnwrap(CheckPolicy.applyHandedOver(.view, to: "a", state: state, now: clock.after(days: 1)))
+        XCTAssertEqual(first.handover.link, "https://example.org/a")
+        XCTAssertEqual(first.state.viewed, ["a"])
+        XCTAssertNil(first.state.handedOver["a"])
+        XCTAssertNil(CheckPolicy.applyHandedOver(.ignore, to: "a", state: first.state, now: clock.after(days: 2)),
+                     "a second click finds nothing to answer")
+        XCTAssertNil(CheckPolicy.applyHandedOver(.view, to: "b", state: state, now: clock.now), "b was never handed over")
+    }
+
+    func testAnAnswerInTheAppEndsTheHandoverToo() {
+        let state = CheckPolicy.apply(.remind, to: "a", state: handedOver(.desktopList), now: clock.after(days: 1))
+        XCTAssertNil(state.handedOver["a"])
+        XCTAssertEqual(state.reminded["a"], clock.after(days: 1))
+    }
+
+    func testAHandedOverMessageTheFeedNoLongerHoldsIsWithdrawn() {
+        var state = handedOver(.desktopList)
+        state = CheckPolicy.handOver("gone", Handover(place: .agent, agentProcessID: 77, link: nil, since: clock.now), in: state)
+        XCTAssertEqual(CheckPolicy.withdrawn(from: feed, state: state), ["gone"])
+        XCTAssertEqual(CheckPolicy.forgetHandovers(["gone"], in: state).handedOver.keys.sorted(), ["a"])
+    }
+
+    func testAHandoverIsKeptInTheStateFileAndAnOlderFileHasNone() throws {
+        let state = handedOver(.agent)
+        let decoded = try StateFileFormat.decode(StateFileFormat.encode(state))
+        XCTAssertEqual(decoded, state)
+        XCTAssertFalse(String(decoding: try StateFileFormat.encode(HeraldState()), as: UTF8.self).contains("handedOver"))
+    }
+
+    func testANotificationIDNamesTheAppAndTheMessage() throws {
+        let id = Handover.notificationID(appID: "org.example.App", key: "2026/01/01 extra")
+        XCTAssertEqual(id, "org.example.App 2026/01/01 extra")
+        let parts = try XCTUnwrap(Handover.parts(ofNotificationID: id))
+        XCTAssertEqual(parts.appID, "org.example.App")
+        XCTAssertEqual(parts.key, "2026/01/01 extra")
+        XCTAssertNil(Handover.parts(ofNotificationID: "no-space"))
+        XCTAssertNil(Handover.parts(ofNotificationID: "org.example.App "))
+    }
+}

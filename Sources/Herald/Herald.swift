@@ -41,7 +41,13 @@ public final class Herald {
         public var urlRules: URLRules
         /// Button labels; by default in the first of the audience's languages (`check.audience`)
         /// that has them, so the buttons speak the language the targeting sees.
-        public var labels: Labels
+        public var labels: Labels {
+            get { givenLabels ?? Labels.forLanguages(check.audience?.languages ?? []) }
+            set { givenLabels = newValue }
+        }
+        /// The labels set, `nil` for the audience's: chosen when a check shows something, so a
+        /// check that is not due never reads the shipped translations.
+        private var givenLabels: Labels?
         /// An icon name or `file://` URI shown with the messages.
         public var icon: String?
         /// The time the fetch may take. Default 60 seconds.
@@ -78,11 +84,10 @@ public final class Herald {
             var check = check ?? CheckConfiguration()
             check.appVersion = appVersion ?? check.appVersion
             // The user's languages are read once: the buttons speak the language the targeting sees.
-            let audience = check.audience ?? Audience(environment: environment)
-            check.audience = audience
+            check.audience = check.audience ?? Audience(environment: environment)
             self.check = check
             self.urlRules = urlRules
-            self.labels = labels ?? Labels.forLanguages(audience.languages)
+            self.givenLabels = labels
             self.icon = icon
             self.timeout = timeout
             self.sizeLimit = sizeLimit

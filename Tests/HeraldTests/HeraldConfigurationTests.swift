@@ -38,4 +38,19 @@ final class HeraldConfigurationTests: XCTestCase {
         XCTAssertEqual(read.check.audience?.languages, ["eo", "pt", "de"])
         XCTAssertEqual(read.labels, Labels.translations["de"], "the first of the targeting's languages with labels")
     }
+
+    /// An audience an app sets after creating its configuration moves the buttons with it, and
+    /// labels the app sets stay as set.
+    func testTheButtonsFollowAnAudienceSetAfterCreation() {
+        var configuration = Herald.Configuration(feedURL: nil, appID: "org.example.App", appVersion: "1",
+                                                 environment: ["LANG": "fr_FR.UTF-8"])
+        XCTAssertEqual(configuration.labels, Labels.translations["fr"])
+        configuration.check.audience = Audience(languages: ["ja"])
+        XCTAssertEqual(configuration.labels, Labels.translations["ja"], "the targeting's Japanese, not the French read at creation")
+
+        let own = Labels(ok: "Yes", ignore: "No", remind: "", moreInfo: "Read")
+        configuration.labels = own
+        configuration.check.audience = Audience(languages: ["it"])
+        XCTAssertEqual(configuration.labels, own)
+    }
 }

@@ -247,13 +247,13 @@ package final class Agent {
 
     /// Why an app id and key are refused, or `nil`: the app id must be usable as a file name
     /// (`HeraldPaths.isValid`), the key not empty.
-    static func refusal(appID: String, key: String) -> String? {
+    nonisolated static func refusal(appID: String, key: String) -> String? {
         if !HeraldPaths.isValid(appID: appID) { return StateStoreError.invalidAppID(appID).description }
         return key.isEmpty ? "the message key is empty" : nil
     }
 
     /// The notification `Hold` describes, held until answered (timeout 0).
-    static func notification(_ fields: [String: DBusValue]) -> DesktopNotification {
+    nonisolated static func notification(_ fields: [String: DBusValue]) -> DesktopNotification {
         func text(_ name: String) -> String? { fields[name]?.unwrapped.string }
         var actions: [(id: String, label: String)] = []
         if case .array(let pairs)? = fields["actions"]?.unwrapped {

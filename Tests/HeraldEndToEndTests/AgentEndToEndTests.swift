@@ -179,6 +179,24 @@ final class AgentEndToEndTests: XCTestCase {
         XCTAssertEqual(session.openedLinks, [])
     }
 
+    func testASecondHoldOfTheSameMessageReplacesTheFirstAndTakesItsAnswer() throws {
+        let session = try agentSession(server: true)
+        defer { session.stop() }
+        try handOver(key, in: session, place: .agent)
+        let notification = "{'summary': <'S'>, 'body': <'B'>, 'actions': <[('default', 'More'), ('view', 'More'), ('ignore', 'Ignore')]>}"
+        let first = try agentCall("Hold", [appID, key, notification], in: session)
+        let second = try agentCall("Hold", [appID, key, notification], in: session)
+        XCTAssertEqual([first.status, second.status], [0, 0])
+        XCTAssertEqual([first.output, second.output], ["(uint32 1,)\n", "(uint32 2,)\n"])
+        XCTAssertTrue(eventually(within: 5) {
+            (try? session.serverCalls())?.contains { $0.method == "CloseNotification" && ($0.args.first as? Int) == 1 } ?? false
+        }, "the first is closed")
+        Thread.sleep(forTimeInterval: 0.3)
+        try session.invoke("default", on: 2)
+        XCTAssertTrue(eventually(within: 5) { (try? store(session).load().viewed) == [key] }, "the body click of the second is view")
+        XCTAssertTrue(eventually(within: 5) { session.openedLinks == [link] })
+    }
+
     func testAnUnusableAppIDOrAnswerIsRefusedAndNothingIsWritten() throws {
         let session = try agentSession()
         defer { session.stop() }

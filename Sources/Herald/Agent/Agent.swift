@@ -154,7 +154,7 @@ package final class Agent {
         else { return call.fail(Self.invalidArgs, "Hold takes (app id, message key, notification)") }
         if let refusal = Self.refusal(appID: appID, key: key) { return call.fail(Self.invalidArgs, refusal) }
         let notification = Self.notification(fields)
-        guard connectedToServer || NotificationServer(appName: notification.appName ?? "Herald") != nil else {
+        guard connectedToServer || NotificationServer(appName: "Herald") != nil else {
             return call.fail(Self.failed, "no notification server answers on the session bus")
         }
         connectedToServer = true

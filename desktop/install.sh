@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs Herald for the current user (or into --prefix): the herald tool and the GTK demo,
 # built with the Swift runtime linked in (they run without a Swift toolchain) and stripped, their
-# manual pages, herald's bash, zsh and fish completions, the desktop entries and the icons. Undo
+# manual pages, herald's bash, zsh and fish completions, the desktop entries, the agent's D-Bus and
+# systemd user services and the icons. Undo
 # with desktop/uninstall.sh and the same --prefix.
 #
 #   desktop/install.sh [--prefix DIR]      (default ~/.local)
@@ -36,6 +37,20 @@ if [[ " ${products[*]} " == *" herald-gtk-demo "* ]]; then
       "$root/desktop/org.herald.GtkDemo.desktop" > "$entry"
   installed+=("$entry")
 fi
+# The agent that D-Bus starts for a click in the desktop's list: its desktop entry (where
+# GNOME Shell finds it), its session bus service and its systemd user unit (~/.local/share/systemd/user
+# is where systemd looks for a user's own units; lib/systemd/user under /usr and /usr/local).
+sed -e "s|^Exec=herald |Exec=$prefix/bin/herald |" "$root/desktop/org.herald.Agent.desktop" > "$generated/org.herald.Agent.desktop"
+put 644 "$generated/org.herald.Agent.desktop" "$prefix/share/applications/org.herald.Agent.desktop"
+for unit in org.herald.Agent.service herald-agent.service; do
+  sed -e "s|@BINDIR@|$prefix/bin|" "$root/desktop/$unit" > "$generated/$unit"
+done
+put 644 "$generated/org.herald.Agent.service" "$prefix/share/dbus-1/services/org.herald.Agent.service"
+case "$prefix" in
+  /usr | /usr/local) units="$prefix/lib/systemd/user" ;;
+  *) units="$prefix/share/systemd/user" ;;
+esac
+put 644 "$generated/herald-agent.service" "$units/herald-agent.service"
 while IFS= read -r icon; do
   put 644 "$root/icons/$icon" "$prefix/share/icons/$icon"
 done < <(cd "$root/icons" && find hicolor -type f \( -name '*.png' -o -name '*.svg' \) | sort)

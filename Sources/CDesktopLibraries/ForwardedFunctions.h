@@ -100,3 +100,32 @@ FORWARD(HERALD_LIBNOTIFY, gboolean, notify_notification_show, (NotifyNotificatio
 FORWARD(HERALD_LIBNOTIFY, gboolean, notify_notification_close, (NotifyNotification *notification, GError **error),
         (notification, error))
 FORWARD(HERALD_LIBNOTIFY, gint, notify_notification_get_closed_reason, (const NotifyNotification *notification), (notification))
+
+// GIO: the agent's D-Bus service
+
+FORWARD(HERALD_GIO, guint, g_bus_own_name_on_connection,
+        (GDBusConnection *connection, const gchar *name, GBusNameOwnerFlags flags,
+         GBusNameAcquiredCallback name_acquired_handler, GBusNameLostCallback name_lost_handler, gpointer user_data,
+         GDestroyNotify user_data_free_func),
+        (connection, name, flags, name_acquired_handler, name_lost_handler, user_data, user_data_free_func))
+FORWARD_VOID(HERALD_GIO, g_bus_unown_name, (guint owner_id), (owner_id))
+FORWARD(HERALD_GIO, GDBusNodeInfo *, g_dbus_node_info_new_for_xml, (const gchar *xml_data, GError **error), (xml_data, error))
+FORWARD(HERALD_GIO, GDBusInterfaceInfo *, g_dbus_node_info_lookup_interface, (GDBusNodeInfo *info, const gchar *name),
+        (info, name))
+FORWARD_VOID(HERALD_GIO, g_dbus_node_info_unref, (GDBusNodeInfo *info), (info))
+FORWARD(HERALD_GIO, guint, g_dbus_connection_register_object,
+        (GDBusConnection *connection, const gchar *object_path, GDBusInterfaceInfo *interface_info,
+         const GDBusInterfaceVTable *vtable, gpointer user_data, GDestroyNotify user_data_free_func, GError **error),
+        (connection, object_path, interface_info, vtable, user_data, user_data_free_func, error))
+FORWARD(HERALD_GIO, gboolean, g_dbus_connection_unregister_object, (GDBusConnection *connection, guint registration_id),
+        (connection, registration_id))
+FORWARD(HERALD_GIO, gboolean, g_dbus_connection_flush_sync, (GDBusConnection *connection, GCancellable *cancellable, GError **error),
+        (connection, cancellable, error))
+FORWARD_VOID(HERALD_GIO, g_dbus_method_invocation_return_value, (GDBusMethodInvocation *invocation, GVariant *parameters),
+             (invocation, parameters))
+FORWARD_VOID(HERALD_GIO, g_dbus_method_invocation_return_dbus_error,
+             (GDBusMethodInvocation *invocation, const gchar *error_name, const gchar *error_message),
+             (invocation, error_name, error_message))
+FORWARD(HERALD_GIO, GAppLaunchContext *, g_app_launch_context_new, (void), ())
+FORWARD_VOID(HERALD_GIO, g_app_launch_context_setenv, (GAppLaunchContext *context, const char *variable, const char *value),
+             (context, variable, value))

@@ -31,14 +31,37 @@ package struct LinkOpener: Sendable {
     /// - Throws: `LinkOpenerError` with GIO's message when no application could be started, or
     ///   the loader's when GIO cannot be loaded.
     package func open(_ url: String) throws(LinkOpenerError) {
+        try open(url, launchEnvironment: [:])
+    }
+
+    /// Opens the URL as `open(_:)` does, with `launchEnvironment` set for the application
+    /// started: the click's activation token (`launchEnvironment(platformData:)`).
+    package func open(_ url: String, launchEnvironment: [String: String]) throws(LinkOpenerError) {
         if let character = URLRules.unsafeCharacter(in: url) {
             throw LinkOpenerError(url: url, reason: "the link contains \(character), so it is not opened")
         }
         do { try DesktopLibrary.gio.load() } catch { throw LinkOpenerError(url: url, reason: error.description) }
+        let context = launchEnvironment.isEmpty ? nil : g_app_launch_context_new()
+        defer { if let context { g_object_unref(UnsafeMutableRawPointer(context)) } }
+        for (name, value) in launchEnvironment.sorted(by: { $0.key < $1.key }) { g_app_launch_context_setenv(context, name, value) }
         var error: UnsafeMutablePointer<GError>?
-        if g_app_info_launch_default_for_uri(url, nil, &error) == 0 {
+        if g_app_info_launch_default_for_uri(url, context, &error) == 0 {
             throw LinkOpenerError(url: url, reason: consume(error) ?? "unknown error")
         }
+    }
+
+    /// The variables that pass a click's activation on to the application a link starts, from
+    /// the platform data of `org.freedesktop.Application` (as GApplication reads it): the
+    /// Wayland token ("activation-token", `XDG_ACTIVATION_TOKEN`) and the X11 startup id
+    /// ("desktop-startup-id", `DESKTOP_STARTUP_ID`, which GNOME Shell 43 sends), so the
+    /// browser is raised. Text with a control character or none at all is passed over.
+    package static func launchEnvironment(platformData: [String: String]) -> [String: String] {
+        var environment: [String: String] = [:]
+        for (key, variable) in [("activation-token", "XDG_ACTIVATION_TOKEN"), ("desktop-startup-id", "DESKTOP_STARTUP_ID")] {
+            guard let value = platformData[key], !value.isEmpty, !value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { continue }
+            environment[variable] = value
+        }
+        return environment
     }
 }
 

@@ -20,6 +20,14 @@ final class NotificationContentTests: XCTestCase {
         XCTAssertEqual(NotificationContent.answer(forActionID: "default", entry: entry), .ok)
     }
 
+    /// A notification held for a check that has gone knows only whether it offers view.
+    func testTheBodyClickWithoutTheEntryIsViewWithAnActionURLAndOKWithout() {
+        XCTAssertEqual(NotificationContent.answer(forActionID: "default", hasActionURL: true), .view)
+        XCTAssertEqual(NotificationContent.answer(forActionID: "default", hasActionURL: false), .ok)
+        XCTAssertEqual(NotificationContent.answer(forActionID: "remind", hasActionURL: true), .remind)
+        XCTAssertNil(NotificationContent.answer(forActionID: "open", hasActionURL: true))
+    }
+
     func testViewLabelDefaultsToMoreInfo() {
         let entry = FeedEntry(key: "a", actionURL: "https://e.com")
         let content = NotificationContent.make(for: entry, labels: .english, capabilities: withActions, fallbackSummary: "App")

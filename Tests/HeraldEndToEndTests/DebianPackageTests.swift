@@ -40,6 +40,8 @@ final class DebianPackageTests: XCTestCase {
         for path in ["/usr/bin/herald", "/usr/bin/herald-gtk-demo", "/usr/share/man/man1/herald.1.gz", "/usr/share/man/man1/herald-gtk-demo.1.gz",
                      "/usr/share/bash-completion/completions/herald", "/usr/share/zsh/vendor-completions/_herald",
                      "/usr/share/fish/vendor_completions.d/herald.fish", "/usr/share/applications/org.herald.GtkDemo.desktop",
+                     "/usr/share/applications/org.herald.Agent.desktop", "/usr/share/dbus-1/services/org.herald.Agent.service",
+                     "/usr/lib/systemd/user/herald-agent.service",
                      "/usr/share/icons/hicolor/scalable/apps/org.herald.Herald.svg", "/usr/share/doc/herald/copyright",
                      "/usr/share/doc/herald/changelog.gz"] {
             XCTAssertTrue(files.contains(path), "the package installs \(path)")

@@ -40,4 +40,25 @@ final class InstallManualAndCompletionsTests: XCTestCase {
         let fish = try String(contentsOfFile: prefix.path + "/share/fish/vendor_completions.d/herald.fish", encoding: .utf8)
         XCTAssertEqual(fish, try runToEnd(prefix.path + "/bin/herald", ["--generate-completion-script", "fish"]).output)
     }
+
+    /// The agent's desktop entry, session bus service and systemd user unit go where GNOME Shell,
+    /// dbus-daemon and systemd look under the prefix, naming the installed herald; uninstall takes them away.
+    func testInstallPutsTheAgentsServicesWhereTheSessionLooksAndUninstallRemovesThem() throws {
+        let prefix = try Fixtures.temporaryDirectory("herald-prefix")
+        defer { try? FileManager.default.removeItem(at: prefix) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["HERALD_BUILD_DIR"] = TestPaths.packageRoot.appendingPathComponent(".build-release").path
+        let script = { (name: String) in TestPaths.packageRoot.appendingPathComponent("desktop/\(name)").path }
+        XCTAssertEqual(try runToEnd("/bin/bash", [script("install.sh"), "--prefix", prefix.path], environment: environment).status, 0)
+        let herald = prefix.path + "/bin/herald"
+        let files = [("share/applications/org.herald.Agent.desktop", "Exec=\(herald) agent"),
+                     ("share/dbus-1/services/org.herald.Agent.service", "Exec=\(herald) agent"),
+                     ("share/systemd/user/herald-agent.service", "ExecStart=\(herald) agent")]
+        for (path, line) in files {
+            let text = try String(contentsOfFile: prefix.path + "/" + path, encoding: .utf8)
+            XCTAssertTrue(text.split(separator: "\n").contains(Substring(line)), "\(path):\n\(text)")
+        }
+        XCTAssertEqual(try runToEnd("/bin/bash", [script("uninstall.sh"), "--prefix", prefix.path], environment: environment).status, 0)
+        for (path, _) in files { XCTAssertFalse(FileManager.default.fileExists(atPath: prefix.path + "/" + path), path) }
+    }
 }

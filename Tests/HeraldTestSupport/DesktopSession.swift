@@ -286,10 +286,22 @@ public final class DesktopSession {
             .split(separator: "\n").map(String.init)
     }
 
+    /// The activation the https handler was started with, a line per link: its
+    /// `DESKTOP_STARTUP_ID`, a space and its `XDG_ACTIVATION_TOKEN` (empty when not set).
+    public var openedLinkTokens: [String] {
+        ((try? String(contentsOf: directory.appendingPathComponent("opened-link-tokens"), encoding: .utf8)) ?? "")
+            .split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
+
     /// Registers a desktop entry as the default https handler that appends each link to a file.
     private func installLinkRecorder() throws {
         let script = directory.appendingPathComponent("record-link")
-        try "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(directory.path)/opened-links'\n".write(to: script, atomically: true, encoding: .utf8)
+        try """
+            #!/bin/sh
+            printf '%s\\n' "$1" >> '\(directory.path)/opened-links'
+            printf '%s\\n' "${DESKTOP_STARTUP_ID-} ${XDG_ACTIVATION_TOKEN-}" >> '\(directory.path)/opened-link-tokens'
+
+            """.write(to: script, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
         let applications = URL(fileURLWithPath: environment["XDG_DATA_HOME"]!).appendingPathComponent("applications")
         try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)

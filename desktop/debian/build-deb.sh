@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the Debian package herald_<version>_<arch>.deb and prints its path: the release programs
 # with the Swift runtime linked in and stripped, herald's manual page and its bash, zsh and fish
-# completions, the GTK demo's manual page and desktop entry, the icons, the copyright file and the
-# changelog. The version is the one the built herald reports (`herald --version`), and must be the
+# completions, the GTK demo's manual page and desktop entry, the agent's desktop entry, D-Bus service
+# and systemd user unit, the icons, the copyright file and the changelog. The version is the one the built herald reports (`herald --version`), and must be the
 # changelog's latest. The dependencies are the libraries dpkg-shlibdeps finds the programs use,
 # plus glib-networking (libsoup's TLS, for https feeds); a notification server is recommended.
 #
@@ -59,6 +59,12 @@ install -Dm644 "$stage/generated/bash/herald" "$package/usr/share/bash-completio
 install -Dm644 "$stage/generated/zsh/_herald" "$package/usr/share/zsh/vendor-completions/_herald"
 install -Dm644 "$stage/generated/fish/herald.fish" "$package/usr/share/fish/vendor_completions.d/herald.fish"
 install -Dm644 "$root/desktop/org.herald.GtkDemo.desktop" "$package/usr/share/applications/org.herald.GtkDemo.desktop"
+install -Dm644 "$root/desktop/org.herald.Agent.desktop" "$package/usr/share/applications/org.herald.Agent.desktop"
+for unit in org.herald.Agent.service herald-agent.service; do
+  sed -e "s|@BINDIR@|/usr/bin|" "$root/desktop/$unit" > "$stage/$unit"
+done
+install -Dm644 "$stage/org.herald.Agent.service" "$package/usr/share/dbus-1/services/org.herald.Agent.service"
+install -Dm644 "$stage/herald-agent.service" "$package/usr/lib/systemd/user/herald-agent.service"
 while IFS= read -r icon; do
   install -Dm644 "$root/icons/$icon" "$package/usr/share/icons/$icon"
 done < <(cd "$root/icons" && find hicolor -type f \( -name '*.png' -o -name '*.svg' \) | sort)

@@ -79,7 +79,13 @@ public struct NotificationContent: Sendable, Equatable {
 
     /// The answer an action id stands for; "default" is view, or OK without ActionURL.
     package static func answer(forActionID id: String, entry: FeedEntry) -> Answer? {
-        if id == NotificationAction.defaultID { return entry.actionURL == nil ? .ok : .view }
+        answer(forActionID: id, hasActionURL: entry.actionURL != nil)
+    }
+
+    /// The answer an action id stands for, where only whether the message has an ActionURL is
+    /// known (a notification held for a check that has gone): "default" is view, or OK without.
+    package static func answer(forActionID id: String, hasActionURL: Bool) -> Answer? {
+        if id == NotificationAction.defaultID { return hasActionURL ? .view : .ok }
         return Answer(rawValue: id)
     }
 }

@@ -1,0 +1,275 @@
+import FoundationEssentials
+import HeraldCore
+import HeraldDesktop
+
+/// The session's Herald agent (DESIGN.md D23): the one process that answers for every app's
+/// handed-over messages. D-Bus starts it by its name, `org.herald.Agent`, when a click in the
+/// desktop's list calls `org.freedesktop.Application.ActivateAction`, or when `herald check`
+/// hands it a message to hold on screen (`org.herald.Agent1.Hold`).
+///
+/// Every answer is recorded in that app's state file, under the same lock every check takes,
+/// once (`CheckPolicy.applyHandedOver`); a view opens the link the check handed over, never one
+/// a caller sends. It exits when it holds nothing and no call came for `idleSeconds`.
+@MainContext
+package final class Agent {
+    /// The agent's app id and bus name.
+    package static let busName = "org.herald.Agent"
+    /// The object both interfaces are on.
+    package static let objectPath = "/org/herald/Agent"
+    /// The action a click calls, its target `(app id, message key, answer)`.
+    package static let answerAction = "answer"
+
+    /// The interfaces, as D-Bus introspection data.
+    static let introspection = """
+        <node>
+          <interface name="org.freedesktop.Application">
+            <method name="Activate"><arg type="a{sv}" name="platform_data" direction="in"/></method>
+            <method name="Open">
+              <arg type="as" name="uris" direction="in"/><arg type="s" name="hint" direction="in"/>
+              <arg type="a{sv}" name="platform_data" direction="in"/>
+            </method>
+            <method name="ActivateAction">
+              <arg type="s" name="action_name" direction="in"/><arg type="av" name="parameter" direction="in"/>
+              <arg type="a{sv}" name="platform_data" direction="in"/>
+            </method>
+          </interface>
+          <interface name="org.herald.Agent1">
+            <method name="Hold">
+              <arg type="s" name="app_id" direction="in"/><arg type="s" name="message_key" direction="in"/>
+              <arg type="a{sv}" name="notification" direction="in"/><arg type="u" name="id" direction="out"/>
+            </method>
+            <method name="Withdraw">
+              <arg type="s" name="app_id" direction="in"/><arg type="s" name="message_key" direction="in"/>
+            </method>
+          </interface>
+        </node>
+        """
+
+    private let environment: [String: String]
+    private let idleSeconds: Double
+    private let complain: (String) -> Void
+    private let linkOpener = LinkOpener()
+    private var service: SessionService?
+    private var loop: MainLoop?
+    /// The notifications held on screen, by `Handover.notificationID(appID:key:)`.
+    private var held: [String: NotificationHandle] = [:]
+    private var idleTimer: UInt32 = 0
+    private var leaving = false
+    private var status: Int32 = 0
+    private var connectedToServer = false
+
+    /// An agent for the apps whose files `environment` locates (`HeraldPaths`).
+    ///
+    /// - Parameters:
+    ///   - idleSeconds: how long it stays with nothing held and no call before it exits.
+    ///   - complain: told each problem it met (a state file it cannot write, a link that did
+    ///     not open), one sentence each.
+    package init(environment: [String: String], idleSeconds: Double, complain: @escaping (String) -> Void) {
+        self.environment = environment
+        self.idleSeconds = idleSeconds
+        self.complain = complain
+    }
+
+    /// Exports the interfaces, owns the name and answers calls until it has been idle for
+    /// `idleSeconds`; then releases the name, answers what was already sent, and returns.
+    ///
+    /// - Returns: 0 when it ran and went idle; 69 (unavailable) when there is no session bus or
+    ///   another process owns the name, having said why.
+    package func run() -> Int32 {
+        let service: SessionService
+        do {
+            service = try SessionService(path: Self.objectPath, introspection: Self.introspection) { [weak self] call in self?.handle(call) }
+        } catch {
+            complain(error.description)
+            return 69
+        }
+        self.service = service
+        let loop = MainLoop()
+        self.loop = loop
+        service.own(Self.busName) { [weak self] ownership in
+            guard let self else { return }
+            if ownership == .lost, !self.leaving {
+                self.complain("cannot own \(Self.busName) on the session bus: another process owns it, or the bus has gone")
+                self.status = 69
+                self.leaving = true
+                loop.quit()
+            }
+        }
+        waitIdle()
+        loop.run()
+        service.stop()
+        self.service = nil
+        return status
+    }
+
+    // MARK: - Calls
+
+    private func handle(_ call: MethodCall) {
+        guard case .tuple(let arguments) = call.parameters else { return call.fail(Self.invalidArgs, "the arguments are not a tuple") }
+        switch (call.interface, call.method) {
+        case ("org.freedesktop.Application", "Activate"), ("org.freedesktop.Application", "Open"):
+            call.reply()
+        case ("org.freedesktop.Application", "ActivateAction"):
+            activateAction(arguments, call)
+        case ("org.herald.Agent1", "Hold"):
+            hold(arguments, call)
+        case ("org.herald.Agent1", "Withdraw"):
+            withdraw(arguments, call)
+        default:
+            call.fail("org.freedesktop.DBus.Error.UnknownMethod", "no method \(call.method) in \(call.interface)")
+        }
+        waitIdle()
+    }
+
+    /// `ActivateAction("answer", [<(app id, key, answer)>], platform data)`: records the answer.
+    private func activateAction(_ arguments: [DBusValue], _ call: MethodCall) {
+        guard arguments.count == 3, arguments[0].string == Self.answerAction else {
+            return call.fail(Self.invalidArgs, "the only action is '\(Self.answerAction)'")
+        }
+        guard case .array(let parameter) = arguments[1], parameter.count == 1, case .tuple(let target) = parameter[0].unwrapped,
+              target.count == 3, let appID = target[0].string, let key = target[1].string, let answerText = target[2].string
+        else { return call.fail(Self.invalidArgs, "the answer's target is (app id, message key, answer)") }
+        var platformData: [String: String] = [:]
+        if case .dictionary(let entries) = arguments[2] {
+            for (name, value) in entries { if let text = value.unwrapped.string { platformData[name] = text } }
+        }
+        if let refusal = Self.refusal(appID: appID, key: key) { return call.fail(Self.invalidArgs, refusal) }
+        guard let answer = Answer(rawValue: answerText) else {
+            return call.fail(Self.invalidArgs, "'\(answerText)' is not an answer: use \(Answer.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if let handle = held.removeValue(forKey: Handover.notificationID(appID: appID, key: key)) { handle.close() }
+        do {
+            try record(answer, appID: appID, key: key, launchEnvironment: LinkOpener.launchEnvironment(platformData: platformData))
+            call.reply()
+        } catch {
+            call.fail(Self.failed, String(describing: error))
+        }
+    }
+
+    /// `Hold(app id, key, notification) -> id`: shows the notification until it is answered.
+    private func hold(_ arguments: [DBusValue], _ call: MethodCall) {
+        guard !leaving else { return call.fail(Self.failed, "the agent is exiting; ask again to start a new one") }
+        guard arguments.count == 3, let appID = arguments[0].string, let key = arguments[1].string,
+              case .dictionary(let fields) = arguments[2]
+        else { return call.fail(Self.invalidArgs, "Hold takes (app id, message key, notification)") }
+        if let refusal = Self.refusal(appID: appID, key: key) { return call.fail(Self.invalidArgs, refusal) }
+        let notification = Self.notification(fields)
+        guard connectedToServer || NotificationServer(appName: "Herald") != nil else {
+            return call.fail(Self.failed, "no notification server answers on the session bus")
+        }
+        connectedToServer = true
+        let id = Handover.notificationID(appID: appID, key: key)
+        held.removeValue(forKey: id)?.close()
+        let hasActionURL = notification.actions.contains { $0.id == Answer.view.rawValue }
+        do {
+            let handle = try notification.show { [weak self] response in
+                self?.answered(id, appID: appID, key: key, response: response, hasActionURL: hasActionURL)
+            }
+            held[id] = handle
+            call.reply([.uint32(handle.id)])
+        } catch {
+            call.fail(Self.failed, error.description)
+        }
+    }
+
+    /// `Withdraw(app id, key)`: closes the notification if it is held; records nothing.
+    private func withdraw(_ arguments: [DBusValue], _ call: MethodCall) {
+        guard arguments.count == 2, let appID = arguments[0].string, let key = arguments[1].string else {
+            return call.fail(Self.invalidArgs, "Withdraw takes (app id, message key)")
+        }
+        held.removeValue(forKey: Handover.notificationID(appID: appID, key: key))?.close()
+        call.reply()
+    }
+
+    /// A held notification's one response: a button is its answer, a close without one is
+    /// what `CheckPolicy.answer(forClose:)` says (a close the agent asked for records nothing).
+    private func answered(_ id: String, appID: String, key: String, response: NotificationResponse, hasActionURL: Bool) {
+        guard held.removeValue(forKey: id) != nil else { return }
+        let answer: Answer?
+        switch response {
+        case .action(let action): answer = NotificationContent.answer(forActionID: action, hasActionURL: hasActionURL)
+        case .closed(.closedByHerald): return waitIdle()
+        case .closed(let reason): answer = CheckPolicy.answer(forClose: reason)
+        }
+        do {
+            try record(answer, appID: appID, key: key, launchEnvironment: [:])
+        } catch {
+            complain(String(describing: error))
+        }
+        waitIdle()
+    }
+
+    /// Records an answer to a handed-over message, once, and opens the handed-over link for a
+    /// view; `nil` forgets the handover without answering, so the next check shows it again.
+    private func record(_ answer: Answer?, appID: String, key: String, launchEnvironment: [String: String]) throws {
+        let store = FileStateStore(paths: try HeraldPaths(appID: appID, environment: environment))
+        let now = Date()
+        let handover = try store.update { state -> Handover? in
+            guard let result = CheckPolicy.applyHandedOver(answer, to: key, state: state, now: now) else { return nil }
+            state = result.state
+            return result.handover
+        }
+        guard answer == .view, let link = handover?.link else { return }
+        do {
+            try linkOpener.open(link, launchEnvironment: launchEnvironment)
+        } catch {
+            complain(error.description)
+        }
+    }
+
+    // MARK: - Lifetime
+
+    /// Starts (again) the wait after which an agent that holds nothing exits.
+    private func waitIdle() {
+        MainContext.cancel(idleTimer)
+        idleTimer = 0
+        guard held.isEmpty, !leaving else { return }
+        idleTimer = MainContext.after(seconds: idleSeconds) { [weak self] in
+            guard let self else { return }
+            self.idleTimer = 0
+            guard self.held.isEmpty else { return }
+            self.leave()
+        }
+    }
+
+    /// Releases the name first, so the bus starts a new agent for the next call, then answers
+    /// the calls already sent to this one for a moment, and stops the loop.
+    private func leave() {
+        leaving = true
+        service?.release()
+        MainContext.after(seconds: 0.2) { [weak self] in self?.loop?.quit() }
+    }
+
+    // MARK: - Rules of the calls
+
+    private static let invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
+    private static let failed = "org.freedesktop.DBus.Error.Failed"
+
+    /// Why an app id and key are refused, or `nil`: the app id must be usable as a file name
+    /// (`HeraldPaths.isValid`), the key not empty.
+    nonisolated static func refusal(appID: String, key: String) -> String? {
+        if !HeraldPaths.isValid(appID: appID) { return StateStoreError.invalidAppID(appID).description }
+        return key.isEmpty ? "the message key is empty" : nil
+    }
+
+    /// The notification `Hold` describes, held until answered (timeout 0).
+    nonisolated static func notification(_ fields: [String: DBusValue]) -> DesktopNotification {
+        func text(_ name: String) -> String? { fields[name]?.unwrapped.string }
+        var actions: [(id: String, label: String)] = []
+        if case .array(let pairs)? = fields["actions"]?.unwrapped {
+            for case .tuple(let pair) in pairs where pair.count == 2 {
+                if let id = pair[0].string, let label = pair[1].string { actions.append((id, label)) }
+            }
+        }
+        let urgency: MessageUrgency? = switch fields["urgency"]?.unwrapped {
+        case .byte(0)?: .low
+        case .byte(1)?: .normal
+        case .byte(2)?: .critical
+        default: nil
+        }
+        let icon = text("icon").flatMap { $0.isEmpty ? nil : $0 }
+        return DesktopNotification(summary: text("summary") ?? "", body: text("body") ?? "", icon: icon, appName: text("app-name"),
+                                   desktopEntry: text("desktop-entry").flatMap { $0.isEmpty ? nil : $0 }, actions: actions,
+                                   timeout: 0, urgency: urgency)
+    }
+}

@@ -30,6 +30,8 @@ package enum HandoverBus {
     @MainContext
     package static func startAgent() -> Int32? {
         guard let bus = SessionBus() else { return nil }
+        // The bus refuses to start a name no service file provides, even when it is owned.
+        if bus.hasOwner(agentName) { return bus.processID(of: agentName) }
         var arguments: [OpaquePointer?] = [g_variant_new_string(agentName), g_variant_new_uint32(0)]
         guard let started = try? bus.call(SessionBus.daemon, "/org/freedesktop/DBus", SessionBus.daemon, "StartServiceByName",
                                            &arguments, reply: "(u)", timeout: 25_000) else { return nil }
@@ -125,11 +127,11 @@ package struct DesktopListNotification {
                                                   ("priority", g_variant_new_string(priority))]
         if let defaultAnswer {
             entries.append(("default-action", g_variant_new_string("app.answer")))
-            entries.append(("default-action-target", g_variant_new_variant(target(defaultAnswer))))
+            entries.append(("default-action-target", target(defaultAnswer)))
         }
         let buttons = buttons.map { button in
             GVariantDictionary.make([("label", g_variant_new_string(button.label)), ("action", g_variant_new_string("app.answer")),
-                                     ("target", g_variant_new_variant(target(button.answer)))])
+                                     ("target", target(button.answer))])
         }
         entries.append(("buttons", GVariantDictionary.array(of: "a{sv}", buttons)))
         if let themedIcon {

@@ -257,7 +257,8 @@ public final class Herald {
         let inputs = CheckInputs(
             configuration: configuration, store: store, presenter: presenter, linkOpener: linkOpener, clock: clock,
             quietReason: quietReason, offSwitches: offSwitches, prompts: { [unowned self] in Array(prompts.values) },
-            feedSource: { [unowned self] url in feedSource(for: url) })
+            feedSource: { [unowned self] url in feedSource(for: url) },
+            withdraw: { [appID = configuration.appID] key, handover in HandoverBus.withdraw(appID: appID, key: key, from: handover.place) })
         let check = Check(for: self, inputs: inputs, launch: launch, force: force)
         self.check = check
         check.start()

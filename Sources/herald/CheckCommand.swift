@@ -50,6 +50,7 @@ struct CheckCommand: ParsableCommand, UsageExample {
         session.prompts = prompts
         session.promptsFile = line.prompts
         session.serverWait = line.serverWait
+        session.handsOver = !line.noHandover
         let delay = StartDelay.seconds(upTo: line.startDelay)
         throw ExitCode(MainContext.assumeIsolated { session.run(force: line.force, startDelay: delay) })
     }
@@ -235,6 +236,11 @@ struct CheckOptions: ParsableArguments {
 
     @Flag(help: "Print one JSON object per event on stdout.")
     var json = false
+
+    @Flag(help: ArgumentHelp(
+        "Show the messages and wait for their answers here, as the only process that hears them, instead of handing them over.",
+        discussion: "Without it, where the session bus can start the Herald agent (org.herald.Agent), each message is handed over to outlive the check: to the desktop's own list (GNOME Shell) or to the agent, which holds it on screen; the check then exits at once."))
+    var noHandover = false
 
     /// Refuses numbers outside `CheckOptionLimits` (NaN and infinity included) before they reach
     /// the fetcher, the timers or an autostart entry.

@@ -64,6 +64,8 @@ struct CheckCommandLine: Sendable, Equatable {
     var icon: String?
     /// One JSON object per event on stdout.
     var json = false
+    /// Show and wait here, never handing a message over to outlive the check.
+    var noHandover = false
 
     /// The values of the options left out: the library's own defaults where it has them.
     enum Defaults {
@@ -104,7 +106,7 @@ struct CheckCommandLine: Sendable, Equatable {
             .flag("--debug", \.debug), .flag("--force", \.force), .number("--max", \.max), .flag("--all", \.all),
             .number("--wait", \.wait), .number("--timeout", \.timeout), .number("--server-wait", \.serverWait),
             .flag("--allow-http", \.allowHttp), .texts("--allow-scheme", \.allowedSchemes), .path("--ca-file", \.caFile),
-            .texts("--public-key", \.publicKeys), .text("--icon", \.icon), .flag("--json", \.json),
+            .texts("--public-key", \.publicKeys), .text("--icon", \.icon), .flag("--json", \.json), .flag("--no-handover", \.noHandover),
         ]
     }()
 

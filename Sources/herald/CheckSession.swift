@@ -23,6 +23,9 @@ struct CheckSession {
     /// Seconds to wait for a notification server to appear when there is something to show
     /// (`NotificationServer.waitForOwner`).
     var serverWait = 0.0
+    /// Whether messages are handed over to outlive the check where the session allows it
+    /// (`HandoverRoutePresenter`); a preview or a demo waits for its own answers.
+    var handsOver = false
     /// Whether the desktop's do-not-disturb and the off switches hold the check back; a
     /// publisher's preview, asked for on purpose, shows its own feed anyway.
     var respectsQuietAndMutes = true
@@ -35,12 +38,16 @@ struct CheckSession {
         // The state file's store, whose claims the signal watcher releases if the loop is stuck.
         let file: FileStateStore?
         let waitLimit = configuration.waitLimit?.seconds
-        let presenter = FallbackPresenter(
+        let today = FallbackPresenter(
             primary: DesktopPresenter(appName: configuration.appName, appID: configuration.appID, icon: configuration.icon,
                                       environment: configuration.environment),
             serverWait: serverWait,
             fallback: TerminalPresenter.isAvailable && !json ? TerminalPresenter(labels: configuration.labels) : nil,
             onServerInUse: { inUse in SignalWatcher.guardWaitLimit(inUse ? waitLimit : nil) })
+        let presenter: MessagePresenter = handsOver
+            ? HandoverRoutePresenter(today: today, appName: configuration.appName, appID: configuration.appID, icon: configuration.icon,
+                                     environment: configuration.environment)
+            : today
         do {
             (herald, file) = try Self.makeHerald(configuration, store: store, presenter: presenter, respectsQuietAndMutes: respectsQuietAndMutes)
         } catch {

@@ -7,7 +7,7 @@ import HeraldDesktop
 /// Prints a check's events: a line per event for people, or with `--json` one JSON object per
 /// event on stdout. Remembers the first failure for the exit code.
 @MainContext
-final class EventReporter: HeraldDelegate {
+final class EventReporter: HandoverObserving {
     private let json: Bool
     private let verbose: Bool
     private let onFinish: () -> Void
@@ -183,11 +183,18 @@ final class EventReporter: HeraldDelegate {
         UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
     }
 
-    /// The title is the summary line the server got, not the feed's raw Title.
-    private func shown(_ message: FeedEntry, notificationID: UInt32, herald: Herald) {
+    /// The title is the summary line the server got, not the feed's raw Title; a message handed
+    /// over says where it waits.
+    private func shown(_ message: FeedEntry, notificationID: UInt32, herald: Herald, handedOver place: Handover.Place? = nil) {
         let title = NotificationContent.summary(of: message, fallback: herald.configuration.appName)
-        emit("shown", ["key": .string(message.key), "id": .integer(Int(notificationID)), "title": .string(title)],
-             text: "shown \(message.key): \(title)")
+        var fields: [String: FeedValue] = ["key": .string(message.key), "id": .integer(Int(notificationID)), "title": .string(title)]
+        fields["handedOver"] = place.map { .string($0.rawValue) }
+        let whereShown = switch place {
+        case .desktopList?: " (in the desktop's list)"
+        case .agent?: " (held by the Herald agent)"
+        case nil: ""
+        }
+        emit("shown", fields, text: "shown \(message.key): \(title)\(whereShown)")
     }
 
     private func answered(_ message: FeedEntry, _ answer: Answer) {
@@ -269,6 +276,11 @@ final class EventReporter: HeraldDelegate {
         case .message(let message): shown(message, notificationID: notificationID, herald: herald)
         case .prompt(let prompt): shown(prompt, notificationID: notificationID)
         }
+    }
+
+    func herald(_ herald: Herald, didHandOver notice: Notice, to place: Handover.Place, notificationID: UInt32) {
+        guard case .message(let message) = notice else { return self.herald(herald, didShow: notice, notificationID: notificationID) }
+        shown(message, notificationID: notificationID, herald: herald, handedOver: place)
     }
 
     func herald(_ herald: Herald, didReceive answer: NoticeAnswer) {

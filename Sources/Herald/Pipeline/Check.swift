@@ -211,6 +211,7 @@ final class Check {
             if fetchedRecord != nil { updateState { state in state = keepingFetchedRecord(in: state) } }
             return presentationEnded()
         }
+        if let feed = step.feed, snapshot?.handedOver.isEmpty != true { withdrawHandedOver(from: feed) }
         // Prompts are counted and shown at a launch; a manual check is about the feed alone.
         let prompts = launch ? inputs.prompts() : []
         // Nothing fetched and no prompts: nothing to plan, claim or record.
@@ -447,6 +448,7 @@ final class Check {
     /// Shows one message or prompt; returns whether it awaits an answer, or `nil` when it
     /// could not be shown.
     private func show(_ item: Notice) -> Bool? {
+        if case .message(let entry) = item, let route = inputs.presenter as? HandingOverPresenter, handOver(entry, through: route) { return true }
         let content = item.content(labels: configuration.labels, capabilities: capabilities ?? [], appName: configuration.appName,
                                    allowsCriticalUrgency: configuration.check.allowsCriticalUrgency)
         let handle: PresentedMessage
@@ -481,6 +483,51 @@ final class Check {
         if content.isInteractive { onScreen[item.subject] = Shown(item: item, handle: handle, sequence: shownSoFar) }
         item.reportShown(notificationID: handle.id, herald: herald)
         return content.isInteractive
+    }
+
+    /// Hands a message over to outlive the check (DESIGN.md D23); returns whether it was. The
+    /// handover replaces the check's claim in the state before the message is posted, so an
+    /// answer given at once finds it; a post that fails takes the handover back and gives the
+    /// claim back, and the message is shown as today. A handed-over message is reported as
+    /// shown, and nothing of it stays on this check's screen: the check does not wait for it.
+    private func handOver(_ entry: FeedEntry, through route: HandingOverPresenter) -> Bool {
+        let item = Notice.message(entry)
+        let now = inputs.clock.now
+        let content = item.content(labels: configuration.labels, capabilities: route.handoverCapabilities ?? capabilities ?? [],
+                                   appName: configuration.appName, allowsCriticalUrgency: configuration.check.allowsCriticalUrgency)
+        // Without buttons there is nothing to answer later: showing it is viewing it (D11).
+        guard content.isInteractive, let handover = route.handover(link: item.link, now: now) else { return false }
+        guard let claim = updateState({ state -> HeraldState.Claim? in
+            defer { state = CheckPolicy.handOver(entry.key, handover, in: state) }
+            return state.presenting[entry.key]
+        }) else { return false }
+        let handle: HandedOverMessage
+        do {
+            handle = try route.handOver(content, key: entry.key, as: handover)
+        } catch {
+            updateState { state in
+                state = CheckPolicy.forgetHandovers([entry.key], in: state)
+                state.presenting[entry.key] = claim
+            }
+            return false
+        }
+        shownSoFar += 1
+        item.reportHandedOver(to: handle.handover.place, notificationID: handle.id, herald: herald)
+        return true
+    }
+
+    /// Takes every handed-over message the publisher withdrew (no longer in `feed`) off where
+    /// its handover says, and forgets those handovers, in one update. A withdrawal nobody takes
+    /// (the shell or the agent gone, the call refused) is forgotten all the same: the message is
+    /// no longer the publisher's, and nothing later could deliver it better.
+    private func withdrawHandedOver(from feed: Feed) {
+        let withdrawn = updateState { state -> [(key: String, handover: Handover)] in
+            let keys = CheckPolicy.withdrawn(from: feed, state: state)
+            let handovers = keys.compactMap { key in state.handedOver[key].map { (key, $0) } }
+            state = CheckPolicy.forgetHandovers(keys, in: state)
+            return handovers
+        } ?? []
+        for (key, handover) in withdrawn { inputs.withdraw(key, handover) }
     }
 
     /// What a presenter's refusal is reported as: its `HeraldError`, or for another error a
@@ -638,4 +685,6 @@ struct CheckInputs {
     let prompts: @MainContext () -> [Prompt]
     /// The source of the feed at a URL (the app's own, or the administrator's mirror).
     let feedSource: @MainContext (String) -> FeedSource
+    /// Takes a withdrawn message, by key, back from where its handover says.
+    let withdraw: @MainContext (String, Handover) -> Void
 }

@@ -89,6 +89,14 @@ public enum Notice: Equatable {
         herald.delegate?.herald(herald, didShow: self, notificationID: notificationID)
     }
 
+    /// Tells the delegate the message was handed over to `place`: as shown, unless it hears of
+    /// handovers (`HandoverObserving`).
+    @MainContext
+    func reportHandedOver(to place: Handover.Place, notificationID: UInt32, herald: Herald) {
+        guard let observer = herald.delegate as? HandoverObserving else { return reportShown(notificationID: notificationID, herald: herald) }
+        observer.herald(herald, didHandOver: self, to: place, notificationID: notificationID)
+    }
+
     @MainContext
     func reportClosed(_ reason: CloseReason, herald: Herald) {
         herald.delegate?.herald(herald, didClose: self, reason: reason)

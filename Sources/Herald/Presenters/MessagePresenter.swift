@@ -69,12 +69,18 @@ package final class DesktopPresenter: MessagePresenter {
         do { try DesktopLibrary.libnotify.load() } catch { throw HeraldError.libraryUnavailable(error.description) }
         guard let connected = NotificationServer(appName: appName) else { throw HeraldError.noNotificationServer }
         server = connected
-        if appName == appID || icon == nil {
-            let entry = DesktopEntry.installed(appID: appID, environment: environment)
-            if appName == appID, let name = entry?["Name"].map(NotificationText.summary), !name.isEmpty { appName = name }
-            if icon == nil { icon = entry?["Icon"].flatMap { $0.isEmpty ? nil : $0 } ?? SampleFeed.icon }
-        }
+        (appName, icon) = Self.sender(appName: appName, appID: appID, icon: icon, environment: environment)
         return connected.contentCapabilities
+    }
+
+    /// The sender's name and icon as the server shows them: where the name is the app id, the
+    /// `Name` of the app's installed desktop entry; without an icon, the entry's `Icon`, else Herald's.
+    package static func sender(appName: String, appID: String, icon: String?, environment: [String: String]) -> (name: String, icon: String) {
+        guard appName == appID || icon == nil else { return (appName, icon!) }
+        let entry = DesktopEntry.installed(appID: appID, environment: environment)
+        var name = appName
+        if appName == appID, let entryName = entry?["Name"].map(NotificationText.summary), !entryName.isEmpty { name = entryName }
+        return (name, icon ?? entry?["Icon"].flatMap { $0.isEmpty ? nil : $0 } ?? SampleFeed.icon)
     }
 
     /// Shows a libnotify notification that never expires on its own: Herald's wait limit decides.

@@ -1,0 +1,47 @@
+import FoundationEssentials
+import HeraldCore
+import HeraldDesktop
+
+/// Hands messages over to the Herald agent (`org.herald.Agent1.Hold`), which holds them on
+/// screen as freedesktop notifications for as long as they are there and records the answers:
+/// one process for every app, started by the session bus.
+package final class AgentPresenter: HandingOverPresenter {
+    package let today: MessagePresenter
+    private let appName: String
+    private let appID: String
+    private let icon: String?
+    private let environment: [String: String]
+    /// The agent's process, once started; `nil` before, or when it could not be started.
+    private var agentProcessID: Int32?
+    private var started = false
+
+    /// Creates the presenter.
+    ///
+    /// - Parameters:
+    ///   - today: shows what is not handed over (prompts, and a message the agent refuses).
+    ///   - appName, appID, icon, environment: as `DesktopPresenter` takes them.
+    package init(today: MessagePresenter, appName: String, appID: String, icon: String?, environment: [String: String]) {
+        (self.today, self.appName, self.appID, self.icon, self.environment) = (today, appName, appID, icon, environment)
+    }
+
+    /// The server's own: the agent shows the content on the same server.
+    package var handoverCapabilities: Set<String>? { nil }
+
+    /// Starts the agent (once) and names its process; `nil` when it cannot be started.
+    package func handover(link: String?, now: Date) -> Handover? {
+        if !started {
+            started = true
+            agentProcessID = HandoverBus.startAgent()
+        }
+        return agentProcessID.map { Handover(place: .agent, agentProcessID: $0, link: link, since: now) }
+    }
+
+    package func handOver(_ content: NotificationContent, key: String, as handover: Handover) throws -> HandedOverMessage {
+        let sender = DesktopPresenter.sender(appName: appName, appID: appID, icon: icon, environment: environment)
+        let urgency: UInt8 = switch content.urgency { case .low?: 0; case .critical?: 2; default: 1 }
+        let notification = HeldNotification(summary: content.summary, body: content.body, appName: sender.name, icon: content.icon ?? sender.icon,
+                                            urgency: urgency, actions: content.actions, desktopEntry: appID)
+        let id = try HandoverBus.hold(notification, appID: appID, key: key)
+        return HandedOverNotice(id: id, handover: handover, appID: appID, key: key)
+    }
+}

@@ -1,0 +1,108 @@
+import FoundationEssentials
+import HeraldCore
+import HeraldDesktop
+
+/// A presenter that hands messages over to outlive the check (DESIGN.md D23): to the desktop's
+/// list or to the Herald agent. What it cannot hand over it shows as `MessagePresenter` always
+/// has; prompts go that way too.
+@MainContext
+package protocol HandingOverPresenter: MessagePresenter {
+    /// What shows the messages that are not handed over, as today.
+    var today: MessagePresenter { get }
+    /// The capabilities a handed-over message's content is built for; `nil` for the server's own
+    /// (`capabilities()`).
+    var handoverCapabilities: Set<String>? { get }
+    /// The handover a message whose view opens `link` would make now, or `nil` when it cannot be
+    /// handed over (it is shown as today). Asked before the check records it and posts.
+    func handover(link: String?, now: Date) -> Handover?
+    /// Posts the message `key` where `handover` says; nothing waits on it in this process.
+    ///
+    /// - Throws: when it was not taken; the check then forgets the handover and shows it as today.
+    func handOver(_ content: NotificationContent, key: String, as handover: Handover) throws -> HandedOverMessage
+}
+
+extension HandingOverPresenter {
+    /// The capabilities of `today`'s server.
+    package func capabilities() throws -> Set<String> { try today.capabilities() }
+
+    /// Shows the message as today.
+    package func present(_ content: NotificationContent, link: String?, respond: @escaping @MainContext (NotificationResponse) -> Void) throws -> PresentedMessage {
+        try today.present(content, link: link, respond: respond)
+    }
+}
+
+/// A message handed over: it waits for its answer where its handover says, not in this process.
+@MainContext
+package protocol HandedOverMessage: PresentedMessage {
+    /// Where it waits, and the link its view opens.
+    var handover: Handover { get }
+}
+
+/// A delegate that hears of a message handed over instead of `herald(_:didShow:notificationID:)`.
+@MainContext
+package protocol HandoverObserving: HeraldDelegate {
+    /// `message` was handed over to `place`, with the id it has there (0 in the desktop's list).
+    func herald(_ herald: Herald, didHandOver message: Notice, to place: Handover.Place, notificationID: UInt32)
+}
+
+/// A handed-over message of an app.
+@MainContext
+final class HandedOverNotice: HandedOverMessage {
+    let id: UInt32
+    let handover: Handover
+    private let appID: String
+    private let key: String
+
+    init(id: UInt32, handover: Handover, appID: String, key: String) {
+        (self.id, self.handover, self.appID, self.key) = (id, handover, appID, key)
+    }
+
+    /// Withdraws it from where it waits.
+    func close() {
+        HandoverBus.withdraw(appID: appID, key: key, from: handover.place)
+    }
+}
+
+/// Hands a `herald check`'s messages over the way the session allows ("Which route a herald
+/// check takes"): it asks the session bus once, when the check first has something to show, and
+/// then hands over through a `DesktopListPresenter` or an `AgentPresenter`, or through neither
+/// where no agent can run, so that the check shows everything as it always has.
+package final class HandoverRoutePresenter: HandingOverPresenter {
+    package let today: MessagePresenter
+    private let appID: String
+    private let appName: String
+    private let icon: String?
+    private let environment: [String: String]
+    private var route: HandingOverPresenter?
+    private var chosen = false
+
+    /// Creates the presenter; nothing touches the bus until the first message.
+    ///
+    /// - Parameters:
+    ///   - today: shows what is not handed over.
+    ///   - appName, appID, icon, environment: as `DesktopPresenter` takes them.
+    package init(today: MessagePresenter, appName: String, appID: String, icon: String?, environment: [String: String]) {
+        (self.today, self.appName, self.appID, self.icon, self.environment) = (today, appName, appID, icon, environment)
+    }
+
+    package func capabilities() throws -> Set<String> {
+        if !chosen {
+            chosen = true
+            switch HandoverBus.route(environment: environment) {
+            case .desktopList?: route = DesktopListPresenter(today: today, appName: appName, appID: appID, icon: icon, environment: environment)
+            case .agent?: route = AgentPresenter(today: today, appName: appName, appID: appID, icon: icon, environment: environment)
+            case nil: route = nil
+            }
+        }
+        return try today.capabilities()
+    }
+
+    package var handoverCapabilities: Set<String>? { route?.handoverCapabilities }
+
+    package func handover(link: String?, now: Date) -> Handover? { route?.handover(link: link, now: now) }
+
+    package func handOver(_ content: NotificationContent, key: String, as handover: Handover) throws -> HandedOverMessage {
+        guard let route else { throw HandoverFailure(reason: "no route to hand messages over") }
+        return try route.handOver(content, key: key, as: handover)
+    }
+}

@@ -1,0 +1,289 @@
+import CDesktopLibraries
+import HeraldCore
+
+/// The session bus calls that hand a message over to outlive its check (DESIGN.md D23): to
+/// GNOME Shell's list (`org.gtk.Notifications`) or to the Herald agent (`org.herald.Agent1`),
+/// and that take it back when the publisher withdraws it. Every call is synchronous, as
+/// libnotify's are, and bounded.
+package enum HandoverBus {
+    /// The agent's app id and bus name.
+    package static let agentName = "org.herald.Agent"
+    /// The agent's object path.
+    package static let agentPath = "/org/herald/Agent"
+    /// The desktop's list of notifications (GNOME Shell).
+    package static let desktopListName = "org.gtk.Notifications"
+
+    /// Which way a check hands its messages over ("Which route a herald check takes"), or `nil`
+    /// for none, when the session bus can neither start nor reach the agent: then the check
+    /// shows them as it always has. The desktop's list is taken when it has an owner and the
+    /// agent's desktop entry is installed where the shell finds it (under `environment`'s
+    /// `XDG_DATA_HOME` and `XDG_DATA_DIRS`); otherwise the agent holds them.
+    @MainContext
+    package static func route(environment: [String: String]) -> Handover.Place? {
+        guard (try? DesktopLibrary.gio.load()) != nil, let bus = SessionBus() else { return nil }
+        guard bus.hasOwner(agentName) || bus.activatableNames().contains(agentName) else { return nil }
+        if bus.hasOwner(desktopListName), DesktopEntry.installed(appID: agentName, environment: environment) != nil { return .desktopList }
+        return .agent
+    }
+
+    /// Starts the agent unless it runs, and returns its process id; `nil` when it cannot be started.
+    @MainContext
+    package static func startAgent() -> Int32? {
+        guard let bus = SessionBus() else { return nil }
+        // The bus refuses to start a name no service file provides, even when it is owned.
+        if bus.hasOwner(agentName) { return bus.processID(of: agentName) }
+        var arguments: [OpaquePointer?] = [g_variant_new_string(agentName), g_variant_new_uint32(0)]
+        guard let started = try? bus.call(SessionBus.daemon, "/org/freedesktop/DBus", SessionBus.daemon, "StartServiceByName",
+                                           &arguments, reply: "(u)", timeout: 25_000) else { return nil }
+        g_variant_unref(started)
+        return bus.processID(of: agentName)
+    }
+
+    /// Posts a message to the desktop's list as the agent's notification `id`
+    /// (`Handover.notificationID(appID:key:)`).
+    ///
+    /// - Throws: `HandoverFailure` with the bus's reason when the shell refuses it.
+    @MainContext
+    package static func addToDesktopList(_ notification: DesktopListNotification, id: String) throws(HandoverFailure) {
+        guard let bus = SessionBus() else { throw HandoverFailure(reason: "no session bus") }
+        var arguments: [OpaquePointer?] = [g_variant_new_string(agentName), g_variant_new_string(id), notification.variant()]
+        g_variant_unref(try bus.call(desktopListName, "/org/gtk/Notifications", desktopListName, "AddNotification", &arguments, reply: "()"))
+    }
+
+    /// Gives a message to the agent to hold on screen; returns the notification's id there.
+    ///
+    /// - Throws: `HandoverFailure` with the bus's reason when the agent refuses it.
+    @MainContext
+    package static func hold(_ notification: HeldNotification, appID: String, key: String) throws(HandoverFailure) -> UInt32 {
+        guard let bus = SessionBus() else { throw HandoverFailure(reason: "no session bus") }
+        var arguments: [OpaquePointer?] = [g_variant_new_string(appID), g_variant_new_string(key), notification.variant()]
+        let reply = try bus.call(agentName, agentPath, "org.herald.Agent1", "Hold", &arguments, reply: "(u)", timeout: 25_000)
+        defer { g_variant_unref(reply) }
+        return SessionBus.child(reply) { g_variant_get_uint32($0) } ?? 0
+    }
+
+    /// Takes a handed-over message back from where `place` says: out of the desktop's list, or
+    /// off the screen when the agent (already running: it is not started for this) holds it.
+    /// A withdrawal nobody takes is not retried: the caller forgets the handover anyway.
+    @MainContext
+    package static func withdraw(appID: String, key: String, from place: Handover.Place) {
+        guard (try? DesktopLibrary.gio.load()) != nil, let bus = SessionBus() else { return }
+        switch place {
+        case .desktopList:
+            var arguments = [g_variant_new_string(agentName), g_variant_new_string(Handover.notificationID(appID: appID, key: key))]
+            if let reply = try? bus.call(desktopListName, "/org/gtk/Notifications", desktopListName, "RemoveNotification", &arguments,
+                                         reply: "()", autoStart: false) { g_variant_unref(reply) }
+        case .agent:
+            guard bus.hasOwner(agentName) else { return }
+            var arguments = [g_variant_new_string(appID), g_variant_new_string(key)]
+            if let reply = try? bus.call(agentName, agentPath, "org.herald.Agent1", "Withdraw", &arguments, reply: "()",
+                                         autoStart: false) { g_variant_unref(reply) }
+        }
+    }
+}
+
+/// Why a handover could not be made: the bus's own words.
+package struct HandoverFailure: Error, CustomStringConvertible {
+    /// The reason, one line.
+    package let reason: String
+
+    /// A failure for `reason`.
+    package init(reason: String) { self.reason = reason }
+
+    /// The reason.
+    package var description: String { reason }
+}
+
+/// A message as GNOME Shell's list takes it (`org.gtk.Notifications.AddNotification`): its
+/// clicks are `app.answer` actions of the agent, each targeting (app id, key, answer).
+package struct DesktopListNotification {
+    /// The app the message is from, named in each action's target.
+    package var appID: String
+    /// The message's key, named in each action's target.
+    package var key: String
+    /// "APPNAME: SUMMARY".
+    package var title: String
+    /// Plain text: the shell reads no markup here.
+    package var body: String
+    /// "normal" or "urgent".
+    package var priority: String
+    /// What a click on the body answers (the first button's answer, D8).
+    package var defaultAnswer: String?
+    /// The buttons, by label and the answer each gives.
+    package var buttons: [(label: String, answer: String)]
+    /// A themed icon name, or `nil` for the agent's own icon.
+    package var themedIcon: String?
+
+    /// Creates the message.
+    package init(appID: String, key: String, title: String, body: String, priority: String, defaultAnswer: String?,
+                 buttons: [(label: String, answer: String)], themedIcon: String?) {
+        (self.appID, self.key, self.title, self.body, self.priority) = (appID, key, title, body, priority)
+        (self.defaultAnswer, self.buttons, self.themedIcon) = (defaultAnswer, buttons, themedIcon)
+    }
+
+    /// The `a{sv}` AddNotification takes (floating).
+    func variant() -> OpaquePointer {
+        var entries: [(String, OpaquePointer)] = [("title", g_variant_new_string(title)), ("body", g_variant_new_string(body)),
+                                                  ("priority", g_variant_new_string(priority))]
+        if let defaultAnswer {
+            entries.append(("default-action", g_variant_new_string("app.answer")))
+            entries.append(("default-action-target", target(defaultAnswer)))
+        }
+        let buttons = buttons.map { button in
+            GVariantDictionary.make([("label", g_variant_new_string(button.label)), ("action", g_variant_new_string("app.answer")),
+                                     ("target", target(button.answer))])
+        }
+        entries.append(("buttons", GVariantDictionary.array(of: "a{sv}", buttons)))
+        if let themedIcon {
+            // A serialized GThemedIcon, as g_icon_serialize writes it: ('themed', <['NAME']>).
+            var names: [OpaquePointer?] = [g_variant_new_string(themedIcon)]
+            let list = GVariantDictionary.array(of: "s", names.map { $0! })
+            names = [g_variant_new_string("themed"), g_variant_new_variant(list)]
+            entries.append(("icon", g_variant_new_tuple(&names, 2)))
+        }
+        return GVariantDictionary.make(entries)
+    }
+
+    /// The `(sss)` target of an `app.answer` action: app id, key, answer.
+    private func target(_ answer: String) -> OpaquePointer {
+        var parts: [OpaquePointer?] = [g_variant_new_string(appID), g_variant_new_string(key), g_variant_new_string(answer)]
+        return g_variant_new_tuple(&parts, 3)
+    }
+}
+
+/// A message as the agent holds it (`org.herald.Agent1.Hold`): a freedesktop notification
+/// built as the check built it for the server's capabilities.
+package struct HeldNotification: Equatable {
+    /// The summary line.
+    package var summary: String
+    /// The body, escaped for the server's markup.
+    package var body: String
+    /// The sender's name.
+    package var appName: String
+    /// An icon name or file URI; empty for none.
+    package var icon: String
+    /// 0 low, 1 normal, 2 critical.
+    package var urgency: UInt8
+    /// The actions, by id and label, exactly as the content has them.
+    package var actions: [NotificationAction]
+    /// The app id hint.
+    package var desktopEntry: String
+
+    /// Creates the message.
+    package init(summary: String, body: String, appName: String, icon: String, urgency: UInt8, actions: [NotificationAction], desktopEntry: String) {
+        (self.summary, self.body, self.appName, self.icon) = (summary, body, appName, icon)
+        (self.urgency, self.actions, self.desktopEntry) = (urgency, actions, desktopEntry)
+    }
+
+    /// The `a{sv}` Hold takes (floating).
+    func variant() -> OpaquePointer {
+        let actions = actions.map { action in
+            var pair: [OpaquePointer?] = [g_variant_new_string(action.id), g_variant_new_string(action.label)]
+            return g_variant_new_tuple(&pair, 2)!
+        }
+        return GVariantDictionary.make([
+            ("summary", g_variant_new_string(summary)), ("body", g_variant_new_string(body)), ("app-name", g_variant_new_string(appName)),
+            ("icon", g_variant_new_string(icon)), ("urgency", g_variant_new_byte(urgency)),
+            ("actions", GVariantDictionary.array(of: "(ss)", actions)), ("desktop-entry", g_variant_new_string(desktopEntry)),
+        ])
+    }
+}
+
+/// Builds the `a{sv}` dictionaries and arrays of the handover's calls.
+private enum GVariantDictionary {
+    /// An `a{sv}` of the entries, each value wrapped in a variant (floating).
+    static func make(_ entries: [(String, OpaquePointer)]) -> OpaquePointer {
+        array(of: "{sv}", entries.map { g_variant_new_dict_entry(g_variant_new_string($0.0), g_variant_new_variant($0.1)) })
+    }
+
+    /// An array of `elementType` (floating); the type makes an empty one.
+    static func array(of elementType: String, _ elements: [OpaquePointer]) -> OpaquePointer {
+        let type = g_variant_type_new(elementType)
+        defer { g_variant_type_free(type) }
+        var children: [OpaquePointer?] = elements
+        return g_variant_new_array(type, &children, gsize(children.count))
+    }
+}
+
+/// A connection to the session bus, for the handover's calls.
+@MainContext
+struct SessionBus {
+    /// The bus's own name.
+    static let daemon = "org.freedesktop.DBus"
+    private let connection: OpaquePointer
+
+    /// The process's one session bus connection, kept once made.
+    private static var shared: OpaquePointer?
+
+    /// Connects (once per process); `nil` without a session bus.
+    init?() {
+        if let shared = Self.shared {
+            connection = shared
+            return
+        }
+        var error: UnsafeMutablePointer<GError>?
+        guard let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+            g_clear_error(&error)
+            return nil
+        }
+        Self.shared = connection
+        self.connection = connection
+    }
+
+    /// One call; its reply (to be released), or `HandoverFailure` with the bus's message.
+    func call(_ destination: String, _ path: String, _ interface: String, _ method: String, _ arguments: inout [OpaquePointer?],
+              reply: String, timeout: Int32 = 5000, autoStart: Bool = true) throws(HandoverFailure) -> OpaquePointer {
+        var error: UnsafeMutablePointer<GError>?
+        let replyType = g_variant_type_new(reply)
+        defer { g_variant_type_free(replyType) }
+        let tuple = g_variant_new_tuple(&arguments, gsize(arguments.count))
+        let flags = autoStart ? G_DBUS_CALL_FLAGS_NONE : G_DBUS_CALL_FLAGS_NO_AUTO_START
+        guard let answer = g_dbus_connection_call_sync(connection, destination, path, interface, method, tuple, replyType, flags,
+                                                       timeout, nil, &error) else {
+            let reason = error.map { String(cString: $0.pointee.message) } ?? "\(method) failed"
+            g_clear_error(&error)
+            throw HandoverFailure(reason: reason)
+        }
+        return answer
+    }
+
+    /// Whether `name` has an owner now.
+    func hasOwner(_ name: String) -> Bool {
+        var arguments = [g_variant_new_string(name)]
+        guard let reply = try? call(Self.daemon, "/org/freedesktop/DBus", Self.daemon, "NameHasOwner", &arguments, reply: "(b)",
+                                    timeout: 1000) else { return false }
+        defer { g_variant_unref(reply) }
+        return Self.child(reply) { g_variant_get_boolean($0) != 0 } ?? false
+    }
+
+    /// The names the bus can start.
+    func activatableNames() -> Set<String> {
+        var none: [OpaquePointer?] = []
+        guard let reply = try? call(Self.daemon, "/org/freedesktop/DBus", Self.daemon, "ListActivatableNames", &none, reply: "(as)",
+                                    timeout: 1000) else { return [] }
+        defer { g_variant_unref(reply) }
+        return Self.child(reply) { list in
+            Set((0..<g_variant_n_children(list)).compactMap { index -> String? in
+                guard let name = g_variant_get_child_value(list, index) else { return nil }
+                defer { g_variant_unref(name) }
+                return String(cString: g_variant_get_string(name, nil))
+            })
+        } ?? []
+    }
+
+    /// The process that owns `name`, or `nil`.
+    func processID(of name: String) -> Int32? {
+        var arguments = [g_variant_new_string(name)]
+        guard let reply = try? call(Self.daemon, "/org/freedesktop/DBus", Self.daemon, "GetConnectionUnixProcessID", &arguments,
+                                    reply: "(u)", timeout: 1000) else { return nil }
+        defer { g_variant_unref(reply) }
+        return Self.child(reply) { Int32(bitPattern: g_variant_get_uint32($0)) }
+    }
+
+    /// Reads the first value of a reply tuple.
+    static func child<Value>(_ reply: OpaquePointer, _ read: (OpaquePointer) -> Value) -> Value? {
+        guard let value = g_variant_get_child_value(reply, 0) else { return nil }
+        defer { g_variant_unref(value) }
+        return read(value)
+    }
+}

@@ -2,11 +2,21 @@ import Foundation
 import HeraldTestSupport
 import XCTest
 
-/// `desktop/debian/build-deb.sh`: the package it builds passes lintian, installs on this machine
-/// with apt-get, works there, and a purge takes every file of it away again.
+/// `desktop/debian/build-deb.sh`: the two packages it builds (herald, the command and the agent's
+/// files, with no GTK; herald-gtk-demo, the GTK demo) pass lintian, each holds exactly its own
+/// files, they install on this machine with apt-get, work there, and a purge takes every file of
+/// them away again.
 final class DebianPackageTests: XCTestCase {
-    /// The package's path, built once for both tests (a release build when none is there yet).
-    private nonisolated(unsafe) static var built: Result<String, Error>?
+    /// The packages' paths, built once for all tests (a release build when none is there yet).
+    private nonisolated(unsafe) static var built: Result<Packages, Error>?
+
+    /// The two .deb files build-deb.sh prints, in its order.
+    private struct Packages {
+        /// herald_<version>_<arch>.deb: the command, its manual page and completions, the agent's files.
+        let herald: String
+        /// herald-gtk-demo_<version>_<arch>.deb: the GTK demo.
+        let demo: String
+    }
 
     override func setUpWithError() throws {
         for tool in ["/usr/bin/dpkg-deb", "/usr/bin/dpkg-shlibdeps"] where !FileManager.default.isExecutableFile(atPath: tool) {
@@ -14,63 +24,134 @@ final class DebianPackageTests: XCTestCase {
         }
     }
 
-    func testThePackageBuildsWithoutALintianErrorOrWarning() throws {
+    func testBothPackagesBuildWithoutALintianErrorOrWarning() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/lintian") else {
             throw XCTSkip("lintian is not installed: apt-get install lintian (Tests/scripts/setup.sh --tests)")
         }
-        let package = try Self.package()
+        let packages = try Self.packages()
+        XCTAssertEqual(try field("Package", of: packages.herald), "herald")
+        XCTAssertEqual(try field("Package", of: packages.demo), "herald-gtk-demo")
         // Lintian's informational tags (I:) are not shown by default; every other tag is a finding.
-        let report = try runToEnd("/usr/bin/lintian", ["--fail-on", "error,warning", package], environment: ["PATH": "/usr/bin:/bin"])
+        let report = try runToEnd("/usr/bin/lintian", ["--fail-on", "error,warning", packages.herald, packages.demo], environment: ["PATH": "/usr/bin:/bin"])
         XCTAssertEqual(report.status, 0, report.output + report.errors)
         XCTAssertEqual(report.output, "")
     }
 
-    func testAnInstalledPackageRunsTheDemoAndAPurgeLeavesNothingOfItOnDisk() throws {
+    func testHeraldDependsOnNoGTKAndTheDemoOnHeraldOfItsOwnVersionAndGTK() throws {
+        let packages = try Self.packages()
+        var version = try runToEnd(TestPaths.herald, ["--version"]).output.trimmingCharacters(in: .newlines)
+        version = String(version.dropFirst("herald ".count))
+        let heraldDepends = try dependencies(of: packages.herald)
+        XCTAssertEqual(heraldDepends.filter { $0.contains("gtk") }, [], "herald needs no GTK: \(heraldDepends)")
+        for library in ["libglib2.0-0", "libsoup-3.0-0", "libnotify4", "glib-networking"] {
+            XCTAssertEqual(heraldDepends.filter { $0.split(separator: " ").first.map(String.init) == library }.count, 1, "herald depends on \(library): \(heraldDepends)")
+        }
+        let demoDepends = try dependencies(of: packages.demo)
+        XCTAssertTrue(demoDepends.contains("herald (= \(version))"), "the demo depends on herald of its own version: \(demoDepends)")
+        XCTAssertEqual(demoDepends.filter { $0.hasPrefix("libgtk-4-1 ") }.count, 1, "the demo depends on GTK 4: \(demoDepends)")
+    }
+
+    func testEachPackageShipsExactlyItsOwnFiles() throws {
+        let packages = try Self.packages()
+        let icons = try FileManager.default.subpathsOfDirectory(atPath: TestPaths.packageRoot.appendingPathComponent("icons/hicolor").path)
+            .filter { $0.hasSuffix(".png") || $0.hasSuffix(".svg") }.map { "/usr/share/icons/hicolor/\($0)" }
+        XCTAssertEqual(icons.count, 8, "the icons' sizes and the scalable one")
+        XCTAssertEqual(try files(of: packages.herald), ([
+            "/usr/bin/herald", "/usr/share/man/man1/herald.1.gz",
+            "/usr/share/bash-completion/completions/herald", "/usr/share/zsh/vendor-completions/_herald",
+            "/usr/share/fish/vendor_completions.d/herald.fish",
+            "/usr/share/applications/org.herald.Agent.desktop", "/usr/share/dbus-1/services/org.herald.Agent.service",
+            "/usr/lib/systemd/user/herald-agent.service",
+            "/usr/share/doc/herald/copyright", "/usr/share/doc/herald/changelog.gz",
+        ] + icons).sorted())
+        XCTAssertEqual(try files(of: packages.demo), [
+            "/usr/bin/herald-gtk-demo", "/usr/share/man/man1/herald-gtk-demo.1.gz",
+            "/usr/share/applications/org.herald.GtkDemo.desktop",
+            "/usr/share/doc/herald-gtk-demo/copyright", "/usr/share/doc/herald-gtk-demo/changelog.gz",
+            "/usr/share/doc/herald-gtk-demo/examples/org.herald.GtkDemo.herald.desktop",
+        ].sorted())
+    }
+
+    func testHeraldInstallsAndRunsWithoutTheDemoTheDemoOnItAndAPurgeLeavesNothingOfThemOnDisk() throws {
         guard geteuid() == 0 else { throw XCTSkip("installing a package system-wide needs root (CI runs as root)") }
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/apt-get") else { throw XCTSkip("no apt-get on this machine") }
-        guard try runToEnd("/usr/bin/dpkg-query", ["-W", "-f", "${db:Status-Abbrev}", "herald"]).output.hasPrefix("i") == false else {
-            throw XCTSkip("a herald package is installed on this machine already; the test would replace and then purge it")
+        for name in ["herald", "herald-gtk-demo"] {
+            guard try !isInstalled(name) else {
+                throw XCTSkip("a \(name) package is installed on this machine already; the test would replace and then purge it")
+            }
         }
-        let package = try Self.package()
+        let packages = try Self.packages()
         let apt = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "DEBIAN_FRONTEND": "noninteractive", "LANG": "C.UTF-8"]
-        let install = try runToEnd("/usr/bin/apt-get", ["install", "-y", "--no-install-recommends", package], environment: apt)
-        defer { _ = try? runToEnd("/usr/bin/apt-get", ["purge", "-y", "herald"], environment: apt) }
+        defer { _ = try? runToEnd("/usr/bin/apt-get", ["purge", "-y", "herald-gtk-demo", "herald"], environment: apt) }
+        let install = try runToEnd("/usr/bin/apt-get", ["install", "-y", "--no-install-recommends", packages.herald], environment: apt)
         XCTAssertEqual(install.status, 0, install.output + install.errors)
-        let files = try runToEnd("/usr/bin/dpkg-query", ["-L", "herald"]).output.split(separator: "\n").map(String.init)
-        for path in ["/usr/bin/herald", "/usr/bin/herald-gtk-demo", "/usr/share/man/man1/herald.1.gz", "/usr/share/man/man1/herald-gtk-demo.1.gz",
-                     "/usr/share/bash-completion/completions/herald", "/usr/share/zsh/vendor-completions/_herald",
-                     "/usr/share/fish/vendor_completions.d/herald.fish", "/usr/share/applications/org.herald.GtkDemo.desktop",
-                     "/usr/share/applications/org.herald.Agent.desktop", "/usr/share/dbus-1/services/org.herald.Agent.service",
-                     "/usr/lib/systemd/user/herald-agent.service",
-                     "/usr/share/icons/hicolor/scalable/apps/org.herald.Herald.svg", "/usr/share/doc/herald/copyright",
-                     "/usr/share/doc/herald/changelog.gz"] {
-            XCTAssertTrue(files.contains(path), "the package installs \(path)")
-        }
+        XCTAssertFalse(try isInstalled("herald-gtk-demo"), "herald installs without the demo")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/usr/bin/herald-gtk-demo"))
+        let heraldFiles = try runToEnd("/usr/bin/dpkg-query", ["-L", "herald"]).output.split(separator: "\n").map(String.init)
+        XCTAssertEqual(heraldFiles.filter { !isFolder($0) }.sorted(), try files(of: packages.herald), "dpkg installs what the package lists")
 
         let version = try runToEnd("/usr/bin/herald", ["--version"])
         XCTAssertEqual(version.status, 0)
         XCTAssertEqual(version.output, try runToEnd(TestPaths.herald, ["--version"]).output, "the package holds the version of these sources")
         try assertTheDemoShowsTheSampleFeed()
-        let demoUsage = try runToEnd("/usr/bin/herald-gtk-demo", ["--no-such-option"])
-        XCTAssertEqual(demoUsage.status, 64, "the GTK demo starts with the libraries the package depends on")
-        XCTAssertEqual(demoUsage.errors, "usage: herald-gtk-demo [--feed URL] [--app-id ID] [--in-window]\n")
         try assertManRendersEveryCommand()
         let completion = try bashCompletionOfHeraldSt(file: "/usr/share/bash-completion/completions/herald")
         XCTAssertEqual(completion.output, "complete -o filenames -F _herald herald\nstate\n", completion.errors)
 
-        let purge = try runToEnd("/usr/bin/apt-get", ["purge", "-y", "herald"], environment: apt)
+        let installDemo = try runToEnd("/usr/bin/apt-get", ["install", "-y", "--no-install-recommends", packages.demo], environment: apt)
+        XCTAssertEqual(installDemo.status, 0, installDemo.output + installDemo.errors)
+        let demoFiles = try runToEnd("/usr/bin/dpkg-query", ["-L", "herald-gtk-demo"]).output.split(separator: "\n").map(String.init)
+        XCTAssertEqual(demoFiles.filter { !isFolder($0) }.sorted(), try files(of: packages.demo), "dpkg installs what the package lists")
+        let demoUsage = try runToEnd("/usr/bin/herald-gtk-demo", ["--no-such-option"])
+        XCTAssertEqual(demoUsage.status, 64, "the GTK demo starts with the libraries the package depends on")
+        XCTAssertEqual(demoUsage.errors, "usage: herald-gtk-demo [--feed URL] [--app-id ID] [--in-window]\n")
+
+        let purge = try runToEnd("/usr/bin/apt-get", ["purge", "-y", "herald-gtk-demo", "herald"], environment: apt)
         XCTAssertEqual(purge.status, 0, purge.output + purge.errors)
-        XCTAssertEqual(try runToEnd("/usr/bin/dpkg-query", ["-W", "herald"]).status, 1, "dpkg knows no herald package any more")
-        // A folder the package shared with other packages stays theirs (and the root, "/.", everyone's);
-        // everything else it listed is gone.
-        let left = try files.filter { $0 != "/." }.filter { path in
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return false }
-            return try !isFolder.boolValue || runToEnd("/usr/bin/dpkg-query", ["-S", path]).status != 0
+        for name in ["herald", "herald-gtk-demo"] {
+            XCTAssertEqual(try runToEnd("/usr/bin/dpkg-query", ["-W", name]).status, 1, "dpkg knows no \(name) package any more")
         }
-        XCTAssertEqual(left, [], "nothing the package installed is left")
-        let records = try FileManager.default.contentsOfDirectory(atPath: "/var/lib/dpkg/info").filter { $0.hasPrefix("herald.") }
-        XCTAssertEqual(records, [], "dpkg keeps no record of it")
+        // A folder the packages shared with other packages stays theirs (and the root, "/.", everyone's);
+        // everything else they listed is gone.
+        let left = try (heraldFiles + demoFiles).filter { $0 != "/." }.filter { path in
+            guard FileManager.default.fileExists(atPath: path) else { return false }
+            return try !isFolder(path) || runToEnd("/usr/bin/dpkg-query", ["-S", path]).status != 0
+        }
+        XCTAssertEqual(left, [], "nothing the packages installed is left")
+        let records = try FileManager.default.contentsOfDirectory(atPath: "/var/lib/dpkg/info").filter { $0.hasPrefix("herald.") || $0.hasPrefix("herald-gtk-demo.") }
+        XCTAssertEqual(records, [], "dpkg keeps no record of them")
+    }
+
+    /// A field of a package's control file, as dpkg-deb reads it.
+    private func field(_ name: String, of deb: String) throws -> String {
+        let result = try runToEnd("/usr/bin/dpkg-deb", ["--field", deb, name])
+        XCTAssertEqual(result.status, 0, result.errors)
+        return result.output.trimmingCharacters(in: .newlines)
+    }
+
+    /// A package's Depends, one dependency an element.
+    private func dependencies(of deb: String) throws -> [String] {
+        try field("Depends", of: deb).components(separatedBy: ", ")
+    }
+
+    /// Every entry of a package that is not a folder, as an installed path, sorted.
+    private func files(of deb: String) throws -> [String] {
+        let contents = try runToEnd("/usr/bin/dpkg-deb", ["--contents", deb])
+        XCTAssertEqual(contents.status, 0, contents.errors)
+        // "-rw-r--r-- root/root 1234 2026-11-22 09:37 ./usr/bin/herald": the path is the sixth field.
+        return contents.output.split(separator: "\n").filter { !$0.hasPrefix("d") }
+            .map { String($0.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: true)[5].dropFirst()) }.sorted()
+    }
+
+    /// Whether dpkg has a package of that name installed.
+    private func isInstalled(_ name: String) throws -> Bool {
+        try runToEnd("/usr/bin/dpkg-query", ["-W", "-f", "${db:Status-Abbrev}", name]).output.hasPrefix("i")
+    }
+
+    /// Whether a path is a folder on this machine.
+    private func isFolder(_ path: String) -> Bool {
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
     }
 
     /// `herald demo`, run from the package on a private desktop with the mock notification server.
@@ -94,25 +175,27 @@ final class DebianPackageTests: XCTestCase {
         XCTAssertEqual(try subcommandsMissing(from: page.output, of: "/usr/bin/herald"), [])
     }
 
-    /// Builds the package into a temporary folder once, with the release build the other tests use.
-    private static func package() throws -> String {
+    /// Builds the packages into a temporary folder once, with the release build the other tests use.
+    private static func packages() throws -> Packages {
         if built == nil {
             built = Result {
                 let output = try Fixtures.temporaryDirectory("herald-deb")
                 var environment = ProcessInfo.processInfo.environment
                 environment["HERALD_BUILD_DIR"] = TestPaths.packageRoot.appendingPathComponent(".build-release").path
-                environment["HERALD_SKIP_LINTIAN"] = "1"   // testThePackageBuildsWithoutALintianErrorOrWarning runs it
+                environment["HERALD_SKIP_LINTIAN"] = "1"   // testBothPackagesBuildWithoutALintianErrorOrWarning runs it
                 let script = TestPaths.packageRoot.appendingPathComponent("desktop/debian/build-deb.sh").path
                 let result = try runToEnd(script, ["--output", output.path], environment: environment)
                 guard result.status == 0 else { throw TestSetupError("build-deb.sh exited \(result.status):\n\(result.errors)") }
-                return result.output.trimmingCharacters(in: .newlines)
+                let debs = result.output.split(separator: "\n").map(String.init)
+                guard debs.count == 2 else { throw TestSetupError("build-deb.sh printed \(debs), not the paths of two packages") }
+                return Packages(herald: debs[0], demo: debs[1])
             }
         }
         return try built!.get()
     }
 
     override class func tearDown() {
-        if case .success(let deb)? = built { try? FileManager.default.removeItem(at: URL(fileURLWithPath: deb).deletingLastPathComponent()) }
+        if case .success(let packages)? = built { try? FileManager.default.removeItem(at: URL(fileURLWithPath: packages.herald).deletingLastPathComponent()) }
         built = nil
         super.tearDown()
     }

@@ -69,6 +69,10 @@ public final class Herald {
         /// The environment read for XDG directories, the language and the desktop; by default
         /// the variables of the process that Herald reads (`ProcessEnvironment`).
         public var environment: [String: String]
+        /// Whether a launch takes the answers given to handed-over messages since the app last
+        /// ran and reports them (`HeraldEvent.answeredWhileAway`); the `herald` tool, which
+        /// shares the app's state, leaves them for the app.
+        package var reportsAnswersGivenAway = true
 
         /// Creates a configuration with iNotify's defaults.
         public init(
@@ -247,9 +251,25 @@ public final class Herald {
     public var isBusy: Bool { check != nil }
 
     /// Takes every shown message and prompt off the screen, unanswered (DESIGN.md D18); they
-    /// come back at the next due check. Call before the process exits.
+    /// come back at the next due check.
     public func closeShownMessages() {
         check?.closeAll()
+    }
+
+    /// The call an app makes as it quits. Messages still on the desktop's screen are handed to
+    /// the Herald agent (DESIGN.md D23), where the session can start it, so that they stay there
+    /// and can still be answered after the app has gone: into GNOME Shell's list, or held by the
+    /// agent on other desktops. Their answers are recorded in the app's state as they come, and
+    /// reach the delegate at the next launch (`HeraldEvent.answeredWhileAway`). Prompts, messages
+    /// in the app's own presenter, and every message where no agent can run are closed, as
+    /// `closeShownMessages()` closes them. Returns when it is done: the process may exit.
+    public func appWillQuit() {
+        guard let check else { return }
+        if presenter is DesktopPresenter {
+            check.handOverShown(through: HandoverRoutePresenter(today: presenter, appName: configuration.appName, appID: configuration.appID,
+                                                                icon: configuration.icon, environment: configuration.environment))
+        }
+        check.closeAll()
     }
 
     private func begin(launch: Bool, force: Bool) {

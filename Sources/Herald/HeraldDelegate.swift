@@ -1,3 +1,4 @@
+import FoundationEssentials
 import HeraldCore
 import HeraldDesktop
 
@@ -60,6 +61,11 @@ public enum HeraldEvent {
     case answerNotRecorded(key: String, error: HeraldError)
     /// Every shown message and prompt is answered or closed: the check is over.
     case checkFinished
+    /// A message handed over when the app quit (`Herald.appWillQuit()`), or by `herald check`,
+    /// was answered in the desktop's list or on the Herald agent's notification while the app
+    /// was not running: the answer is already recorded (and a view's link opened). Reported at
+    /// the next launch, before the check, once per answer, oldest first.
+    case answeredWhileAway(key: String, answer: Answer, at: Date)
 }
 
 /// The user's answer to what Herald showed.

@@ -121,10 +121,11 @@ final class DemoApp {
         }
     }
 
-    /// The app is quitting (its last window closed, or a signal): take Herald's notifications
-    /// off the screen while the window's delegate can still hear about it.
+    /// The app is quitting (its last window closed, or a signal): Herald hands what is still on
+    /// the desktop's screen to the Herald agent, or takes it off the screen where no agent can
+    /// run, while the window's delegate can still hear about it.
     func shutdown() {
-        herald?.closeShownMessages()
+        herald?.appWillQuit()
     }
 }
 

@@ -97,6 +97,8 @@ extension CheckSession {
                 ignoresQuiet = { nil }
                 ignoresMutes = { .none }
             }
+            var configuration = configuration
+            configuration.reportsAnswersGivenAway = false
             let herald = try Herald(configuration: configuration, store: store ?? file, presenter: presenter,
                                     quietReason: ignoresQuiet, offSwitches: ignoresMutes)
             return (herald, file)

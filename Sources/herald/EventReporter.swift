@@ -268,6 +268,8 @@ final class EventReporter: HandoverObserving {
         case .linkNotOpened(let url, let reason): notOpened(url, reason: reason)
         case .answerNotRecorded(let key, let error): notRecorded(key, error: error)
         case .checkFinished: finished()
+        // The tool leaves the answers given away for the app (`reportsAnswersGivenAway`).
+        case .answeredWhileAway: break
         }
     }
 

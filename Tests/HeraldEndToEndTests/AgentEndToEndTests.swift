@@ -1,5 +1,7 @@
 import Foundation
+import Herald
 import HeraldCore
+import HeraldDesktop
 import HeraldTestSupport
 import XCTest
 
@@ -73,6 +75,29 @@ final class AgentEndToEndTests: XCTestCase {
         XCTAssertEqual(session.openedLinkTokens, ["herald-test-startup "], "the click's startup id reaches the browser")
         let pid = try XCTUnwrap(try agentProcessID(session))
         XCTAssertTrue(eventually(within: 5) { (try? agentProcessID(session)) == nil && !isRunning(pid) }, "the agent exits when idle")
+    }
+
+    func testAnAnswerTheAgentRecordsReachesTheAppsNextLaunchAndTheToolLeavesItForTheApp() throws {
+        let session = try agentSession()
+        defer { session.stop() }
+        try handOver(key, in: session)
+        XCTAssertEqual(try click("ignore", in: session).status, 0)
+        XCTAssertEqual(try store(session).load().answeredAway.map { [$0.key, $0.value.answer] }, [[key, "ignore"]])
+        let feed = session.directory.appendingPathComponent("empty.plist")
+        try Fixtures.xmlFeed([:]).write(to: feed, atomically: true, encoding: .utf8)
+        let check = try session.heraldToCompletion(["check", "--feed", feed.absoluteString, "--app-id", appID, "--show-on-first-launch"])
+        XCTAssertEqual(check.status, 0, check.output)
+        XCTAssertEqual(try store(session).load().answeredAway.keys.sorted(), [key], "herald check leaves the answer for the app")
+        let heard = try MainContext.assumeIsolated { [appID, environment = session.environment] in
+            let herald = try Herald(configuration: .init(feedURL: nil, appID: appID, appVersion: "1.0", environment: environment))
+            let listener = AnswersGivenAwayListener()
+            herald.delegate = listener
+            herald.appLaunched()
+            XCTAssertTrue(spin(10) { listener.finished })
+            return listener.heard
+        }
+        XCTAssertEqual(heard, ["\(key) ignore"])
+        XCTAssertEqual(try store(session).load().answeredAway, [:])
     }
 
     func testTheSameAnswerTwiceIsRecordedOnceAndOpensTheLinkOnce() throws {
@@ -222,5 +247,20 @@ final class AgentEndToEndTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: stateFile), before)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder).sorted(), filesBefore)
         XCTAssertEqual(session.openedLinks, [])
+    }
+}
+
+/// Hears the answers given while the app was away, as "KEY ANSWER", until the check ends.
+@MainContext
+private final class AnswersGivenAwayListener: HeraldDelegate {
+    var heard: [String] = []
+    var finished = false
+
+    func herald(_ herald: Herald, didReport event: HeraldEvent) {
+        switch event {
+        case .answeredWhileAway(let key, let answer, _): heard.append("\(key) \(answer.rawValue)")
+        case .checkFinished: finished = true
+        default: break
+        }
     }
 }

@@ -42,6 +42,7 @@ final class PipelineRecorder: HeraldDelegate {
         case .checkFailed(let error): events.append("failed \(error.kind)")
         case .messageSkipped(let key, let reason): events.append("skipped \(key) \(reason.name)")
         case .answerNotRecorded(let key, let error): events.append("not recorded \(key) \(error.kind)")
+        case .answeredWhileAway(let key, let answer, _): events.append("answered away \(key) \(answer.rawValue)")
         case .checkFinished:
             events.append("finished")
             onFinish()

@@ -209,6 +209,7 @@ final class EventRecorder: HeraldDelegate {
         case .checkFinished:
             record("finished")
             onFinish()
+        case .answeredWhileAway(let key, let answer, _): record("answered away \(key) \(answer.rawValue)")
         case .checkDeferred, .fetchingMirror, .linkNotOpened, .answerNotRecorded: break
         }
     }

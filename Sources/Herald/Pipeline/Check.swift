@@ -98,20 +98,27 @@ final class Check {
         let feedRuns = feedURL != nil && (force || configuration.checkAtLaunch)
         let prompts = inputs.prompts()
         let countUses = launch && !prompts.isEmpty
+        let takesAnswersGivenAway = launch && configuration.reportsAnswersGivenAway
         let now = inputs.clock.now
         // Without uses to count, the gate reads a snapshot, without the lock: a check that is
         // not due writes nothing and waits for no other process. It takes the lock only when
-        // its decision changes the state (a first launch, a date from a wrong clock).
-        if feedRuns, !countUses, let snapshot = try? store.snapshot() {
+        // its decision changes the state (a first launch, a date from a wrong clock) or there
+        // are answers given while the app was away to take.
+        if feedRuns, !countUses, let snapshot = try? store.snapshot(), !takesAnswersGivenAway || snapshot.answeredAway.isEmpty {
             let gate = CheckPolicy.gate(configuration.check, state: snapshot, now: now, force: force)
             if gate.state == snapshot { return run(gate) }
         }
+        var answersGivenAway: [(key: String, answer: Answer, at: Date)] = []
         let gate = updateState { state -> (skip: CheckSkipReason?, state: HeraldState) in
+            if takesAnswersGivenAway { answersGivenAway = CheckPolicy.takeAnswersGivenAway(from: &state) }
             if countUses { state.prompts = PromptPolicy.countLaunch(of: prompts, in: state.prompts, now: now) }
             guard feedRuns else { return (nil, state) }
             let gate = CheckPolicy.gate(configuration.check, state: state, now: now, force: force)
             state = gate.state
             return gate
+        }
+        for given in answersGivenAway {
+            delegate?.herald(herald, didReport: .answeredWhileAway(key: given.key, answer: given.answer, at: given.at))
         }
         guard feedRuns, let gate else { return plan(after: .notRun, snapshot: gate?.state) }
         run(gate)
@@ -448,7 +455,11 @@ final class Check {
     /// Shows one message or prompt; returns whether it awaits an answer, or `nil` when it
     /// could not be shown.
     private func show(_ item: Notice) -> Bool? {
-        if case .message(let entry) = item, let route = inputs.presenter as? HandingOverPresenter, handOver(entry, through: route) { return true }
+        if case .message(let entry) = item, let route = inputs.presenter as? HandingOverPresenter, let handle = handOver(entry, through: route) {
+            shownSoFar += 1
+            item.reportHandedOver(to: handle.handover.place, notificationID: handle.id, herald: herald)
+            return true
+        }
         let content = item.content(labels: configuration.labels, capabilities: capabilities ?? [], appName: configuration.appName,
                                    allowsCriticalUrgency: configuration.check.allowsCriticalUrgency)
         let handle: PresentedMessage
@@ -485,35 +496,45 @@ final class Check {
         return content.isInteractive
     }
 
-    /// Hands a message over to outlive the check (DESIGN.md D23); returns whether it was. The
-    /// handover replaces the check's claim in the state before the message is posted, so an
-    /// answer given at once finds it; a post that fails takes the handover back and gives the
-    /// claim back, and the message is shown as today. A handed-over message is reported as
-    /// shown, and nothing of it stays on this check's screen: the check does not wait for it.
-    private func handOver(_ entry: FeedEntry, through route: HandingOverPresenter) -> Bool {
+    /// Hands a message over to outlive the check (DESIGN.md D23); returns it handed over, or
+    /// `nil`. The handover replaces the check's claim in the state before the message is
+    /// posted, so an answer given at once finds it; a post that fails takes the handover back
+    /// and gives the claim back, and the message is shown (or stays) as today. Nothing of a
+    /// handed-over message stays on this check's screen: the check does not wait for it.
+    private func handOver(_ entry: FeedEntry, through route: HandingOverPresenter) -> HandedOverMessage? {
         let item = Notice.message(entry)
         let now = inputs.clock.now
         let content = item.content(labels: configuration.labels, capabilities: route.handoverCapabilities ?? capabilities ?? [],
                                    appName: configuration.appName, allowsCriticalUrgency: configuration.check.allowsCriticalUrgency)
         // Without buttons there is nothing to answer later: showing it is viewing it (D11).
-        guard content.isInteractive, let handover = route.handover(link: item.link, now: now) else { return false }
+        guard content.isInteractive, let handover = route.handover(link: item.link, now: now) else { return nil }
         guard let claim = updateState({ state -> HeraldState.Claim? in
             defer { state = CheckPolicy.handOver(entry.key, handover, in: state) }
             return state.presenting[entry.key]
-        }) else { return false }
-        let handle: HandedOverMessage
+        }) else { return nil }
         do {
-            handle = try route.handOver(content, key: entry.key, as: handover)
+            return try route.handOver(content, key: entry.key, as: handover)
         } catch {
             updateState { state in
                 state = CheckPolicy.forgetHandovers([entry.key], in: state)
                 state.presenting[entry.key] = claim
             }
-            return false
+            return nil
         }
-        shownSoFar += 1
-        item.reportHandedOver(to: handle.handover.place, notificationID: handle.id, herald: herald)
-        return true
+    }
+
+    /// Hands the messages still on screen over through `route` (`Herald.appWillQuit()`), in the
+    /// order they were shown, and takes this process's notifications of them down: each waits
+    /// for its answer where its handover says. What cannot be handed over stays on screen.
+    func handOverShown(through route: HandingOverPresenter) {
+        let messages = onScreen.values.filter { if case .message = $0.item { true } else { false } }.sorted { $0.sequence < $1.sequence }
+        guard !messages.isEmpty, (try? route.capabilities()) != nil else { return }
+        for shown in messages {
+            guard case .message(let entry) = shown.item, handOver(entry, through: route) != nil else { continue }
+            onScreen[shown.item.subject] = nil
+            shown.handle.close()
+            Self.retire(shown.handle)
+        }
     }
 
     /// Takes every handed-over message the publisher withdrew (no longer in `feed`) off where

@@ -46,6 +46,21 @@ package struct Handover: Codable, Sendable, Equatable {
     }
 }
 
+/// An answer the Herald agent recorded for a handed-over message while the app was not there to
+/// hear it: kept until the app's next launch tells its delegate (`HeraldEvent.answeredWhileAway`).
+package struct AnswerGivenAway: Codable, Sendable, Equatable {
+    /// The answer, as its action id (`Answer.rawValue`).
+    package var answer: String
+    /// When it was given.
+    package var at: Date
+
+    /// An answer given at `at`.
+    package init(_ answer: Answer, at: Date) {
+        self.answer = answer.rawValue
+        self.at = at
+    }
+}
+
 extension CheckPolicy {
     /// Records that `key` was handed over: its claim by the check becomes the handover, which
     /// lapses only when the message is answered or withdrawn (or, held by the agent, when the
@@ -59,15 +74,30 @@ extension CheckPolicy {
 
     /// Applies an answer given to a handed-over message (a click in the desktop's list or on a
     /// notification the agent holds): once. Only a message still handed over takes an answer;
-    /// a second click (the list and a stale popup) finds none and changes nothing.
+    /// a second click (the list and a stale popup) finds none and changes nothing. The answer
+    /// waits in `answeredAway` for the app's next launch; answers older than
+    /// `answerRetention` that no launch took are forgotten then, so the list stays small.
     ///
     /// - Returns: the new state and the handover answered, or `nil` when there was none.
     package static func applyHandedOver(_ answer: Answer?, to key: String, state: HeraldState, now: Date) -> (state: HeraldState, handover: Handover)? {
         guard let handover = state.handedOver[key] else { return nil }
         var state = state
         state.handedOver[key] = nil
-        if let answer { state = apply(answer, to: key, state: state, now: now) }
+        if let answer {
+            state = apply(answer, to: key, state: state, now: now)
+            state.answeredAway = state.answeredAway.filter { now.timeIntervalSince($0.value.at) < answerRetention }
+            state.answeredAway[key] = AnswerGivenAway(answer, at: now)
+        }
         return (state, handover)
+    }
+
+    /// Takes the answers given to handed-over messages since the app last heard them, oldest
+    /// first (then by key), out of the state: each is told to the app once.
+    package static func takeAnswersGivenAway(from state: inout HeraldState) -> [(key: String, answer: Answer, at: Date)] {
+        let taken = state.answeredAway.compactMap { key, given in Answer(rawValue: given.answer).map { (key: key, answer: $0, at: given.at) } }
+            .sorted { ($0.at, $0.key) < ($1.at, $1.key) }
+        state.answeredAway = [:]
+        return taken
     }
 
     /// The handed-over messages the publisher has withdrawn: no longer in `feed`. Each is to be

@@ -30,6 +30,9 @@ public struct HeraldState: Codable, Sendable, Equatable {
     /// Messages handed over to outlive their check, by key (DESIGN.md D23): waiting in the
     /// desktop's list or held by the Herald agent until answered or withdrawn.
     package var handedOver: [String: Handover]
+    /// Answers the Herald agent recorded for handed-over messages, by key, that the app has not
+    /// heard yet: its next launch reports them (`HeraldEvent.answeredWhileAway`) and forgets them.
+    package var answeredAway: [String: AnswerGivenAway]
     /// Each local prompt's uses, reminder and answers, by prompt name.
     package var prompts: [String: PromptState]
     /// This install's place in every `Rollout`, drawn once in 0..<1 the first time a feed has
@@ -51,6 +54,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
         presenting = [:]
         presentingPrompts = [:]
         handedOver = [:]
+        answeredAway = [:]
         prompts = [:]
         rolloutDraw = nil
         feedVersions = [:]
@@ -124,7 +128,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case ignored, viewed, reminded, absentSince, lastChecked, failure, cachedFeed, presenting, presentingPrompts, handedOver, prompts, rolloutDraw, feedVersions
+        case ignored, viewed, reminded, absentSince, lastChecked, failure, cachedFeed, presenting, presentingPrompts, handedOver, answeredAway, prompts, rolloutDraw, feedVersions
     }
 
     /// Reads a state file; keys missing from older files take their empty values.
@@ -140,6 +144,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
         presenting = try container.decodeIfPresent([String: Claim].self, forKey: .presenting) ?? [:]
         presentingPrompts = try container.decodeIfPresent([String: Claim].self, forKey: .presentingPrompts) ?? [:]
         handedOver = try container.decodeIfPresent([String: Handover].self, forKey: .handedOver) ?? [:]
+        answeredAway = try container.decodeIfPresent([String: AnswerGivenAway].self, forKey: .answeredAway) ?? [:]
         prompts = try container.decodeIfPresent([String: PromptState].self, forKey: .prompts) ?? [:]
         rolloutDraw = try container.decodeIfPresent(Double.self, forKey: .rolloutDraw).flatMap { (0..<1).contains($0) ? $0 : nil }
         feedVersions = try container.decodeIfPresent([String: UInt64].self, forKey: .feedVersions) ?? [:]
@@ -166,6 +171,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
         try container.encode(presenting, forKey: .presenting)
         try container.encode(presentingPrompts, forKey: .presentingPrompts)
         if !handedOver.isEmpty { try container.encode(handedOver, forKey: .handedOver) }
+        if !answeredAway.isEmpty { try container.encode(answeredAway, forKey: .answeredAway) }
         try container.encode(prompts, forKey: .prompts)
         try container.encodeIfPresent(rolloutDraw, forKey: .rolloutDraw)
         if !feedVersions.isEmpty { try container.encode(feedVersions, forKey: .feedVersions) }

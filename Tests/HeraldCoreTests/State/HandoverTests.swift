@@ -75,4 +75,33 @@ final class HandoverTests: XCTestCase {
         XCTAssertNil(Handover.parts(ofNotificationID: "no-space"))
         XCTAssertNil(Handover.parts(ofNotificationID: "org.example.App "))
     }
+
+    func testAnAnswerGivenAwayWaitsForTheAppsNextLaunchWhichTakesItOnceOldestFirst() throws {
+        var state = handedOver(.desktopList)
+        state = CheckPolicy.handOver("b", Handover(place: .agent, agentProcessID: 77, link: nil, since: clock.now), in: state)
+        state = try XCTUnwrap(CheckPolicy.applyHandedOver(.ignore, to: "b", state: state, now: clock.after(days: 2))).state
+        state = try XCTUnwrap(CheckPolicy.applyHandedOver(.view, to: "a", state: state, now: clock.after(days: 1))).state
+        XCTAssertEqual(try StateFileFormat.decode(StateFileFormat.encode(state)), state, "kept in the state file")
+        let taken = CheckPolicy.takeAnswersGivenAway(from: &state)
+        XCTAssertEqual(taken.map(\.key), ["a", "b"])
+        XCTAssertEqual(taken.map(\.answer), [.view, .ignore])
+        XCTAssertEqual(taken.map(\.at), [clock.after(days: 1), clock.after(days: 2)])
+        XCTAssertTrue(CheckPolicy.takeAnswersGivenAway(from: &state).isEmpty, "each answer is told once")
+        XCTAssertFalse(String(decoding: try StateFileFormat.encode(state), as: UTF8.self).contains("answeredAway"))
+    }
+
+    func testAClosedHandoverWithoutAnAnswerLeavesNothingForTheApp() throws {
+        let state = try XCTUnwrap(CheckPolicy.applyHandedOver(nil, to: "a", state: handedOver(.agent), now: clock.after(days: 1))).state
+        XCTAssertTrue(state.answeredAway.isEmpty)
+        XCTAssertNil(state.handedOver["a"])
+    }
+
+    func testAnswersGivenAwayThatNoLaunchTookAreForgottenAfterTheRetention() throws {
+        var state = handedOver(.desktopList)
+        state = try XCTUnwrap(CheckPolicy.applyHandedOver(.view, to: "a", state: state, now: clock.after(days: 1))).state
+        state = CheckPolicy.handOver("b", Handover(place: .desktopList, link: nil, since: clock.now), in: state)
+        let later = clock.after(days: 1).addingTimeInterval(CheckPolicy.answerRetention)
+        state = try XCTUnwrap(CheckPolicy.applyHandedOver(.remind, to: "b", state: state, now: later)).state
+        XCTAssertEqual(state.answeredAway.keys.sorted(), ["b"])
+    }
 }

@@ -17,10 +17,12 @@ package enum HandoverBus {
     /// for none, when the session bus can neither start nor reach the agent: then the check
     /// shows them as it always has. The desktop's list is taken when it has an owner and the
     /// agent's desktop entry is installed where the shell finds it (under `environment`'s
-    /// `XDG_DATA_HOME` and `XDG_DATA_DIRS`); otherwise the agent holds them.
+    /// `XDG_DATA_HOME` and `XDG_DATA_DIRS`); otherwise the agent holds them. Inside a Flatpak
+    /// sandbox there is none: the sandbox's bus does not reach the agent, and the agent, outside,
+    /// would record answers in the host's state files, not in the sandbox's.
     @MainContext
     package static func route(environment: [String: String]) -> Handover.Place? {
-        guard (try? DesktopLibrary.gio.load()) != nil, let bus = SessionBus() else { return nil }
+        guard !Sandbox.isFlatpak, (try? DesktopLibrary.gio.load()) != nil, let bus = SessionBus() else { return nil }
         guard bus.hasOwner(agentName) || bus.activatableNames().contains(agentName) else { return nil }
         if bus.hasOwner(desktopListName), DesktopEntry.installed(appID: agentName, environment: environment) != nil { return .desktopList }
         return .agent

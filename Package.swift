@@ -61,7 +61,7 @@ let package = Package(
         .executableTarget(name: "herald-decode-bench", dependencies: ["HeraldCore"], path: "Tests/Benchmarks/Decoding"),
         // How long appLaunched() holds the caller's thread, for Tests/scripts/bench.sh.
         .executableTarget(name: "herald-launch-bench", dependencies: ["Herald", "HeraldCore", "HeraldDesktop"], path: "Tests/Benchmarks/Launch"),
-        .target(name: "HeraldTestSupport", dependencies: ["HeraldCore", "HeraldDesktop", "CDesktopLibraries"], path: "Tests/HeraldTestSupport"),
+        .target(name: "HeraldTestSupport", dependencies: ["Herald", "HeraldCore", "HeraldDesktop", "CDesktopLibraries"], path: "Tests/HeraldTestSupport"),
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldTestSupport"]),
         .testTarget(name: "HeraldPublishingTests", dependencies: ["HeraldPublishing", "HeraldCore", "HeraldTestSupport"]),
         .testTarget(name: "HeraldDesktopTests", dependencies: ["HeraldDesktop", "HeraldTestSupport", "CDesktopLibraries"]),

@@ -129,3 +129,19 @@ FORWARD_VOID(HERALD_GIO, g_dbus_method_invocation_return_dbus_error,
 FORWARD(HERALD_GIO, GAppLaunchContext *, g_app_launch_context_new, (void), ())
 FORWARD_VOID(HERALD_GIO, g_app_launch_context_setenv, (GAppLaunchContext *context, const char *variable, const char *value),
              (context, variable, value))
+
+// GIO: an app's own actions, which the notification portal activates (`app.*`)
+
+FORWARD(HERALD_GIO, GApplication *, g_application_get_default, (void), ())
+FORWARD(HERALD_GIO, const gchar *, g_application_get_application_id, (GApplication *application), (application))
+FORWARD(HERALD_GIO, GSimpleAction *, g_simple_action_new, (const gchar *name, const GVariantType *parameter_type),
+        (name, parameter_type))
+FORWARD_VOID(HERALD_GIO, g_action_map_add_action, (GActionMap *action_map, GAction *action), (action_map, action))
+FORWARD_VOID(HERALD_GIO, g_action_map_remove_action, (GActionMap *action_map, const gchar *action_name),
+             (action_map, action_name))
+FORWARD(HERALD_GIO, GApplication *, g_application_new, (const gchar *application_id, GApplicationFlags flags),
+        (application_id, flags))
+FORWARD(HERALD_GIO, gboolean, g_application_register, (GApplication *application, GCancellable *cancellable, GError **error),
+        (application, cancellable, error))
+FORWARD(HERALD_GIO, GAction *, g_action_map_lookup_action, (GActionMap *action_map, const gchar *action_name),
+        (action_map, action_name))

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HeraldCore
+import HeraldDesktop
 
 /// iNotify's advanced API, for apps that show messages in their own interface: the answers,
 /// the gate's decision and the display order, on the same state rules as a notification's
@@ -128,5 +129,37 @@ extension Herald {
         } catch {
             throw HeraldError.state(failing: error)
         }
+    }
+}
+
+extension Herald {
+    /// An answer to a message this app posted through the notification portal: a click that
+    /// activated `app.herald-answer` with the target (app id, key, answer), in this process or in
+    /// one the bus started for it. Recorded once (`CheckPolicy.applyHandedOver`): a second click
+    /// finds nothing to answer. When this process posted the message, the delegate hears the
+    /// answer now (`herald(_:didReceive:)`); otherwise at the next launch, as
+    /// `.answeredWhileAway`. A view opens the link the check allowed, never one a click carries.
+    func answeredThroughPortal(_ target: DBusValue) {
+        guard case .tuple(let parts) = target, parts.count == 3, parts[0].string == configuration.appID, let key = parts[1].string,
+              let answer = parts[2].string.flatMap(Answer.init(rawValue:)) else { return }
+        let entry = postedThroughPortal[key]
+        let now = self.now()
+        let handover: Handover?
+        do throws(HeraldError) {
+            handover = try updateState { state -> Handover? in
+                guard let result = CheckPolicy.applyHandedOver(answer, to: key, state: state, now: now) else { return nil }
+                state = result.state
+                // Told now, so not again at the next launch.
+                if entry != nil { state.answeredAway[key] = nil }
+                return result.handover
+            }
+        } catch {
+            delegate?.herald(self, didReport: .answerNotRecorded(key: key, error: error))
+            return
+        }
+        guard let handover else { return }
+        postedThroughPortal[key] = nil
+        if let entry { delegate?.herald(self, didReceive: .message(entry, answer)) }
+        if answer == .view, let link = handover.link { Notice.open(link, with: linkOpener, herald: self) }
     }
 }

@@ -73,6 +73,9 @@ public final class Herald {
         /// ran and reports them (`HeraldEvent.answeredWhileAway`); the `herald` tool, which
         /// shares the app's state, leaves them for the app.
         package var reportsAnswersGivenAway = true
+        /// Whether the app runs inside a Flatpak sandbox, where a D-Bus-activatable app posts its
+        /// messages through the notification portal (`HandoverBus.route`).
+        package var isSandboxed = Sandbox.isFlatpak
 
         /// Creates a configuration with iNotify's defaults.
         public init(
@@ -159,6 +162,11 @@ public final class Herald {
     private let signingKeys: [Data]
     /// The check running now, if any: it holds this `Herald` until its last answer.
     private(set) var check: Check?
+    /// The app's `app.herald-answer` action, added when its messages go through the portal.
+    private var portalAction: ApplicationAction?
+    /// The messages this process posted through the portal, by key, until answered: whose
+    /// answers the delegate hears at once.
+    var postedThroughPortal: [String: FeedEntry] = [:]
     /// The registered prompts, by name: registering a name again replaces it.
     var prompts: [String: Prompt] = [:]
 
@@ -224,8 +232,21 @@ public final class Herald {
                 try OffSwitchFiles.read(systemFiles: systemFiles, userFile: userFile).decision(for: appID)
             }
         }
-        self.presenter = presenter ?? DesktopPresenter(appName: configuration.appName, appID: configuration.appID, icon: configuration.icon,
-                                                       environment: configuration.environment)
+        let desktop = presenter ?? DesktopPresenter(appName: configuration.appName, appID: configuration.appID, icon: configuration.icon,
+                                                    environment: configuration.environment)
+        // A D-Bus-activatable app in a Flatpak sandbox posts its messages through the portal, its
+        // buttons its own `app.herald-answer`, which reaches this Herald even after a restart.
+        let throughPortal = presenter == nil
+            && HandoverBus.route(appID: configuration.appID, environment: configuration.environment, sandboxed: configuration.isSandboxed) == .portal
+        self.presenter = throughPortal
+            ? DesktopListPresenter(today: desktop, place: .portal, appName: configuration.appName, appID: configuration.appID,
+                                   icon: configuration.icon, environment: configuration.environment)
+            : desktop
+        if throughPortal {
+            portalAction = ApplicationAction(name: HandoverBus.appAction, parameterType: "(sss)") { [weak self] target in
+                self?.answeredThroughPortal(target)
+            }
+        }
     }
 
     /// The one call an app adds at start-up. Returns at once; on the main context it counts a

@@ -12,20 +12,41 @@ package enum HandoverBus {
     package static let agentPath = "/org/herald/Agent"
     /// The desktop's list of notifications (GNOME Shell).
     package static let desktopListName = "org.gtk.Notifications"
+    /// The desktop portal, whose notification interface a Flatpak app posts through.
+    package static let portalName = "org.freedesktop.portal.Desktop"
+    /// The action the agent answers by, `app.answer`: its target (app id, key, answer).
+    package static let agentAction = "answer"
+    /// The action Herald adds to a D-Bus-activatable app inside a Flatpak sandbox,
+    /// `app.herald-answer`: its target (app id, key, answer), as the agent's.
+    package static let appAction = "herald-answer"
 
-    /// Which way a check hands its messages over ("Which route a herald check takes"), or `nil`
-    /// for none, when the session bus can neither start nor reach the agent: then the check
-    /// shows them as it always has. The desktop's list is taken when it has an owner and the
+    /// Which way the messages of `appID` are handed over ("Which route a herald check takes"),
+    /// or `nil` for none, when the session bus can neither start nor reach the agent: then they
+    /// are shown as they always were. The desktop's list is taken when it has an owner and the
     /// agent's desktop entry is installed where the shell finds it (under `environment`'s
-    /// `XDG_DATA_HOME` and `XDG_DATA_DIRS`); otherwise the agent holds them. Inside a Flatpak
-    /// sandbox there is none: the sandbox's bus does not reach the agent, and the agent, outside,
-    /// would record answers in the host's state files, not in the sandbox's.
+    /// `XDG_DATA_HOME` and `XDG_DATA_DIRS`); otherwise the agent holds them.
+    ///
+    /// Inside a Flatpak sandbox (`sandboxed`) the agent is never used: the sandbox's bus does not
+    /// reach it, and the agent, outside, would record answers in the host's state files, not in
+    /// the sandbox's. There the route is the notification portal, when the app can be started to
+    /// take its own answers (`isActivatableApp`); otherwise there is none.
     @MainContext
-    package static func route(environment: [String: String]) -> Handover.Place? {
-        guard !Sandbox.isFlatpak, (try? DesktopLibrary.gio.load()) != nil, let bus = SessionBus() else { return nil }
+    package static func route(appID: String, environment: [String: String], sandboxed: Bool = Sandbox.isFlatpak) -> Handover.Place? {
+        if sandboxed { return isActivatableApp(appID, environment: environment) ? .portal : nil }
+        guard (try? DesktopLibrary.gio.load()) != nil, let bus = SessionBus() else { return nil }
         guard bus.hasOwner(agentName) || bus.activatableNames().contains(agentName) else { return nil }
         if bus.hasOwner(desktopListName), DesktopEntry.installed(appID: agentName, environment: environment) != nil { return .desktopList }
         return .agent
+    }
+
+    /// Whether the process is the app `appID` as the desktop can start it to take an answer: its
+    /// default `GApplication` has that id (so its `app.*` actions are exported on the bus under
+    /// the app's name), and its desktop entry says `DBusActivatable=true` (so the bus, told by
+    /// the portal or the shell, starts it when it is not running).
+    @MainContext
+    package static func isActivatableApp(_ appID: String, environment: [String: String]) -> Bool {
+        guard ApplicationAction.defaultApplicationID == appID else { return false }
+        return DesktopEntry.installed(appID: appID, environment: environment)?["DBusActivatable"] == "true"
     }
 
     /// Starts the agent unless it runs, and returns its process id; `nil` when it cannot be started.
@@ -52,6 +73,18 @@ package enum HandoverBus {
         g_variant_unref(try bus.call(desktopListName, "/org/gtk/Notifications", desktopListName, "AddNotification", &arguments, reply: "()"))
     }
 
+    /// Posts an app's message through the notification portal, as the app's notification `id`
+    /// (`Handover.notificationID(appID:key:)`), its buttons the app's own `app.herald-answer`.
+    ///
+    /// - Throws: `HandoverFailure` with the bus's reason when the portal refuses it.
+    @MainContext
+    package static func addThroughPortal(_ notification: DesktopListNotification, id: String) throws(HandoverFailure) {
+        guard let bus = SessionBus() else { throw HandoverFailure(reason: "no session bus") }
+        var arguments: [OpaquePointer?] = [g_variant_new_string(id), notification.variant()]
+        g_variant_unref(try bus.call(portalName, "/org/freedesktop/portal/desktop", "org.freedesktop.portal.Notification", "AddNotification",
+                                     &arguments, reply: "()"))
+    }
+
     /// Gives a message to the agent to hold on screen; returns the notification's id there.
     ///
     /// - Throws: `HandoverFailure` with the bus's reason when the agent refuses it.
@@ -75,6 +108,10 @@ package enum HandoverBus {
             var arguments = [g_variant_new_string(agentName), g_variant_new_string(Handover.notificationID(appID: appID, key: key))]
             if let reply = try? bus.call(desktopListName, "/org/gtk/Notifications", desktopListName, "RemoveNotification", &arguments,
                                          reply: "()", autoStart: false) { g_variant_unref(reply) }
+        case .portal:
+            var arguments = [g_variant_new_string(Handover.notificationID(appID: appID, key: key))]
+            if let reply = try? bus.call(portalName, "/org/freedesktop/portal/desktop", "org.freedesktop.portal.Notification", "RemoveNotification",
+                                         &arguments, reply: "()", autoStart: false) { g_variant_unref(reply) }
         case .agent:
             guard bus.hasOwner(agentName) else { return }
             var arguments = [g_variant_new_string(appID), g_variant_new_string(key)]
@@ -96,9 +133,13 @@ package struct HandoverFailure: Error, CustomStringConvertible {
     package var description: String { reason }
 }
 
-/// A message as GNOME Shell's list takes it (`org.gtk.Notifications.AddNotification`): its
-/// clicks are `app.answer` actions of the agent, each targeting (app id, key, answer).
+/// A message as GNOME Shell's list (`org.gtk.Notifications.AddNotification`) and the
+/// notification portal take it: its clicks are `app.*` actions, each targeting (app id, key,
+/// answer).
 package struct DesktopListNotification {
+    /// The action each click calls, `app.` and this: the agent's (`HandoverBus.agentAction`) in
+    /// GNOME's list, the app's own (`HandoverBus.appAction`) through the portal.
+    package var action: String
     /// The app the message is from, named in each action's target.
     package var appID: String
     /// The message's key, named in each action's target.
@@ -117,8 +158,9 @@ package struct DesktopListNotification {
     package var themedIcon: String?
 
     /// Creates the message.
-    package init(appID: String, key: String, title: String, body: String, priority: String, defaultAnswer: String?,
+    package init(action: String, appID: String, key: String, title: String, body: String, priority: String, defaultAnswer: String?,
                  buttons: [(label: String, answer: String)], themedIcon: String?) {
+        self.action = action
         (self.appID, self.key, self.title, self.body, self.priority) = (appID, key, title, body, priority)
         (self.defaultAnswer, self.buttons, self.themedIcon) = (defaultAnswer, buttons, themedIcon)
     }
@@ -128,11 +170,11 @@ package struct DesktopListNotification {
         var entries: [(String, OpaquePointer)] = [("title", g_variant_new_string(title)), ("body", g_variant_new_string(body)),
                                                   ("priority", g_variant_new_string(priority))]
         if let defaultAnswer {
-            entries.append(("default-action", g_variant_new_string("app.answer")))
+            entries.append(("default-action", g_variant_new_string("app." + action)))
             entries.append(("default-action-target", target(defaultAnswer)))
         }
         let buttons = buttons.map { button in
-            GVariantDictionary.make([("label", g_variant_new_string(button.label)), ("action", g_variant_new_string("app.answer")),
+            GVariantDictionary.make([("label", g_variant_new_string(button.label)), ("action", g_variant_new_string("app." + action)),
                                      ("target", target(button.answer))])
         }
         entries.append(("buttons", GVariantDictionary.array(of: "a{sv}", buttons)))
@@ -146,7 +188,7 @@ package struct DesktopListNotification {
         return GVariantDictionary.make(entries)
     }
 
-    /// The `(sss)` target of an `app.answer` action: app id, key, answer.
+    /// The `(sss)` target of an action: app id, key, answer.
     private func target(_ answer: String) -> OpaquePointer {
         var parts: [OpaquePointer?] = [g_variant_new_string(appID), g_variant_new_string(key), g_variant_new_string(answer)]
         return g_variant_new_tuple(&parts, 3)

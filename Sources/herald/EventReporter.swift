@@ -192,6 +192,7 @@ final class EventReporter: HandoverObserving {
         let whereShown = switch place {
         case .desktopList?: " (in the desktop's list)"
         case .agent?: " (held by the Herald agent)"
+        case .portal?: " (through the notification portal)"
         case nil: ""
         }
         emit("shown", fields, text: "shown \(message.key): \(title)\(whereShown)")

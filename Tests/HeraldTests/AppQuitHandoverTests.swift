@@ -17,14 +17,11 @@ private let feed = Fixtures.xmlFeed([key: ["Title": "Version 3", "Message": "Out
 /// shell's list own their names on the in-process bus and record every call
 /// (Tests/support/handover_mocks.py).
 final class AppQuitHandoverTests: XCTestCase {
-    /// Starts the stand-ins `mocks` asks for on the in-process bus; returns their log and process.
-    func standIns(_ mocks: [String]) throws -> (log: URL, processID: Int32) {
-        let log = session.directory.appendingPathComponent("quit-handover-\(UUID().uuidString).log")
-        let mock = try ChildProcess("/usr/bin/python3", [TestPaths.support("handover_mocks.py"), log.path] + mocks,
-                                    environment: session.environment, directory: session.directory, name: "handover-mocks")
-        addTeardownBlock { mock.stop() }
-        guard eventually({ mock.output == "ready\n" }) else { throw TestSetupError("the stand-ins did not start: \(mock.errorOutput)") }
-        return (log, mock.process.processIdentifier)
+    /// Starts the stand-ins `mocks` names on the in-process bus, stopped when the test ends.
+    func standIns(_ mocks: [String]) throws -> HandoverStandIns {
+        let standIns = try HandoverStandIns(mocks, in: session)
+        addTeardownBlock { standIns.stop() }
+        return standIns
     }
 
     /// Installs the agent's desktop entry where GNOME Shell looks for it, for this test.
@@ -37,23 +34,23 @@ final class AppQuitHandoverTests: XCTestCase {
     }
 
     func testAMessageShownWhenTheAppQuitsIsHandedToTheAgentAndTheAppsOwnNotificationIsClosed() throws {
-        let (log, agentProcessID) = try standIns(["--agent"])
+        let agent = try standIns(["--agent"])
         try MainContext.assumeIsolated {
             let appID = "org.example.QuitToAgent"
             let (herald, recorder) = try showMessage(appID)
             let closesBefore = try session.serverCalls().filter { $0.method == "CloseNotification" }.count
             herald.appWillQuit()
             XCTAssertFalse(herald.isBusy, "nothing waits in the app")
-            let holds = calls(log).filter { $0["method"] as? String == "Hold" }
+            let holds = agent.calls(of: "Hold")
             XCTAssertEqual(holds.count, 1)
-            let arguments = try XCTUnwrap(holds.first?["args"] as? [Any])
+            let arguments = try XCTUnwrap(holds.first)
             XCTAssertEqual(arguments.prefix(2).compactMap { $0 as? String }, [appID, key])
             XCTAssertEqual((arguments.last as? [String: Any])?["summary"] as? String, "Version 3")
             XCTAssertEqual(try session.serverCalls().filter { $0.method == "CloseNotification" }.count, closesBefore + 1,
                            "the app's own notification is taken down")
             let state = try herald.store.load()
             XCTAssertEqual(state.handedOver[key]?.place, .agent)
-            XCTAssertEqual(state.handedOver[key]?.agentProcessID, agentProcessID)
+            XCTAssertEqual(state.handedOver[key]?.agentProcessID, agent.processID)
             XCTAssertEqual(state.handedOver[key]?.link, "https://example.com/v3")
             XCTAssertEqual(state.presenting, [:], "the app's claim became the handover")
             XCTAssertEqual(recorder.events.last, "finished")
@@ -62,17 +59,17 @@ final class AppQuitHandoverTests: XCTestCase {
     }
 
     func testWithGNOMEShellsListTheMessageIsPostedThereWhenTheAppQuits() throws {
-        let (log, _) = try standIns(["--gtk", "--agent"])
+        let shell = try standIns(["--gtk", "--agent"])
         try installAgentDesktopEntry()
         try MainContext.assumeIsolated {
             let appID = "org.example.QuitToList"
             let (herald, _) = try showMessage(appID)
             herald.appWillQuit()
-            let posted = calls(log).filter { $0["method"] as? String == "AddNotification" }
+            let posted = shell.calls(of: "AddNotification")
             XCTAssertEqual(posted.count, 1)
-            let arguments = try XCTUnwrap(posted.first?["args"] as? [Any])
+            let arguments = try XCTUnwrap(posted.first)
             XCTAssertEqual(arguments.prefix(2).compactMap { $0 as? String }, ["org.herald.Agent", appID + " " + key])
-            XCTAssertTrue(calls(log).allSatisfy { $0["method"] as? String != "Hold" })
+            XCTAssertEqual(shell.calls(of: "Hold").count, 0)
             XCTAssertEqual(try herald.store.load().handedOver[key]?.place, .desktopList)
         }
     }
@@ -103,25 +100,19 @@ final class AppQuitHandoverTests: XCTestCase {
                     state = CheckPolicy.applyHandedOver(answer, to: key, state: state, now: given.addingTimeInterval(minutes * 60))!.state
                 }
             }
-            let recorder = AwayRecorder()
+            let recorder = AnswersGivenAwayListener()
             herald.delegate = recorder
             herald.appLaunched()
             XCTAssertTrue(spin(10) { recorder.finished == 1 })
-            XCTAssertEqual(recorder.away.map(\.key), ["a", "b"], "oldest first")
-            XCTAssertEqual(recorder.away.map(\.answer), [.view, .ignore])
-            XCTAssertEqual(recorder.away.map(\.at), [given.addingTimeInterval(60), given.addingTimeInterval(120)])
+            XCTAssertEqual(recorder.heard.map(\.key), ["a", "b"], "oldest first")
+            XCTAssertEqual(recorder.heard.map(\.answer), [.view, .ignore])
+            XCTAssertEqual(recorder.heard.map(\.at), [given.addingTimeInterval(60), given.addingTimeInterval(120)])
             XCTAssertEqual(try herald.store.load().answeredAway, [:])
             herald.appLaunched()
             XCTAssertTrue(spin(10) { recorder.finished == 2 })
-            XCTAssertEqual(recorder.away.count, 2, "each answer is told once")
+            XCTAssertEqual(recorder.heard.count, 2, "each answer is told once")
         }
     }
-}
-
-/// The stand-ins' calls, in order.
-private func calls(_ log: URL) -> [[String: Any]] {
-    let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-    return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
 }
 
 /// Launches `appID`'s Herald and runs the loop until its message is on screen.
@@ -133,19 +124,4 @@ private func showMessage(_ appID: String) throws -> (Herald, EventRecorder) {
     herald.appLaunched()
     XCTAssertTrue(spin(15) { recorder.events.contains("shown \(key)") }, "\(recorder.events)")
     return (herald, recorder)
-}
-
-/// Records the answers given while the app was away, and the checks' ends.
-@MainContext
-private final class AwayRecorder: HeraldDelegate {
-    var away: [(key: String, answer: Answer, at: Date)] = []
-    var finished = 0
-
-    func herald(_ herald: Herald, didReport event: HeraldEvent) {
-        switch event {
-        case .answeredWhileAway(let key, let answer, let at): away.append((key, answer, at))
-        case .checkFinished: finished += 1
-        default: break
-        }
-    }
 }

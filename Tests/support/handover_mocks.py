@@ -1,7 +1,8 @@
 #!/usr/bin/python3
-"""Stand-ins for GNOME Shell's org.gtk.Notifications and the Herald agent's org.herald.Agent1.
+"""Stand-ins for GNOME Shell's org.gtk.Notifications, the Herald agent's org.herald.Agent1 and
+the notification portal's org.freedesktop.portal.Notification.
 
-Usage: handover_mocks.py LOGFILE [--gtk] [--agent] [--refuse]
+Usage: handover_mocks.py LOGFILE [--gtk] [--agent] [--portal] [--refuse]
 
 Owns the names asked for on the session bus and writes "ready" on stdout once it does. Every
 call is appended to LOGFILE as one JSON line: the method, its arguments as GVariant text (types
@@ -20,6 +21,11 @@ GTK = """<node><interface name="org.gtk.Notifications">
 AGENT = """<node><interface name="org.herald.Agent1">
 <method name="Hold"><arg type="s" direction="in"/><arg type="s" direction="in"/><arg type="a{sv}" direction="in"/><arg type="u" direction="out"/></method>
 <method name="Withdraw"><arg type="s" direction="in"/><arg type="s" direction="in"/></method>
+</interface></node>"""
+
+PORTAL = """<node><interface name="org.freedesktop.portal.Notification">
+<method name="AddNotification"><arg type="s" direction="in"/><arg type="a{sv}" direction="in"/></method>
+<method name="RemoveNotification"><arg type="s" direction="in"/></method>
 </interface></node>"""
 
 log, flags = sys.argv[1], set(sys.argv[2:])
@@ -45,6 +51,9 @@ if "--gtk" in flags:
 if "--agent" in flags:
     bus.register_object("/org/herald/Agent", Gio.DBusNodeInfo.new_for_xml(AGENT).interfaces[0], called, None, None)
     names.append("org.herald.Agent")
+if "--portal" in flags:
+    bus.register_object("/org/freedesktop/portal/desktop", Gio.DBusNodeInfo.new_for_xml(PORTAL).interfaces[0], called, None, None)
+    names.append("org.freedesktop.portal.Desktop")
 for name in names:
     reply = bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
                           GLib.Variant("(su)", (name, 4)), GLib.VariantType("(u)"), Gio.DBusCallFlags.NONE, 5000, None)

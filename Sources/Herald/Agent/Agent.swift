@@ -16,8 +16,6 @@ package final class Agent {
     package static let busName = "org.herald.Agent"
     /// The object both interfaces are on.
     package static let objectPath = "/org/herald/Agent"
-    /// The action a click calls, its target `(app id, message key, answer)`.
-    package static let answerAction = "answer"
 
     /// The interfaces, as D-Bus introspection data.
     static let introspection = """
@@ -123,8 +121,8 @@ package final class Agent {
 
     /// `ActivateAction("answer", [<(app id, key, answer)>], platform data)`: records the answer.
     private func activateAction(_ arguments: [DBusValue], _ call: MethodCall) {
-        guard arguments.count == 3, arguments[0].string == Self.answerAction else {
-            return call.fail(Self.invalidArgs, "the only action is '\(Self.answerAction)'")
+        guard arguments.count == 3, arguments[0].string == HandoverBus.agentAction else {
+            return call.fail(Self.invalidArgs, "the only action is '\(HandoverBus.agentAction)'")
         }
         guard case .array(let parameter) = arguments[1], parameter.count == 1, case .tuple(let target) = parameter[0].unwrapped,
               target.count == 3, let appID = target[0].string, let key = target[1].string, let answerText = target[2].string

@@ -457,6 +457,7 @@ final class Check {
     private func show(_ item: Notice) -> Bool? {
         if case .message(let entry) = item, let route = inputs.presenter as? HandingOverPresenter, let handle = handOver(entry, through: route) {
             shownSoFar += 1
+            if handle.handover.place == .portal { herald.postedThroughPortal[entry.key] = entry }
             item.reportHandedOver(to: handle.handover.place, notificationID: handle.id, herald: herald)
             return true
         }

@@ -127,11 +127,11 @@ public enum Notice: Equatable {
             reportClosed(reason, herald: herald)
         case (.message(let entry), .message(let answer)?, .action):
             delegate?.herald(herald, didReceive: .message(entry, answer))
-            if answer == .view, let url = entry.actionURL { open(url, with: opener, herald: herald) }
+            if answer == .view, let url = entry.actionURL { Self.open(url, with: opener, herald: herald) }
         case (.prompt(let prompt), .prompt(let button)?, .action):
             delegate?.herald(herald, didReceive: .prompt(prompt, button))
             if button == .action, let url = prompt.actionURL, delegate?.herald(herald, shouldOpenActionURLFor: prompt) ?? true {
-                open(url, with: opener, herald: herald)
+                Self.open(url, with: opener, herald: herald)
             }
         default:
             reportClosed(.undefined, herald: herald)
@@ -140,7 +140,7 @@ public enum Notice: Equatable {
 
     /// Opens a link, telling the delegate when no application could be started for it.
     @MainContext
-    private func open(_ url: String, with opener: any LinkOpening, herald: Herald) {
+    static func open(_ url: String, with opener: any LinkOpening, herald: Herald) {
         do { try opener.open(url) } catch { herald.delegate?.herald(herald, didReport: .linkNotOpened(url: url, reason: error.reason)) }
     }
 }

@@ -2,11 +2,17 @@ import FoundationEssentials
 import HeraldCore
 import HeraldDesktop
 
-/// Hands messages over to the desktop's own list (GNOME Shell's `org.gtk.Notifications`), as
-/// notifications of the Herald agent whose clicks are its `app.answer` actions: they wait there,
-/// stored by the shell, whatever runs, and a click starts the agent, which records the answer.
+/// Hands messages over to a list that keeps notifications whose clicks are `app.*` actions of a
+/// D-Bus-activatable application, so that they wait there whatever runs, and a click starts that
+/// application to record the answer:
+/// - GNOME Shell's own list (`org.gtk.Notifications`, place `.desktopList`), as notifications of
+///   the Herald agent, whose `app.answer` the agent takes;
+/// - the notification portal (place `.portal`), from a D-Bus-activatable app inside a Flatpak
+///   sandbox, as the app's own notifications, whose `app.herald-answer` its `Herald` takes
+///   (`Herald.answeredThroughPortal`).
 package final class DesktopListPresenter: HandingOverPresenter {
     package let today: MessagePresenter
+    private let place: Handover.Place
     private let appName: String
     private let appID: String
     private let icon: String?
@@ -15,31 +21,37 @@ package final class DesktopListPresenter: HandingOverPresenter {
     /// Creates the presenter.
     ///
     /// - Parameters:
-    ///   - today: shows what is not handed over (prompts, and a message the shell refuses).
+    ///   - today: shows what is not handed over (prompts, and a message the list refuses).
+    ///   - place: `.desktopList` or `.portal`.
     ///   - appName, appID, icon, environment: as `DesktopPresenter` takes them.
-    package init(today: MessagePresenter, appName: String, appID: String, icon: String?, environment: [String: String]) {
-        (self.today, self.appName, self.appID, self.icon, self.environment) = (today, appName, appID, icon, environment)
+    package init(today: MessagePresenter, place: Handover.Place, appName: String, appID: String, icon: String?, environment: [String: String]) {
+        (self.today, self.place, self.appName, self.appID, self.icon, self.environment) = (today, place, appName, appID, icon, environment)
     }
 
-    /// Buttons and plain text: GNOME Shell 43 reads no markup in the list's body.
+    /// Buttons and plain text: GNOME Shell 43 reads no markup in the list's body, and the
+    /// portal's body is plain text.
     package var handoverCapabilities: Set<String>? { ["actions", "body"] }
 
     package func handover(link: String?, now: Date) -> Handover? {
-        Handover(place: .desktopList, link: link, since: now)
+        Handover(place: place, link: link, since: now)
     }
 
-    /// Posts the message as "APPNAME: SUMMARY"; a click on the body answers what the first
-    /// button does (DESIGN.md D8).
+    /// Posts the message; a click on the body answers what the first button does (DESIGN.md D8).
+    /// In GNOME's list it is the agent's, titled "APPNAME: SUMMARY"; through the portal it is the
+    /// app's own, titled with its summary.
     package func handOver(_ content: NotificationContent, key: String, as handover: Handover) throws -> HandedOverMessage {
         let sender = DesktopPresenter.sender(appName: appName, appID: appID, icon: icon, environment: environment)
         let buttons = content.actions.filter { $0.id != NotificationAction.defaultID }.map { (label: $0.label, answer: $0.id) }
         let icon = content.icon ?? sender.icon
+        let inList = place == .desktopList
         let notification = DesktopListNotification(
-            appID: appID, key: key, title: sender.name + ": " + content.summary, body: content.body,
+            action: inList ? HandoverBus.agentAction : HandoverBus.appAction,
+            appID: appID, key: key, title: inList ? sender.name + ": " + content.summary : content.summary, body: content.body,
             priority: content.urgency == .critical ? "urgent" : "normal", defaultAnswer: buttons.first?.answer, buttons: buttons,
-            // A path or file URI is no themed name: the agent's own icon stands in for it.
+            // A path or file URI is no themed name: the agent's (or the app's) own icon stands in for it.
             themedIcon: icon.contains("/") ? nil : icon)
-        try HandoverBus.addToDesktopList(notification, id: Handover.notificationID(appID: appID, key: key))
+        let id = Handover.notificationID(appID: appID, key: key)
+        if inList { try HandoverBus.addToDesktopList(notification, id: id) } else { try HandoverBus.addThroughPortal(notification, id: id) }
         return HandedOverNotice(id: 0, handover: handover, appID: appID, key: key)
     }
 }

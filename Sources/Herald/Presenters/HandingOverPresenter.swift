@@ -88,9 +88,10 @@ package final class HandoverRoutePresenter: HandingOverPresenter {
     package func capabilities() throws -> Set<String> {
         if !chosen {
             chosen = true
-            switch HandoverBus.route(environment: environment) {
-            case .desktopList?: route = DesktopListPresenter(today: today, appName: appName, appID: appID, icon: icon, environment: environment)
+            switch HandoverBus.route(appID: appID, environment: environment) {
             case .agent?: route = AgentPresenter(today: today, appName: appName, appID: appID, icon: icon, environment: environment)
+            case let place?:
+                route = DesktopListPresenter(today: today, place: place, appName: appName, appID: appID, icon: icon, environment: environment)
             case nil: route = nil
             }
         }

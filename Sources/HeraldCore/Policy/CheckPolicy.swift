@@ -379,7 +379,8 @@ package enum CheckPolicy {
             return .shownElsewhere
         }
         if let handover = state.handedOver[entry.key],
-           isWaiting(handover, isAgentLive: { context.isLive(HeraldState.Claim(processID: $0, check: nil, until: context.now)) }) {
+           isWaiting(handover, now: context.now, remindPeriod: context.configuration.remindPeriod.seconds,
+                     isAgentLive: { context.isLive(HeraldState.Claim(processID: $0, check: nil, until: context.now)) }) {
             return .handedOver(since: handover.since)
         }
         return nil

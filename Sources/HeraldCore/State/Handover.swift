@@ -12,6 +12,11 @@ package struct Handover: Codable, Sendable, Equatable {
         /// On screen as a freedesktop notification the agent holds; it waits while the agent
         /// process (`agentProcessID`) lives.
         case agent
+        /// Posted by a D-Bus-activatable app inside a Flatpak sandbox through the notification
+        /// portal, its buttons the app's own `app.*` actions. It waits one remind period: GNOME
+        /// Shell keeps it in its list, but other servers let it go from the screen, and nothing
+        /// answers it then; after that a check shows it again.
+        case portal
     }
 
     /// Where it waits.
@@ -113,12 +118,14 @@ extension CheckPolicy {
         return state
     }
 
-    /// Whether a handover still keeps its message from being shown: in the desktop's list
-    /// always; held by the agent while `isAgentLive` says the agent's process runs.
-    static func isWaiting(_ handover: Handover, isAgentLive: (Int32) -> Bool) -> Bool {
+    /// Whether a handover still keeps its message from being shown at `now`: in the desktop's
+    /// list always; held by the agent while `isAgentLive` says the agent's process runs; posted
+    /// through the portal for one `remindPeriod` from when it was.
+    static func isWaiting(_ handover: Handover, now: Date, remindPeriod: TimeInterval, isAgentLive: (Int32) -> Bool) -> Bool {
         switch handover.place {
         case .desktopList: return true
         case .agent: return handover.agentProcessID.map(isAgentLive) ?? false
+        case .portal: return now.timeIntervalSince(handover.since) < remindPeriod
         }
     }
 }

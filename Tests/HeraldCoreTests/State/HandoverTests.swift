@@ -104,4 +104,16 @@ final class HandoverTests: XCTestCase {
         state = try XCTUnwrap(CheckPolicy.applyHandedOver(.remind, to: "b", state: state, now: later)).state
         XCTAssertEqual(state.answeredAway.keys.sorted(), ["b"])
     }
+
+    func testAMessagePostedThroughThePortalWaitsOneRemindPeriodAndThenShowsAgain() {
+        var state = HeraldState()
+        state.ignored = []
+        state = CheckPolicy.handOver("a", Handover(place: .portal, link: nil, since: clock.now), in: state)
+        func selected(afterDays days: Double) -> [String] {
+            CheckPolicy.select(feed, state: state, in: PolicyContext(configuration: CheckConfiguration(remindPeriod: .days(2)),
+                                                                     now: clock.after(days: days))).candidates.map(\.key)
+        }
+        XCTAssertEqual(selected(afterDays: 1.9), ["b"])
+        XCTAssertEqual(selected(afterDays: 2), ["b", "a"], "a server that let it go from the screen answers nothing")
+    }
 }

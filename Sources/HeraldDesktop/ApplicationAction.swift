@@ -1,0 +1,51 @@
+import CDesktopLibraries
+
+/// An action added to the app's own `GApplication` (`app.NAME` on the session bus): what the
+/// notification portal activates, through `org.freedesktop.Application.ActivateAction`, when a
+/// button of a notification posted with `app.*` actions is clicked, and what D-Bus activation
+/// starts a D-Bus-activatable app for when it is not running (DESIGN.md D23).
+///
+/// The action lives while this object does: it is removed from the application when the object
+/// goes, and the box its handler is kept in is released with the action.
+@MainContext
+package final class ApplicationAction {
+    private let application: OpaquePointer
+    private let action: OpaquePointer
+    private let name: String
+
+    /// The id of the process's default `GApplication` (the one a GTK or GLib app made first),
+    /// or `nil` when there is none or GIO cannot be loaded.
+    package static var defaultApplicationID: String? {
+        guard (try? DesktopLibrary.gio.load()) != nil, let application = g_application_get_default(),
+              let id = g_application_get_application_id(application) else { return nil }
+        return String(cString: id)
+    }
+
+    /// Adds `name` to the default application, its parameter of GVariant type `parameterType`
+    /// (an activation with another type is refused by GIO); `onActivate` hears each activation's
+    /// parameter on the main context. `nil` when there is no default application.
+    package init?(name: String, parameterType: String, onActivate: @escaping @MainContext (DBusValue) -> Void) {
+        guard (try? DesktopLibrary.gio.load()) != nil, let application = g_application_get_default() else { return nil }
+        let type = g_variant_type_new(parameterType)
+        defer { g_variant_type_free(type) }
+        guard let action = g_simple_action_new(name, type) else { return nil }
+        let activated: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, parameter, pointer in
+            CallbackBox<DBusValue>.invoke(pointer, parameter.map(DBusValue.init) ?? .tuple([]))
+        }
+        g_signal_connect_data(UnsafeMutableRawPointer(action), "activate", unsafeBitCast(activated, to: GCallback.self),
+                              CallbackBox<DBusValue>(onActivate).retainedPointer(), { pointer, _ in CallbackBox<DBusValue>.release(pointer) },
+                              GConnectFlags(rawValue: 0))
+        g_action_map_add_action(OpaquePointer(application), action)
+        self.application = OpaquePointer(application)
+        self.action = action
+        self.name = name
+    }
+
+    /// Removes the action, unless another has taken its name since, and lets go of it.
+    deinit {
+        MainContext.assumeIsolated {
+            if g_action_map_lookup_action(application, name) == action { g_action_map_remove_action(application, name) }
+            g_object_unref(UnsafeMutableRawPointer(action))
+        }
+    }
+}

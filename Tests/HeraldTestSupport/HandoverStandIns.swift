@@ -1,0 +1,41 @@
+import Foundation
+
+/// Stand-ins for GNOME Shell's list (`--gtk`), the Herald agent (`--agent`) and the notification
+/// portal (`--portal`) on a session's bus, recording every call (Tests/support/handover_mocks.py).
+/// Its properties are set once and its log is read from the file each time, so any thread may
+/// read it.
+public final class HandoverStandIns: @unchecked Sendable {
+    /// The stand-ins' process.
+    public let process: ChildProcess
+    private let log: URL
+
+    /// Starts the stand-ins `mocks` names on `session`'s bus and waits until they own their names.
+    public init(_ mocks: [String], in session: DesktopSession) throws {
+        log = session.directory.appendingPathComponent("handover-calls-\(UUID().uuidString).log")
+        let process = try ChildProcess("/usr/bin/python3", [TestPaths.support("handover_mocks.py"), log.path] + mocks,
+                                       environment: session.environment, directory: session.directory, name: "handover-mocks")
+        guard eventually({ process.output == "ready\n" }) else {
+            process.stop()
+            throw TestSetupError("the stand-ins did not start: \(process.errorOutput)")
+        }
+        self.process = process
+    }
+
+    /// The stand-ins' process id.
+    public var processID: Int32 { process.process.processIdentifier }
+
+    /// Every call received, in order: its method and its arguments, unpacked.
+    public var calls: [(method: String, args: [Any])] {
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            guard let call = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            return (call["method"] as? String ?? "", call["args"] as? [Any] ?? [])
+        }
+    }
+
+    /// The calls of `method`, their arguments.
+    public func calls(of method: String) -> [[Any]] { calls.filter { $0.method == method }.map(\.args) }
+
+    /// Stops them.
+    public func stop() { process.stop() }
+}

@@ -87,6 +87,27 @@ final class PortalHandoverTests: XCTestCase {
         }
     }
 
+    func testAMessageThePublisherRemovedIsTakenBackFromThePortal() throws {
+        let portal = try HandoverStandIns(["--portal"], in: session)
+        defer { portal.stop() }
+        try MainContext.assumeIsolated {
+            let appID = "org.example.PortalWithdrawn"
+            let removeApplication = try makeApplication(appID)
+            defer { removeApplication() }
+            let herald = try makeSandboxedHerald(appID)
+            try herald.store.update { state in
+                state.ignored = []
+                state = CheckPolicy.handOver("2024/01/01", Handover(place: .portal, link: nil, since: Date()), in: state)
+            }
+            let recorder = EventRecorder(session: session, answer: nil)
+            herald.delegate = recorder
+            herald.appLaunched()
+            XCTAssertTrue(spin(15) { recorder.events.last == "finished" }, "\(recorder.events)")
+            XCTAssertEqual(portal.calls(of: "RemoveNotification").compactMap { $0.first as? String }, [appID + " 2024/01/01"])
+            XCTAssertNil(try herald.store.load().handedOver["2024/01/01"])
+        }
+    }
+
     func testAnAppThatIsNotDBusActivatableShowsItsMessagesAsOutsideTheSandbox() throws {
         let portal = try HandoverStandIns(["--portal"], in: session)
         defer { portal.stop() }

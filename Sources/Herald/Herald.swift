@@ -236,8 +236,9 @@ public final class Herald {
                                                     environment: configuration.environment)
         // A D-Bus-activatable app in a Flatpak sandbox posts its messages through the portal, its
         // buttons its own `app.herald-answer`, which reaches this Herald even after a restart.
-        let throughPortal = presenter == nil
-            && HandoverBus.route(appID: configuration.appID, environment: configuration.environment, sandboxed: configuration.isSandboxed) == .portal
+        // Asked only in a sandbox: elsewhere making a Herald loads no library and asks no bus.
+        let throughPortal = presenter == nil && configuration.isSandboxed
+            && HandoverBus.route(appID: configuration.appID, environment: configuration.environment, sandboxed: true) == .portal
         self.presenter = throughPortal
             ? DesktopListPresenter(today: desktop, place: .portal, appName: configuration.appName, appID: configuration.appID,
                                    icon: configuration.icon, environment: configuration.environment)

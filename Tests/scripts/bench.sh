@@ -3,7 +3,7 @@
 # plain C with the same libraries) and notify-send (showing without fetching), and prints one
 # Markdown table of medians with herald's ratio to its peer.
 #
-#   Tests/scripts/bench.sh [--quick] [--runs N] [--keep DIR] [--instructions]
+#   Tests/scripts/bench.sh [--quick] [--runs N] [--keep DIR] [--instructions] [--only-handover]
 #   Tests/scripts/bench.sh --write-link-order
 #
 # Every figure comes from runs interleaved with its peers' (each iteration runs herald, the
@@ -12,6 +12,16 @@
 # on a private session bus with python3-dbusmock's notification server and a loopback feed
 # server serving a 5-entry XML plist feed. HERALD_FLOOR_SOURCE overrides where floor.c is;
 # --keep DIR keeps every run's measurements there (Tests/support/bench_probe.py's lines).
+#
+# The handover table (DESIGN.md D23) measures five apps' checks at login, each showing one message
+# that is left unanswered, on two more private buses that can start the release-built `herald
+# agent` (as desktop/org.herald.Agent.service does): one like Plasma, Xfce or dunst (a
+# notification server only), where the agent holds the five notifications, and one like GNOME
+# (a stand-in owning org.gtk.Notifications, Tests/support/handover_mocks.py, and the agent's
+# desktop entry installed), where no process stays. It sets the memory of the Herald processes
+# left against the floor's one process waiting, and against five `herald check --no-handover`
+# waiting (before the handover), and a handing-over check's start → exit against the floor's
+# start → shown, interleaved in rounds of their own. --only-handover measures only that table.
 #
 # --instructions also counts, under valgrind's callgrind, the instructions of one decode on each
 # side of the decoding table (a figure the machine's load and speed do not move; a few minutes).
@@ -24,9 +34,9 @@
 # Exits 0 whatever the figures are: no timing fails it. Exits non-zero only when something
 # could not be measured (a build failed, a program did not show its notification or failed).
 #
-# Needs (Debian 12), besides Swift: gcc pkg-config libsoup-3.0-dev libnotify-dev
-# libnotify-bin dbus python3-dbus python3-dbusmock (Tests/scripts/setup.sh --tests installs
-# most of them; this script installs nothing).
+# Needs (Debian 12), besides Swift: gcc pkg-config libsoup-3.0-dev libnotify-dev libnotify-bin
+# dbus python3-dbus python3-dbusmock python3-gi (Tests/scripts/setup.sh --tests installs most of
+# them; this script installs nothing).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -34,6 +44,7 @@ runs=10
 warmups=2
 keep=
 write_link_order=0
+only_handover=0
 instructions=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -46,7 +57,8 @@ while [ $# -gt 0 ]; do
       keep=$2; shift ;;
     --write-link-order) write_link_order=1 ;;
     --instructions) instructions=(--instructions) ;;
-    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --only-handover) only_handover=1 ;;
+    -h|--help) sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench: unknown argument $1 (see --help)" >&2; exit 64 ;;
   esac
   shift
@@ -67,12 +79,12 @@ missing=()
 for tool in gcc pkg-config dbus-daemon notify-send swift; do
   command -v "$tool" >/dev/null || missing+=("$tool")
 done
-[ -x "$python" ] && "$python" -c 'import dbus, dbusmock' 2>/dev/null || missing+=("python3-dbus/python3-dbusmock")
+[ -x "$python" ] && "$python" -c 'import dbus, dbusmock, gi' 2>/dev/null || missing+=("python3-dbus/python3-dbusmock/python3-gi")
 pkg-config --exists libsoup-3.0 libnotify 2>/dev/null || missing+=("libsoup-3.0-dev/libnotify-dev")
 if [ ${#instructions[@]} -gt 0 ] || [ "$write_link_order" = 1 ]; then
   for tool in valgrind strip; do command -v "$tool" >/dev/null || missing+=("$tool"); done
 fi
-[ ${#missing[@]} -eq 0 ] || die "missing: ${missing[*]} (apt-get install gcc pkg-config libsoup-3.0-dev libnotify-dev libnotify-bin dbus python3-dbus python3-dbusmock)"
+[ ${#missing[@]} -eq 0 ] || die "missing: ${missing[*]} (apt-get install gcc pkg-config libsoup-3.0-dev libnotify-dev libnotify-bin dbus python3-dbus python3-dbusmock python3-gi)"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/herald-bench.XXXXXX")
 pids=()
@@ -99,11 +111,12 @@ wait_for_line() {
 say "building herald as desktop/release.sh builds it (release, static Swift runtime) in .build-release (shared with desktop/install.sh)"
 source desktop/release.sh
 root=$PWD
-link_release .build-release herald herald-decode-bench herald-launch-bench >&2
+products=(herald herald-decode-bench herald-launch-bench)
+[ "$only_handover" = 0 ] || products=(herald)
+link_release .build-release "${products[@]}" >&2
 bin_path=$bin
 herald="$bin_path/herald"
-[ -x "$herald" ] || die "no herald binary at $herald"
-[ -x "$bin_path/herald-decode-bench" ] || die "no herald-decode-bench binary in $bin_path"
+for product in "${products[@]}"; do [ -x "$bin_path/$product" ] || die "no $product binary in $bin_path"; done
 if [ "$have_floor" = 1 ]; then
   say "building the floor from $floor_source"
   # shellcheck disable=SC2046 # pkg-config's flags are meant to split into words
@@ -256,7 +269,248 @@ run_iteration() {
   done
 }
 
+# The handover table: five apps' checks at login, each showing one message left unanswered, on
+# buses that can start `herald agent` (DESIGN.md D23), in rounds of their own that interleave
+# the floor, the two ways a check hands over and five checks waiting as they did before.
+hand="$work/handover"
+fresh_handover_state() { rm -rf "$hand/state"; mkdir -p "$hand/state"; }
+
+# Starts a private bus, $hand/NAME, whose only service is the release-built agent, with the
+# environment ENVIRONMENT... (which the agent it starts inherits); prints its address.
+start_handover_bus() {
+  local name=$1
+  shift
+  cat >"$hand/$name.conf" <<EOF
+<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:path=$hand/$name-bus</listen>
+  <servicedir>$hand/services</servicedir>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+EOF
+  env "$@" dbus-daemon --config-file="$hand/$name.conf" --nofork --print-address=1 >"$hand/$name-address" 2>"$hand/$name.log" &
+  pids+=($!)
+  wait_for_line "$hand/$name-address" || die "dbus-daemon did not start: $(cat "$hand/$name.log")"
+}
+
+# Starts python3-dbusmock's notification server for the bus NAME, with the bus's ENVIRONMENT...
+start_notification_server() {
+  local name=$1
+  shift
+  env "$@" "$python" -m dbusmock --template notification_daemon -p '{"capabilities": "actions body body-markup"}' \
+    --logfile "$hand/$name-notifications.log" >"$hand/$name-server.out" 2>&1 &
+  pids+=($!)
+  env "$@" "$python" Tests/support/notification_server.py wait || die "the notification server did not start: $(cat "$hand/$name-server.out")"
+}
+
+set_up_handover() {
+  mkdir -p "$hand/services" "$hand/config" "$hand/data/applications" "$hand/gnome-data/applications"
+  # One message with a link for each of six apps: five checking at login, a sixth checking
+  # alone; and a seventh app's message without a link, which no application is looked up for.
+  "$python" - "$work/feed" <<'PY'
+import plistlib, sys
+for number in range(1, 8):
+    message = {"Title": "News of app %d" % number, "Message": "A new feature, a release or a tip."}
+    if number < 7:
+        message.update({"ActionURL": "https://example.com/app%d" % number, "ActionButton": "Read more"})
+    with open("%s/app%d.plist" % (sys.argv[1], number), "wb") as handle:
+        plistlib.dump({"2026/01/%02d" % number: message}, handle)
+PY
+  # A browser for the links: a message whose link no application opens is not shown.
+  printf '%s\n' '[Desktop Entry]' 'Type=Application' 'Name=Link opener' 'Exec=/bin/true %u' \
+    'MimeType=x-scheme-handler/https;' 'NoDisplay=true' >"$hand/data/applications/link-opener.desktop"
+  cp "$hand/data/applications/link-opener.desktop" "$hand/gnome-data/applications/"
+  printf '%s\n' '[Default Applications]' 'x-scheme-handler/https=link-opener.desktop' >"$hand/config/mimeapps.list"
+  # On GNOME the agent's desktop entry is installed, as desktop/install.sh and the package install it.
+  cp desktop/org.herald.Agent.desktop "$hand/gnome-data/applications/"
+  printf '%s\n' '[D-BUS Service]' 'Name=org.herald.Agent' "Exec=$herald agent" >"$hand/services/org.herald.Agent.service"
+  held=(XDG_STATE_HOME="$hand/state" XDG_CONFIG_HOME="$hand/config" XDG_DATA_HOME="$hand/data")
+  gnome=(XDG_STATE_HOME="$hand/state" XDG_CONFIG_HOME="$hand/config" XDG_DATA_HOME="$hand/gnome-data")
+  start_handover_bus held "${held[@]}"
+  held+=(DBUS_SESSION_BUS_ADDRESS="$(head -n 1 "$hand/held-address")")
+  start_handover_bus gnome "${gnome[@]}"
+  gnome+=(DBUS_SESSION_BUS_ADDRESS="$(head -n 1 "$hand/gnome-address")")
+  # Plasma, Xfce, dunst: a notification server. GNOME: the shell's list and its server.
+  start_notification_server held "${held[@]}"
+  start_notification_server gnome "${gnome[@]}"
+  env "${gnome[@]}" "$python" Tests/support/handover_mocks.py "$hand/gnome-list.log" --gtk >"$hand/gnome-list.out" 2>"$hand/gnome-list.err" &
+  pids+=($!)
+  wait_for_line "$hand/gnome-list.out" || die "the stand-in for GNOME's list did not start: $(cat "$hand/gnome-list.err")"
+  feed_base="http://127.0.0.1:$(head -n 1 "$work/feed-port")"
+  checks=(check --feed "$feed_base/app{n}.plist" --app-id "org.example.Bench{n}" --app-name "Bench App {n}" --show-on-first-launch --json)
+  sixth=(check --feed "$feed_base/app6.plist" --app-id org.example.Bench6 --app-name "Bench App 6" --show-on-first-launch --json)
+  seventh=(check --feed "$feed_base/app7.plist" --app-id org.example.Bench7 --app-name "Bench App 7" --show-on-first-launch --json)
+}
+
+# A line of measurements for results/handover-FIGURE, kept unless RECORD is 0 (a warm-up).
+record_line() { if [ "$1" = 1 ]; then printf '%s\n' "$3" >>"$results/handover-$2"; fi; }
+# Runs COMMAND... on the bus like Plasma's (held) or like GNOME's (gnome), in its environment.
+on_bus() {
+  local bus=$1
+  shift
+  if [ "$bus" = held ]; then env "${held[@]}" "$@"; else env "${gnome[@]}" "$@"; fi
+}
+# RECORD FIGURE BUS ROUTE CHECK-ARGUMENTS...: one check, timed to its line saying it handed its
+# message over to ROUTE ("agent" or "desktop-list") and to its exit.
+time_one_check() {
+  local record=$1 figure=$2 bus=$3 route=$4 line
+  shift 4
+  line=$(on_bus "$bus" "$python" Tests/support/bench_probe.py time --shown "\"handedOver\":\"$route\"" -- "$herald" "$@")
+  record_line "$record" "$figure" "$line"
+}
+# RECORD FIGURE BUS ROUTE CALLS METHOD: the five checks at once, then what they left on the bus.
+hand_over_five() {
+  local line
+  line=$(on_bus "$3" "$python" Tests/support/bench_handover.py hand-over --apps 5 --shown "\"handedOver\":\"$4\"" \
+    --calls "$5" --method "$6" -- "$herald" "${checks[@]}")
+  record_line "$1" "$2" "$line"
+}
+end_agent() { on_bus held "$python" Tests/support/bench_handover.py end --program "$herald" --name org.herald.Agent; }
+
+# One block of a round.
+handover_once() {
+  local block=$1 record=$2 line
+  case $block in
+    floor)
+      line=$(on_bus held env EXIT_AFTER_SHOW=1 "$python" Tests/support/bench_probe.py time --shown "$floor_shown" -- "$work/floor" "$feed_base/app1.plist")
+      record_line "$record" floor-time "$line" ;;
+    floor-hold)
+      line=$(on_bus held "$python" Tests/support/bench_probe.py hold --shown "$floor_shown" -- "$work/floor" "$feed_base/app1.plist")
+      record_line "$record" floor-hold "$line" ;;
+    held)
+      # Five checks at once start the agent, which holds their notifications; then a sixth
+      # check hands over to the running agent.
+      fresh_handover_state
+      hand_over_five "$record" held held agent "$hand/held-notifications.log" Notify
+      time_one_check "$record" held-running held agent "${sixth[@]}"
+      end_agent ;;
+    held-start)
+      # One check alone, which starts the agent.
+      fresh_handover_state
+      time_one_check "$record" held-start held agent "${sixth[@]}"
+      end_agent ;;
+    gnome)
+      fresh_handover_state
+      hand_over_five "$record" gnome gnome desktop-list "$hand/gnome-list.log" AddNotification
+      time_one_check "$record" gnome-one gnome desktop-list "${sixth[@]}"
+      time_one_check "$record" gnome-no-link gnome desktop-list "${seventh[@]}" ;;
+    waiting)
+      # As before the handover: five checks that show their message and wait for its answer.
+      fresh_handover_state
+      line=$(on_bus held "$python" Tests/support/bench_handover.py wait --apps 5 --shown '"event":"shown"' -- \
+        "$herald" "${checks[@]}" --no-handover)
+      record_line "$record" waiting "$line" ;;
+    *) die "no handover block $block" ;;
+  esac
+}
+
+handover_table() {
+  say "handover at login: five apps' checks on two more private buses that can start herald agent"
+  set_up_handover
+  local blocks=(floor held held-start gnome floor-hold waiting) round index count load_before load_after
+  if [ "$have_floor" = 0 ]; then blocks=(held held-start gnome waiting); fi
+  count=${#blocks[@]}
+  load_before=$(cut -d ' ' -f 1 /proc/loadavg)
+  for ((round = 0; round < warmups + runs; round++)); do
+    for ((index = 0; index < count; index++)); do
+      handover_once "${blocks[$(((round + index) % count))]}" $((round >= warmups))
+    done
+    if ((round >= warmups)); then say "handover round $((round - warmups + 1))/$runs done"; fi
+  done
+  load_after=$(cut -d ' ' -f 1 /proc/loadavg)
+  if [ -n "$keep" ]; then mkdir -p "$keep" && cp "$results"/handover-* "$keep"/; fi
+  echo
+  echo "Handover at login: $runs interleaved rounds after $warmups warm-up, medians, load average $load_before → $load_after"
+  "$python" - "$results" <<'PY'
+import json, os, statistics, sys
+
+def runs(name):
+    path = os.path.join(sys.argv[1], "handover-" + name)
+    return [json.loads(line) for line in open(path)] if os.path.exists(path) else []
+
+def median(lines, key):
+    return statistics.median(line[key] for line in lines)
+
+def ratios(lines, key, floors, floor_key):
+    """herald ÷ floor in each round: the files hold one line per round, in order."""
+    return [line[key] / floor[floor_key] for line, floor in zip(lines, floors)]
+
+def with_quartiles(values):
+    text = "%.2f" % statistics.median(values)
+    if len(values) >= 3:
+        low, _, high = statistics.quantiles(values, n=4, method="inclusive")
+        text += " [%.2f–%.2f]" % (low, high)
+    return text
+
+floor_hold, floor_time = runs("floor-hold"), runs("floor-time")
+columns = [runs("held"), runs("gnome"), runs("waiting")]
+print("\n| after five checks each showed one message, left unanswered | floor: its one process waiting |"
+      " herald, Plasma/Xfce/dunst: the agent left | herald, GNOME: what is left | before: five `herald check --no-handover` waiting |")
+print("|---|---|---|---|---|")
+print("| processes | %s | %s |" % ("1" if floor_hold else "—", " | ".join("%d" % median(lines, "processes") for lines in columns)))
+for label, key in [("resident (VmRSS), MiB", "rss_kb"), ("proportional (Pss), MiB", "pss_kb"),
+                   ("private dirty (Private_Dirty), MiB", "private_dirty_kb"), ("peak resident (VmHWM), MiB", "vmhwm_kb")]:
+    cells = ["%.1f" % (median(floor_hold, key) / 1024) if floor_hold else "—"]
+    for lines in columns:
+        cell = "%.1f" % (median(lines, key) / 1024) if median(lines, key) else "0"
+        if floor_hold and median(lines, key):
+            cell += " (%.2f×)" % statistics.median(ratios(lines, key, floor_hold, key))
+        cells.append(cell)
+    print("| %s, all of them (÷ floor, median per round) | %s |" % (label, " | ".join(cells)))
+print("| CPU ticks in 1 s of waiting, all of them | %s | %s |" % ("%d" % median(floor_hold, "ticks") if floor_hold else "—",
+                                                                " | ".join("%d" % median(lines, "ticks") for lines in columns)))
+
+print("\n| `herald check`, ms | start → its shown line (handed over) | start → exit | floor: start → shown |"
+      " exit ÷ floor, per round: median [quartiles] | shown line ÷ floor, per round |")
+print("|---|---|---|---|---|---|")
+floor = "%.1f" % median(floor_time, "shown_ms") if floor_time else "—"
+for label, name, shown, exited in [("one check, handing over to the agent, which runs", "held-running", "shown_ms", "exit_ms"),
+                                   ("one check, handing over to the agent, which it starts", "held-start", "shown_ms", "exit_ms"),
+                                   ("one check, handing over to GNOME's list", "gnome-one", "shown_ms", "exit_ms"),
+                                   ("the same, its message without a link", "gnome-no-link", "shown_ms", "exit_ms"),
+                                   ("five at once, until the last (they start the agent)", "held", "last_shown_ms", "last_exit_ms"),
+                                   ("five at once, until the last (GNOME's list)", "gnome", "last_shown_ms", "last_exit_ms"),
+                                   ("before: five `--no-handover` at once, until the last (they stay)", "waiting", "last_shown_ms", None)]:
+    lines = runs(name)
+    cells = ["%.1f" % median(lines, shown), "%.1f" % median(lines, exited) if exited else "—", floor]
+    for key in (exited, shown):
+        cells.append(with_quartiles(ratios(lines, key, floor_time, "shown_ms")) if floor_time and key else "—")
+    print("| %s | %s |" % (label, " | ".join(cells)))
+PY
+  echo
+  echo "Each round runs, in turn from a different one: the floor to start → shown (EXIT_AFTER_SHOW=1) and, apart, waiting 1 s" \
+    "with its notification shown; five checks at once (fresh states, one message with a link each, --show-on-first-launch)" \
+    "on a bus like Plasma's, where they start herald agent and hand it their messages, then a sixth check handing over to" \
+    "it, then the agent ended; a sixth check alone that starts the agent; the five and the sixth on a bus like GNOME's" \
+    "(org.gtk.Notifications owned, the agent's desktop entry installed), and a seventh whose message has no link; five checks with --no-handover waiting 1 s. Memory:" \
+    "every process of the release herald left on that bus once the five checks exited and the server had their" \
+    "notifications, measured as the floor's, after 1 s of waiting; MiB: the kernel's kB / 1024."
+}
+
+cpu=$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)
+machine="$(nproc) CPUs, ${cpu:-unknown CPU}, Linux $(uname -r), Debian $(cat /etc/debian_version 2>/dev/null || echo '?')"
+revision=$(git rev-parse --short HEAD 2>/dev/null || echo '?')
+if [ -n "$(git status --porcelain -- Sources Package.swift 2>/dev/null)" ]; then revision+=" with uncommitted changes"; fi
+# How much of desktop/link-order.txt this herald still has: the list goes stale as the code changes.
+ordered="no link order"
+if [ -f desktop/link-order.txt ] && command -v nm >/dev/null; then
+  ordered="$(grep -v '^#' desktop/link-order.txt | sort -u | comm -12 - <(nm "$herald" | awk '{print $NF}' | sort -u) | wc -l) of the"
+  ordered+=" $(grep -vc '^#' desktop/link-order.txt) functions of desktop/link-order.txt in it"
+fi
+
 started=$(date +%s)
+if [ "$only_handover" = 1 ]; then
+  echo "Herald bench: $machine; herald $revision ($ordered)"
+  handover_table
+  say "done in $(($(date +%s) - started)) s of measuring"
+  exit 0
+fi
 load_before=$(cut -d ' ' -f 1 /proc/loadavg)
 say "warming up ($warmups iterations), then $runs measured iterations"
 for ((iteration = 0; iteration < warmups; iteration++)); do run_iteration "$iteration" 0; done
@@ -299,17 +553,8 @@ row() {
 
 ticks_cell() { printf '%s (%s in all)' "$(median hold "$1" ticks)" "$(total hold "$1" ticks)"; }
 
-cpu=$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)
-revision=$(git rev-parse --short HEAD 2>/dev/null || echo '?')
-if [ -n "$(git status --porcelain -- Sources Package.swift 2>/dev/null)" ]; then revision+=" with uncommitted changes"; fi
-# How much of desktop/link-order.txt this herald still has: the list goes stale as the code changes.
-ordered="no link order"
-if [ -f desktop/link-order.txt ] && command -v nm >/dev/null; then
-  ordered="$(grep -v '^#' desktop/link-order.txt | sort -u | comm -12 - <(nm "$herald" | awk '{print $NF}' | sort -u) | wc -l) of the"
-  ordered+=" $(grep -vc '^#' desktop/link-order.txt) functions of desktop/link-order.txt in it"
-fi
-echo "Herald bench: $(nproc) CPUs, ${cpu:-unknown CPU}, Linux $(uname -r), Debian $(cat /etc/debian_version 2>/dev/null || echo '?')," \
-  "load average $load_before → $load_after; herald $revision ($ordered); $runs interleaved runs each after $warmups warm-up, medians"
+echo "Herald bench: $machine, load average $load_before → $load_after; herald $revision ($ordered);" \
+  "$runs interleaved runs each after $warmups warm-up, medians"
 echo
 echo "| figure | herald | floor | notify-send | ratio |"
 echo "|---|---|---|---|---|"
@@ -334,6 +579,8 @@ echo "start → shown: from just before the process is started until it prints i
   "server answered Notify. herald runs with --force --max 1 and a fresh state each run; to exit after" \
   "showing, herald uses --wait 0.001 (it closes what it showed) and the floor EXIT_AFTER_SHOW=1;" \
   "notify-send exits after showing only without actions, so its exit runs have none. MiB: the kernel's kB / 1024."
+
+handover_table
 
 say "decoding in-process: herald-decode-bench beside CPython, $runs rounds"
 "$python" Tests/support/bench_decoding.py --tool "$bin_path/herald-decode-bench" --folder "$work" --rounds "$runs" "${instructions[@]}" >"$work/decoding.json" \

@@ -8,8 +8,7 @@
   bench_probe.py hold --shown REGEX [--seconds S] -- COMMAND...
       starts the process, waits for the shown line, then, while it waits for an answer, reads
       its CPU ticks (utime + stime, /proc/PID/stat) S seconds apart ("ticks"), and at the end
-      its peak resident set (VmHWM, /proc/PID/status) and private dirty memory (Private_Dirty,
-      /proc/PID/smaps_rollup), in kB; then ends it with SIGTERM (SIGKILL after 5 s)
+      its memory (memory() below), in kB; then ends it with SIGTERM (SIGKILL after 5 s)
 
 The command's standard output is a pseudo-terminal, so that programs using stdio print each
 line as they write it (notify-send --print-id flushes only at exit into a pipe); its standard
@@ -121,6 +120,15 @@ def kilobytes(path, key):
     raise LookupError("%s has no %s" % (path, key))
 
 
+def memory(pid):
+    """A process's memory now, in kB: resident ("rss_kb", VmRSS) and peak resident ("vmhwm_kb",
+    VmHWM) from /proc/PID/status; proportional ("pss_kb", Pss: each shared page divided among the
+    processes mapping it) and private dirty ("private_dirty_kb") from /proc/PID/smaps_rollup."""
+    status, rollup = "/proc/%d/status" % pid, "/proc/%d/smaps_rollup" % pid
+    return {"rss_kb": kilobytes(status, "VmRSS"), "vmhwm_kb": kilobytes(status, "VmHWM"),
+            "pss_kb": kilobytes(rollup, "Pss"), "private_dirty_kb": kilobytes(rollup, "Private_Dirty")}
+
+
 def fail(run, stderr, why):
     run.end()
     stderr.seek(0)
@@ -167,8 +175,7 @@ def main():
                 result["ticks"] = ticks(pid) - before
                 if run.process.poll() is not None:
                     fail(run, stderr, "exited (status %s) instead of waiting for an answer" % run.process.returncode)
-                result["vmhwm_kb"] = kilobytes("/proc/%d/status" % pid, "VmHWM")
-                result["private_dirty_kb"] = kilobytes("/proc/%d/smaps_rollup" % pid, "Private_Dirty")
+                result.update(memory(pid))
             except (OSError, LookupError, IndexError, ValueError) as error:
                 fail(run, stderr, "could not read /proc while it waited: %s" % error)
         run.end()

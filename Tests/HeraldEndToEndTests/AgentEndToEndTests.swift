@@ -41,18 +41,9 @@ final class AgentEndToEndTests: XCTestCase {
     }
 
     /// The agent's process id, or `nil` while nothing owns its name.
-    func agentProcessID(_ session: DesktopSession) throws -> Int32? {
-        let reply = try runToCompletion("/usr/bin/gdbus", ["call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
-                                                           "--method", "org.freedesktop.DBus.GetConnectionUnixProcessID", "org.herald.Agent"],
-                                        environment: session.environment)
-        guard reply.status == 0 else { return nil }
-        return Int32(reply.output.filter(\.isNumber))
-    }
+    func agentProcessID(_ session: DesktopSession) throws -> Int32? { processIDOwning("org.herald.Agent", environment: session.environment) }
 
-    func isRunning(_ pid: Int32) -> Bool {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
-        return !status.contains(") Z ")
-    }
+    func isRunning(_ pid: Int32) -> Bool { processIsRunning(pid) }
 
     /// `gdbus call` of a method of the agent's `org.herald.Agent1`.
     func agentCall(_ method: String, _ arguments: [String], in session: DesktopSession) throws -> (status: Int32, output: String) {

@@ -9,7 +9,7 @@ import XCTest
 // (xdotool). With HERALD_SCREENSHOTS=DIR set, the screenshots are kept there.
 
 /// Stops the shared display once every test has run.
-private final class SharedDisplayStopper: NSObject, XCTestObservation {
+final class SharedDisplayStopper: NSObject, XCTestObservation {
     nonisolated(unsafe) static let registered: Void = { XCTestObservationCenter.shared.addTestObserver(SharedDisplayStopper()) }()
     func testBundleDidFinish(_ testBundle: Bundle) { SharedDisplay.stop() }
 }

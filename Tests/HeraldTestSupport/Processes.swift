@@ -76,8 +76,34 @@ public final class ChildProcess {
     }
 }
 
+/// The process that owns `name` on the session bus of `environment`, or `nil` while nothing owns it.
+public func processIDOwning(_ name: String, environment: [String: String]) -> Int32? {
+    let reply = try? runToCompletion("/usr/bin/gdbus", ["call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                                                        "--method", "org.freedesktop.DBus.GetConnectionUnixProcessID", name], environment: environment,
+                                errorOutput: FileHandle.nullDevice)
+    // "(uint32 1234,)": the digits after the type's name (whose own "32" is not the id's).
+    guard let reply, reply.status == 0, let number = reply.output.components(separatedBy: "uint32 ").last else { return nil }
+    return Int32(number.prefix { $0.isNumber })
+}
+
+/// Whether process `pid` runs (a zombie, ended but not yet waited for, does not).
+public func processIsRunning(_ pid: Int32) -> Bool {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+    return !status.contains(") Z ")
+}
+
+/// Whether the session bus started process `pid` by D-Bus activation: dbus-daemon gives what
+/// it starts `DBUS_STARTER_BUS_TYPE=session`.
+public func startedBySessionBus(_ pid: Int32) -> Bool {
+    guard let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
+    return environ.split(separator: 0).contains { Data($0) == Data("DBUS_STARTER_BUS_TYPE=session".utf8) }
+}
+
 /// Runs a command to completion and returns its status and standard output.
-public func runToCompletion(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
+///
+/// - Parameter errorOutput: where its standard error goes; this process's own unless given.
+public func runToCompletion(_ executable: String, _ arguments: [String], environment: [String: String],
+                            errorOutput: FileHandle? = nil) throws -> (status: Int32, output: String) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -85,6 +111,7 @@ public func runToCompletion(_ executable: String, _ arguments: [String], environ
     let pipe = Pipe()
     process.standardOutput = pipe
     process.standardInput = FileHandle.nullDevice
+    if let errorOutput { process.standardError = errorOutput }
     try process.run()
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()

@@ -124,9 +124,10 @@ public struct ScreenText {
     }
 }
 
-/// One real notification server on a private session bus (a bus config without service folders,
-/// so nothing is D-Bus-activated), under the shared Xvfb, with a monitor recording every message
-/// on that bus; and Herald run against it, on the host or inside a Flatpak-like sandbox.
+/// One real notification server on a private session bus (a bus config without the standard
+/// service folders, so no server is D-Bus-activated; the Herald agent alone when asked), under
+/// the shared Xvfb, with a monitor recording every message on that bus; and Herald run against
+/// it, on the host or inside a Flatpak-like sandbox.
 public final class RealDesktop {
     /// The server.
     public let server: RealServer
@@ -140,6 +141,9 @@ public final class RealDesktop {
     public let appID = "org.example.App"
     private var processes: [ChildProcess] = []
     private var inhibitor: ChildProcess?
+    private var sessionBus: ChildProcess?
+    /// GNOME Shell and its helper org.gnome.Shell.Notifications, while they run.
+    private var gnomeShell: [ChildProcess] = []
     private let monitorLog: URL
     private let sandboxHome: URL
 
@@ -147,7 +151,12 @@ public final class RealDesktop {
     public var directory: URL { session.directory }
 
     /// Starts the server and all it needs; on failure stops what it started and throws.
-    public init(server: RealServer, display: SharedDisplay) throws {
+    ///
+    /// - Parameter agent: whether the session has the Herald agent as the package installs it:
+    ///   the bus starts it by its name (the shipped `org.herald.Agent.service`, running the built
+    ///   tool) and its desktop entry is in `$XDG_DATA_HOME/applications`. Then `herald check`
+    ///   hands its messages over (DESIGN.md D23).
+    public init(server: RealServer, display: SharedDisplay, agent: Bool = false) throws {
         self.server = server
         session = try DesktopSession(server: .none, bus: false, display: false)
         environment = session.environment
@@ -164,7 +173,8 @@ public final class RealDesktop {
         busAddress = "unix:path=" + directory.appendingPathComponent("bus").path
         environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
         do {
-            try startBus(named: "bus", at: directory.appendingPathComponent("bus").path)
+            let services = agent ? try installAgent() : nil
+            sessionBus = try startBus(named: "bus", at: directory.appendingPathComponent("bus").path, services: services)
             let monitor = try spawn("/usr/bin/python3", [TestPaths.support("desktop_matrix.py"), "monitor", busAddress, monitorLog.path], name: "monitor")
             guard eventually({ (try? String(contentsOf: self.monitorLog, encoding: .utf8))?.contains(#""type": "ready""#) == true })
             else { throw TestSetupError("the bus monitor did not start: \(monitor.errorOutput)") }
@@ -203,13 +213,60 @@ public final class RealDesktop {
         return child
     }
 
-    /// A dbus-daemon with a minimal session configuration: no service folders (nothing is
-    /// activated), everyone may own and send, monitors may watch.
-    private func startBus(named name: String, at socket: String) throws {
+    /// A dbus-daemon with a minimal session configuration: services started only from
+    /// `services` (nothing is activated without it), everyone may own and send, monitors may watch.
+    @discardableResult
+    private func startBus(named name: String, at socket: String, services: String? = nil) throws -> ChildProcess {
         let config = directory.appendingPathComponent("\(name).conf")
-        try DesktopSession.writeBusConfiguration(to: config, socket: socket)
+        try DesktopSession.writeBusConfiguration(to: config, socket: socket, services: services)
         let bus = try spawn("/usr/bin/dbus-daemon", ["--config-file=\(config.path)", "--nofork", "--print-address=1"], name: name)
         guard eventually({ bus.output.contains("\n") }) else { throw TestSetupError("dbus-daemon \(name) did not start: \(bus.errorOutput)") }
+        return bus
+    }
+
+    /// Installs the agent as `desktop/install.sh` does, with the built tool's folder for its
+    /// bindir: the shipped D-Bus service file in a folder of its own, returned for the bus, and
+    /// the shipped desktop entry, its `Exec` the tool's full path, where GNOME Shell and
+    /// `herald check` look for it. (GLib takes an entry whose `Exec` program is not found for
+    /// no app at all, and the shell then refuses AddNotification: the folder is not in `PATH`.)
+    private func installAgent() throws -> String {
+        let shipped = TestPaths.packageRoot.appendingPathComponent("desktop")
+        let services = directory.appendingPathComponent("bus-services")
+        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
+        let bindir = URL(fileURLWithPath: TestPaths.herald).deletingLastPathComponent().path
+        try String(contentsOf: shipped.appendingPathComponent("org.herald.Agent.service"), encoding: .utf8)
+            .replacingOccurrences(of: "@BINDIR@", with: bindir)
+            .write(to: services.appendingPathComponent("org.herald.Agent.service"), atomically: true, encoding: .utf8)
+        let applications = URL(fileURLWithPath: environment["XDG_DATA_HOME"]!).appendingPathComponent("applications")
+        try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
+        try String(contentsOf: shipped.appendingPathComponent("org.herald.Agent.desktop"), encoding: .utf8)
+            .replacingOccurrences(of: "\nExec=herald ", with: "\nExec=\(bindir)/herald ")
+            .write(to: applications.appendingPathComponent("org.herald.Agent.desktop"), atomically: true, encoding: .utf8)
+        return services.path
+    }
+
+    /// Each time the session bus started a service, as dbus-daemon logs it: "Activating service
+    /// name='NAME' requested by ':1.N' (uid=… pid=… comm="…")".
+    public var busActivations: [String] {
+        (sessionBus?.errorOutput ?? "").split(separator: "\n").compactMap { line in
+            line.range(of: "Activating service name=").map { String(line[$0.lowerBound...]) }
+        }
+    }
+
+    /// The process that owns `name` on the session bus, or `nil` while nothing owns it.
+    public func ownerProcessID(of name: String) -> Int32? { processIDOwning(name, environment: environment) }
+
+    /// The processes of the built `herald` that run on this desktop's bus (others' tests run
+    /// `herald` on the same machine, on buses of their own), by process id.
+    public func heraldProcesses() -> [Int32] {
+        let herald = URL(fileURLWithPath: TestPaths.herald).resolvingSymlinksInPath().path
+        let wanted = Data("DBUS_SESSION_BUS_ADDRESS=\(busAddress)".utf8)
+        let ids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc"))?.compactMap { Int32($0) } ?? []
+        return ids.filter { pid in
+            guard (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) == herald,
+                  let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { return false }
+            return environ.split(separator: 0).contains { Data($0) == wanted }
+        }
     }
 
     /// Whether a name has an owner on the session bus.
@@ -315,17 +372,50 @@ public final class RealDesktop {
             _ = try runToCompletion("/usr/bin/gsettings", ["set", schema, key, value], environment: environment)
         }
         // A second private bus stands for the system bus: the shell's look-ups there fail fast.
-        let system = directory.appendingPathComponent("system-bus").path
-        try startBus(named: "system-bus", at: system)
-        let shell = try spawn("/usr/bin/gnome-shell", ["--nested", "--wayland"], name: "gnome-shell", environment: [
+        try startBus(named: "system-bus", at: systemBusSocket)
+        try startGnomeShellProcesses()
+    }
+
+    private var systemBusSocket: String { directory.appendingPathComponent("system-bus").path }
+
+    /// Stops GNOME Shell and its helper org.gnome.Shell.Notifications (SIGTERM to their process
+    /// ids, as a logout ends them) and starts them again, as the next login does: what the shell
+    /// shows then, it read from its own files.
+    public func restartGnomeShell() throws {
+        guard server.isGnomeShell else { throw TestSetupError("\(server.rawValue) is not GNOME Shell") }
+        for child in gnomeShell.reversed() { child.stop() }
+        processes.removeAll { child in gnomeShell.contains { $0 === child } }
+        gnomeShell = []
+        guard eventually({ !self.nameHasOwner("org.gtk.Notifications") && !self.nameHasOwner("org.freedesktop.Notifications") }) else {
+            throw TestSetupError("GNOME Shell's names stayed on the bus after it was stopped")
+        }
+        try startGnomeShellProcesses()
+    }
+
+    /// GNOME Shell's notifications as it stored them on disk (org.gtk.Notifications only), each
+    /// as app id, notification id, title and body.
+    public func storedShellNotifications() throws -> [[String: String]] {
+        let file = environment["XDG_DATA_HOME"]! + "/gnome-shell/notifications"
+        let result = try runToCompletion("/usr/bin/python3", [TestPaths.support("desktop_matrix.py"), "stored-notifications", file], environment: environment)
+        guard result.status == 0, let stored = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: String]] else {
+            throw TestSetupError("GNOME Shell's stored notifications could not be read: \(result.output)")
+        }
+        return stored
+    }
+
+    private func startGnomeShellProcesses() throws {
+        let system = systemBusSocket
+        let shell = try spawn("/usr/bin/gnome-shell", ["--nested", "--wayland"], name: "gnome-shell-\(processes.count)", environment: [
             "XDG_SESSION_TYPE": "wayland", "XDG_CURRENT_DESKTOP": "GNOME", "MUTTER_DEBUG_DUMMY_MODE_SPECS": "1280x800",
             "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=" + system,
         ])
+        gnomeShell.append(shell)
         try waitForName("org.gtk.Notifications", seconds: 40, shell)
         // GNOME Shell 43 does not own org.freedesktop.Notifications itself: its D-Bus-activated
         // helper org.gnome.Shell.Notifications (gjs) does and hands each call on to the shell.
-        let helper = try spawn("/usr/bin/gjs", ["/usr/share/gnome-shell/org.gnome.Shell.Notifications"], name: "gnome-shell-notifications",
+        let helper = try spawn("/usr/bin/gjs", ["/usr/share/gnome-shell/org.gnome.Shell.Notifications"], name: "gnome-shell-notifications-\(processes.count)",
                                environment: ["XDG_CURRENT_DESKTOP": "GNOME"])
+        gnomeShell.append(helper)
         try waitForName("org.freedesktop.Notifications", helper)
         // It opens in the overview; then shows its own banners ("Screen Lock disabled" without a
         // display manager; as root, "privileged user"), which stay while the pointer is on them
@@ -544,6 +634,21 @@ public final class RealDesktop {
         return last
     }
 
+    /// Opens GNOME Shell's list of notifications (a click on the clock in the top bar) and
+    /// returns its text once `ready` holds (polled, at most `seconds`); else the last one read.
+    public func gnomeShellList(within seconds: Double = 10, until ready: (ScreenText) -> Bool) throws -> ScreenText? {
+        try click(x: 640, y: 12)
+        // The list is the left half of the menu under the clock, above "Do Not Disturb".
+        let list = ScreenRegion(x: 290, y: 45, width: 420, height: 320)
+        var last: ScreenText?
+        _ = try eventually(within: seconds) {
+            let text = try read(try screenshot("shell-list"), list)
+            last = text
+            return ready(text)
+        }
+        return last
+    }
+
     /// Moves the pointer, and waits for the screen to be still.
     public func pointer(to x: Int, _ y: Int) throws {
         // `--sync` waits until the pointer has moved, so never when it is already there.
@@ -558,9 +663,11 @@ public final class RealDesktop {
     /// Clicks a mouse button (1 left, 2 middle) at a point. The pause between the move and the
     /// click lets the server's toolkit take the pointer's entry before the press (without it,
     /// clicks on xfce4-notifyd's buttons behind the portal are lost); nothing outside the server
-    /// shows when it has.
-    public func click(x: Int, y: Int, button: Int = 1) throws {
-        _ = try runToCompletion("/usr/bin/xdotool", ["mousemove", String(x), String(y), "sleep", "0.2", "click", String(button)], environment: environment)
+    /// shows when it has. `times` 2 makes a double click.
+    public func click(x: Int, y: Int, button: Int = 1, times: Int = 1) throws {
+        let repeated = times > 1 ? ["--repeat", String(times), "--delay", "120"] : []
+        _ = try runToCompletion("/usr/bin/xdotool", ["mousemove", String(x), String(y), "sleep", "0.2", "click"] + repeated + [String(button)],
+                                environment: environment)
     }
 
     // MARK: dunst's context menu

@@ -21,6 +21,10 @@ real notification server received on a private bus, and what it drew on the X sc
   desktop_matrix.py inhibit BUS-ADDRESS
         Calls Inhibit on org.freedesktop.Notifications (Plasma's do-not-disturb), prints
         "inhibited COOKIE" and stays on the bus: the inhibition ends when it is stopped.
+  desktop_matrix.py stored-notifications FILE
+        GNOME Shell's stored org.gtk.Notifications (its persistent state "notifications", an
+        a(sa(sv)) GVariant, $XDG_DATA_HOME/gnome-shell/notifications) as JSON: a list of
+        {"app", "id", "title", "body"}; an empty list when there is no such file.
 """
 import json
 import os
@@ -149,6 +153,22 @@ def inhibit(address):
         time.sleep(60)
 
 
+def stored_notifications(path):
+    from gi.repository import GLib
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except FileNotFoundError:
+        print("[]")
+        return
+    value = GLib.Variant.new_from_bytes(GLib.VariantType.new("a(sa(sv))"), GLib.Bytes.new(data), False)
+    stored = []
+    for app, notifications in value.unpack():
+        for identifier, fields in notifications:
+            stored.append({"app": app, "id": identifier, "title": fields.get("title", ""), "body": fields.get("body", "")})
+    print(json.dumps(stored, ensure_ascii=False))
+
+
 def main():
     command = sys.argv[1]
     if command == "monitor":
@@ -163,6 +183,8 @@ def main():
         dmenu(sys.argv[2], sys.argv[3])
     elif command == "inhibit":
         inhibit(sys.argv[2])
+    elif command == "stored-notifications":
+        stored_notifications(sys.argv[2])
     else:
         sys.exit("unknown command " + command)
 

@@ -24,7 +24,8 @@ package enum HandoverBus {
     /// or `nil` for none, when the session bus can neither start nor reach the agent: then they
     /// are shown as they always were. The desktop's list is taken when it has an owner and the
     /// agent's desktop entry is installed where the shell finds it (under `environment`'s
-    /// `XDG_DATA_HOME` and `XDG_DATA_DIRS`); otherwise the agent holds them.
+    /// `XDG_DATA_HOME` and `XDG_DATA_DIRS`) and names a program the shell can find
+    /// (`DesktopEntry.startsAProgram`); otherwise the agent holds them.
     ///
     /// Inside a Flatpak sandbox (`sandboxed`) the agent is never used: the sandbox's bus does not
     /// reach it, and the agent, outside, would record answers in the host's state files, not in
@@ -35,7 +36,9 @@ package enum HandoverBus {
         if sandboxed { return isActivatableApp(appID, environment: environment) ? .portal : nil }
         guard (try? DesktopLibrary.gio.load()) != nil, let bus = SessionBus() else { return nil }
         guard bus.hasOwner(agentName) || bus.activatableNames().contains(agentName) else { return nil }
-        if bus.hasOwner(desktopListName), DesktopEntry.installed(appID: agentName, environment: environment) != nil { return .desktopList }
+        if bus.hasOwner(desktopListName), DesktopEntry.installed(appID: agentName, environment: environment)?.startsAProgram(environment: environment) == true {
+            return .desktopList
+        }
         return .agent
     }
 

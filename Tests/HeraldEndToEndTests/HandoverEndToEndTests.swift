@@ -16,7 +16,8 @@ final class HandoverEndToEndTests: XCTestCase {
 
     /// A session whose bus can start `org.herald.Agent` (a service file; nothing starts it unless
     /// asked), a freedesktop notification server, and the stand-ins `mocks` asks for.
-    func session(mocks: [String], agentActivatable: Bool = true, agentDesktopEntry: Bool = true) throws -> (DesktopSession, log: URL) {
+    func session(mocks: [String], agentActivatable: Bool = true, agentDesktopEntry: Bool = true,
+                 agentProgram: String = TestPaths.herald) throws -> (DesktopSession, log: URL) {
         let session = try DesktopSession(capabilities: nil, bus: false)
         addTeardownBlock { session.stop() }
         if agentActivatable {
@@ -28,7 +29,7 @@ final class HandoverEndToEndTests: XCTestCase {
         if agentDesktopEntry {
             let applications = URL(fileURLWithPath: session.environment["XDG_DATA_HOME"]!).appendingPathComponent("applications")
             try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
-            try "[Desktop Entry]\nType=Application\nName=Herald\nNoDisplay=true\nDBusActivatable=true\nExec=herald agent\nIcon=org.herald.Herald\n"
+            try "[Desktop Entry]\nType=Application\nName=Herald\nNoDisplay=true\nDBusActivatable=true\nExec=\(agentProgram) agent\nIcon=org.herald.Herald\n"
                 .write(to: applications.appendingPathComponent("org.herald.Agent.desktop"), atomically: true, encoding: .utf8)
         }
         let log = session.directory.appendingPathComponent("handover-calls.log")
@@ -167,6 +168,17 @@ final class HandoverEndToEndTests: XCTestCase {
         XCTAssertEqual(try handedOver(session).count, 0)
         run.signal(SIGTERM)
         XCTAssertEqual(run.wait(), 143)
+    }
+
+    func testAnAgentEntryWhoseProgramTheShellCannotFindSendsTheMessageToTheAgentNotTheList() throws {
+        // GLib, and so GNOME Shell, takes an entry whose Exec program is not there for no app,
+        // and refuses its notifications.
+        let (session, log) = try session(mocks: ["--gtk", "--agent"], agentProgram: "herald-not-installed")
+        let server = try session.serveFeed(feed)
+        let (run, _) = try check(session, server.url("feed.plist"))
+        XCTAssertEqual(run.status, 0, run.errorOutput)
+        XCTAssertEqual(calls(log).map { $0["method"] as? String }, ["Hold"])
+        XCTAssertEqual(try handedOver(session)[key]?["place"] as? String, "agent")
     }
 
     func testWithoutAnAgentTheBusCanStartACheckShowsAndWaitsAsToday() throws {

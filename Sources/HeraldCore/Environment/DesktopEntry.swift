@@ -60,6 +60,23 @@ public struct DesktopEntry: Sendable, Equatable {
         return nil
     }
 
+    /// Whether a desktop would take the entry for an app it can start, as GLib's
+    /// `GDesktopAppInfo` (and so GNOME Shell) does: its `TryExec`, when it has one, and the first
+    /// word of its `Exec` name a program that is there, as an absolute path or found in
+    /// `environment`'s `PATH`. GNOME Shell refuses a notification of an app it cannot find.
+    public func startsAProgram(environment: [String: String]) -> Bool {
+        guard let program = self["Exec"].flatMap({ Self.arguments(ofExec: $0).first }) else { return false }
+        return [self["TryExec"], program].compactMap { $0 }.allSatisfy { Self.isProgram($0, environment: environment) }
+    }
+
+    /// Whether `name` is an executable file: a path with a slash as it is, a bare name in one of
+    /// `PATH`'s folders.
+    private static func isProgram(_ name: String, environment: [String: String]) -> Bool {
+        if name.contains("/") { return access(name, X_OK) == 0 }
+        let folders = (environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":")
+        return folders.contains { access("\($0)/\(name)", X_OK) == 0 }
+    }
+
     /// An `Exec` value that runs exactly `arguments`: each argument is quoted when it needs it
     /// and `%` is doubled, so no field code is expanded (Desktop Entry spec, "The Exec key").
     public static func exec(_ arguments: [String]) -> String {

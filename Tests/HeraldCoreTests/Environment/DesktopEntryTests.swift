@@ -13,4 +13,17 @@ final class DesktopEntryTests: XCTestCase {
     func testFieldCodesAreDroppedWhenRead() {
         XCTAssertEqual(DesktopEntry.arguments(ofExec: "app %u --x %%y"), ["app", "--x", "%y"])
     }
+
+    func testAnEntryStartsAProgramOnlyWhenItsExecAndTryExecAreThere() {
+        let path = ["PATH": "/nonexistent:/bin"]
+        func entry(_ exec: String, tryExec: String? = nil) -> DesktopEntry {
+            DesktopEntry(fields: [("Type", "Application"), ("Exec", exec)] + (tryExec.map { [("TryExec", $0)] } ?? []))
+        }
+        XCTAssertTrue(entry("sh -c true").startsAProgram(environment: path), "found in PATH")
+        XCTAssertTrue(entry("/bin/sh agent").startsAProgram(environment: [:]), "an absolute path")
+        XCTAssertFalse(entry("herald-not-installed agent").startsAProgram(environment: path))
+        XCTAssertFalse(entry("sh").startsAProgram(environment: ["PATH": "/nonexistent"]), "not in this PATH")
+        XCTAssertFalse(entry("/bin/sh", tryExec: "herald-not-installed").startsAProgram(environment: path))
+        XCTAssertFalse(DesktopEntry(fields: [("Type", "Application")]).startsAProgram(environment: path), "no Exec")
+    }
 }

@@ -61,6 +61,8 @@ let package = Package(
         .executableTarget(name: "herald-decode-bench", dependencies: ["HeraldCore"], path: "Tests/Benchmarks/Decoding"),
         // How long appLaunched() holds the caller's thread, for Tests/scripts/bench.sh.
         .executableTarget(name: "herald-launch-bench", dependencies: ["Herald", "HeraldCore", "HeraldDesktop"], path: "Tests/Benchmarks/Launch"),
+        // The smallest D-Bus-activatable app that uses Herald, for PortalActivationTests.
+        .executableTarget(name: "herald-portal-app", dependencies: ["Herald", "HeraldCore", "HeraldDesktop", "CDesktopLibraries"], path: "Tests/PortalApp"),
         .target(name: "HeraldTestSupport", dependencies: ["Herald", "HeraldCore", "HeraldDesktop", "CDesktopLibraries"], path: "Tests/HeraldTestSupport"),
         .testTarget(name: "HeraldCoreTests", dependencies: ["HeraldCore", "HeraldTestSupport"]),
         .testTarget(name: "HeraldPublishingTests", dependencies: ["HeraldPublishing", "HeraldCore", "HeraldTestSupport"]),

@@ -145,3 +145,8 @@ FORWARD(HERALD_GIO, gboolean, g_application_register, (GApplication *application
         (application, cancellable, error))
 FORWARD(HERALD_GIO, GAction *, g_action_map_lookup_action, (GActionMap *action_map, const gchar *action_name),
         (action_map, action_name))
+FORWARD(HERALD_GIO, int, g_application_run, (GApplication *application, int argc, char **argv), (application, argc, argv))
+FORWARD_VOID(HERALD_GIO, g_application_hold, (GApplication *application), (application))
+FORWARD_VOID(HERALD_GIO, g_application_release, (GApplication *application), (application))
+FORWARD_VOID(HERALD_GIO, g_application_set_inactivity_timeout, (GApplication *application, guint inactivity_timeout),
+             (application, inactivity_timeout))

@@ -6,10 +6,13 @@ import CDesktopLibraries
 /// starts a D-Bus-activatable app for when it is not running (DESIGN.md D23).
 ///
 /// The action lives while this object does: it is removed from the application when the object
-/// goes, and the box its handler is kept in is released with the action.
+/// goes, and the box its handler is kept in is released with the action. The application is
+/// held weakly: an app's `Herald` commonly outlives its `GApplication` (released at the end of
+/// `main`, or from the application's own signal handlers as it is disposed), and then there is
+/// nothing to remove the action from.
 @MainContext
 package final class ApplicationAction {
-    private let application: OpaquePointer
+    private let application: UnsafeMutablePointer<GWeakRef>
     private let action: OpaquePointer
     private let name: String
 
@@ -36,15 +39,23 @@ package final class ApplicationAction {
                               CallbackBox<DBusValue>(onActivate).retainedPointer(), { pointer, _ in CallbackBox<DBusValue>.release(pointer) },
                               GConnectFlags(rawValue: 0))
         g_action_map_add_action(OpaquePointer(application), action)
-        self.application = OpaquePointer(application)
+        self.application = .allocate(capacity: 1)
+        g_weak_ref_init(self.application, UnsafeMutableRawPointer(application))
         self.action = action
         self.name = name
     }
 
-    /// Removes the action, unless another has taken its name since, and lets go of it.
+    /// Removes the action from the application, unless the application is gone or another action
+    /// has taken the name since, and lets go of it.
     deinit {
         MainContext.assumeIsolated {
-            if g_action_map_lookup_action(application, name) == action { g_action_map_remove_action(application, name) }
+            if let held = g_weak_ref_get(application) {
+                let map = OpaquePointer(held)
+                if g_action_map_lookup_action(map, name) == action { g_action_map_remove_action(map, name) }
+                g_object_unref(held)
+            }
+            g_weak_ref_clear(application)
+            application.deallocate()
             g_object_unref(UnsafeMutableRawPointer(action))
         }
     }

@@ -327,8 +327,9 @@ PY
     'MimeType=x-scheme-handler/https;' 'NoDisplay=true' >"$hand/data/applications/link-opener.desktop"
   cp "$hand/data/applications/link-opener.desktop" "$hand/gnome-data/applications/"
   printf '%s\n' '[Default Applications]' 'x-scheme-handler/https=link-opener.desktop' >"$hand/config/mimeapps.list"
-  # On GNOME the agent's desktop entry is installed, as desktop/install.sh and the package install it.
-  cp desktop/org.herald.Agent.desktop "$hand/gnome-data/applications/"
+  # On GNOME the agent's desktop entry is installed as desktop/install.sh installs it: its Exec the
+  # tool's full path (the shell takes an entry whose program is not on PATH for no app).
+  sed "s|^Exec=herald |Exec=$herald |" desktop/org.herald.Agent.desktop >"$hand/gnome-data/applications/org.herald.Agent.desktop"
   printf '%s\n' '[D-BUS Service]' 'Name=org.herald.Agent' "Exec=$herald agent" >"$hand/services/org.herald.Agent.service"
   held=(XDG_STATE_HOME="$hand/state" XDG_CONFIG_HOME="$hand/config" XDG_DATA_HOME="$hand/data")
   gnome=(XDG_STATE_HOME="$hand/state" XDG_CONFIG_HOME="$hand/config" XDG_DATA_HOME="$hand/gnome-data")

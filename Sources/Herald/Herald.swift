@@ -287,7 +287,8 @@ public final class Herald {
     /// `closeShownMessages()` closes them. Returns when it is done: the process may exit.
     public func appWillQuit() {
         guard let check else { return }
-        if presenter is DesktopPresenter {
+        // In a sandbox the agent is out of reach, and the portal is taken from the start or not at all.
+        if presenter is DesktopPresenter, !configuration.isSandboxed {
             check.handOverShown(through: HandoverRoutePresenter(today: presenter, appName: configuration.appName, appID: configuration.appID,
                                                                 icon: configuration.icon, environment: configuration.environment))
         }

@@ -76,6 +76,19 @@ final class AppQuitHandoverTests: XCTestCase {
         }
     }
 
+    func testAMessageWhoseClaimIsNoLongerTheAppsIsClosedAtQuitNotHandedOver() throws {
+        let agent = try standIns(["--agent"])
+        try MainContext.assumeIsolated {
+            let (herald, recorder) = try showMessage("org.example.QuitLapsed")
+            // Another process took the message since: the claim is no longer this check's.
+            try herald.store.update { state in state.presenting[key] = .init(processID: 1, check: "other.1", until: Date.distantFuture) }
+            herald.appWillQuit()
+            XCTAssertEqual(agent.calls(of: "Hold").count, 0)
+            XCTAssertEqual(try herald.store.load().handedOver, [:], "nothing is handed over that was not this check's")
+            XCTAssertTrue(recorder.events.contains("closed \(key) closed-by-herald"), "\(recorder.events)")
+        }
+    }
+
     func testWithoutAnAgentTheAppsMessagesCloseWhenItQuitsAndShowAgainLater() throws {
         try MainContext.assumeIsolated {
             let (herald, recorder) = try showMessage("org.example.QuitAlone")

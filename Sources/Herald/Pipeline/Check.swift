@@ -117,7 +117,9 @@ final class Check {
             state = gate.state
             return gate
         }
-        for given in answersGivenAway {
+        // Told only once they are taken out of the state file: a write that failed leaves them
+        // for the next launch.
+        for given in gate == nil ? [] : answersGivenAway {
             delegate?.herald(herald, didReport: .answeredWhileAway(key: given.key, answer: given.answer, at: given.at))
         }
         guard feedRuns, let gate else { return plan(after: .notRun, snapshot: gate?.state) }
@@ -509,10 +511,13 @@ final class Check {
                                    appName: configuration.appName, allowsCriticalUrgency: configuration.check.allowsCriticalUrgency)
         // Without buttons there is nothing to answer later: showing it is viewing it (D11).
         guard content.isInteractive, let handover = route.handover(link: item.link, now: now) else { return nil }
+        // Only this check's own claim becomes the handover: a claim that lapsed, or that another
+        // check took since, is not this check's to hand over.
         guard let claim = updateState({ state -> HeraldState.Claim? in
-            defer { state = CheckPolicy.handOver(entry.key, handover, in: state) }
-            return state.presenting[entry.key]
-        }) else { return nil }
+            guard let claim = state.presenting[entry.key], claim.isHeld(by: claimant) else { return nil }
+            state = CheckPolicy.handOver(entry.key, handover, in: state)
+            return claim
+        }) ?? nil else { return nil }
         do {
             return try route.handOver(content, key: entry.key, as: handover)
         } catch {

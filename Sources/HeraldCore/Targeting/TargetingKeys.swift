@@ -19,9 +19,39 @@ package enum TargetingKey {
     package static let urgency = "Urgency"
     /// A themed icon name for this message, in place of the app's.
     package static let icon = "Icon"
+    /// How many times in all the message may be shown, reminders included.
+    package static let maxShows = "MaxShows"
+    /// The fewest days between two showings of the message, reminders included.
+    package static let minDaysBetween = "MinDaysBetween"
+    /// What kind of message it is (`MessageCategory`): `announcement` when absent.
+    package static let category = "Category"
 
     /// Every key Herald reads, iNotify's first.
-    package static let all = FeedKey.all + [startDate, endDate, languages, desktops, rollout, priority, urgency, icon]
+    package static let all = FeedKey.all + [startDate, endDate, languages, desktops, rollout, priority, urgency, icon,
+                                            maxShows, minDaysBetween, category]
+}
+
+/// What kind of message a feed entry is (`Category`): a person can mute a kind for one app or
+/// for all, and the kinds that sell or ask count double against the attention budget.
+package enum MessageCategory: String, Sendable, Equatable, Hashable, CaseIterable, Codable {
+    /// News about the app: the default.
+    case announcement
+    /// A hint about using the app.
+    case tip
+    /// An offer: counts double against the budget.
+    case promotion
+    /// A security notice: with `Urgency` critical it may pass the budget (never do-not-disturb).
+    case security
+    /// A request for the person's opinion: counts double against the budget.
+    case survey
+
+    /// How much one showing takes from the attention budget.
+    package var weight: Int {
+        switch self {
+        case .promotion, .survey: return 2
+        case .announcement, .tip, .security: return 1
+        }
+    }
 }
 
 /// How pressing a message is, as the notification spec's urgency hint says it.
@@ -65,6 +95,30 @@ extension FeedEntry {
     package var urgency: MessageUrgency? {
         guard case .string(let text) = field(TargetingKey.urgency) else { return nil }
         return MessageUrgency(rawValue: text.lowercased())
+    }
+
+    /// The message's kind (`Category`): `announcement` when absent or not a known kind.
+    package var category: MessageCategory { categoryAsWritten ?? .announcement }
+
+    /// The kind as written, `nil` when absent or unknown (`herald validate` says which).
+    package var categoryAsWritten: MessageCategory? {
+        guard case .string(let text) = field(TargetingKey.category) else { return nil }
+        return MessageCategory(rawValue: NotificationText.trimmed(text).lowercased())
+    }
+
+    /// How many times the message may be shown in all (`MaxShows`); `nil` for no limit, or a
+    /// value that is not a whole number of at least 1.
+    package var maxShows: Int? {
+        guard let value = field(TargetingKey.maxShows), let number = Self.number(value),
+              number >= 1, number <= Double(Int32.max), number.rounded() == number else { return nil }
+        return Int(number)
+    }
+
+    /// The least time between two showings (`MinDaysBetween`, in days), in seconds; `nil` for
+    /// none, or a value that is not a number of days from 0 to 3650.
+    package var minTimeBetweenShows: TimeInterval? {
+        guard let value = field(TargetingKey.minDaysBetween), let days = Self.number(value), days > 0, days <= 3650 else { return nil }
+        return days * secondsPerDay
     }
 
     /// The themed icon name for this message (`Icon`), when it is one: letters, digits, `-`,

@@ -67,8 +67,12 @@ extension Herald {
     /// shown, deferred while the desktop asks for quiet, or left out with the reason, against
     /// `state`, which the caller read (`herald check --explain`). Nothing is shown, drawn,
     /// claimed or written.
-    package func explain(_ feed: Feed, state: HeraldState) -> [MessageExplanation] {
-        CheckPolicy.explain(feed, state: state, quiet: quietReason(), in: configuration.policyContext(at: now()))
+    ///
+    /// - Parameter offSwitches: the key files' word on categories and the attention budget; the
+    ///   budget is kept against the person's ledger as last written.
+    package func explain(_ feed: Feed, state: HeraldState, offSwitches: OffSwitchDecision = .none) -> [MessageExplanation] {
+        CheckPolicy.explain(feed, state: state, quiet: quietReason(), in: configuration.policyContext(at: now(), offSwitches: offSwitches),
+                            attention: (try? ledger.snapshot()).map { (configuration.appID, $0) })
     }
 
     /// What a launch check would decide now for each registered prompt, in name order, and why

@@ -158,6 +158,8 @@ public final class Herald {
             caFile: configuration.caFile, publicKeys: signingKeys, appID: configuration.appID,
             now: { [weak self] in self?.now() ?? Date() }, languages: configuration.check.audience?.languages ?? [], cache: cache)
     }
+    /// The person's attention ledger.
+    let ledger: any AttentionLedgerStore
     /// The configured public keys, read once at creation.
     private let signingKeys: [Data]
     /// The check running now, if any: it holds this `Herald` until its last answer.
@@ -193,10 +195,14 @@ public final class Herald {
     ///   - linkOpener: what opens view links; by default the desktop's default applications.
     ///   - offSwitches: the mutes and the administrator's mirror; by default the key files of
     ///     `OffSwitchFiles` under `configuration.environment`.
+    ///   - ledger: the attention ledger the budget is kept in; by default the user's, shared by
+    ///     every app, when the state is the app's own file too, and one in memory when `store`
+    ///     is given (a store of its own is a run apart from the user's).
     package init(configuration: Configuration, store: (any StateStore)?, presenter: MessagePresenter? = nil,
                  linkOpener: (any LinkOpening)? = nil, clock: (any HeraldClock)? = nil,
                  quietReason: (@MainContext () -> QuietReason?)? = nil,
-                 offSwitches: (@MainContext () throws(OffSwitchFileError) -> OffSwitchDecision)? = nil) throws {
+                 offSwitches: (@MainContext () throws(OffSwitchFileError) -> OffSwitchDecision)? = nil,
+                 ledger: (any AttentionLedgerStore)? = nil) throws {
         if let feedURL = configuration.feedURL, feedURL != FeedSource.standardInput, let refusal = configuration.urlRules.feedURLRefusal(feedURL) {
             throw HeraldError.configuration("feed URL refused: \(refusal)")
         }
@@ -209,6 +215,7 @@ public final class Herald {
         } catch {
             throw HeraldError.configuration(error.description)
         }
+        self.ledger = ledger ?? (store == nil ? FileAttentionLedgerStore(environment: configuration.environment) : MemoryAttentionLedgerStore())
         if let store {
             self.store = store
         } else {
@@ -301,7 +308,8 @@ public final class Herald {
             configuration: configuration, store: store, presenter: presenter, linkOpener: linkOpener, clock: clock,
             quietReason: quietReason, offSwitches: offSwitches, prompts: { [unowned self] in Array(prompts.values) },
             feedSource: { [unowned self] url in feedSource(for: url) },
-            withdraw: { [appID = configuration.appID] key, handover in HandoverBus.withdraw(appID: appID, key: key, from: handover.place) })
+            withdraw: { [appID = configuration.appID] key, handover in HandoverBus.withdraw(appID: appID, key: key, from: handover.place) },
+            ledger: ledger)
         let check = Check(for: self, inputs: inputs, launch: launch, force: force)
         self.check = check
         check.start()

@@ -74,7 +74,7 @@ struct CheckExplanation {
         if let note = FeedSource.languageNote(of: loaded, source: line.feed) {
             say(json ? Self.event("feed-url", ["url": .string(loaded.url), "notFound": .array(loaded.notFound.map(FeedValue.string))]) : note)
         }
-        for explanation in herald.explain(loaded.feed, state: state) {
+        for explanation in herald.explain(loaded.feed, state: state, offSwitches: decision) {
             say(json ? Self.data(of: explanation) : Self.line(for: explanation))
         }
         return explainPrompts(of: herald, state: state) ?? 0

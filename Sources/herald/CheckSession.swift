@@ -90,7 +90,7 @@ extension CheckSession {
                 let paths = try HeraldPaths(appID: configuration.appID, environment: configuration.environment)
                 file = FileStateStore(paths: paths, onCorruptFile: EventReporter.reportCorruptStateFile)
             }
-            // A preview or a demo shows whatever the desktop's quiet or a mute says.
+            // A preview or a demo shows whatever the desktop's quiet, a mute or the budget says.
             var ignoresQuiet: (@MainContext () -> QuietReason?)?
             var ignoresMutes: (@MainContext () throws(OffSwitchFileError) -> OffSwitchDecision)?
             if !respectsQuietAndMutes {
@@ -99,8 +99,12 @@ extension CheckSession {
             }
             var configuration = configuration
             configuration.reportsAnswersGivenAway = false
+            // The person's budget holds every check of the user's state; a preview or a demo
+            // keeps its own, in memory.
+            let ledger: any AttentionLedgerStore = file != nil && respectsQuietAndMutes
+                ? FileAttentionLedgerStore(environment: configuration.environment) : MemoryAttentionLedgerStore()
             let herald = try Herald(configuration: configuration, store: store ?? file, presenter: presenter,
-                                    quietReason: ignoresQuiet, offSwitches: ignoresMutes)
+                                    quietReason: ignoresQuiet, offSwitches: ignoresMutes, ledger: ledger)
             return (herald, file)
         } catch let error as HeraldError {
             EventReporter.complain(error.description)

@@ -54,6 +54,11 @@ final class Check {
     private var feedURL: String?
     /// The administrator's mirror, told to the delegate when the check fetches from it.
     private var mirror: FeedMirror?
+    /// The categories muted for the app and the person's attention budget, from the key files.
+    private var attention = OffSwitchDecision()
+    /// Whether the plan took room in the attention ledger, which later claims and the end of
+    /// the presentation settle.
+    private var budgeted = false
     /// The record of the copy the fetch left in the cache (`LoadedFeed.cacheRecord`): its
     /// validators and, for a feed URL with `{lang}`, the URL that answered.
     private var fetchedRecord: HeraldState.CachedFeed?
@@ -168,6 +173,7 @@ final class Check {
         case .fetch(let url, let mirror):
             feedURL = url
             self.mirror = mirror
+            attention = decision
             return true
         }
     }
@@ -176,14 +182,24 @@ final class Check {
     /// shown (what `plan` claimed is released) and a fetched feed does not count, so the next
     /// check tries again; only a failure is recorded, for the backoff, and the record of the
     /// copy the fetch left in the cache.
-    private func deferred(after step: FeedStep, releasing plan: CheckPlan? = nil) {
+    ///
+    /// The messages it would have shown wait in the attention ledger, keeping their place
+    /// (`AttentionPolicy.deferForQuiet`), and the room the plan took for them is given back.
+    private func deferred(after step: FeedStep, releasing plan: CheckPlan? = nil, planned: CheckPlan? = nil) {
         let failed: Bool
         if case .failed = step { failed = true } else { failed = false }
-        if failed || plan != nil || fetchedRecord != nil {
+        let waiting = (plan ?? planned).map { planned in planned.messages.prefix(planned.claimedMessages).map(candidate) } ?? []
+        if failed || plan != nil || fetchedRecord != nil || !waiting.isEmpty {
             let now = inputs.clock.now
             updateState { state in
                 if let plan { state = releasingClaims(of: plan, in: state) }
                 state = failed ? record(step, in: state, now: now) : keepingFetchedRecord(in: state)
+                if !waiting.isEmpty {
+                    updateLedger { ledger in
+                        ledger = AttentionPolicy.deferForQuiet(waiting, app: configuration.appID, claim: claimant.claim(until: now),
+                                                               ledger: ledger, now: now)
+                    }
+                }
             }
         }
         presentationEnded()
@@ -225,12 +241,13 @@ final class Check {
         let prompts = launch ? inputs.prompts() : []
         // Nothing fetched and no prompts: nothing to plan, claim or record.
         if case .notRun = step, prompts.isEmpty { return presentationEnded() }
-        var onSnapshot: (state: HeraldState, plan: CheckPlan)?
+        var onSnapshot: (state: HeraldState, ledger: AttentionLedger?, plan: CheckPlan)?
         if let snapshot {
-            let planned = makePlan(step.feed, prompts, state: snapshot)
-            onSnapshot = (snapshot, planned)
+            let ledger = ledgerSnapshot
+            let planned = makePlan(step.feed, prompts, state: snapshot, ledger: ledger)
+            onSnapshot = (snapshot, ledger, planned)
             if planned.showsAnything {
-                if deferredForQuiet() { return deferred(after: step) }
+                if deferredForQuiet() { return deferred(after: step, planned: planned) }
                 askCapabilities(&step)
             }
         }
@@ -253,7 +270,12 @@ final class Check {
     ///
     /// - Parameter earlier: a plan made on a snapshot of the state; when the locked state is
     ///   still that snapshot, it is the plan, and a feed of thousands of messages is planned once.
-    private func claim(_ step: FeedStep, _ prompts: [Prompt], reusing earlier: (state: HeraldState, plan: CheckPlan)? = nil) -> CheckPlan? {
+    ///
+    /// The person's attention ledger is changed in the same step, under its own lock taken
+    /// inside the app's: the room the claimed messages take, and the messages held back. A
+    /// ledger that cannot be written plans nothing, as a state that cannot be written does.
+    private func claim(_ step: FeedStep, _ prompts: [Prompt],
+                       reusing earlier: (state: HeraldState, ledger: AttentionLedger?, plan: CheckPlan)? = nil) -> CheckPlan? {
         let now = inputs.clock.now
         plannedAt = now
         return updateState { state -> CheckPlan? in
@@ -261,10 +283,56 @@ final class Check {
                 state = record(step, in: state, now: now)
                 return nil
             }
-            let plan = earlier.flatMap { $0.state == state ? $0.plan : nil } ?? makePlan(step.feed, prompts, state: state)
+            let planned: CheckPlan?
+            if usesLedger(for: step.feed, state: state) {
+                planned = updateLedger { ledger -> CheckPlan in
+                    let plan = earlier.flatMap { $0.state == state && $0.ledger == ledger ? $0.plan : nil }
+                        ?? makePlan(step.feed, prompts, state: state, ledger: ledger)
+                    if let changed = plan.ledger { ledger = changed }
+                    return plan
+                }
+            } else {
+                planned = earlier.flatMap { $0.state == state && $0.ledger == nil ? $0.plan : nil }
+                    ?? makePlan(step.feed, prompts, state: state, ledger: nil)
+            }
+            guard let plan = planned else { return nil }
+            budgeted = plan.ledger != nil
             state = plan.showsAnything ? plan.state : record(step, in: plan.state, now: now)
             return plan
         } ?? nil
+    }
+
+    /// Whether planning on `state` goes through the attention ledger: only a check that fetched
+    /// a feed, outside debug mode, and only when the feed has a message this app has not
+    /// answered or the ledger has messages of this app waiting. A check with nothing new
+    /// never takes the ledger's lock.
+    private func usesLedger(for feed: Feed?, state: HeraldState) -> Bool {
+        guard let feed, !configuration.check.debug else { return false }
+        if ledgerSnapshot?.waiting[configuration.appID] != nil { return true }
+        let ignored = state.ignored ?? []
+        return feed.entries.keys.contains { !state.viewed.contains($0) && !ignored.contains($0) }
+    }
+
+    /// The ledger as last written, for a plan on a snapshot: `nil` when it cannot be read.
+    private var ledgerSnapshot: AttentionLedger? { try? inputs.ledger.snapshot() }
+
+    /// Changes the person's attention ledger in one locked update. A ledger that cannot be
+    /// written is reported as a state failure; the change is lost and `nil` returned.
+    @discardableResult
+    private func updateLedger<Result>(_ change: (inout AttentionLedger) -> Result) -> Result? {
+        do {
+            return try inputs.ledger.update(change)
+        } catch {
+            let failure = HeraldError.state(failing: error)
+            lastStateFailure = failure
+            report(failure)
+            return nil
+        }
+    }
+
+    /// A message as the attention budget weighs it, under this app's settings.
+    private func candidate(_ entry: FeedEntry) -> AttentionCandidate {
+        AttentionCandidate(entry, allowsCriticalUrgency: configuration.check.allowsCriticalUrgency)
     }
 
     /// Ends a check whose plan claimed something it cannot show (no server): the claims go and
@@ -296,11 +364,17 @@ final class Check {
         }
     }
 
-    private func makePlan(_ feed: Feed?, _ prompts: [Prompt], state: HeraldState) -> CheckPlan {
+    private func makePlan(_ feed: Feed?, _ prompts: [Prompt], state: HeraldState, ledger: AttentionLedger?) -> CheckPlan {
         let now = inputs.clock.now
         return CheckPolicy.plan(feed: feed, prompts: prompts, state: state, claimant: claimant,
-                                claimUntil: claimUntil(now),
-                                in: configuration.policyContext(at: now), rolloutDraw: rolloutDraw)
+                                claimUntil: claimUntil(now), in: policyContext(at: now), rolloutDraw: rolloutDraw,
+                                attention: ledger.map { (configuration.appID, $0) })
+    }
+
+    /// What this check's messages are decided against at `now`: the app's settings and the
+    /// key files' categories and budget.
+    private func policyContext(at now: Date) -> PolicyContext {
+        configuration.policyContext(at: now, offSwitches: attention)
     }
 
     /// Until when a claim made at `now` holds: the wait limit, or a day without one.
@@ -366,6 +440,7 @@ final class Check {
         var unshownMessages: [String] = []
         var unshownPrompts: [String] = []
         var shownWithoutButtons: [Notice] = []
+        var shownMessages: [String] = []
         var count = 0
         var claimed = Set(plan.messages.prefix(plan.claimedMessages).map(\.key))
         for index in plan.messages.indices {
@@ -385,6 +460,7 @@ final class Check {
                 continue
             } else if let interactive = show(.message(message)) {
                 count += 1
+                shownMessages.append(message.key)
                 if !interactive { shownWithoutButtons.append(.message(message)) }
             } else {
                 unshownMessages.append(message.key)
@@ -410,6 +486,13 @@ final class Check {
         // A plan with nothing to show recorded the outcome with its claims.
         if plan.showsAnything { updateState { state in
             state = CheckPolicy.release(messages: unshownMessages, prompts: unshownPrompts, heldBy: claimant, in: state)
+            state = CheckPolicy.recordShown(shownMessages, in: state, now: plannedAt)
+            if budgeted {
+                updateLedger { ledger in
+                    ledger = AttentionPolicy.settle(shown: Set(shownMessages), app: configuration.appID, claim: claimant.claim(until: now),
+                                                    ledger: ledger)
+                }
+            }
             for item in shownWithoutButtons { state = item.recordShownWithoutButtons(in: state, now: now) }
             let (lastChecked, failure) = (state.lastChecked, state.failure)
             state = record(step, in: state, now: plannedAt)
@@ -431,12 +514,30 @@ final class Check {
         let now = inputs.clock.now
         let passedOver = unshown.filter { claimed.contains($0) }
         let until = claimUntil(now)
+        let context = policyContext(at: now)
+        var ledgerFailed = false
         let outcome = updateState { state -> MessageSkipReason? in
             state = CheckPolicy.release(messages: passedOver, heldBy: claimant, in: state)
-            return CheckPolicy.claimLater(message, state: &state, claimant: claimant, claimUntil: until,
-                                          in: configuration.policyContext(at: now))
+            var claimedLater = state
+            if let reason = CheckPolicy.claimLater(message, state: &claimedLater, claimant: claimant, claimUntil: until, in: context) {
+                return reason
+            }
+            if budgeted {
+                let roomless = updateLedger { ledger in
+                    AttentionPolicy.takeRoom(for: candidate(message), givingBack: passedOver, app: configuration.appID,
+                                             claim: claimant.claim(until: until), budget: context.budget, ledger: &ledger,
+                                             now: now, isLive: context.isLive)
+                }
+                guard let roomless else {
+                    ledgerFailed = true
+                    return nil
+                }
+                if let reason = roomless { return reason }
+            }
+            state = claimedLater
+            return nil
         }
-        guard let outcome else {
+        guard let outcome, !ledgerFailed else {
             unshown.append(message.key)
             return false
         }
@@ -683,10 +784,12 @@ final class Check {
 
 extension Herald.Configuration {
     /// What the policy decides this app's messages against at `now`: the check settings, the
-    /// URL rules, and which checks of this machine still run.
+    /// URL rules, which checks of this machine still run, and what the key files say of
+    /// categories and the attention budget.
     @MainContext
-    func policyContext(at now: Date) -> PolicyContext {
-        PolicyContext(configuration: check, now: now, urlRules: urlRules, isLive: Check.isLive)
+    func policyContext(at now: Date, offSwitches: OffSwitchDecision = .none) -> PolicyContext {
+        PolicyContext(configuration: check, now: now, urlRules: urlRules, isLive: Check.isLive,
+                      mutedCategories: offSwitches.mutedCategories, budget: offSwitches.budget)
     }
 }
 
@@ -714,4 +817,6 @@ struct CheckInputs {
     let feedSource: @MainContext (String) -> FeedSource
     /// Takes a withdrawn message, by key, back from where its handover says.
     let withdraw: @MainContext (String, Handover) -> Void
+    /// The person's attention ledger, shared by every app.
+    let ledger: any AttentionLedgerStore
 }

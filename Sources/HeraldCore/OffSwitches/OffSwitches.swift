@@ -131,11 +131,18 @@ package struct OffSwitchDecision: Sendable, Equatable {
     package var mute: Mute?
     /// The administrator's feed URL for the app, if any.
     package var mirror: FeedMirror?
+    /// The message categories muted for the app, and by whom.
+    package var mutedCategories: [MessageCategory: Mute]
+    /// The person's attention budget, under the administrator's ceiling.
+    package var budget: AttentionBudget
 
     /// Creates a decision.
-    package init(mute: Mute? = nil, mirror: FeedMirror? = nil) {
+    package init(mute: Mute? = nil, mirror: FeedMirror? = nil, mutedCategories: [MessageCategory: Mute] = [:],
+                 budget: AttentionBudget = .standard) {
         self.mute = mute
         self.mirror = mirror
+        self.mutedCategories = mutedCategories
+        self.budget = budget
     }
 
     /// Nothing muted, nothing re-pointed.

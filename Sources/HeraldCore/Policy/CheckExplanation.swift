@@ -82,13 +82,25 @@ extension CheckPolicy {
     ///   - quiet: why the desktop asks for quiet now, if it does: what would show is deferred.
     ///   - context: the settings (their `audience` is who the user is), the time, the link
     ///     rules and which checks still run.
-    package static func explain(_ feed: Feed, state: HeraldState, quiet: QuietReason?, in context: PolicyContext) -> [MessageExplanation] {
+    package static func explain(_ feed: Feed, state: HeraldState, quiet: QuietReason?, in context: PolicyContext,
+                                attention: (app: String, ledger: AttentionLedger)? = nil) -> [MessageExplanation] {
         let configuration = context.configuration
         let undrawn = state.rolloutDraw == nil
         // A place of 1 is past every rollout short of 100 %: without a draw, such a message is
         // explained as waiting for one rather than as shown or left out by chance.
-        let selection = select(feed, state: state, in: context, rolloutDraw: { 1 })
+        var selection = select(feed, state: state, in: context, rolloutDraw: { 1 })
         var verdicts: [String: MessageVerdict] = [:]
+        if let attention, !configuration.debug {
+            // The room is weighed as a check would take it, under a claim no check holds.
+            let grant = AttentionPolicy.grant(
+                selection.candidates.map { AttentionCandidate($0, allowsCriticalUrgency: configuration.allowsCriticalUrgency) },
+                cap: configuration.maxNotificationsPerCheck, app: attention.app,
+                claim: HeraldState.Claim(processID: 0, check: nil, until: context.now), budget: context.budget,
+                ledger: attention.ledger, now: context.now, isLive: context.isLive)
+            let byKey = Dictionary(selection.candidates.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+            selection.candidates = (grant.granted + grant.beyondCap).compactMap { byKey[$0] }
+            selection.skipped += grant.heldBack
+        }
         for (key, reason) in selection.skipped {
             if undrawn, case .outsideRollout(let share) = reason, share > 0 {
                 verdicts[key] = .rolloutNotDrawn(share)

@@ -18,6 +18,9 @@ package struct CheckPlan: Sendable {
     package var prompts: [(prompt: Prompt, decision: PromptDecision)]
     /// The state with the claims applied (and debug mode's reset of the answered lists).
     package var state: HeraldState
+    /// The attention ledger with the room the claimed messages take and the messages the
+    /// budget holds back; `nil` when the plan was made without one.
+    package var ledger: AttentionLedger?
 
     /// Whether the plan shows anything at all, and so needs a notification server.
     package var showsAnything: Bool { !messages.isEmpty || !duePrompts.isEmpty }
@@ -44,22 +47,39 @@ extension CheckPolicy {
     ///   - rolloutDraw: the install's place in every rollout when the state has none yet. A check
     ///     draws it once and passes the same number to every plan it makes, so that a plan made
     ///     again (on a state changed since) cannot draw a second time.
+    ///   - attention: the app's id and the person's attention ledger: the messages claimed take
+    ///     room in it, in rank order across apps (`AttentionPolicy.grant`), and those without
+    ///     room are skipped and wait. `nil` (and debug mode) plans without the budget.
     package static func plan(
         feed: Feed?, prompts: [Prompt], state: HeraldState, claimant: Claimant, claimUntil: Date, in context: PolicyContext,
-        rolloutDraw: Double = Double.random(in: 0..<1)
+        rolloutDraw: Double = Double.random(in: 0..<1), attention: (app: String, ledger: AttentionLedger)? = nil
     ) -> CheckPlan {
         let (configuration, now) = (context.configuration, context.now)
         var state = state
         var messages: [FeedEntry] = []
         var skipped: [(key: String, reason: MessageSkipReason)] = []
+        var claimed = 0
+        var ledger = attention?.ledger
         if let feed {
             let selection = select(feed, state: state, claimant: claimant, in: context, rolloutDraw: { rolloutDraw })
             state = selection.state
             messages = selection.candidates
             skipped = selection.skipped
+            claimed = min(messages.count, configuration.maxNotificationsPerCheck)
+            if let attention, !configuration.debug {
+                let grant = AttentionPolicy.grant(
+                    messages.map { AttentionCandidate($0, allowsCriticalUrgency: configuration.allowsCriticalUrgency) },
+                    cap: configuration.maxNotificationsPerCheck, app: attention.app, claim: claimant.claim(until: claimUntil),
+                    budget: context.budget, ledger: attention.ledger, now: now, isLive: context.isLive)
+                let byKey = Dictionary(messages.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+                messages = (grant.granted + grant.beyondCap).compactMap { byKey[$0] }
+                skipped += grant.heldBack
+                claimed = grant.granted.count
+                ledger = grant.ledger
+            }
             // Only what the cap lets this check show is claimed: a feed of thousands of pending
             // messages costs a state of three claims, not thousands.
-            for message in messages.prefix(configuration.maxNotificationsPerCheck) {
+            for message in messages.prefix(claimed) {
                 state.presenting[message.key] = claimant.claim(until: claimUntil)
             }
         }
@@ -74,8 +94,7 @@ extension CheckPolicy {
             }
             return (prompt, decision)
         }
-        return CheckPlan(messages: messages, claimedMessages: min(messages.count, configuration.maxNotificationsPerCheck),
-                         skipped: skipped, prompts: decided, state: state)
+        return CheckPlan(messages: messages, claimedMessages: claimed, skipped: skipped, prompts: decided, state: state, ledger: ledger)
     }
 
     /// Claims a message of the plan that it did not claim, because a claimed one before it was

@@ -76,6 +76,18 @@ public enum MessageSkipReason: Sendable, Equatable, CustomStringConvertible {
     case outsideRollout(Double)
     /// Its `Rollout` is not a number from 0 to 100.
     case unreadableRollout
+    /// The person's attention budget for the day has no room for it (every app's messages
+    /// count); it waits, keeping its place, until `nextRoom` (`nil`: not while the budget is
+    /// smaller than the message's weight).
+    case overDayBudget(nextRoom: Date?)
+    /// The same, for the week's budget.
+    case overWeekBudget(nextRoom: Date?)
+    /// It was shown as many times as its `MaxShows` allows, reminders included.
+    case shownEnough(times: Int)
+    /// It was shown less than its `MinDaysBetween` ago; it may show again at `nextShow`.
+    case shownRecently(nextShow: Date)
+    /// Its `Category` is muted, for this app or every app, by the person or the administrator.
+    case categoryMuted(category: String, mute: Mute)
 
     /// A short machine-readable name.
     public var name: String {
@@ -98,6 +110,11 @@ public enum MessageSkipReason: Sendable, Equatable, CustomStringConvertible {
         case .otherDesktop: return "other-desktop"
         case .outsideRollout: return "outside-rollout"
         case .unreadableRollout: return "unreadable-rollout"
+        case .overDayBudget: return "over-day-budget"
+        case .overWeekBudget: return "over-week-budget"
+        case .shownEnough: return "max-shows"
+        case .shownRecently: return "min-days-between"
+        case .categoryMuted: return "category-muted"
         }
     }
 
@@ -122,6 +139,24 @@ public enum MessageSkipReason: Sendable, Equatable, CustomStringConvertible {
         case .otherDesktop: return "not for this desktop"
         case .outsideRollout(let share): return "this install is outside the \(NumberText.plain(share)) % rollout"
         case .unreadableRollout: return "Rollout is not a number from 0 to 100 Herald can read"
+        case .overDayBudget(let next): return "over the day's budget; " + Self.roomText(next)
+        case .overWeekBudget(let next): return "over the week's budget; " + Self.roomText(next)
+        case .shownEnough(let times): return "shown \(times) \(times == 1 ? "time" : "times"), as many as its MaxShows allows"
+        case .shownRecently(let next): return "shown recently; its MinDaysBetween allows it again \(ISO8601Moment.text(next))"
+        case .categoryMuted(let category, let mute): return "category \(category) muted " + mute.summary
+        }
+    }
+
+    /// When the budget has room again, for people.
+    private static func roomText(_ next: Date?) -> String {
+        next.map { "room again \(ISO8601Moment.text($0))" } ?? "the budget is smaller than this message's weight"
+    }
+
+    /// Whether the attention budget holds it back (it waits for room, keeping its place).
+    public var isOverBudget: Bool {
+        switch self {
+        case .overDayBudget, .overWeekBudget: return true
+        default: return false
         }
     }
 }
@@ -178,14 +213,22 @@ package struct PolicyContext {
     package var urlRules: URLRules
     /// Whether the check holding a claim still runs (see `HeraldState.Claim`).
     package var isLive: (HeraldState.Claim) -> Bool
+    /// The message categories muted for this app, and by whom.
+    package var mutedCategories: [MessageCategory: Mute]
+    /// The person's attention budget across apps, under the administrator's ceiling.
+    package var budget: AttentionBudget
 
-    /// Creates a context; by default every URL rule is the default and no other check runs.
+    /// Creates a context; by default every URL rule is the default, no other check runs, no
+    /// category is muted and the budget is the standard one.
     package init(configuration: CheckConfiguration, now: Date, urlRules: URLRules = URLRules(),
-                 isLive: @escaping (HeraldState.Claim) -> Bool = { _ in false }) {
+                 isLive: @escaping (HeraldState.Claim) -> Bool = { _ in false },
+                 mutedCategories: [MessageCategory: Mute] = [:], budget: AttentionBudget = .standard) {
         self.configuration = configuration
         self.now = now
         self.urlRules = urlRules
         self.isLive = isLive
+        self.mutedCategories = mutedCategories
+        self.budget = budget
     }
 }
 
@@ -263,7 +306,7 @@ package enum CheckPolicy {
         var state = state
         // The answered ids are few and the feed's may be thousands: each answered id is looked up.
         let problems = Set(feed.problems.map(\.key))
-        let answered = state.viewed.union(state.ignored ?? []).union(state.reminded.keys)
+        let answered = state.viewed.union(state.ignored ?? []).union(state.reminded.keys).union(state.shows.keys)
             .filter { feed.entries[$0] == nil && !problems.contains($0) }
         var absentSince: [String: Date] = [:]
         var forgotten: Set<String> = []
@@ -275,7 +318,10 @@ package enum CheckPolicy {
         if !forgotten.isEmpty {
             state.viewed.subtract(forgotten)
             state.ignored?.subtract(forgotten)
-            for key in forgotten { state.reminded[key] = nil }
+            for key in forgotten {
+                state.reminded[key] = nil
+                state.shows[key] = nil
+            }
         }
         for key in endedReminders(in: state, feed: feed, now: now) { state.reminded[key] = nil }
         state.presenting = state.presenting.filter { $0.value.until > now }
@@ -370,6 +416,9 @@ package enum CheckPolicy {
             }
         }
         if let reason = targetingExclusion(of: entry, state: state, in: context) {
+            return reason
+        }
+        if let reason = attentionExclusion(of: entry, state: state, in: context) {
             return reason
         }
         if let url = entry.actionURL, let refusal = context.urlRules.actionURLRefusal(url) {

@@ -33,6 +33,9 @@ public struct HeraldState: Codable, Sendable, Equatable {
     /// Answers the Herald agent recorded for handed-over messages, by key, that the app has not
     /// heard yet: its next launch reports them (`HeraldEvent.answeredWhileAway`) and forgets them.
     package var answeredAway: [String: AnswerGivenAway]
+    /// How often and when each message was shown, reminders included, by key: what
+    /// `MaxShows` and `MinDaysBetween` are held to. Forgotten with the answers.
+    package var shows: [String: ShowRecord]
     /// Each local prompt's uses, reminder and answers, by prompt name.
     package var prompts: [String: PromptState]
     /// This install's place in every `Rollout`, drawn once in 0..<1 the first time a feed has
@@ -55,6 +58,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
         presentingPrompts = [:]
         handedOver = [:]
         answeredAway = [:]
+        shows = [:]
         prompts = [:]
         rolloutDraw = nil
         feedVersions = [:]
@@ -102,6 +106,20 @@ public struct HeraldState: Codable, Sendable, Equatable {
         }
     }
 
+    /// How often a message was shown, and when last.
+    package struct ShowRecord: Codable, Sendable, Equatable {
+        /// Times shown, reminders included.
+        package var count: Int
+        /// The last time.
+        package var last: Date
+
+        /// Creates a record.
+        package init(count: Int, last: Date) {
+            self.count = count
+            self.last = last
+        }
+    }
+
     /// A message or prompt held by one running check, and until when it may hold it.
     ///
     /// A claim lapses at `until`, or earlier when its check is gone (the process ended, or the
@@ -128,7 +146,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case ignored, viewed, reminded, absentSince, lastChecked, failure, cachedFeed, presenting, presentingPrompts, handedOver, answeredAway, prompts, rolloutDraw, feedVersions
+        case ignored, viewed, reminded, absentSince, lastChecked, failure, cachedFeed, presenting, presentingPrompts, handedOver, answeredAway, shows, prompts, rolloutDraw, feedVersions
     }
 
     /// Reads a state file; keys missing from older files take their empty values.
@@ -145,6 +163,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
         presentingPrompts = try container.decodeIfPresent([String: Claim].self, forKey: .presentingPrompts) ?? [:]
         handedOver = try container.decodeIfPresent([String: Handover].self, forKey: .handedOver) ?? [:]
         answeredAway = try container.decodeIfPresent([String: AnswerGivenAway].self, forKey: .answeredAway) ?? [:]
+        shows = try container.decodeIfPresent([String: ShowRecord].self, forKey: .shows) ?? [:]
         prompts = try container.decodeIfPresent([String: PromptState].self, forKey: .prompts) ?? [:]
         rolloutDraw = try container.decodeIfPresent(Double.self, forKey: .rolloutDraw).flatMap { (0..<1).contains($0) ? $0 : nil }
         feedVersions = try container.decodeIfPresent([String: UInt64].self, forKey: .feedVersions) ?? [:]
@@ -172,6 +191,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
         try container.encode(presentingPrompts, forKey: .presentingPrompts)
         if !handedOver.isEmpty { try container.encode(handedOver, forKey: .handedOver) }
         if !answeredAway.isEmpty { try container.encode(answeredAway, forKey: .answeredAway) }
+        if !shows.isEmpty { try container.encode(shows, forKey: .shows) }
         try container.encode(prompts, forKey: .prompts)
         try container.encodeIfPresent(rolloutDraw, forKey: .rolloutDraw)
         if !feedVersions.isEmpty { try container.encode(feedVersions, forKey: .feedVersions) }

@@ -224,19 +224,25 @@ package final class FileStateStore: StateStore, Sendable {
     // MARK: - Files
 
     private func withLock<Result>(_ body: () throws -> Result) throws -> Result {
-        try Self.makeDirectory(for: paths.lockFile)
+        try Self.locked(by: paths.lockFile, body)
+    }
+
+    /// Runs `body` holding the lock file `lockFile` (created, mode 0600, never through a link):
+    /// the lock of every read-modify-write of a file Herald keeps for the user.
+    package static func locked<Result>(by lockFile: String, _ body: () throws -> Result) throws -> Result {
+        try makeDirectory(for: lockFile)
         // O_NOFOLLOW: a link planted in the lock's place must not make Herald create or lock a
         // file elsewhere; O_NONBLOCK: a FIFO there must not hang the open.
-        let descriptor = open(paths.lockFile, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw StateStoreError.unlockable(path: paths.lockFile, reason: RegularFile.reason(errno)) }
+        let descriptor = open(lockFile, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw StateStoreError.unlockable(path: lockFile, reason: RegularFile.reason(errno)) }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw StateStoreError.unlockable(path: paths.lockFile, reason: RegularFile.reason(errno)) }
+        guard fstat(descriptor, &info) == 0 else { throw StateStoreError.unlockable(path: lockFile, reason: RegularFile.reason(errno)) }
         guard RegularFile.isRegular(info) else {
-            throw StateStoreError.unlockable(path: paths.lockFile, reason: "it is \(RegularFile.kind(of: info)), not a regular file")
+            throw StateStoreError.unlockable(path: lockFile, reason: "it is \(RegularFile.kind(of: info)), not a regular file")
         }
         guard RegularFile.lockExclusively(descriptor) else {
-            throw StateStoreError.unlockable(path: paths.lockFile, reason: RegularFile.reason(errno))
+            throw StateStoreError.unlockable(path: lockFile, reason: RegularFile.reason(errno))
         }
         defer { flock(descriptor, LOCK_UN) }
         return try body()

@@ -112,6 +112,9 @@ final class TargetingCompatibilityTests: XCTestCase {
         <key>Priority</key><real>2.5</real>
         <key>Urgency</key><string>low</string>
         <key>Icon</key><string>emblem-sale</string>
+        <key>MaxShows</key><integer>2</integer>
+        <key>MinDaysBetween</key><real>1.5</real>
+        <key>Category</key><string>promotion</string>
         """
     /// The keys `newKeys` writes: every key Herald reads that iNotify does not.
     let addedKeys = Set(TargetingKey.all).subtracting([FeedKey.title, FeedKey.message, FeedKey.actionURL, FeedKey.actionButton,
@@ -145,7 +148,7 @@ final class TargetingCompatibilityTests: XCTestCase {
     }
 
     func testAnINotifyClientReadingAFeedWithEveryNewKeyStillFindsTitleAndMessageAsStrings() throws {
-        let json = #"{"a": {"Title": "T", "Message": "M", "StartDate": "2026-12-01", "EndDate": "2026-12-31T18:00:00+01:00", "Languages": "de", "Desktops": ["GNOME"], "Rollout": 20.5, "Priority": -1, "Urgency": "critical", "Icon": "starred"}}"#
+        let json = #"{"a": {"Title": "T", "Message": "M", "StartDate": "2026-12-01", "EndDate": "2026-12-31T18:00:00+01:00", "Languages": "de", "Desktops": ["GNOME"], "Rollout": 20.5, "Priority": -1, "Urgency": "critical", "Icon": "starred", "MaxShows": 3, "MinDaysBetween": 7, "Category": "tip"}}"#
         let documents = [
             try PropertyListDecoder().decode([String: [String: FeedValue]].self, from: Data(feed(withNewKeys: true).utf8)),
             try JSONDecoder().decode([String: [String: FeedValue]].self, from: Data(json.utf8)),

@@ -1,0 +1,168 @@
+import Foundation
+@testable import HeraldCore
+import XCTest
+
+/// The rules of the attention budget (`AttentionPolicy`): room by day and week across apps,
+/// weights, the security pass, rank by priority then the oldest wait, and settling.
+final class AttentionBudgetTests: XCTestCase {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let claim = HeraldState.Claim(processID: 42, check: "a.1", until: Date(timeIntervalSince1970: 1_800_003_600))
+
+    func entry(_ key: String, priority: Double? = nil, category: String? = nil, urgency: String? = nil) -> FeedEntry {
+        var details: [String: FeedValue] = ["Title": .string(key), "Message": .string("m")]
+        if let priority { details["Priority"] = .real(priority) }
+        if let category { details["Category"] = .string(category) }
+        if let urgency { details["Urgency"] = .string(urgency) }
+        return FeedEntry(key: key, details: details)
+    }
+
+    func candidates(_ entries: [FeedEntry], critical: Bool = false) -> [AttentionCandidate] {
+        entries.map { AttentionCandidate($0, allowsCriticalUrgency: critical) }
+    }
+
+    func shown(_ app: String, _ key: String, hoursAgo: Double, weight: Int = 1) -> AttentionLedger.Showing {
+        .init(app: app, key: key, at: now.addingTimeInterval(-hoursAgo * 3600), weight: weight)
+    }
+
+    func grant(_ entries: [FeedEntry], app: String = "org.a", cap: Int = 3, budget: AttentionBudget = .standard,
+               ledger: AttentionLedger = AttentionLedger(), critical: Bool = false,
+               isLive: (HeraldState.Claim) -> Bool = { _ in false }) -> AttentionGrant {
+        AttentionPolicy.grant(candidates(entries, critical: critical), cap: cap, app: app, claim: claim, budget: budget,
+                              ledger: ledger, now: now, isLive: isLive)
+    }
+
+    func testTheStandardBudgetIsThreeADayAndTenAWeek() {
+        XCTAssertEqual(AttentionBudget.standard, AttentionBudget(perDay: 3, perWeek: 10))
+    }
+
+    func testAtMostTheDaysBudgetIsGrantedAcrossAppsAndTheRestWaitsUntilTheOldestShowingAgesOut() {
+        let ledger = AttentionLedger(shows: [shown("org.b", "b1", hoursAgo: 20), shown("org.c", "c1", hoursAgo: 2)])
+        let result = grant([entry("a1"), entry("a2")], ledger: ledger)
+        XCTAssertEqual(result.granted, ["a1"])
+        XCTAssertEqual(result.heldBack.map(\.key), ["a2"])
+        XCTAssertEqual(result.heldBack.first?.reason, .overDayBudget(nextRoom: now.addingTimeInterval(4 * 3600)))
+        XCTAssertEqual(result.ledger.waiting["org.a"]?["a2"]?.reason, .budget)
+        XCTAssertEqual(result.ledger.shows.filter { $0.app == "org.a" }.map(\.key), ["a1"])
+    }
+
+    func testTheWeeksBudgetHoldsBackWhenTheDayHasRoom() {
+        let ledger = AttentionLedger(shows: (1...10).map { shown("org.b", "b\($0)", hoursAgo: Double($0) * 12 + 24) })
+        let result = grant([entry("a1")], ledger: ledger)
+        XCTAssertEqual(result.granted, [])
+        guard case .overWeekBudget(let next)? = result.heldBack.first?.reason else { return XCTFail("\(result.heldBack)") }
+        // The oldest showing, 144 hours ago, leaves the week's window in 24 hours.
+        XCTAssertEqual(next, now.addingTimeInterval(24 * 3600))
+    }
+
+    func testShowingsOlderThanAWeekAreForgotten() {
+        let ledger = AttentionLedger(shows: [shown("org.b", "old", hoursAgo: 24 * 8)])
+        XCTAssertEqual(AttentionPolicy.pruned(ledger, now: now, isLive: { _ in false }).shows, [])
+    }
+
+    func testPromotionsAndSurveysCountDouble() {
+        let ledger = AttentionLedger(shows: [shown("org.b", "b1", hoursAgo: 1), shown("org.b", "b2", hoursAgo: 1)])
+        let result = grant([entry("offer", category: "promotion"), entry("news")], ledger: ledger)
+        XCTAssertEqual(result.granted, ["news"])
+        XCTAssertEqual(result.heldBack.map(\.key), ["offer"])
+        XCTAssertEqual(MessageCategory.survey.weight, 2)
+        XCTAssertEqual(MessageCategory.tip.weight, 1)
+    }
+
+    func testACriticalSecurityMessagePassesAFullBudgetOnlyWhereTheAppAllowsCriticalUrgency() {
+        let full = AttentionLedger(shows: (1...3).map { shown("org.b", "b\($0)", hoursAgo: 1) })
+        let security = entry("fix", category: "security", urgency: "critical")
+        XCTAssertEqual(grant([security], ledger: full, critical: true).granted, ["fix"])
+        XCTAssertEqual(grant([security], ledger: full, critical: false).granted, [])
+        XCTAssertEqual(grant([entry("fix", category: "security")], ledger: full, critical: true).granted, [])
+    }
+
+    func testHigherPriorityGoesFirstWithinTheCheck() {
+        let result = grant([entry("low"), entry("high", priority: 5), entry("mid", priority: 1)], budget: AttentionBudget(perDay: 2, perWeek: 10))
+        XCTAssertEqual(result.granted, ["high", "mid"])
+        XCTAssertEqual(result.heldBack.map(\.key), ["low"])
+    }
+
+    func testAnotherAppsWaitingMessageOfHigherPriorityKeepsItsRoom() {
+        let waiting = AttentionLedger.Waiting(since: now.addingTimeInterval(-3600), seen: now.addingTimeInterval(-3600),
+                                              priority: 9, weight: 1, reason: .budget)
+        let ledger = AttentionLedger(shows: [shown("org.b", "b1", hoursAgo: 1)], waiting: ["org.c": ["urgent": waiting]])
+        let result = grant([entry("a1"), entry("a2")], budget: AttentionBudget(perDay: 3, perWeek: 10), ledger: ledger)
+        XCTAssertEqual(result.granted, ["a1"])
+        XCTAssertEqual(result.heldBack.map(\.key), ["a2"])
+        XCTAssertEqual(result.ledger.waiting["org.c"]?["urgent"], waiting, "another app's wait is left as it was")
+    }
+
+    func testAmongEqualPrioritiesTheOldestWaitGoesFirstAcrossApps() {
+        let older = AttentionLedger.Waiting(since: now.addingTimeInterval(-30 * 3600), seen: now.addingTimeInterval(-3600),
+                                            priority: 0, weight: 1, reason: .quiet)
+        let ownOlder = AttentionLedger.Waiting(since: now.addingTimeInterval(-40 * 3600), seen: now.addingTimeInterval(-3600),
+                                               priority: 0, weight: 1, reason: .budget)
+        let ledger = AttentionLedger(waiting: ["org.b": ["b-old": older], "org.a": ["a-old": ownOlder]])
+        let result = grant([entry("a-new"), entry("a-old")], budget: AttentionBudget(perDay: 2, perWeek: 10), ledger: ledger)
+        XCTAssertEqual(result.granted, ["a-old"], "the own message waiting longest first, then the other app's room")
+        XCTAssertEqual(result.heldBack.map(\.key), ["a-new"])
+        XCTAssertEqual(result.ledger.waiting["org.a"]?["a-new"]?.since, now)
+        XCTAssertNil(result.ledger.waiting["org.a"]?["a-old"])
+    }
+
+    func testAWaitingMessageWhoseAppStoppedCheckingNoLongerKeepsAPlace() {
+        let stale = AttentionLedger.Waiting(since: now.addingTimeInterval(-5 * 86400), seen: now.addingTimeInterval(-3 * 86400),
+                                            priority: 9, weight: 1, reason: .budget)
+        let result = grant([entry("a1")], budget: AttentionBudget(perDay: 1, perWeek: 10), ledger: AttentionLedger(waiting: ["org.c": ["x": stale]]))
+        XCTAssertEqual(result.granted, ["a1"])
+        XCTAssertNil(result.ledger.waiting["org.c"])
+    }
+
+    func testRoomTakenByARunningCheckCountsAndRoomOfAnEndedOneDoesNot() {
+        let other = HeraldState.Claim(processID: 7, check: "b.1", until: now.addingTimeInterval(600))
+        var taken = shown("org.b", "b1", hoursAgo: 0)
+        taken.claim = other
+        let ledger = AttentionLedger(shows: [taken])
+        let budget = AttentionBudget(perDay: 1, perWeek: 10)
+        XCTAssertEqual(grant([entry("a1")], budget: budget, ledger: ledger, isLive: { $0 == other }).granted, [])
+        XCTAssertEqual(grant([entry("a1")], budget: budget, ledger: ledger, isLive: { _ in false }).granted, ["a1"])
+    }
+
+    func testMessagesPastTheCapAreNotHeldBackByTheBudget() {
+        let result = grant([entry("a1"), entry("a2"), entry("a3")], cap: 1, budget: AttentionBudget(perDay: 10, perWeek: 10))
+        XCTAssertEqual(result.granted, ["a1"])
+        XCTAssertEqual(result.beyondCap, ["a2", "a3"])
+        XCTAssertEqual(result.heldBack.map(\.key), [])
+    }
+
+    func testSettlingKeepsTheRoomOfWhatWasShownAndGivesBackTheRest() {
+        let result = grant([entry("a1"), entry("a2")])
+        let settled = AttentionPolicy.settle(shown: ["a1"], app: "org.a", claim: claim, ledger: result.ledger)
+        XCTAssertEqual(settled.shows.map(\.key), ["a1"])
+        XCTAssertNil(settled.shows.first?.claim)
+    }
+
+    func testAMessageTheDesktopsQuietKeptBackWaitsKeepingItsPlaceAndGivesItsRoomBack() {
+        let first = AttentionPolicy.deferForQuiet(candidates([entry("a1")]), app: "org.a", claim: claim,
+                                                  ledger: grant([entry("a1")]).ledger, now: now)
+        XCTAssertEqual(first.shows, [])
+        XCTAssertEqual(first.waiting["org.a"]?["a1"]?.reason, .quiet)
+        let later = AttentionPolicy.deferForQuiet(candidates([entry("a1")]), app: "org.a", claim: claim, ledger: first,
+                                                  now: now.addingTimeInterval(3600))
+        XCTAssertEqual(later.waiting["org.a"]?["a1"]?.since, now)
+    }
+
+    func testTakingRoomForALaterClaimGivesBackTheRoomOfTheOnePassedOver() {
+        var ledger = grant([entry("a1")], budget: AttentionBudget(perDay: 1, perWeek: 10)).ledger
+        let reason = AttentionPolicy.takeRoom(for: candidates([entry("a2")])[0], givingBack: ["a1"], app: "org.a", claim: claim,
+                                              budget: AttentionBudget(perDay: 1, perWeek: 10), ledger: &ledger, now: now,
+                                              isLive: { _ in true })
+        XCTAssertNil(reason)
+        XCTAssertEqual(ledger.shows.map(\.key), ["a2"])
+    }
+
+    func testABudgetOfNoneHoldsEverythingBackWithNoTimeOfRoom() {
+        let result = grant([entry("a1")], budget: AttentionBudget(perDay: 0, perWeek: 10))
+        XCTAssertEqual(result.heldBack.first?.reason, .overDayBudget(nextRoom: nil))
+    }
+
+    func testTheAdministratorsCeilingCapsEachFigure() {
+        XCTAssertEqual(AttentionBudget(perDay: 5, perWeek: 8).held(under: AttentionBudget(perDay: 2, perWeek: 20)),
+                       AttentionBudget(perDay: 2, perWeek: 8))
+    }
+}

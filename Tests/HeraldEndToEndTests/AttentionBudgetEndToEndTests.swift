@@ -101,6 +101,7 @@ final class AttentionBudgetEndToEndTests: XCTestCase {
 
     func testFiveAppsAtOnceShowExactlyTheBudgetHighestPriorityFirstNoneTwiceAndKeepEveryAnswer() throws {
         let session = try DesktopSession()
+        try session.useStandardBudget()
         let server = try FeedServer(directory: session.directory, tls: nil)
         var notified = try session.notifyCalls().count
         for round in 1...Self.rounds {

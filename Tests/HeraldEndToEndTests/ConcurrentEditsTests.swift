@@ -49,6 +49,7 @@ final class ConcurrentEditsTests: XCTestCase {
 
     func testConcurrentMutesAtOnceKeepEveryChange() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
+        try session.useStandardBudget()
         defer { session.stop() }
         let apps = (0..<processes).map { "org.example.App\($0)" }
         for round in 0..<rounds {
@@ -64,6 +65,7 @@ final class ConcurrentEditsTests: XCTestCase {
 
     func testMutesRacingUnmutesKeepBothKinds() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
+        try session.useStandardBudget()
         defer { session.stop() }
         let unmuted = (0..<processes / 2).map { "org.example.Was\($0)" }
         let muted = (0..<processes / 2).map { "org.example.Now\($0)" }
@@ -82,6 +84,7 @@ final class ConcurrentEditsTests: XCTestCase {
 
     func testMuteThroughALinkedKeyFileEditsTheFileItPointsToAndKeepsTheLink() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
+        try session.useStandardBudget()
         defer { session.stop() }
         let dotfiles = session.directory.appendingPathComponent("dotfiles/herald.conf")
         try FileManager.default.createDirectory(at: dotfiles.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -100,6 +103,7 @@ final class ConcurrentEditsTests: XCTestCase {
 
     func testConcurrentAddsAtOnceKeepEveryMessageUnderDistinctIds() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
+        try session.useStandardBudget()
         defer { session.stop() }
         for round in 0..<rounds {
             let feed = session.directory.appendingPathComponent("feed-\(round).json")
@@ -123,6 +127,7 @@ final class ConcurrentEditsTests: XCTestCase {
     /// and every signing raises the version above the one before it.
     func testSigningAtOnceWithAddsLosesNoAddAndRaisesTheVersionEachTime() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
+        try session.useStandardBudget()
         defer { session.stop() }
         let keyFile = session.directory.appendingPathComponent("feed.key").path
         let keygen = try session.run(["feed", "keygen", "--private-key", keyFile])
@@ -168,6 +173,7 @@ final class ConcurrentEditsTests: XCTestCase {
 
     func testConcurrentRemovesLeaveNoRetiredIdInTheFeed() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
+        try session.useStandardBudget()
         defer { session.stop() }
         let keys = (1...processes).map { "2024/01/0\($0)" }
         for round in 0..<rounds {
@@ -188,6 +194,7 @@ final class ConcurrentEditsTests: XCTestCase {
 
     func testRemovingAnIdWrittenTwiceRemovesEveryCopy() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
+        try session.useStandardBudget()
         defer { session.stop() }
         let feed = session.directory.appendingPathComponent("feed.json")
         try Data("{\n  \"2024/01/01\": {\"Title\": \"First\"},\n  \"2024/01/02\": {\"Title\": \"Other\"},\n  \"2024/01/01\": {\"Title\": \"Shown\"}\n}\n".utf8).write(to: feed)
@@ -201,6 +208,7 @@ final class ConcurrentEditsTests: XCTestCase {
 
     func testAddRemoveAndSignThroughALinkedFeedEditTheRealFileAndKeepTheLink() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
+        try session.useStandardBudget()
         defer { session.stop() }
         let real = session.directory.appendingPathComponent("checkout/feed.plist")
         let link = session.directory.appendingPathComponent("site/feed.plist")
@@ -229,6 +237,7 @@ final class ConcurrentEditsTests: XCTestCase {
 
     func testACompanionLinkIsRefusedAndNothingOutsideTheFeedsFolderIsWritten() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
+        try session.useStandardBudget()
         defer { session.stop() }
         let outside = session.directory.appendingPathComponent("outside.txt")
         try Data("not yours\n".utf8).write(to: outside)
@@ -255,6 +264,7 @@ final class ConcurrentEditsTests: XCTestCase {
 
     func testAddRefusesAnIdWithALineBreakOrAControlCharacter() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
+        try session.useStandardBudget()
         defer { session.stop() }
         let feed = session.directory.appendingPathComponent("feed.json")
         let feedText = "{\n}\n"
@@ -271,6 +281,7 @@ final class ConcurrentEditsTests: XCTestCase {
 
     func testSignRefusesAPrivateKeyOthersCanReadAndWritesNothing() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
+        try session.useStandardBudget()
         defer { session.stop() }
         let feed = session.directory.appendingPathComponent("feed.plist")
         let feedText = Fixtures.xmlFeed(["2024/01/01": ["Title": "T", "Message": "M"]])
@@ -289,6 +300,7 @@ final class ConcurrentEditsTests: XCTestCase {
 
     func testPublisherCommandsOnAFIFOFeedFailAtOnce() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
+        try session.useStandardBudget()
         defer { session.stop() }
         let feed = session.directory.appendingPathComponent("feed.plist").path
         XCTAssertEqual(mkfifo(feed, 0o644), 0)
@@ -304,6 +316,7 @@ final class ConcurrentEditsTests: XCTestCase {
 
     func testPublisherCommandsOnAFIFOLedgerFailAtOnce() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
+        try session.useStandardBudget()
         defer { session.stop() }
         let feed = session.directory.appendingPathComponent("feed.json").path
         let feedText = "{\n  \"2024/01/01\": {\"Title\": \"T\", \"Message\": \"M\"}\n}\n"
@@ -320,6 +333,7 @@ final class ConcurrentEditsTests: XCTestCase {
 
     func testAFIFOKeyFileFailsCheckStateAndMuteAtOnce() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
+        try session.useStandardBudget()
         defer { session.stop() }
         let feed = session.directory.appendingPathComponent("feed.plist")
         try Data(Fixtures.xmlFeed(["2024/01/01": ["Title": "T", "Message": "M"]]).utf8).write(to: feed)
@@ -349,6 +363,7 @@ final class ConcurrentEditsTests: XCTestCase {
 
     func testStateLeavesADamagedStateFileWhereItIsAndCreatesNoLock() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
+        try session.useStandardBudget()
         defer { session.stop() }
         let appID = "org.example.App"
         let folder = URL(fileURLWithPath: session.environment["XDG_STATE_HOME"]!).appendingPathComponent("herald")

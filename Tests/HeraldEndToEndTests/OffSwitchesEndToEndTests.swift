@@ -33,6 +33,7 @@ final class OffSwitchesEndToEndTests: XCTestCase {
 
     func testASystemWideMuteStopsTheFetchAndTheJSONSaysWhoMutedIt() throws {
         let session = try DesktopSession()
+        try session.useStandardBudget()
         let server = try session.serveFeed(feed)
         try session.writeSystemKeyFile("[all]\nMuted=true\n")
         XCTAssertEqual(try check(session, server.url("feed.plist"), appID: app), mutedCheck(by: "administrator", scope: "all-apps", file: session.systemKeyFile))
@@ -43,6 +44,7 @@ final class OffSwitchesEndToEndTests: XCTestCase {
 
     func testAnAdministratorsMuteOfOneAppStopsThatAppAlone() throws {
         let session = try DesktopSession()
+        try session.useStandardBudget()
         let server = try session.serveFeed(feed)
         try session.writeSystemKeyFile("# Not on our desktops\n[app \(app)]\nMuted=true\n")
         XCTAssertEqual(try check(session, server.url("feed.plist"), appID: app), mutedCheck(by: "administrator", scope: "app", file: session.systemKeyFile))
@@ -55,6 +57,7 @@ final class OffSwitchesEndToEndTests: XCTestCase {
 
     func testMuteAndUnmuteOneApp() throws {
         let session = try DesktopSession()
+        try session.useStandardBudget()
         let server = try session.serveFeed(feed)
         let file = session.userKeyFile.path
         XCTAssertEqual(try session.run(["mute", "--app-id", app]), ToolRun(status: 0, output: "muted \(app) (\(file))\n"))
@@ -73,6 +76,7 @@ final class OffSwitchesEndToEndTests: XCTestCase {
 
     func testMuteAllAndUnmuteAllWithAnAppSparedInBetween() throws {
         let session = try DesktopSession()
+        try session.useStandardBudget()
         let server = try session.serveFeed(feed)
         let file = session.userKeyFile.path
         XCTAssertEqual(try session.run(["mute", "--all"]), ToolRun(status: 0, output: "muted all apps (\(file))\n"))
@@ -121,6 +125,7 @@ final class OffSwitchesEndToEndTests: XCTestCase {
 
     func testARepointedFeedURLIsFetchedInsteadOfTheAppsOwn() throws {
         let session = try DesktopSession()
+        try session.useStandardBudget()
         let server = try session.serveFeed(feed)
         try server.publish("mirror.plist", Fixtures.xmlFeed(["2027/01/01": ["Title": "From the company's mirror"]]))
         try session.writeSystemKeyFile("[app \(app)]\nFeedURL=\(server.url("mirror.plist"))\n")
@@ -135,6 +140,7 @@ final class OffSwitchesEndToEndTests: XCTestCase {
 
     func testExplainHonoursAMuteBeforeFetchingAndExplainsTheMirrorsMessages() throws {
         let session = try DesktopSession()
+        try session.useStandardBudget()
         let server = try session.serveFeed(feed)
         try server.publish("mirror.plist", Fixtures.xmlFeed(["2027/02/01": ["Title": "From the company's mirror"]]))
         try session.writeSystemKeyFile("[app \(app)]\nFeedURL=\(server.url("mirror.plist"))\n[app \(other)]\nMuted=true\n")
@@ -148,6 +154,7 @@ final class OffSwitchesEndToEndTests: XCTestCase {
 
     func testAMirrorThatCannotBeReadIsNamedInTheError() throws {
         let session = try DesktopSession()
+        try session.useStandardBudget()
         let server = try session.serveFeed(feed)
         try server.publish("mirror.json", #"{"2027/02/01": {"Title": "Mirrored",}}"#)
         try session.writeSystemKeyFile("[app \(app)]\nFeedURL=\(server.url("mirror.json"))\n")
@@ -159,6 +166,7 @@ final class OffSwitchesEndToEndTests: XCTestCase {
 
     func testAMirrorTheURLRulesRefuseIsNotFetchedNorIsTheAppsOwnFeed() throws {
         let session = try DesktopSession()
+        try session.useStandardBudget()
         let server = try session.serveFeed(feed)
         try session.writeSystemKeyFile("[app \(app)]\nFeedURL=http://mirror.example.com/feed.plist\n")
         let message = "the feed URL http://mirror.example.com/feed.plist of \(session.systemKeyFile.path) is refused: "

@@ -43,6 +43,7 @@ public final class DesktopSession {
         environment["WAYLAND_DISPLAY"] = nil
         environment["NOTIFY_IGNORE_PORTAL"] = "1"
         self.environment = environment
+        try setBudgetOutOfTheWay()
         try installLinkRecorder()
         try FileManager.default.createDirectory(atPath: environment["XDG_DATA_HOME"]! + "/icons", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: environment["XDG_DATA_HOME"]! + "/icons/hicolor",
@@ -137,6 +138,22 @@ public final class DesktopSession {
     /// The user's key file, `$XDG_CONFIG_HOME/herald/herald.conf`.
     public var userKeyFile: URL {
         URL(fileURLWithPath: environment["XDG_CONFIG_HOME"]!).appendingPathComponent("herald/herald.conf")
+    }
+
+    /// The person's attention budget in this session's user key file: 1000 a day and 1000 a
+    /// week, so that tests about something else may show as many messages as they need. A test
+    /// of the budget itself removes the file (`useStandardBudget()`) or writes its own.
+    public static let budgetOutOfTheWay = "[budget]\nPerDay=1000\nPerWeek=1000\n"
+
+    /// Writes `budgetOutOfTheWay` as the user's key file.
+    public func setBudgetOutOfTheWay() throws {
+        try FileManager.default.createDirectory(at: userKeyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(Self.budgetOutOfTheWay.utf8).write(to: userKeyFile)
+    }
+
+    /// Removes the user's key file: the person has the standard budget, nothing muted.
+    public func useStandardBudget() throws {
+        try? FileManager.default.removeItem(at: userKeyFile)
     }
 
     /// Writes the administrator's key file, making its folder.

@@ -81,11 +81,9 @@ final class ConcurrentChecksTests: XCTestCase {
             let directory = session.directory.appendingPathComponent("concurrent")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let server = try FeedServer(directory: directory)
-            // The person's attention budget is not what this test is about: its rounds show far
-            // more than a day's budget. (AttentionBudgetEndToEndTests holds checks to it.)
-            try FileManager.default.createDirectory(at: session.userKeyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data("[budget]\nPerDay=1000\nPerWeek=1000\n".utf8).write(to: session.userKeyFile)
-            defer { try? FileManager.default.removeItem(at: session.userKeyFile) }
+            // The session's budget is out of the way: these rounds show far more than a day's
+            // budget (AttentionBudgetEndToEndTests holds checks to it).
+            try session.setBudgetOutOfTheWay()
             let arguments = ["check", "--json", "--feed", server.url("feed.plist"), "--app-id", Rounds.appID,
                              "--show-on-first-launch", "--force", "--wait", "30"]
             var duplicates: [String] = []

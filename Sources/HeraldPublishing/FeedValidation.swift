@@ -45,10 +45,14 @@ package struct FeedFinding: Sendable, Equatable, CustomStringConvertible {
         case unknownLanguage = "unknown-language"
         /// An empty `Languages` or `Desktops` list: no user sees the message.
         case emptyAudience = "empty-audience"
-        /// A `Rollout` outside 0–100: a check never shows the message.
+        /// A number its key does not take: a `Rollout` outside 0–100 (a check never shows the
+        /// message), a `MaxShows` that is not a whole number of at least 1 or a `MinDaysBetween`
+        /// not above 0 or above 3650 (the key is ignored).
         case outOfRange = "out-of-range"
         /// An `Urgency` that is not `low`, `normal` or `critical`.
         case unknownUrgency = "unknown-urgency"
+        /// A `Category` that is not one of `MessageCategory`'s: read as `announcement`.
+        case unknownCategory = "unknown-category"
         /// `Urgency` critical (a note): shown as normal unless the app allows critical urgency.
         case criticalUrgency = "critical-urgency"
         /// An `Icon` that is a path, a URL or not a themed icon name: the app's icon is shown.

@@ -32,7 +32,9 @@ extension FeedValidation {
     }
 
     /// The faults of an entry's targeting keys, each key on its own, and the notes a publisher
-    /// should read (an end already past, a critical urgency).
+    /// should read (an end already past, a critical urgency). A value Herald cannot read is
+    /// reported with what a check does instead: never shows the message, reads the default, or
+    /// ignores the key.
     static func targetingFindings(id: String, entry: FeedEntry, now: Date) -> [FeedFinding] {
         let fields = entry.details
         var found: [FeedFinding] = []
@@ -74,23 +76,42 @@ extension FeedValidation {
             add(TargetingKey.languages, .unknownLanguage,
                 "Languages: \"\(language)\" is not a language code such as de, pt_BR or zh_Hans, so no user's language matches it")
         }
-        if let value = fields[TargetingKey.rollout] {
-            if let share = FeedEntry.number(value) {
-                if !(0...100).contains(share) {
-                    add(TargetingKey.rollout, .outOfRange, "Rollout \(value.textValue!) is outside 0–100: a check never shows the message")
-                }
-            } else {
-                add(TargetingKey.rollout, .wrongType, "Rollout is \(shown(value)), not a number from 0 to 100: a check never shows the message")
+        // A number key's sentence says what Herald does instead; whether a number is one the key
+        // takes is its reader's to say (`isRead`), and `refusal` only words why not.
+        func number(_ key: String, isRead: Bool, wanted: String, instead: String, refusal: (Double) -> String = { _ in "" }) {
+            guard let value = fields[key] else { return }
+            guard let number = FeedEntry.number(value) else {
+                return add(key, .wrongType, "\(key) is \(shown(value)), not \(wanted): \(instead)")
             }
+            if !isRead { add(key, .outOfRange, "\(key) \(value.textValue!) \(refusal(number)): \(instead)") }
         }
-        if let value = fields[TargetingKey.priority], FeedEntry.number(value) == nil {
-            add(TargetingKey.priority, .wrongType, "Priority is \(shown(value)), not a number: read as 0")
+        number(TargetingKey.rollout, isRead: entry.rollout != nil, wanted: "a number from 0 to 100",
+               instead: "a check never shows the message") { _ in "is outside 0–100" }
+        number(TargetingKey.priority, isRead: true, wanted: "a number", instead: "read as 0")
+        number(TargetingKey.maxShows, isRead: entry.maxShows != nil, wanted: "a whole number of at least 1",
+               instead: "ignored, so the message may show any number of times") {
+            $0 >= 1 && $0.rounded() == $0 ? "is above \(Int32.max)" : "is not a whole number of at least 1"
+        }
+        number(TargetingKey.minDaysBetween, isRead: entry.minTimeBetweenShows != nil, wanted: "a number of days",
+               instead: "ignored, so no time is kept between two showings") { $0 > 0 ? "is above 3650 days" : "is not above 0" }
+        switch fields[TargetingKey.category] {
+        case .string(let text)? where entry.categoryAsWritten == nil:
+            let names = MessageCategory.allCases.map(\.rawValue)
+            let meant = Spelling.nearest(to: NotificationText.trimmed(text), among: names).map { "; did you mean \($0)?" } ?? ""
+            add(TargetingKey.category, .unknownCategory,
+                "Category \"\(text)\" is not \(names.dropLast().joined(separator: ", ")) or \(names.last!): read as \(entry.category.rawValue)" + meant)
+        case .string?, nil:
+            break
+        case let value?:
+            add(TargetingKey.category, .wrongType, "Category is \(shown(value)), not a string: read as \(entry.category.rawValue)")
         }
         switch (fields[TargetingKey.urgency], entry.urgency) {
         case (nil, _), (.string?, .low?), (.string?, .normal?):
             break
         case (.string?, .critical?):
-            add(TargetingKey.urgency, .criticalUrgency, "Urgency critical is shown as normal unless the app allows critical urgency")
+            let security = entry.categoryAsWritten == .security
+                ? "; where it does, Category security lets the message pass the attention budget, never do-not-disturb" : ""
+            add(TargetingKey.urgency, .criticalUrgency, "Urgency critical is shown as normal unless the app allows critical urgency" + security)
         case (.string(let text)?, nil):
             add(TargetingKey.urgency, .unknownUrgency, "Urgency \"\(text)\" is not low, normal or critical: the notification has normal urgency")
         case (let value?, _):
@@ -147,7 +168,8 @@ extension FeedValidation {
     }
 
     /// Who sees a message and when, in a few words, or `nil` for a message without targeting
-    /// keys: `[de, fr]  on GNOME, KDE  from 2026-12-01  until 2026-12-31  rollout 20 %  priority 5`.
+    /// keys: `[de, fr]  on GNOME, KDE  from 2026-12-01  until 2026-12-31  rollout 20 %  priority 5
+    /// at most 3 shows  at least 7 days apart  category tip`.
     /// A date that cannot be read is left out: the listing says the message is not shown.
     static func targetingNote(of entry: FeedEntry) -> String? {
         var parts: [String] = []
@@ -157,6 +179,11 @@ extension FeedValidation {
         if case .moment? = entry.endDate, let value = entry.details[TargetingKey.endDate] { parts.append("until \(writtenDate(value))") }
         if let share = entry.rollout { parts.append("rollout \(FeedValue.real(share).textValue!) %") }
         if entry.priority != 0 { parts.append("priority \(FeedValue.real(entry.priority).textValue!)") }
+        if let shows = entry.maxShows { parts.append("at most \(shows) show" + (shows == 1 ? "" : "s")) }
+        if entry.minTimeBetweenShows != nil, let days = entry.details[TargetingKey.minDaysBetween].flatMap(FeedEntry.number) {
+            parts.append("at least \(FeedValue.real(days).textValue!) day" + (days == 1 ? "" : "s") + " apart")
+        }
+        if let category = entry.categoryAsWritten, category != .announcement { parts.append("category \(category.rawValue)") }
         return parts.isEmpty ? nil : parts.joined(separator: "  ")
     }
 

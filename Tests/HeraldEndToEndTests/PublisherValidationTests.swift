@@ -107,15 +107,15 @@ final class PublisherValidationTests: XCTestCase {
 
     /// Every targeting key, each once right and once wrong: localised text, a schedule still to
     /// come, one that cannot be read and one that has ended, languages, desktops, rollout,
-    /// priority, urgency and icon.
+    /// priority, urgency, icon, the caps on showings and the category.
     let everyKey = """
         {
           "2026/12/01": {"Title": {"en": "Winter sale", "de": "Winterschlussverkauf"}, "Message": {"en": "Half price", "de": "Halber Preis"},
                          "ActionURL": "https://example.com/sale", "ActionButton": {"en": "Shop", "de": "Kaufen"},
                          "StartDate": "2099-12-01", "EndDate": "2099-12-31T18:00:00+01:00", "Languages": ["en", "de"], "Desktops": ["GNOME", "KDE"],
-                         "Rollout": 20, "Priority": 5, "Urgency": "low", "Icon": "emblem-sale"},
+                         "Rollout": 20, "Priority": 5, "Urgency": "low", "Icon": "emblem-sale", "MaxShows": 2, "MinDaysBetween": 7, "Category": "promotion"},
           "2026/11/01": {"Title": {"de": "Neu", "fr": "Nouveau"}, "StartDate": "next week", "Languages": ["de", "German"],
-                         "Rollout": 150, "Urgency": "critical", "Icon": "/usr/share/icons/sale.png"},
+                         "Rollout": 150, "Urgency": "critical", "Icon": "/usr/share/icons/sale.png", "MaxShows": 0, "MinDaysBetween": "weekly", "Category": "securty"},
           "2026/10/01": {"Title": "Autumn", "EndDate": "2020-01-31", "Desktops": [], "RollOut": 20}
         }
 
@@ -125,14 +125,17 @@ final class PublisherValidationTests: XCTestCase {
         let (run, path) = try validate("every.json", everyKey)
         XCTAssertEqual(run, Run(status: 0, output: """
             \(path): json, 3 messages (2 not shown), newest first:
-              2026/12/01  Winter sale  -> https://example.com/sale  [en, de]  on GNOME, KDE  from 2099-12-01  until 2099-12-31T18:00:00+01:00  rollout 20 %  priority 5
+              2026/12/01  Winter sale  -> https://example.com/sale  [en, de]  on GNOME, KDE  from 2099-12-01  until 2099-12-31T18:00:00+01:00  rollout 20 %  priority 5  at most 2 shows  at least 7 days apart  category promotion
             ! 2026/11/01  Neu  [de, German]  (not shown: StartDate "next week" is not an ISO 8601 date or date-time such as 2026-12-01 or 2026-12-01T09:00Z: a check never shows the message)
             ! 2026/10/01  Autumn  on no desktop  until 2020-01-31  (not shown: EndDate: ended on 2020-01-31: no user sees it)
-            7 problems:
+            10 problems:
               '2026/11/01': Title has no en text: users whose language is not listed see the 'de' text
               '2026/11/01': StartDate "next week" is not an ISO 8601 date or date-time such as 2026-12-01 or 2026-12-01T09:00Z: a check never shows the message
               '2026/11/01': Languages: "German" is not a language code such as de, pt_BR or zh_Hans, so no user's language matches it
               '2026/11/01': Rollout 150 is outside 0–100: a check never shows the message
+              '2026/11/01': MaxShows 0 is not a whole number of at least 1: ignored, so the message may show any number of times
+              '2026/11/01': MinDaysBetween is a string (weekly), not a number of days: ignored, so no time is kept between two showings
+              '2026/11/01': Category "securty" is not announcement, tip, promotion, security or survey: read as announcement; did you mean security?
               '2026/11/01': Icon "/usr/share/icons/sale.png" is a path: only themed icon names are used, so the app's icon is shown
               '2026/10/01': RollOut: did you mean Rollout? Keys are case-sensitive.
               '2026/10/01': Desktops is empty: no user sees it
@@ -173,6 +176,7 @@ final class PublisherValidationTests: XCTestCase {
                     "en" : "Shop"
                   },
                   "ActionURL" : "https://example.com/sale",
+                  "Category" : "promotion",
                   "Desktops" : [
                     "GNOME",
                     "KDE"
@@ -183,10 +187,12 @@ final class PublisherValidationTests: XCTestCase {
                     "en",
                     "de"
                   ],
+                  "MaxShows" : 2,
                   "Message" : {
                     "de" : "Halber Preis",
                     "en" : "Half price"
                   },
+                  "MinDaysBetween" : 7,
                   "Priority" : 5,
                   "Rollout" : 20,
                   "StartDate" : "2099-12-01",
@@ -198,11 +204,14 @@ final class PublisherValidationTests: XCTestCase {
                   "key" : "2026/12/01"
                 },
                 {
+                  "Category" : "securty",
                   "Icon" : "/usr/share/icons/sale.png",
                   "Languages" : [
                     "de",
                     "German"
                   ],
+                  "MaxShows" : 0,
+                  "MinDaysBetween" : "weekly",
                   "Rollout" : 150,
                   "StartDate" : "next week",
                   "Title" : {
@@ -273,6 +282,24 @@ final class PublisherValidationTests: XCTestCase {
                   "reason" : "Rollout 150 is outside 0–100: a check never shows the message"
                 },
                 {
+                  "field" : "MaxShows",
+                  "key" : "2026/11/01",
+                  "kind" : "out-of-range",
+                  "reason" : "MaxShows 0 is not a whole number of at least 1: ignored, so the message may show any number of times"
+                },
+                {
+                  "field" : "MinDaysBetween",
+                  "key" : "2026/11/01",
+                  "kind" : "wrong-type",
+                  "reason" : "MinDaysBetween is a string (weekly), not a number of days: ignored, so no time is kept between two showings"
+                },
+                {
+                  "field" : "Category",
+                  "key" : "2026/11/01",
+                  "kind" : "unknown-category",
+                  "reason" : "Category \"securty\" is not announcement, tip, promotion, security or survey: read as announcement; did you mean security?"
+                },
+                {
                   "field" : "Icon",
                   "key" : "2026/11/01",
                   "kind" : "not-an-icon-name",
@@ -294,7 +321,7 @@ final class PublisherValidationTests: XCTestCase {
               "targeting" : [
                 {
                   "key" : "2026/12/01",
-                  "note" : "[en, de]  on GNOME, KDE  from 2099-12-01  until 2099-12-31T18:00:00+01:00  rollout 20 %  priority 5"
+                  "note" : "[en, de]  on GNOME, KDE  from 2099-12-01  until 2099-12-31T18:00:00+01:00  rollout 20 %  priority 5  at most 2 shows  at least 7 days apart  category promotion"
                 },
                 {
                   "key" : "2026/11/01",

@@ -5,8 +5,8 @@ import HeraldTestSupport
 import XCTest
 
 /// `FeedValidation` knows every targeting key (`TargetingKey`): each fault of a new key is a
-/// finding naming the message and the key, an end already past and a critical urgency are
-/// notes, and the listing says who a targeted message is for.
+/// finding naming the message and the key with what a check does instead, an end already past
+/// and a critical urgency are notes, and the listing says who a targeted message is for.
 final class TargetingValidationTests: XCTestCase {
     /// 2023-11-14T22:13:20Z.
     let clock = TestClock()
@@ -26,15 +26,18 @@ final class TargetingValidationTests: XCTestCase {
     // MARK: keys
 
     func testEveryNewKeyIsAKnownKey() throws {
-        let json = #"{"a": {"Title": "T", "StartDate": "2023-11-01", "EndDate": "2023-12-01", "Languages": ["de"], "Desktops": "GNOME", "Rollout": 20, "Priority": 1, "Urgency": "low", "Icon": "starred"}}"#
+        let json = #"{"a": {"Title": "T", "StartDate": "2023-11-01", "EndDate": "2023-12-01", "Languages": ["de"], "Desktops": "GNOME", "Rollout": 20, "Priority": 1, "Urgency": "low", "Icon": "starred", "MaxShows": 3, "MinDaysBetween": 7, "Category": "tip"}}"#
         XCTAssertEqual(try findings(json), [])
     }
 
     func testNearMissesOfTheNewKeysAreReportedWithTheKeyMeant() throws {
-        XCTAssertEqual(try findings(#"{"a": {"Title": "T", "Startdate": 1, "EndDte": 1, "Language": 1, "Desktop": 1, "RollOut": 1}}"#), [
+        XCTAssertEqual(try findings(#"{"a": {"Title": "T", "Startdate": 1, "EndDte": 1, "Language": 1, "Desktop": 1, "RollOut": 1, "MaxShow": 1, "MinDayBetween": 1, "Categroy": 1}}"#), [
+            finding("Categroy", .misspeltKey, "Categroy: did you mean Category?"),
             finding("Desktop", .misspeltKey, "Desktop: did you mean Desktops?"),
             finding("EndDte", .misspeltKey, "EndDte: did you mean EndDate?"),
             finding("Language", .misspeltKey, "Language: did you mean Languages?"),
+            finding("MaxShow", .misspeltKey, "MaxShow: did you mean MaxShows?"),
+            finding("MinDayBetween", .misspeltKey, "MinDayBetween: did you mean MinDaysBetween?"),
             finding("RollOut", .misspeltKey, "RollOut: did you mean Rollout? Keys are case-sensitive."),
             finding("Startdate", .misspeltKey, "Startdate: did you mean StartDate? Keys are case-sensitive."),
         ])
@@ -195,12 +198,75 @@ final class TargetingValidationTests: XCTestCase {
         ])
     }
 
+    // MARK: caps and category
+
+    func testAMaxShowsThatIsNotAWholeNumberOfAtLeastOneIsReportedAndIgnored() throws {
+        let report = try report(#"{"a": {"Title": "T", "MaxShows": "0"}, "b": {"Title": "U", "MaxShows": -1}, "c": {"Title": "V", "MaxShows": 2.5}, "d": {"Title": "W", "MaxShows": "many"}, "e": {"Title": "X", "MaxShows": 3000000000}, "f": {"Title": "Y", "MaxShows": " 2 "}}"#)
+        let ignored = ": ignored, so the message may show any number of times"
+        XCTAssertEqual(report.findings, [
+            FeedFinding(id: "e", key: "MaxShows", kind: .outOfRange, sentence: "MaxShows 3000000000 is above 2147483647" + ignored),
+            FeedFinding(id: "d", key: "MaxShows", kind: .wrongType, sentence: "MaxShows is a string (many), not a whole number of at least 1" + ignored),
+            FeedFinding(id: "c", key: "MaxShows", kind: .outOfRange, sentence: "MaxShows 2.5 is not a whole number of at least 1" + ignored),
+            FeedFinding(id: "b", key: "MaxShows", kind: .outOfRange, sentence: "MaxShows -1 is not a whole number of at least 1" + ignored),
+            finding("MaxShows", .outOfRange, "MaxShows 0 is not a whole number of at least 1" + ignored),
+        ])
+        XCTAssertEqual(report.messages.map(\.notShown), [nil, nil, nil, nil, nil, nil], "a cap Herald cannot read keeps no message back")
+        XCTAssertEqual(report.messages.map(\.targeting), ["at most 2 shows", nil, nil, nil, nil, nil])
+    }
+
+    func testAMinDaysBetweenThatIsNotANumberOfDaysAboveZeroAndAtMostTenYearsIsReportedAndIgnored() throws {
+        let report = try report(#"{"a": {"Title": "T", "MinDaysBetween": -1}, "b": {"Title": "U", "MinDaysBetween": 0}, "c": {"Title": "V", "MinDaysBetween": "weekly"}, "d": {"Title": "W", "MinDaysBetween": 3651}, "e": {"Title": "X", "MinDaysBetween": [7]}, "f": {"Title": "Y", "MinDaysBetween": 0.5}}"#)
+        let ignored = ": ignored, so no time is kept between two showings"
+        XCTAssertEqual(report.findings, [
+            FeedFinding(id: "e", key: "MinDaysBetween", kind: .wrongType, sentence: "MinDaysBetween is an array, not a number of days" + ignored),
+            FeedFinding(id: "d", key: "MinDaysBetween", kind: .outOfRange, sentence: "MinDaysBetween 3651 is above 3650 days" + ignored),
+            FeedFinding(id: "c", key: "MinDaysBetween", kind: .wrongType, sentence: "MinDaysBetween is a string (weekly), not a number of days" + ignored),
+            FeedFinding(id: "b", key: "MinDaysBetween", kind: .outOfRange, sentence: "MinDaysBetween 0 is not above 0" + ignored),
+            finding("MinDaysBetween", .outOfRange, "MinDaysBetween -1 is not above 0" + ignored),
+        ])
+        XCTAssertEqual(report.messages.map(\.notShown), [nil, nil, nil, nil, nil, nil])
+        XCTAssertEqual(report.messages.map(\.targeting), ["at least 0.5 days apart", nil, nil, nil, nil, nil])
+    }
+
+    func testAnUnknownCategoryIsReadAsAnAnnouncementWithTheKindItIsOneTypoFrom() throws {
+        let report = try report(#"{"a": {"Title": "T", "Category": "ad"}, "b": {"Title": "U", "Category": "securty"}, "c": {"Title": "V", "Category": " Tips"}, "d": {"Title": "W", "Category": 2}, "e": {"Title": "X", "Category": " PROMOTION "}}"#)
+        let kinds = "is not announcement, tip, promotion, security or survey: read as announcement"
+        XCTAssertEqual(report.findings, [
+            FeedFinding(id: "d", key: "Category", kind: .wrongType, sentence: "Category is an integer (2), not a string: read as announcement"),
+            FeedFinding(id: "c", key: "Category", kind: .unknownCategory, sentence: #"Category " Tips" "# + kinds + "; did you mean tip?"),
+            FeedFinding(id: "b", key: "Category", kind: .unknownCategory, sentence: #"Category "securty" "# + kinds + "; did you mean security?"),
+            finding("Category", .unknownCategory, #"Category "ad" "# + kinds),
+        ])
+        XCTAssertEqual(report.messages.map(\.notShown), [nil, nil, nil, nil, nil])
+        XCTAssertEqual(report.messages.map(\.targeting), ["category promotion", nil, nil, nil, nil], "a kind in any case, trimmed, is read")
+    }
+
+    func testAnAnnouncementIsTheDefaultAndNotListed() throws {
+        let report = try report(#"{"a": {"Title": "T", "Category": "announcement"}}"#)
+        XCTAssertEqual(report.findings, [])
+        XCTAssertEqual(report.messages.map(\.targeting), [nil])
+    }
+
+    func testASecurityMessageWithCriticalUrgencyIsANoteThatItMayPassTheBudget() throws {
+        let report = try report(#"{"a": {"Title": "T", "Category": "security", "Urgency": "critical"}, "b": {"Title": "U", "Category": "tip", "Urgency": "critical"}}"#)
+        XCTAssertEqual(report.findings, [
+            FeedFinding(id: "b", key: "Urgency", kind: .criticalUrgency, sentence: "Urgency critical is shown as normal unless the app allows critical urgency"),
+            finding("Urgency", .criticalUrgency, """
+                Urgency critical is shown as normal unless the app allows critical urgency; where it does, Category security lets \
+                the message pass the attention budget, never do-not-disturb
+                """),
+        ])
+        XCTAssertEqual(report.problems, [])
+    }
+
     // MARK: the listing
 
     func testATargetedMessageIsListedWithWhoItIsForAndWhen() throws {
-        let json = #"{"a": {"Title": "T", "Languages": ["de", "fr"], "Desktops": ["GNOME", "KDE"], "StartDate": "2023-12-01", "EndDate": "2023-12-24", "Rollout": 20, "Priority": 3}, "b": {"Title": "U"}}"#
-        XCTAssertEqual(try report(json).messages.map(\.targeting),
-                       ["[de, fr]  on GNOME, KDE  from 2023-12-01  until 2023-12-24  rollout 20 %  priority 3", nil])
+        let json = #"{"a": {"Title": "T", "Languages": ["de", "fr"], "Desktops": ["GNOME", "KDE"], "StartDate": "2023-12-01", "EndDate": "2023-12-24", "Rollout": 20, "Priority": 3, "MaxShows": 1, "MinDaysBetween": 1, "Category": "survey"}, "b": {"Title": "U"}}"#
+        XCTAssertEqual(try report(json).messages.map(\.targeting), [
+            "[de, fr]  on GNOME, KDE  from 2023-12-01  until 2023-12-24  rollout 20 %  priority 3  at most 1 show  at least 1 day apart  category survey",
+            nil,
+        ])
     }
 
     func testAPlistDateIsListedInISO8601() throws {

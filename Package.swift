@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "Herald", targets: ["Herald"]),
         .library(name: "HeraldTesting", targets: ["HeraldTesting"]),
         .executable(name: "herald", targets: ["herald"]),
+        .executable(name: "herald-agent", targets: ["herald-agent"]),
         .executable(name: "herald-gtk-demo", targets: ["herald-gtk-demo"]),
     ],
     // The `herald` tool's command line, on by default. An app that depends on the library with
@@ -51,6 +52,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CommandLineTool"])),
             ]
         ),
+        // The session's agent that D-Bus starts (DESIGN.md D23): a program of its own, without the
+        // command line's parser and publishing tools, so the one process that stays maps less.
+        .executableTarget(name: "herald-agent", dependencies: ["Herald", "HeraldCore", "HeraldDesktop"]),
         .executableTarget(name: "herald-gtk-demo", dependencies: ["Herald", "CGtk"]),
         // libFuzzer targets when built by Tests/scripts/fuzz.sh; otherwise a corpus replay tool.
         .executableTarget(name: "herald-fuzz", dependencies: ["HeraldCore", "HeraldPublishing"], path: "Tests/Fuzz/Harness"),

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Installs Herald for the current user (or into --prefix): the herald tool and the GTK demo,
-# built with the Swift runtime linked in (they run without a Swift toolchain) and stripped, their
-# manual pages, herald's bash, zsh and fish completions, the desktop entries, the agent's D-Bus and
-# systemd user services and the icons. Undo
-# with desktop/uninstall.sh and the same --prefix.
+# Installs Herald for the current user (or into --prefix): the herald tool, the agent (in libexec,
+# started by D-Bus) and the GTK demo, built with the Swift runtime linked in (they run without a
+# Swift toolchain) and stripped, their manual pages, herald's bash, zsh and fish completions, the
+# desktop entries, the agent's D-Bus and systemd user services and the icons. Undo with
+# desktop/uninstall.sh and the same --prefix.
 #
 #   desktop/install.sh [--prefix DIR]      (default ~/.local)
 set -euo pipefail
@@ -21,6 +21,8 @@ put() { # put MODE SOURCE DESTINATION
   installed+=("$3")
 }
 for product in "${products[@]}"; do
+  # The agent is started by D-Bus, not by hand: it lives in libexec (below).
+  [ "$product" = herald-agent ] && continue
   install_stripped "$bin/$product" "$prefix/bin/$product"
   installed+=("$prefix/bin/$product")
   put 644 "$generated/man1/$product.1" "$prefix/share/man/man1/$product.1"
@@ -40,11 +42,13 @@ fi
 # The agent that D-Bus starts for a click in the desktop's list: its desktop entry (where
 # GNOME Shell finds it), its session bus service and its systemd user unit (~/.local/share/systemd/user
 # is where systemd looks for a user's own units; lib/systemd/user under /usr and /usr/local).
-sed -e "s|^Exec=herald |Exec=$prefix/bin/herald |" "$root/desktop/org.herald.Agent.desktop" > "$generated/org.herald.Agent.desktop"
-put 644 "$generated/org.herald.Agent.desktop" "$prefix/share/applications/org.herald.Agent.desktop"
-for unit in org.herald.Agent.service herald-agent.service; do
-  sed -e "s|@BINDIR@|$prefix/bin|" "$root/desktop/$unit" > "$generated/$unit"
+install_stripped "$bin/herald-agent" "$prefix/libexec/herald-agent"
+installed+=("$prefix/libexec/herald-agent")
+put 644 "$root/desktop/herald-agent.8" "$prefix/share/man/man8/herald-agent.8"
+for unit in org.herald.Agent.desktop org.herald.Agent.service herald-agent.service; do
+  sed -e "s|@LIBEXECDIR@|$prefix/libexec|" "$root/desktop/$unit" > "$generated/$unit"
 done
+put 644 "$generated/org.herald.Agent.desktop" "$prefix/share/applications/org.herald.Agent.desktop"
 put 644 "$generated/org.herald.Agent.service" "$prefix/share/dbus-1/services/org.herald.Agent.service"
 case "$prefix" in
   /usr | /usr/local) units="$prefix/lib/systemd/user" ;;

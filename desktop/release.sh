@@ -3,7 +3,8 @@
 # the shell completions, so that both install the same things made the same way.
 #
 #   build_release SCRATCH          release builds with the Swift runtime linked in (the programs
-#                                  run without a Swift toolchain) of herald, herald-gtk-demo when
+#                                  run without a Swift toolchain) of herald, herald-agent (the
+#                                  session's agent, installed in libexec), herald-gtk-demo when
 #                                  GTK 4 is there;
 #                                  sets $bin (their folder) and $products (the programs to install)
 #   link_release SCRATCH PRODUCT...
@@ -22,7 +23,7 @@
 
 build_release() {
   local scratch=$1
-  products=(herald)
+  products=(herald herald-agent)
   if pkg-config --exists gtk4; then products+=(herald-gtk-demo); fi
   link_release "$scratch" "${products[@]}"
 }

@@ -5,7 +5,7 @@ import HeraldDesktop
 import HeraldTestSupport
 import XCTest
 
-/// `herald agent`, started by D-Bus on a private session bus whose only service is the agent
+/// `herald-agent`, started by D-Bus on a private session bus whose only service is the agent
 /// (`org.herald.Agent.service` pointing at the built tool): a click calls it exactly as GNOME
 /// Shell does (`gapplication action`), and `herald check` hands it notifications to hold.
 final class AgentEndToEndTests: XCTestCase {
@@ -13,10 +13,10 @@ final class AgentEndToEndTests: XCTestCase {
     let key = "2026/01/01"
     let link = "https://example.com/new"
 
-    /// A session whose bus starts `herald agent` (idle after one second) for `org.herald.Agent`.
+    /// A session whose bus starts `herald-agent` (idle after one second) for `org.herald.Agent`.
     func agentSession(server: Bool = false) throws -> DesktopSession {
         let session = try DesktopSession(capabilities: nil, bus: false)
-        try session.startBus(activating: "org.herald.Agent", command: TestPaths.herald + " agent --idle-exit 1")
+        try session.startBus(activating: "org.herald.Agent", command: TestPaths.agent + " --idle-exit 1")
         if server { try session.startMockServer(capabilities: "actions body body-markup") }
         return session
     }

@@ -57,7 +57,7 @@ final class DebianPackageTests: XCTestCase {
             .filter { $0.hasSuffix(".png") || $0.hasSuffix(".svg") }.map { "/usr/share/icons/hicolor/\($0)" }
         XCTAssertEqual(icons.count, 8, "the icons' sizes and the scalable one")
         XCTAssertEqual(try files(of: packages.herald), ([
-            "/usr/bin/herald", "/usr/share/man/man1/herald.1.gz",
+            "/usr/bin/herald", "/usr/libexec/herald-agent", "/usr/share/man/man1/herald.1.gz", "/usr/share/man/man8/herald-agent.8.gz",
             "/usr/share/bash-completion/completions/herald", "/usr/share/zsh/vendor-completions/_herald",
             "/usr/share/fish/vendor_completions.d/herald.fish",
             "/usr/share/applications/org.herald.Agent.desktop", "/usr/share/dbus-1/services/org.herald.Agent.service",

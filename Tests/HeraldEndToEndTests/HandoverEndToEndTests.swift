@@ -17,7 +17,7 @@ final class HandoverEndToEndTests: XCTestCase {
     /// A session whose bus can start `org.herald.Agent` (a service file; nothing starts it unless
     /// asked), a freedesktop notification server, and the stand-ins `mocks` asks for.
     func session(mocks: [String], agentActivatable: Bool = true, agentDesktopEntry: Bool = true,
-                 agentProgram: String = TestPaths.herald) throws -> (DesktopSession, log: URL) {
+                 agentProgram: String = TestPaths.agent) throws -> (DesktopSession, log: URL) {
         let session = try DesktopSession(capabilities: nil, bus: false)
         addTeardownBlock { session.stop() }
         if agentActivatable {
@@ -29,7 +29,7 @@ final class HandoverEndToEndTests: XCTestCase {
         if agentDesktopEntry {
             let applications = URL(fileURLWithPath: session.environment["XDG_DATA_HOME"]!).appendingPathComponent("applications")
             try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
-            try "[Desktop Entry]\nType=Application\nName=Herald\nNoDisplay=true\nDBusActivatable=true\nExec=\(agentProgram) agent\nIcon=org.herald.Herald\n"
+            try "[Desktop Entry]\nType=Application\nName=Herald\nNoDisplay=true\nDBusActivatable=true\nExec=\(agentProgram)\nIcon=org.herald.Herald\n"
                 .write(to: applications.appendingPathComponent("org.herald.Agent.desktop"), atomically: true, encoding: .utf8)
         }
         let log = session.directory.appendingPathComponent("handover-calls.log")

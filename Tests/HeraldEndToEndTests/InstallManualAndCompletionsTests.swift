@@ -16,10 +16,10 @@ final class InstallManualAndCompletionsTests: XCTestCase {
                                    environment: environment)
         XCTAssertEqual(install.status, 0, install.errors)
 
-        for program in ["herald", "herald-gtk-demo"] {
+        for (program, folder) in [("herald", "bin"), ("herald-gtk-demo", "bin"), ("herald-agent", "libexec")] {
             let built = try runToEnd("/usr/bin/readelf", ["--sections", "--wide", build.path + "/release/" + program]).output
             XCTAssertTrue(built.contains(" .symtab "), "the release build of \(program) has its symbols")
-            let installed = try runToEnd("/usr/bin/readelf", ["--sections", "--wide", prefix.path + "/bin/" + program]).output
+            let installed = try runToEnd("/usr/bin/readelf", ["--sections", "--wide", prefix.path + "/\(folder)/" + program]).output
             XCTAssertFalse(installed.contains(" .symtab "), "\(program) is installed without its symbols")
             XCTAssertFalse(installed.contains(" .debug_"), "\(program) is installed without debug information")
         }
@@ -41,8 +41,9 @@ final class InstallManualAndCompletionsTests: XCTestCase {
         XCTAssertEqual(fish, try runToEnd(prefix.path + "/bin/herald", ["--generate-completion-script", "fish"]).output)
     }
 
-    /// The agent's desktop entry, session bus service and systemd user unit go where GNOME Shell,
-    /// dbus-daemon and systemd look under the prefix, naming the installed herald; uninstall takes them away.
+    /// The agent goes into the prefix's libexec, and its desktop entry, session bus service and
+    /// systemd user unit where GNOME Shell, dbus-daemon and systemd look under the prefix, naming
+    /// it; uninstall takes them away.
     func testInstallPutsTheAgentsServicesWhereTheSessionLooksAndUninstallRemovesThem() throws {
         let prefix = try Fixtures.temporaryDirectory("herald-prefix")
         defer { try? FileManager.default.removeItem(at: prefix) }
@@ -50,15 +51,17 @@ final class InstallManualAndCompletionsTests: XCTestCase {
         environment["HERALD_BUILD_DIR"] = TestPaths.packageRoot.appendingPathComponent(".build-release").path
         let script = { (name: String) in TestPaths.packageRoot.appendingPathComponent("desktop/\(name)").path }
         XCTAssertEqual(try runToEnd("/bin/bash", [script("install.sh"), "--prefix", prefix.path], environment: environment).status, 0)
-        let herald = prefix.path + "/bin/herald"
-        let files = [("share/applications/org.herald.Agent.desktop", "Exec=\(herald) agent"),
-                     ("share/dbus-1/services/org.herald.Agent.service", "Exec=\(herald) agent"),
-                     ("share/systemd/user/herald-agent.service", "ExecStart=\(herald) agent")]
+        let agent = prefix.path + "/libexec/herald-agent"
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: agent), agent)
+        let files = [("share/applications/org.herald.Agent.desktop", "Exec=\(agent)"),
+                     ("share/dbus-1/services/org.herald.Agent.service", "Exec=\(agent)"),
+                     ("share/systemd/user/herald-agent.service", "ExecStart=\(agent)")]
         for (path, line) in files {
             let text = try String(contentsOfFile: prefix.path + "/" + path, encoding: .utf8)
             XCTAssertTrue(text.split(separator: "\n").contains(Substring(line)), "\(path):\n\(text)")
         }
         XCTAssertEqual(try runToEnd("/bin/bash", [script("uninstall.sh"), "--prefix", prefix.path], environment: environment).status, 0)
         for (path, _) in files { XCTAssertFalse(FileManager.default.fileExists(atPath: prefix.path + "/" + path), path) }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: agent), agent)
     }
 }

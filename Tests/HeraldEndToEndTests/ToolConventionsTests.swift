@@ -147,7 +147,7 @@ final class ToolConventionsTests: XCTestCase {
         let session = try DesktopSession(capabilities: nil, bus: false)
         let screens = try helpOfEverySubcommand(session)
         XCTAssertEqual(screens.map { $0.path.joined(separator: " ") }, [
-            "check", "prompts", "autostart", "demo", "validate", "feed", "state", "mute", "unmute", "agent",
+            "check", "prompts", "autostart", "demo", "validate", "feed", "state", "mute", "unmute",
             "autostart enable", "autostart disable", "autostart status", "feed add", "feed remove", "feed preview", "feed keygen", "feed sign",
             "feed verify",
         ])

@@ -103,6 +103,9 @@ public enum TestPaths {
     /// The built `herald` tool, next to the test bundle.
     public static var herald: String { product("herald") }
 
+    /// The built `herald-agent`, which D-Bus starts for `org.herald.Agent`.
+    public static var agent: String { product("herald-agent") }
+
     /// A built executable of the package, next to the test bundle.
     public static func product(_ name: String) -> String {
         let beside = Bundle.main.executableURL?.deletingLastPathComponent().appendingPathComponent(name).path

@@ -154,7 +154,7 @@ public final class RealDesktop {
     ///
     /// - Parameter agent: whether the session has the Herald agent as the package installs it:
     ///   the bus starts it by its name (the shipped `org.herald.Agent.service`, running the built
-    ///   tool) and its desktop entry is in `$XDG_DATA_HOME/applications`. Then `herald check`
+    ///   `herald-agent`) and its desktop entry is in `$XDG_DATA_HOME/applications`. Then `herald check`
     ///   hands its messages over (DESIGN.md D23).
     public init(server: RealServer, display: SharedDisplay, agent: Bool = false) throws {
         self.server = server
@@ -224,23 +224,23 @@ public final class RealDesktop {
         return bus
     }
 
-    /// Installs the agent as `desktop/install.sh` does, with the built tool's folder for its
-    /// bindir: the shipped D-Bus service file in a folder of its own, returned for the bus, and
-    /// the shipped desktop entry, its `Exec` the tool's full path, where GNOME Shell and
+    /// Installs the agent as `desktop/install.sh` does, with the built agent's folder for its
+    /// libexec folder: the shipped D-Bus service file in a folder of its own, returned for the
+    /// bus, and the shipped desktop entry, its `Exec` the agent's full path, where GNOME Shell and
     /// `herald check` look for it. (GLib takes an entry whose `Exec` program is not found for
     /// no app at all, and the shell then refuses AddNotification: the folder is not in `PATH`.)
     private func installAgent() throws -> String {
         let shipped = TestPaths.packageRoot.appendingPathComponent("desktop")
         let services = directory.appendingPathComponent("bus-services")
         try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
-        let bindir = URL(fileURLWithPath: TestPaths.herald).deletingLastPathComponent().path
+        let libexecdir = URL(fileURLWithPath: TestPaths.agent).deletingLastPathComponent().path
         try String(contentsOf: shipped.appendingPathComponent("org.herald.Agent.service"), encoding: .utf8)
-            .replacingOccurrences(of: "@BINDIR@", with: bindir)
+            .replacingOccurrences(of: "@LIBEXECDIR@", with: libexecdir)
             .write(to: services.appendingPathComponent("org.herald.Agent.service"), atomically: true, encoding: .utf8)
         let applications = URL(fileURLWithPath: environment["XDG_DATA_HOME"]!).appendingPathComponent("applications")
         try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
         try String(contentsOf: shipped.appendingPathComponent("org.herald.Agent.desktop"), encoding: .utf8)
-            .replacingOccurrences(of: "\nExec=herald ", with: "\nExec=\(bindir)/herald ")
+            .replacingOccurrences(of: "@LIBEXECDIR@", with: libexecdir)
             .write(to: applications.appendingPathComponent("org.herald.Agent.desktop"), atomically: true, encoding: .utf8)
         return services.path
     }

@@ -29,9 +29,10 @@ final class AppQuitHandoverTests: XCTestCase {
         let applications = URL(fileURLWithPath: session.environment["XDG_DATA_HOME"]!).appendingPathComponent("applications")
         try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
         let entry = applications.appendingPathComponent("org.herald.Agent.desktop")
-        // The shipped entry with the tool's full path, as install.sh writes it.
+        // The shipped entry with the agent's full path, as install.sh writes it.
         let shipped = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("desktop/org.herald.Agent.desktop"), encoding: .utf8)
-        try shipped.replacingOccurrences(of: "\nExec=herald ", with: "\nExec=\(TestPaths.herald) ").write(to: entry, atomically: true, encoding: .utf8)
+        let libexecdir = URL(fileURLWithPath: TestPaths.agent).deletingLastPathComponent().path
+        try shipped.replacingOccurrences(of: "@LIBEXECDIR@", with: libexecdir).write(to: entry, atomically: true, encoding: .utf8)
         addTeardownBlock { try? FileManager.default.removeItem(at: entry) }
     }
 

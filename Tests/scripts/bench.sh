@@ -14,8 +14,8 @@
 # --keep DIR keeps every run's measurements there (Tests/support/bench_probe.py's lines).
 #
 # The handover table (DESIGN.md D23) measures five apps' checks at login, each showing one message
-# that is left unanswered, on two more private buses that can start the release-built `herald
-# agent` (as desktop/org.herald.Agent.service does): one like Plasma, Xfce or dunst (a
+# that is left unanswered, on two more private buses that can start the release-built
+# `herald-agent` (as desktop/org.herald.Agent.service does): one like Plasma, Xfce or dunst (a
 # notification server only), where the agent holds the five notifications, and one like GNOME
 # (a stand-in owning org.gtk.Notifications, Tests/support/handover_mocks.py, and the agent's
 # desktop entry installed), where no process stays. It sets the memory of the Herald processes
@@ -111,11 +111,12 @@ wait_for_line() {
 say "building herald as desktop/release.sh builds it (release, static Swift runtime) in .build-release (shared with desktop/install.sh)"
 source desktop/release.sh
 root=$PWD
-products=(herald herald-decode-bench herald-launch-bench)
-[ "$only_handover" = 0 ] || products=(herald)
+products=(herald herald-agent herald-decode-bench herald-launch-bench)
+[ "$only_handover" = 0 ] || products=(herald herald-agent)
 link_release .build-release "${products[@]}" >&2
 bin_path=$bin
 herald="$bin_path/herald"
+agent="$bin_path/herald-agent"
 for product in "${products[@]}"; do [ -x "$bin_path/$product" ] || die "no $product binary in $bin_path"; done
 if [ "$have_floor" = 1 ]; then
   say "building the floor from $floor_source"
@@ -270,7 +271,7 @@ run_iteration() {
 }
 
 # The handover table: five apps' checks at login, each showing one message left unanswered, on
-# buses that can start `herald agent` (DESIGN.md D23), in rounds of their own that interleave
+# buses that can start `herald-agent` (DESIGN.md D23), in rounds of their own that interleave
 # the floor, the two ways a check hands over and five checks waiting as they did before.
 hand="$work/handover"
 fresh_handover_state() { rm -rf "$hand/state"; mkdir -p "$hand/state"; }
@@ -328,9 +329,9 @@ PY
   cp "$hand/data/applications/link-opener.desktop" "$hand/gnome-data/applications/"
   printf '%s\n' '[Default Applications]' 'x-scheme-handler/https=link-opener.desktop' >"$hand/config/mimeapps.list"
   # On GNOME the agent's desktop entry is installed as desktop/install.sh installs it: its Exec the
-  # tool's full path (the shell takes an entry whose program is not on PATH for no app).
-  sed "s|^Exec=herald |Exec=$herald |" desktop/org.herald.Agent.desktop >"$hand/gnome-data/applications/org.herald.Agent.desktop"
-  printf '%s\n' '[D-BUS Service]' 'Name=org.herald.Agent' "Exec=$herald agent" >"$hand/services/org.herald.Agent.service"
+  # agent's full path.
+  sed "s|@LIBEXECDIR@|$bin_path|" desktop/org.herald.Agent.desktop >"$hand/gnome-data/applications/org.herald.Agent.desktop"
+  printf '%s\n' '[D-BUS Service]' 'Name=org.herald.Agent' "Exec=$agent" >"$hand/services/org.herald.Agent.service"
   held=(XDG_STATE_HOME="$hand/state" XDG_CONFIG_HOME="$hand/config" XDG_DATA_HOME="$hand/data")
   gnome=(XDG_STATE_HOME="$hand/state" XDG_CONFIG_HOME="$hand/config" XDG_DATA_HOME="$hand/gnome-data")
   start_handover_bus held "${held[@]}"
@@ -369,10 +370,10 @@ time_one_check() {
 hand_over_five() {
   local line
   line=$(on_bus "$3" "$python" Tests/support/bench_handover.py hand-over --apps 5 --shown "\"handedOver\":\"$4\"" \
-    --calls "$5" --method "$6" -- "$herald" "${checks[@]}")
+    --calls "$5" --method "$6" --also "$agent" -- "$herald" "${checks[@]}")
   record_line "$1" "$2" "$line"
 }
-end_agent() { on_bus held "$python" Tests/support/bench_handover.py end --program "$herald" --name org.herald.Agent; }
+end_agent() { on_bus held "$python" Tests/support/bench_handover.py end --program "$agent" --name org.herald.Agent; }
 
 # One block of a round.
 handover_once() {
@@ -412,7 +413,7 @@ handover_once() {
 }
 
 handover_table() {
-  say "handover at login: five apps' checks on two more private buses that can start herald agent"
+  say "handover at login: five apps' checks on two more private buses that can start herald-agent"
   set_up_handover
   local blocks=(floor held held-start gnome floor-hold waiting) round index count load_before load_after
   if [ "$have_floor" = 0 ]; then blocks=(held held-start gnome waiting); fi
@@ -487,10 +488,10 @@ PY
   echo
   echo "Each round runs, in turn from a different one: the floor to start → shown (EXIT_AFTER_SHOW=1) and, apart, waiting 1 s" \
     "with its notification shown; five checks at once (fresh states, one message with a link each, --show-on-first-launch)" \
-    "on a bus like Plasma's, where they start herald agent and hand it their messages, then a sixth check handing over to" \
+    "on a bus like Plasma's, where they start herald-agent and hand it their messages, then a sixth check handing over to" \
     "it, then the agent ended; a sixth check alone that starts the agent; the five and the sixth on a bus like GNOME's" \
     "(org.gtk.Notifications owned, the agent's desktop entry installed), and a seventh whose message has no link; five checks with --no-handover waiting 1 s. Memory:" \
-    "every process of the release herald left on that bus once the five checks exited and the server had their" \
+    "every process of the release herald or herald-agent left on that bus once the five checks exited and the server had their" \
     "notifications, measured as the floor's, after 1 s of waiting; MiB: the kernel's kB / 1024."
 }
 

@@ -3,12 +3,12 @@
 starts them at login, and prints what it measured as one JSON line. In COMMAND, {n} stands for
 1…N, the process's number.
 
-  bench_handover.py hand-over --apps N --shown REGEX --calls FILE --method NAME [--seconds S] -- COMMAND...
+  bench_handover.py hand-over --apps N --shown REGEX --calls FILE --method NAME [--also PATH]... [--seconds S] -- COMMAND...
       starts the N commands at once and waits for each to print a line matching REGEX
       ("last_shown_ms": when the last one had) and to exit with status 0 ("last_exit_ms");
       then for FILE, a notification server's log of calls, to hold N more lines naming METHOD
-      than before they started; then measures every process still running COMMAND's program
-      on this session bus (DBUS_SESSION_BUS_ADDRESS), as bench_probe.py hold measures one:
+      than before they started; then measures every process still running COMMAND's program,
+      or a program --also names (the agent they started), on this session bus (DBUS_SESSION_BUS_ADDRESS), as bench_probe.py hold measures one:
       "processes", their CPU "ticks" over S seconds, then their memory (bench_probe.memory),
       each figure summed
   bench_handover.py wait --apps N --shown REGEX [--seconds S] -- COMMAND...
@@ -130,7 +130,9 @@ def refuse_if_running(program):
 
 
 def hand_over(args, command):
-    refuse_if_running(command[0])
+    programs = [command[0]] + args.also
+    for program in programs:
+        refuse_if_running(program)
     before = count_calls(args.calls, args.method)
     runs = Runs(command, args.apps)
     result = {"last_shown_ms": runs.wait_for_lines(args.shown)}
@@ -146,7 +148,7 @@ def hand_over(args, command):
             sys.exit("%s holds %d %s calls, not %d" % (args.calls, count_calls(args.calls, args.method) - before, args.method, args.apps))
         time.sleep(0.01)
     try:
-        result.update(measure(processes_of(command[0]), args.seconds))
+        result.update(measure([pid for program in programs for pid in processes_of(program)], args.seconds))
     except (OSError, LookupError, IndexError, ValueError) as error:
         sys.exit("could not read /proc of what the checks left: %s" % error)
     return result
@@ -198,6 +200,7 @@ def main():
     parser.add_argument("--calls")
     parser.add_argument("--method")
     parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--also", action="append", default=[])
     parser.add_argument("--program")
     parser.add_argument("--name")
     argv = sys.argv[1:]

@@ -2,12 +2,12 @@
 # Builds the Debian packages herald_<version>_<arch>.deb and herald-gtk-demo_<version>_<arch>.deb
 # and prints their paths, one a line. Both hold release programs with the Swift runtime linked in
 # and stripped, the copyright file and the changelog. herald holds the herald command, its manual
-# page and its bash, zsh and fish completions, the agent's desktop entry, D-Bus service and
-# systemd user unit, and the icons; herald-gtk-demo holds the GTK demo, its manual page, its
-# desktop entry and (as an example) its login entry, and depends on herald of the same version,
-# so that herald itself needs no GTK. The version is the one the built herald reports (`herald
+# page and its bash, zsh and fish completions, the agent (/usr/libexec/herald-agent, which D-Bus
+# starts), its manual page, desktop entry, D-Bus service and systemd user unit, and the icons; herald-gtk-demo
+# holds the GTK demo, its manual page, its desktop entry and (as an example) its login entry, and
+# depends on herald of the same version, so that herald itself needs no GTK. The version is the one the built herald reports (`herald
 # --version`), and must be the changelog's latest. Each package depends on the libraries
-# dpkg-shlibdeps finds its own program uses; herald also on glib-networking (libsoup's TLS, for
+# dpkg-shlibdeps finds its own programs use; herald also on glib-networking (libsoup's TLS, for
 # https feeds), and it recommends a notification server.
 #
 #   desktop/debian/build-deb.sh [--output DIR]        (default: the current folder)
@@ -77,10 +77,13 @@ install_program herald "$cli"
 install -Dm644 "$stage/generated/bash/herald" "$cli/usr/share/bash-completion/completions/herald"
 install -Dm644 "$stage/generated/zsh/_herald" "$cli/usr/share/zsh/vendor-completions/_herald"
 install -Dm644 "$stage/generated/fish/herald.fish" "$cli/usr/share/fish/vendor_completions.d/herald.fish"
-install -Dm644 "$root/desktop/org.herald.Agent.desktop" "$cli/usr/share/applications/org.herald.Agent.desktop"
-for unit in org.herald.Agent.service herald-agent.service; do
-  sed -e "s|@BINDIR@|/usr/bin|" "$root/desktop/$unit" > "$stage/$unit"
+install_stripped "$bin/herald-agent" "$cli/usr/libexec/herald-agent"
+install -Dm644 "$root/desktop/herald-agent.8" "$cli/usr/share/man/man8/herald-agent.8"
+gzip -9n "$cli/usr/share/man/man8/herald-agent.8"
+for unit in org.herald.Agent.desktop org.herald.Agent.service herald-agent.service; do
+  sed -e "s|@LIBEXECDIR@|/usr/libexec|" "$root/desktop/$unit" > "$stage/$unit"
 done
+install -Dm644 "$stage/org.herald.Agent.desktop" "$cli/usr/share/applications/org.herald.Agent.desktop"
 install -Dm644 "$stage/org.herald.Agent.service" "$cli/usr/share/dbus-1/services/org.herald.Agent.service"
 install -Dm644 "$stage/herald-agent.service" "$cli/usr/lib/systemd/user/herald-agent.service"
 # Herald's icon: the agent's, the default of every check's messages, and the demo's.
@@ -105,8 +108,10 @@ for package in "$cli" "$demo"; do
   name="$(basename "$package")"
   find "$package" -exec touch --no-dereference --date="@$SOURCE_DATE_EPOCH" {} +
   mkdir -p "$package/DEBIAN"
-  # Each package's libraries from its own program only, so that herald's are not the demo's.
-  depends="$(cd "$stage" && dpkg-shlibdeps -O "$name/usr/bin/$name")"
+  # Each package's libraries from its own programs only, so that herald's are not the demo's.
+  programs=("$name/usr/bin/$name")
+  if [ "$name" = herald ]; then programs+=("$name/usr/libexec/herald-agent"); fi
+  depends="$(cd "$stage" && dpkg-shlibdeps -O "${programs[@]}")"
   depends=${depends#shlibs:Depends=}
   installed_size="$(du -sk --apparent-size "$package" | cut -f 1)"
   # control.in holds one paragraph for each package.

@@ -53,7 +53,7 @@ package enum OffSwitchFiles {
         return OffSwitches(system: system, user: try read(userFile, administrator: false))
     }
 
-    /// Reads every key file and makes the change `decide` chooses from what they say to the
+    /// Reads every key file and makes the changes `decide` chooses from what they say to the
     /// user's file, as one step that no other `herald mute` or `unmute` can interleave with:
     /// under the lock of the file's folder (`SharedFile`), the files are read again, the change
     /// is made to the user's file as read then (comments kept) and the file is replaced
@@ -61,10 +61,10 @@ package enum OffSwitchFiles {
     /// edited where it points and stays a link. The user's folder is created (for the user
     /// only) when it is missing.
     ///
-    /// - Parameter decide: the change to make, if any, and what to pass back; it may throw to
-    ///   refuse, and nothing is written then.
+    /// - Parameter decide: the changes to make, in order (none writes nothing), and what to pass
+    ///   back; it may throw to refuse, and nothing is written then.
     package static func change<Outcome>(environment: [String: String],
-                                       _ decide: (OffSwitches) throws -> (edit: OffSwitchEdit?, outcome: Outcome)) throws -> Outcome {
+                                       _ decide: (OffSwitches) throws -> (edits: [OffSwitchEdit], outcome: Outcome)) throws -> Outcome {
         let files = files(environment: environment)
         let file: SharedFile
         do throws(FileError) { file = try SharedFile(files.user, creatingFolder: true) } catch {
@@ -78,8 +78,8 @@ package enum OffSwitchFiles {
                 } catch {
                     throw OffSwitchEditError.reading(error)
                 }
-                let (edit, outcome) = try decide(switches)
-                if let edit { try apply(edit, to: file) }
+                let (edits, outcome) = try decide(switches)
+                if !edits.isEmpty { try apply(edits, to: file) }
                 return outcome
             }
         } catch let error as FileError {
@@ -87,17 +87,23 @@ package enum OffSwitchFiles {
         }
     }
 
-    /// Makes one change to the user's file, keeping the rest of it (comments too). Called
-    /// under the file's lock.
-    private static func apply(_ edit: OffSwitchEdit, to file: SharedFile) throws(OffSwitchEditError) {
+    /// Makes changes to the user's file, keeping the rest of it (comments too), and writes it
+    /// once. Called under the file's lock.
+    private static func apply(_ edits: [OffSwitchEdit], to file: SharedFile) throws(OffSwitchEditError) {
         var keyFile: KeyFile
         do throws(OffSwitchFileError) { keyFile = try load(file.path) } catch { throw .reading(error) }
-        switch edit {
-        case .set(let group, let key, let value):
-            keyFile.set(value ? "true" : "false", group: group, key: key)
-        case .remove(let group, let key):
-            keyFile.removeKey(key, group: group)
-            if keyFile.groups.contains(group), keyFile.entries(in: group).isEmpty { keyFile.removeGroup(group) }
+        for edit in edits {
+            switch edit {
+            case .set(let group, let key, let value):
+                keyFile.set(value ? "true" : "false", group: group, key: key)
+            case .setList(let group, let key, let values):
+                keyFile.setStringList(values, group: group, key: key)
+            case .setNumber(let group, let key, let value):
+                keyFile.set(String(value), group: group, key: key)
+            case .remove(let group, let key):
+                keyFile.removeKey(key, group: group)
+                if keyFile.groups.contains(group), keyFile.entries(in: group).isEmpty { keyFile.removeGroup(group) }
+            }
         }
         do throws(FileError) {
             try file.write(Data(keyFile.text.utf8), newFileMode: 0o600)
@@ -117,10 +123,15 @@ package enum OffSwitchFiles {
         for group in keyFile.groups {
             if group == OffSwitchSettings.allGroup {
                 settings.allMuted = try boolean(keyFile, group, OffSwitchSettings.mutedKey, path)
+                settings.allMutedCategories = try categories(keyFile, group, path)
             } else if let appID = OffSwitchSettings.appID(ofGroup: group) {
-                var app = OffSwitchSettings.App(muted: try boolean(keyFile, group, OffSwitchSettings.mutedKey, path))
+                var app = OffSwitchSettings.App(muted: try boolean(keyFile, group, OffSwitchSettings.mutedKey, path),
+                                                mutedCategories: try categories(keyFile, group, path))
                 if administrator { app.feedURL = keyFile.string(group: group, key: OffSwitchSettings.feedURLKey) }
                 settings.apps[appID] = app
+            } else if group == OffSwitchSettings.budgetGroup {
+                settings.budget = OffSwitchSettings.Budget(perDay: try budgetFigure(keyFile, OffSwitchSettings.perDayKey, path),
+                                                           perWeek: try budgetFigure(keyFile, OffSwitchSettings.perWeekKey, path))
             }
         }
         return settings
@@ -147,6 +158,38 @@ package enum OffSwitchFiles {
         guard let raw = keyFile.rawValue(group: group, key: key) else { return nil }
         guard let value = KeyFile.boolean(raw) else {
             throw OffSwitchFileError(file: path, reason: "[\(group)] \(key) must be true or false, not '\(KeyFile.unescaped(raw))'")
+        }
+        return value
+    }
+}
+
+extension OffSwitchFiles {
+    /// A group's `MutedCategories`, empty when absent; a name that is no `MessageCategory`
+    /// (`MessageCategory.named`) is an error, never passed over: a
+    /// typo must not let through what the file means to mute.
+    private static func categories(_ keyFile: KeyFile, _ group: String, _ path: String) throws(OffSwitchFileError) -> [MessageCategory] {
+        guard let names = keyFile.stringList(group: group, key: OffSwitchSettings.mutedCategoriesKey) else { return [] }
+        var categories: [MessageCategory] = []
+        for name in names {
+            let trimmed = NotificationText.trimmed(name)
+            if trimmed.isEmpty { continue }
+            guard let category = MessageCategory.named(trimmed) else {
+                throw OffSwitchFileError(file: path, reason: "[\(group)] \(OffSwitchSettings.mutedCategoriesKey) names no category '\(trimmed)'"
+                                         + MessageCategory.choices(for: trimmed))
+            }
+            if !categories.contains(category) { categories.append(category) }
+        }
+        return categories
+    }
+
+    /// A `[budget]` figure, `nil` when absent; anything but a whole number from 0 to
+    /// `AttentionBudget.largest` is an error.
+    private static func budgetFigure(_ keyFile: KeyFile, _ key: String, _ path: String) throws(OffSwitchFileError) -> Int? {
+        guard let raw = keyFile.string(group: OffSwitchSettings.budgetGroup, key: key) else { return nil }
+        let text = NotificationText.trimmed(raw)
+        guard text.allSatisfy(\.isASCII), let value = Int(text), (0...AttentionBudget.largest).contains(value) else {
+            throw OffSwitchFileError(file: path, reason: "[\(OffSwitchSettings.budgetGroup)] \(key) must be a whole number from 0 to "
+                                     + "\(AttentionBudget.largest), not '\(raw)'")
         }
         return value
     }

@@ -12,7 +12,7 @@ enum ExitStatus {
         ("70", "software: the system gave no randomness for a new key"),
         ("73", "cannot create: the state, a cache, a feed or key file"),
         ("75", "temporary failure: the feed could not be fetched"),
-        ("77", "permission: the administrator's mute, which the user cannot undo"),
+        ("77", "permission: a mute or budget ceiling the administrator set"),
         ("78", "configuration: a key file (herald.conf) that cannot be used"),
         ("128+n", "stopped by signal n (130 SIGINT, 143 SIGTERM, 129 SIGHUP)"),
     ]

@@ -4,33 +4,45 @@ import Herald
 import HeraldCore
 import HeraldDesktop
 
-/// `herald mute`: no more messages from an app, or from every app, for this user.
+/// `herald mute`: no more messages from an app, or from every app, for this user; with
+/// `--category`, no more messages of that kind.
 struct MuteCommand: ParsableCommand, UsageExample {
     static let configuration = CommandConfiguration(
         commandName: "mute",
         abstract: "Stop an app's messages and prompts (or every app's) for this user.",
         discussion: """
             Written to the user's key file, $XDG_CONFIG_HOME/herald/herald.conf. A muted app's \
-            checks fetch and show nothing; 'herald unmute' undoes it. Exit codes: 0 done, \
+            checks fetch and show nothing; 'herald unmute' undoes it. With --category, only \
+            messages of that kind are kept back (MutedCategories). Exit codes: 0 done, \
             64 usage, 73 the file cannot be written, 78 a key file cannot be read.
             """
     )
 
-    static let example = "herald mute --app-id org.example.App"
+    static let example = "herald mute --app-id org.example.App\nherald mute --category promotion --all"
 
     @OptionGroup var target: MuteTargetOptions
 
     func run() throws {
-        let file = MuteTargetOptions.userFile
-        let muted = try MuteTargetOptions.change { switches in
+        let file = UserKeyFile.path
+        if let categories = target.categories {
+            let muted = try UserKeyFile.change { switches in
+                let edit = switches.muting(categories, for: target.target)
+                return (edit.map { [$0] } ?? [], edit != nil)
+            }
+            let names = MuteTargetOptions.names(categories)
+            return say(muted ? "muted \(names) for \(target.name) (\(file))"
+                             : "\(names) \(categories.count == 1 ? "is" : "are") muted already for \(target.name) (\(file))")
+        }
+        let muted = try UserKeyFile.change { switches in
             let edit = switches.muting(target.target)
-            return (edit, edit != nil)
+            return (edit.map { [$0] } ?? [], edit != nil)
         }
         say(muted ? "muted \(target.name) (\(file))" : "\(target.name) \(target.isAll ? "are" : "is") muted already (\(file))")
     }
 }
 
-/// What `herald mute` and `herald unmute` act on: one app, or every app.
+/// What `herald mute` and `herald unmute` act on: one app, or every app, and the categories
+/// of message when only those.
 struct MuteTargetOptions: ParsableArguments {
     @Option(help: "The app's id, e.g. org.example.App.")
     var appID: String?
@@ -38,9 +50,16 @@ struct MuteTargetOptions: ParsableArguments {
     @Flag(help: "Every app that uses Herald.")
     var all = false
 
+    @Option(name: .customLong("category"),
+            help: "Only messages of this kind: announcement, tip, promotion, security or survey (repeatable).")
+    var categoryNames: [String] = []
+
     func validate() throws {
         guard (appID == nil) != !all else { throw ValidationError("give one app with --app-id ID, or --all") }
         if let appID { try AppOptions.requireUsable(appID: appID) }
+        for name in categoryNames where MessageCategory.named(name) == nil {
+            throw ValidationError("'\(name)' is not a category" + MessageCategory.choices(for: name))
+        }
     }
 
     var isAll: Bool { appID == nil }
@@ -51,13 +70,28 @@ struct MuteTargetOptions: ParsableArguments {
     /// The app's id, or "all apps", in sentences.
     var name: String { appID ?? "all apps" }
 
-    /// The user's key file, for messages.
-    static var userFile: String { OffSwitchFiles.userFile(environment: ProcessEnvironment.read()) }
+    /// The categories named with `--category`, each once in the order given; `nil` without any.
+    var categories: [MessageCategory]? {
+        let named = categoryNames.compactMap(MessageCategory.named).reduce(into: [MessageCategory]()) { list, category in
+            if !list.contains(category) { list.append(category) }
+        }
+        return named.isEmpty ? nil : named
+    }
 
-    /// Reads the key files and makes the change `decide` chooses, as one locked step
+    /// Categories in sentences: "promotion, survey".
+    static func names(_ categories: [MessageCategory]) -> String { categories.map(\.rawValue).joined(separator: ", ") }
+}
+
+/// The user's key file, as the commands that change it (`mute`, `unmute`, `budget`) name and
+/// edit it.
+enum UserKeyFile {
+    /// Its path, for messages.
+    static var path: String { OffSwitchFiles.userFile(environment: ProcessEnvironment.read()) }
+
+    /// Reads the key files and makes the changes `decide` chooses, as one locked step
     /// (`OffSwitchFiles.change`); exits 78 (EX_CONFIG) naming a file that cannot be read, 73
     /// (EX_CANTCREAT) naming what cannot be written.
-    static func change<Outcome>(_ decide: (OffSwitches) throws -> (edit: OffSwitchEdit?, outcome: Outcome)) throws -> Outcome {
+    static func change<Outcome>(_ decide: (OffSwitches) throws -> (edits: [OffSwitchEdit], outcome: Outcome)) throws -> Outcome {
         do {
             return try OffSwitchFiles.change(environment: ProcessEnvironment.read(), decide)
         } catch let error as OffSwitchEditError {

@@ -4,23 +4,29 @@ import Glibc
 import HeraldCore
 import HeraldDesktop
 
-/// `herald state`: what Herald remembers for an app.
+/// `herald state`: what Herald remembers for an app, or (`--all`) for every app with the
+/// attention budget they share.
 struct StateCommand: ParsableCommand, UsageExample {
     static let configuration = CommandConfiguration(
         commandName: "state",
         abstract: "Show (or reset) what Herald remembers for an app: answers, reminders, last check.",
         discussion: """
             Also shows whether the app is muted and by whom (herald mute, or the administrator's \
-            key file), and the administrator's mirror of its feed. Only reads, unless --reset: a \
+            key file), and the administrator's mirror of its feed. With --all, every app that has \
+            a state: what was shown when, what waits and why, the attention budget each used, \
+            and the budget in force. Only reads, unless --reset: a \
             damaged state file is reported and left in place. Exit codes: 0 done, 64 usage, \
             73 state unusable or damaged, 78 a key file cannot be read (the state is shown all the same).
             """
     )
 
-    static let example = "herald state --app-id org.example.App"
+    static let example = "herald state --app-id org.example.App\nherald state --all"
 
     @Option(help: "The app's id.")
-    var appID: String
+    var appID: String?
+
+    @Flag(help: "Every app with a state, and the attention budget they share.")
+    var all = false
 
     @Flag(help: "Print the state as JSON.")
     var json = false
@@ -28,9 +34,14 @@ struct StateCommand: ParsableCommand, UsageExample {
     @Flag(help: "Forget everything: the next run is a first launch again.")
     var reset = false
 
-    func validate() throws { try AppOptions.requireUsable(appID: appID) }
+    func validate() throws {
+        guard (appID == nil) == all else { throw ValidationError("give one app with --app-id ID, or --all") }
+        if all, reset { throw ValidationError("--reset forgets one app's state: give it with --app-id ID") }
+        if let appID { try AppOptions.requireUsable(appID: appID) }
+    }
 
     func run() throws {
+        guard let appID else { return try AllAppsState(json: json).run() }
         let store: FileStateStore
         do {
             store = FileStateStore(paths: try HeraldPaths(appID: appID, environment: ProcessEnvironment.read()),
@@ -51,7 +62,7 @@ struct StateCommand: ParsableCommand, UsageExample {
                                        + " ('herald state --app-id \(appID) --reset' forgets it now)")
                 throw ExitCode(73)
             }
-            let switches = offSwitches()
+            let switches = offSwitches(appID)
             if json {
                 let shown = ShownState(state: state, muted: switches?.mute, feedMirror: switches?.mirror)
                 say(lines: try FeedValue(encoding: shown).prettyJSONText)
@@ -81,7 +92,7 @@ struct StateCommand: ParsableCommand, UsageExample {
     }
 
     /// The off switches of the app, or `nil` (said on stderr) when a key file cannot be read.
-    private func offSwitches() -> OffSwitchDecision? {
+    private func offSwitches(_ appID: String) -> OffSwitchDecision? {
         do {
             return try OffSwitchFiles.read(environment: ProcessEnvironment.read()).decision(for: appID)
         } catch {
@@ -138,5 +149,138 @@ private struct ShownState: Encodable {
         var container = encoder.container(keyedBy: Keys.self)
         try container.encodeIfPresent(muted, forKey: .muted)
         try container.encodeIfPresent(feedMirror, forKey: .feedMirror)
+    }
+}
+
+/// `herald state --all`: every app with a state file in `$XDG_STATE_HOME/herald`, what each
+/// showed when, what waits and why, the attention budget each used, and the budget in force.
+/// Only reads: no lock is taken and nothing is created; an app whose state cannot be read is
+/// named and the others are shown (exit 73), as they are when a key file cannot be read (78).
+struct AllAppsState {
+    /// Whether to print JSON (`FeedValue.prettyJSONText`) instead of lines.
+    var json: Bool
+
+    /// What `--all` prints.
+    private struct Report: Encodable {
+        /// The budget in force and its use; `nil` when a key file cannot be read.
+        var budget: BudgetReport?
+        /// Each app's part, by app id.
+        var apps: [String: AppReport]
+    }
+
+    /// One app's part.
+    private struct AppReport: Encodable {
+        var stateFile: String
+        /// Why the state cannot be shown, when it cannot.
+        var problem: String?
+        var muted: Mute?
+        /// The categories muted for the app, by name, and by whom.
+        var mutedCategories: [String: Mute]?
+        /// How often and when each message was shown.
+        var shows: [String: HeraldState.ShowRecord] = [:]
+        /// The messages waiting for room in the budget or for quiet to end, from the ledger.
+        var waiting: [String: AttentionLedger.Waiting] = [:]
+        /// The messages put off with remind me later, and when.
+        var reminded: [String: Date] = [:]
+        /// The messages handed over to outlive their check.
+        var handedOver: [String: Handover] = [:]
+        /// The budget this app's showings used.
+        var used: BudgetReport.Window
+    }
+
+    func run() throws {
+        let environment = ProcessEnvironment.read()
+        let folder = BaseDirectories(environment: environment).stateHome + "/herald"
+        var switches: OffSwitches?
+        do throws(OffSwitchFileError) { switches = try OffSwitchFiles.read(environment: environment) } catch {
+            EventReporter.complain(error.description)
+        }
+        let now = Date()
+        let ledger = AttentionPolicy.pruned(try BudgetCommand.ledger(), now: now, isLive: BudgetCommand.isLive)
+        var report = Report(budget: switches.map { BudgetReport($0, ledger: ledger, now: now) }, apps: [:])
+        var unreadable = false
+        for appID in Self.apps(in: folder) {
+            let paths: HeraldPaths
+            do { paths = try HeraldPaths(appID: appID, environment: environment) } catch { continue }
+            var app = AppReport(stateFile: paths.stateFile,
+                                used: BudgetReport.used(AttentionLedger(shows: ledger.shows.filter { $0.app == appID }), now: now))
+            if let decision = switches?.decision(for: appID) {
+                app.muted = decision.mute
+                app.mutedCategories = Dictionary(uniqueKeysWithValues: decision.mutedCategories.map { ($0.key.rawValue, $0.value) })
+            }
+            app.waiting = ledger.waiting[appID] ?? [:]
+            do {
+                if let state = try FileStateStore(paths: paths).inspect() {
+                    app.shows = state.shows
+                    app.reminded = state.reminded
+                    app.handedOver = state.handedOver
+                } else {
+                    app.problem = "damaged: it does not decode; the next check moves it aside and starts over"
+                }
+            } catch let error as StateStoreError {
+                app.problem = error.description
+            }
+            if let problem = app.problem {
+                unreadable = true
+                EventReporter.complain("\(appID): \(problem)")
+            }
+            report.apps[appID] = app
+        }
+        if json {
+            say(lines: try FeedValue(encoding: report).prettyJSONText)
+        } else {
+            if let budget = report.budget { for line in budget.lines { say(line) } }
+            if report.apps.isEmpty { say("no app has a state yet (\(folder))") }
+            for (appID, app) in report.apps.sorted(by: { $0.key < $1.key }) {
+                for line in Self.describe(app, appID: appID) { say(line) }
+            }
+        }
+        if switches == nil { throw ExitCode(78) }
+        if unreadable { throw ExitCode(73) }
+    }
+
+    /// The app ids of the state files in `folder`, sorted: each `<app-id>.json` whose name is
+    /// a usable app id (the ledger's folder, `attention`, is none of them).
+    static func apps(in folder: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.compactMap { name in
+            guard name.hasSuffix(".json") else { return nil }
+            let appID = String(name.dropLast(".json".count))
+            return HeraldPaths.isValid(appID: appID) ? appID : nil
+        }.sorted()
+    }
+
+    /// One app's part in lines for people, its details indented under its id.
+    private static func describe(_ app: AppReport, appID: String) -> [String] {
+        var lines = ["\(appID) (\(app.stateFile))"]
+        if let problem = app.problem { lines.append("  state: \(problem)") }
+        if let muted = app.mutedCategories {
+            lines.append("  muted: \(app.muted?.summary ?? "no")")
+            lines.append("  muted categories: " + (muted.isEmpty ? "none" : muted.sorted { $0.key < $1.key }
+                .map { "\($0.key) \($0.value.summary)" }.joined(separator: ", ")))
+        }
+        let shown = app.shows.sorted { $0.key < $1.key }
+        // A state that cannot be read says nothing of what was shown: no "none" then.
+        if shown.isEmpty, app.problem == nil { lines.append("  shown: none") }
+        for (key, record) in shown {
+            lines.append("  shown: \(key) \(record.count == 1 ? "once" : "\(record.count) times"), last at \(ISO8601Moment.text(record.last))")
+        }
+        var waiting: [(key: String, line: String)] = app.waiting.map { key, entry in
+            let why = entry.reason == .budget ? "for room in the budget" : "for quiet to end"
+            return (key, "\(key) \(why) since \(ISO8601Moment.text(entry.since)), priority \(NumberText.plain(entry.priority))")
+        }
+        waiting += app.reminded.map { key, at in (key, "\(key) reminded at \(ISO8601Moment.text(at))") }
+        waiting += app.handedOver.map { key, handover in
+            let place = switch handover.place {
+            case .desktopList: "in the desktop's list"
+            case .agent: "held by the Herald agent"
+            case .portal: "through the notification portal"
+            }
+            return (key, "\(key) handed over, \(place), since \(ISO8601Moment.text(handover.since))")
+        }
+        if waiting.isEmpty { lines.append("  waiting: none") }
+        for entry in waiting.sorted(by: { ($0.key, $0.line) < ($1.key, $1.line) }) { lines.append("  waiting: " + entry.line) }
+        lines.append("  budget used: \(app.used.day) in the last 24 hours, \(app.used.week) in the last 7 days")
+        return lines
     }
 }

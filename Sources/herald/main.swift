@@ -10,7 +10,7 @@ struct HeraldCommand: ParsableCommand {
         discussion: ExitStatus.text,
         version: "herald \(HeraldVersion.current)",
         subcommands: [CheckCommand.self, PromptsCommand.self, AutostartCommand.self, DemoCommand.self, ValidateCommand.self, FeedCommand.self,
-                      StateCommand.self, MuteCommand.self, UnmuteCommand.self, ManualCommand.self]
+                      StateCommand.self, MuteCommand.self, UnmuteCommand.self, BudgetCommand.self, ManualCommand.self]
     )
 }
 

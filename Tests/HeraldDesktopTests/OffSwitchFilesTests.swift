@@ -176,7 +176,7 @@ final class OffSwitchFilesTests: XCTestCase {
 
     /// Makes one edit, whatever the files say.
     func apply(_ edit: OffSwitchEdit) throws {
-        try OffSwitchFiles.change(environment: environment) { _ in (edit, ()) }
+        try OffSwitchFiles.change(environment: environment) { _ in ([edit], ()) }
     }
 
     func testAFIFOInPlaceOfAKeyFileIsAnErrorAtOnceNotAWait() throws {

@@ -120,6 +120,8 @@ final class ToolConventionsTests: XCTestCase {
             (["state", "--app-id", "a/b"], "app id 'a/b' is not usable: use letters, digits, '.', '-' and '_' (e.g. org.example.App)", "herald state"),
             (["mute"], "give one app with --app-id ID, or --all", "herald mute"),
             (["unmute", "--all", "--app-id", "org.example.App"], "give one app with --app-id ID, or --all", "herald unmute"),
+            (["state", "--all", "--app-id", "org.example.App"], "give one app with --app-id ID, or --all", "herald state"),
+            (["budget", "--per-day", "1001"], "--per-day must be a whole number from 0 to 1000, not 1001", "herald budget"),
             // An unknown option is named even when a required one is missing too, with the one
             // it was probably meant to be.
             (["check", "--fed", "feed.plist", "--app-id", "org.example.App"], "unknown option '--fed'. Did you mean '--feed'?", "herald check"),
@@ -147,7 +149,7 @@ final class ToolConventionsTests: XCTestCase {
         let session = try DesktopSession(capabilities: nil, bus: false)
         let screens = try helpOfEverySubcommand(session)
         XCTAssertEqual(screens.map { $0.path.joined(separator: " ") }, [
-            "check", "prompts", "autostart", "demo", "validate", "feed", "state", "mute", "unmute",
+            "check", "prompts", "autostart", "demo", "validate", "feed", "state", "mute", "unmute", "budget",
             "autostart enable", "autostart disable", "autostart status", "feed add", "feed remove", "feed preview", "feed keygen", "feed sign",
             "feed verify",
         ])
@@ -178,7 +180,7 @@ final class ToolConventionsTests: XCTestCase {
         let toolFolder = URL(fileURLWithPath: TestPaths.herald).deletingLastPathComponent().path
         var environment = session.environment
         environment["PATH"] = toolFolder + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-        for name in ["feed", "validate", "state", "autostart", "autostart status", "autostart disable", "prompts", "mute", "unmute"] {
+        for name in ["feed", "validate", "state", "autostart", "autostart status", "autostart disable", "prompts", "mute", "unmute", "budget"] {
             let script = try XCTUnwrap(examples[name], name)
             let shell = try ChildProcess("/bin/sh", ["-e", "-c", "cd '\(folder.path)'\n" + script], environment: environment,
                                          directory: session.directory, name: "example-" + name.replacingOccurrences(of: " ", with: "-"))
@@ -207,6 +209,8 @@ final class ToolConventionsTests: XCTestCase {
         let noState = ["state file: \(stateFile)", "muted: no", "first launch: not yet", "last check: never", "viewed: none", "ignored: none", "reminded: none"]
         XCTAssertEqual(try readOnly(["state", "--app-id", app]), Run(status: 0, output: noState.map { $0 + "\n" }.joined(), errorOutput: ""))
         XCTAssertEqual(try readOnly(["state", "--app-id", app, "--json"]).status, 0)
+        XCTAssertEqual(try readOnly(["state", "--all", "--json"]).status, 0)
+        XCTAssertEqual(try readOnly(["budget"]).status, 0)
         let entry = session.environment["XDG_CONFIG_HOME"]! + "/autostart/\(app).herald.desktop"
         XCTAssertEqual(try readOnly(["autostart", "status", "--app-id", app]), Run(status: 0, output: "off: no \(entry)\n", errorOutput: ""))
         XCTAssertEqual(try readOnly(["validate", feed]).status, 0)

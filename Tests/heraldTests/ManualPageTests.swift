@@ -80,7 +80,7 @@ final class ManualPageTests: XCTestCase {
             }
         }
         let herald = try HeraldPaths(appID: appID, environment: environment)
-        XCTAssertEqual(paths, [herald.stateFile, herald.lockFile, herald.cachedFeedFile,
+        XCTAssertEqual(paths, [herald.stateFile, herald.lockFile, FileAttentionLedgerStore(environment: environment).file, herald.cachedFeedFile,
                                OffSwitchFiles.userFile(environment: environment)]
                            + OffSwitchFiles.systemFiles(environment: environment)
                            + [Autostart.path(appID: appID, environment: environment)])

@@ -110,7 +110,42 @@ package struct KeyFile: Sendable, Equatable {
     /// `key=value`; a new key goes after the group's last key (or right after its first line), a
     /// new group at the end after a blank line. `group` and `key` must be valid names.
     package mutating func set(_ value: String, group: String, key: String) {
-        let line = Line(text: key + "=" + Self.escaped(value), ending: "\n", kind: .entry(key: key, value: Self.escaped(value)))
+        setRaw(Self.escaped(value), group: group, key: key)
+    }
+
+    /// A key's last value in a group as a list, as GLib's `g_key_file_get_string_list` reads
+    /// one: items separated by `;` (the last one may end with it), `\;` a semicolon within an
+    /// item, each item's escapes undone; `nil` when the key is absent.
+    package func stringList(group: String, key: String) -> [String]? {
+        guard let raw = rawValue(group: group, key: key) else { return nil }
+        var items: [String] = []
+        var item = ""
+        var characters = raw[...]
+        while let character = characters.popFirst() {
+            switch character {
+            case "\\":
+                guard let next = characters.popFirst() else { break }
+                item += next == ";" ? ";" : Self.unescaped("\\" + String(next))
+            case ";":
+                items.append(item)
+                item = ""
+            default:
+                item.append(character)
+            }
+        }
+        if !item.isEmpty { items.append(item) }
+        return items
+    }
+
+    /// Sets a key in a group to a list, as `set` sets a string: each item escaped, a `;` within
+    /// one as `\;`, the items separated by `;`.
+    package mutating func setStringList(_ items: [String], group: String, key: String) {
+        setRaw(items.map { Self.escaped($0).replacing(";", with: "\\;") }.joined(separator: ";"), group: group, key: key)
+    }
+
+    /// Sets a key to a value already escaped.
+    private mutating func setRaw(_ escapedValue: String, group: String, key: String) {
+        let line = Line(text: key + "=" + escapedValue, ending: "\n", kind: .entry(key: key, value: escapedValue))
         if let index = lastEntryIndex(group: group, key: key) {
             lines[index].text = line.text
             lines[index].kind = line.kind

@@ -109,11 +109,13 @@ package enum FleetTable {
         return "\(value) B"
     }
 
-    private static func percent(_ share: Double) -> String {
+    /// A share as a percentage, with one decimal unless it is whole.
+    static func percent(_ share: Double) -> String {
         decimal(share * 100, digits: share * 100 == (share * 100).rounded() ? 0 : 1) + " %"
     }
 
-    private static func padded(_ text: String, _ width: Int, left: Bool) -> String {
+    /// `text` padded with spaces to `width`, on the right when `left` (aligned left), else on the left.
+    static func padded(_ text: String, _ width: Int, left: Bool) -> String {
         let padding = String(repeating: " ", count: max(0, width - text.count))
         return left ? text + padding : padding + text
     }

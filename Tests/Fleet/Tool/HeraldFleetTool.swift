@@ -6,8 +6,9 @@ import Glibc
 import Darwin
 #endif
 
-// `herald-fleet`: what a publisher's feed host carries for a fleet of Herald installs, from
-// Herald's own policy (HeraldFleet). Build it in release: `swift run -c release herald-fleet`.
+// `herald-fleet`: what a publisher's feed host carries for a fleet of Herald installs, and
+// (`herald-fleet attention`) what a person with five apps sees before and after the attention
+// budget, from Herald's own policy (HeraldFleet). Build it in release: `swift run -c release herald-fleet`.
 
 @main
 enum HeraldFleetTool {
@@ -27,10 +28,28 @@ enum HeraldFleetTool {
           --failure-rate SHARE  share of requests that fail (default 0)
           --json                the reports as JSON
           --markdown            a Markdown table
+
+        usage: herald-fleet attention [--people N] [--weeks N] [--seed N] [--json | --markdown]
+
+        Simulates people with five apps each that use Herald, every check through Herald's
+        policy, once without the attention budget and once with it, and prints what a person
+        sees: notifications per week and per day, messages shown again, the budget held, and
+        how long messages waited for room.
+
+          --people N            people (default 10000)
+          --weeks N             weeks counted, after two weeks of warm-up (default 4)
+          --seed N              seed of every random draw (default 1)
+          --json                the report as JSON
+          --markdown            a Markdown table
         """
 
     static func main() async {
         var arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "attention" {
+            arguments.removeFirst()
+            await attention(arguments)
+            return
+        }
         var setup = (installs: 1_000_000, days: 7, seed: UInt64(1), newInstalls: 0.05, failureRate: 0.0)
         var scenarios: [FleetScenario] = []
         var format = "text"
@@ -61,14 +80,58 @@ enum HeraldFleetTool {
         for scenario in scenarios.isEmpty ? FleetScenario.all : scenarios {
             reports.append(await FleetSimulation.run(scenario, setup: fleet))
         }
+        output(reports, format: format, markdown: FleetTable.markdown, text: FleetTable.text)
+    }
+
+    /// `herald-fleet attention`: what a person sees from five apps, before and after the budget.
+    static func attention(_ arguments: [String]) async {
+        hashDeterministically()
+        var arguments = arguments
+        var setup = AttentionSetup()
+        var format = "text"
+        while !arguments.isEmpty {
+            let option = arguments.removeFirst()
+            switch option {
+            case "--json", "--markdown": format = String(option.dropFirst(2))
+            case "--people": setup.people = value(of: option, &arguments, Int.init, in: 1...10_000_000)
+            case "--weeks": setup.weeks = value(of: option, &arguments, Int.init, in: 1...52)
+            case "--seed": setup.seed = value(of: option, &arguments, UInt64.init, in: 0...UInt64.max)
+            case "--help", "-h":
+                print(usage)
+                return
+            default: fail("herald-fleet attention: unknown argument '\(option)'\n\n" + usage)
+            }
+        }
+        let report = await AttentionSimulation.run(setup)
+        output(report, format: format, markdown: AttentionTable.markdown, text: AttentionTable.text)
+    }
+
+    /// Prints a report as `format` says: "json", "markdown", or plain text.
+    static func output<Report: Encodable>(_ report: Report, format: String, markdown: (Report) -> String, text: (Report) -> String) {
         switch format {
         case "json":
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try! encoder.encode(reports), as: UTF8.self))
-        case "markdown": print(FleetTable.markdown(reports))
-        default: print(FleetTable.text(reports))
+            print(String(decoding: try! encoder.encode(report), as: UTF8.self))
+        case "markdown": print(markdown(report))
+        default: print(text(report))
         }
+    }
+
+    /// Runs the tool again with Swift's hashing seeded alike in every process, unless it is.
+    ///
+    /// Herald's budget ranks waiting messages by priority, then by how long they waited; an
+    /// exact tie between another app's messages goes by dictionary order, which Swift's hashing
+    /// seeds anew in every process and table. With a fixed seed, a run's seed alone gives its figures.
+    static func hashDeterministically() {
+        guard getenv("SWIFT_DETERMINISTIC_HASHING") == nil else { return }
+        setenv("SWIFT_DETERMINISTIC_HASHING", "1", 1)
+        #if os(Linux)
+        execv("/proc/self/exe", CommandLine.unsafeArgv)
+        #else
+        execv(CommandLine.unsafeArgv[0], CommandLine.unsafeArgv)
+        #endif
+        fail("herald-fleet: cannot run again with deterministic hashing: errno \(errno)")
     }
 
     /// The option's value, parsed and within `range`, or the usage and exit 64.

@@ -27,6 +27,7 @@ final class BudgetCeilingEndToEndTests: XCTestCase {
 
     func testWithNothingSetTheStandardBudgetIsInForce() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
+        try session.useStandardBudget()
         XCTAssertEqual(try session.run(["budget"]), ToolRun(status: 0, output: lines([
             "budget: 3 a day, 10 a week (the default)",
             "used: 0 in the last 24 hours, 0 in the last 7 days",
@@ -41,6 +42,7 @@ final class BudgetCeilingEndToEndTests: XCTestCase {
 
     func testTheUsersBudgetHoldsTheChecksOfEveryAppTogether() throws {
         let session = try DesktopSession()
+        try session.useStandardBudget()
         let server = try session.serveFeed(feed)
         let file = session.userKeyFile.path
         XCTAssertEqual(try session.run(["budget", "--per-day", "2"]), ToolRun(status: 0, output: lines([
@@ -62,6 +64,7 @@ final class BudgetCeilingEndToEndTests: XCTestCase {
 
     func testAFigureAboveTheAdministratorsCeilingIsRefusedAndTheCeilingHoldsTheChecks() throws {
         let session = try DesktopSession()
+        try session.useStandardBudget()
         let server = try session.serveFeed(feed)
         let (file, system) = (session.userKeyFile.path, session.systemKeyFile.path)
         try session.writeSystemKeyFile("# At most one message a day on our desktops\n[budget]\nPerDay=1\n")

@@ -43,6 +43,7 @@ final class CategoryMuteEndToEndTests: XCTestCase {
 
     func testACategoryMutedForOneAppIsKeptBackInThatAppAlone() throws {
         let session = try DesktopSession()
+        try session.useStandardBudget()
         let server = try session.serveFeed(feed)
         let file = session.userKeyFile.path
         try roomyBudget(session)
@@ -62,6 +63,7 @@ final class CategoryMuteEndToEndTests: XCTestCase {
 
     func testACategoryMutedForAllAppsIsKeptBackInEveryAppAndTheAppsOwnMuteStays() throws {
         let session = try DesktopSession()
+        try session.useStandardBudget()
         let server = try session.serveFeed(feed)
         let file = session.userKeyFile.path
         try roomyBudget(session)
@@ -83,6 +85,7 @@ final class CategoryMuteEndToEndTests: XCTestCase {
 
     func testTheUserCannotUnmuteACategoryTheAdministratorMuted() throws {
         let session = try DesktopSession()
+        try session.useStandardBudget()
         let server = try session.serveFeed(feed)
         let system = session.systemKeyFile.path
         try session.writeSystemKeyFile("# No advertising on our desktops\n[all]\nMutedCategories=promotion\n")
@@ -96,6 +99,7 @@ final class CategoryMuteEndToEndTests: XCTestCase {
 
     func testACategoryThatIsNoneIsAUsageErrorOnTheCommandLineAndAConfigurationErrorInAFile() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
+        try session.useStandardBudget()
         XCTAssertEqual(try session.run(["mute", "--category", "promotions", "--all"]),
                        ToolRun(status: 64, output: "", errorOutput: "herald: 'promotions' is not a category (did you mean promotion?)\nherald: see 'herald mute --help'\n"))
         try session.writeSystemKeyFile("[all]\nMutedCategories=adverts\n")

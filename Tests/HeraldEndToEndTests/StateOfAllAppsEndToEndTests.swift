@@ -81,6 +81,7 @@ final class StateOfAllAppsEndToEndTests: XCTestCase {
 
     func testEveryAppsShowingsWaitsAndShareOfTheBudgetAreListed() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
+        try session.useStandardBudget()
         let folder = try writeFiles(session)
         let before = files(under: folder)
         let conf = session.userKeyFile.path
@@ -102,6 +103,7 @@ final class StateOfAllAppsEndToEndTests: XCTestCase {
 
     func testTheJSONHasTheBudgetAndEachAppsPartByID() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
+        try session.useStandardBudget()
         let folder = try writeFiles(session)
         let run = try session.run(["state", "--all", "--json"])
         XCTAssertEqual(run.status, 0, run.description)
@@ -129,6 +131,7 @@ final class StateOfAllAppsEndToEndTests: XCTestCase {
 
     func testAllOrOneAppIsGivenAndADamagedStateIsNamedWhileTheOthersShow() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
+        try session.useStandardBudget()
         for arguments in [["state"], ["state", "--all", "--app-id", app], ["state", "--all", "--reset"]] {
             XCTAssertEqual(try session.run(arguments).status, 64, "\(arguments)")
         }

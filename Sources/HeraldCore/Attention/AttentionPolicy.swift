@@ -135,18 +135,22 @@ package enum AttentionPolicy {
             var weight: Int
             /// The position among this check's candidates, or `nil` for another app's message.
             var own: Int?
+            /// Another app's message: its app and id, which order equal ranks.
+            var other: (app: String, key: String)?
         }
         var ranked: [Ranked] = candidates.enumerated().map { position, candidate in
             Ranked(priority: candidate.priority, since: ownWaiting[candidate.key].map { min($0.since, now) } ?? now,
                    weight: candidate.weight, own: position)
         }
         for (other, messages) in ledger.waiting where other != app {
-            for message in messages.values {
-                ranked.append(Ranked(priority: message.priority, since: min(message.since, now), weight: message.weight, own: nil))
+            for (key, message) in messages {
+                ranked.append(Ranked(priority: message.priority, since: min(message.since, now), weight: message.weight, own: nil,
+                                     other: (other, key)))
             }
         }
-        // Stable: equal ranks keep the check's display order, and its messages come before
-        // another app's of the same rank.
+        // A total order: equal ranks keep the check's display order, its messages come before
+        // another app's of the same rank, and other apps' go by app id, then message id, so the
+        // outcome never depends on the order a dictionary lists them in.
         let order = ranked.indices.sorted { left, right in
             let (a, b) = (ranked[left], ranked[right])
             if a.priority != b.priority { return a.priority > b.priority }
@@ -155,7 +159,9 @@ package enum AttentionPolicy {
             case let (x?, y?): return x < y
             case (_?, nil): return true
             case (nil, _?): return false
-            case (nil, nil): return left < right
+            case (nil, nil):
+                guard let x = a.other, let y = b.other else { return left < right }
+                return x.app != y.app ? x.app < y.app : x.key < y.key
             }
         }
         var room = room(budget, ledger, now: now, isLive: isLive)

@@ -105,6 +105,20 @@ final class AttentionBudgetTests: XCTestCase {
         XCTAssertNil(result.ledger.waiting["org.a"]?["a-old"])
     }
 
+    func testOtherAppsMessagesOfEqualRankKeepTheirPlacesByAppThenIdWhateverOrderTheLedgerListsThem() {
+        let since = now.addingTimeInterval(-3600)
+        func waiting(_ weight: Int) -> AttentionLedger.Waiting {
+            .init(since: since, seen: since, priority: 1, weight: weight, reason: .budget)
+        }
+        // org.b's promotion (weight 2) ranks before org.c's tip: it takes the two places of room
+        // left, and this check's message of a lower priority gets none.
+        let ledger = AttentionLedger(shows: [shown("org.x", "x", hoursAgo: 1)],
+                                     waiting: ["org.c": ["tip": waiting(1)], "org.b": ["offer": waiting(2)]])
+        let result = grant([entry("a1")], budget: AttentionBudget(perDay: 3, perWeek: 10), ledger: ledger)
+        XCTAssertEqual(result.granted, [])
+        XCTAssertEqual(result.heldBack.map(\.key), ["a1"])
+    }
+
     func testAWaitingMessageWhoseAppStoppedCheckingNoLongerKeepsAPlace() {
         let stale = AttentionLedger.Waiting(since: now.addingTimeInterval(-5 * 86400), seen: now.addingTimeInterval(-3 * 86400),
                                             priority: 9, weight: 1, reason: .budget)

@@ -98,6 +98,7 @@ final class OffSwitchesEndToEndTests: XCTestCase {
 
     func testUnmutingAllSaysWhichAppsStayMutedOneByOne() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
+        try session.useStandardBudget()
         let file = session.userKeyFile.path
         for arguments in [["mute", "--app-id", other], ["mute", "--all"], ["mute", "--app-id", app]] {
             XCTAssertEqual(try session.run(arguments).status, 0)
@@ -108,6 +109,7 @@ final class OffSwitchesEndToEndTests: XCTestCase {
 
     func testTheUserCannotUnmuteAnAdministratorsMute() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
+        try session.useStandardBudget()
         let system = session.systemKeyFile.path
         try session.writeSystemKeyFile("[app \(app)]\nMuted=true\n")
         XCTAssertEqual(try session.run(["unmute", "--app-id", app]),
@@ -180,6 +182,7 @@ final class OffSwitchesEndToEndTests: XCTestCase {
     /// command that reads it, with the same line, and nothing is fetched.
     func testAKeyFileThatDoesNotParseIsExit78FromEveryCommand() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
+        try session.useStandardBudget()
         let server = try session.serveFeed(feed)
         try FileManager.default.createDirectory(at: session.userKeyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("[all\nMuted=true\n".utf8).write(to: session.userKeyFile)
@@ -202,6 +205,7 @@ final class OffSwitchesEndToEndTests: XCTestCase {
 
     func testExplainOfAMutedAppInJSONSaysWhoMutedItAsACheckDoes() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
+        try session.useStandardBudget()
         let server = try session.serveFeed(feed)
         XCTAssertEqual(try session.run(["mute", "--app-id", app]).status, 0)
         let explained = try session.run(["check", "--explain", "--json", "--feed", server.url("feed.plist"), "--app-id", app])
@@ -211,6 +215,7 @@ final class OffSwitchesEndToEndTests: XCTestCase {
 
     func testStateShowsWhatIsMutedByWhomAndTheMirror() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
+        try session.useStandardBudget()
         let system = session.systemKeyFile.path
         let stateFile = session.environment["XDG_STATE_HOME"]! + "/herald/\(app).json"
         let rest = ["first launch: not yet", "last check: never", "viewed: none", "ignored: none", "reminded: none"]

@@ -147,8 +147,14 @@ public final class DesktopSession {
 
     /// Writes `budgetOutOfTheWay` as the user's key file.
     public func setBudgetOutOfTheWay() throws {
-        try FileManager.default.createDirectory(at: userKeyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(Self.budgetOutOfTheWay.utf8).write(to: userKeyFile)
+        try Self.writeBudgetOutOfTheWay(to: userKeyFile)
+    }
+
+    /// Writes `budgetOutOfTheWay` to `file`, making its folder as Herald makes it (mode 0700).
+    public static func writeBudgetOutOfTheWay(to file: URL) throws {
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        try Data(budgetOutOfTheWay.utf8).write(to: file)
     }
 
     /// Removes the user's key file: the person has the standard budget, nothing muted.

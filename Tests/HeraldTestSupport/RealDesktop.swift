@@ -480,6 +480,8 @@ public final class RealDesktop {
         for folder in ["config", "data", "cache", ".local/state"] {
             try FileManager.default.createDirectory(at: sandboxHome.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
+        // The sandboxed app keeps its own key file and ledger: its budget is out of the way too.
+        try DesktopSession.writeBudgetOutOfTheWay(to: sandboxHome.appendingPathComponent("config/herald/herald.conf"))
         let heraldFolder = URL(fileURLWithPath: TestPaths.herald).deletingLastPathComponent().path
         var arguments0 = ["--ro-bind", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
                           "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",

@@ -9,7 +9,7 @@
 #                                  sets $bin (their folder) and $products (the programs to install)
 #   link_release SCRATCH PRODUCT...
 #                                  release builds of those products, each linked afresh; sets $bin
-#   set_release_options            sets $release_options, the `swift build` options of those builds
+#   set_release_options SCRATCH    sets $release_options, the `swift build` options of those builds
 #   write_manual_and_completions DIR
 #                                  DIR/man1/herald.1, DIR/man1/herald-gtk-demo.1 and the
 #                                  completions DIR/bash/herald, DIR/zsh/_herald, DIR/fish/herald.fish
@@ -31,7 +31,7 @@ build_release() {
 link_release() {
   local scratch=$1 product
   shift
-  set_release_options
+  set_release_options "$scratch"
   for product in "$@"; do
     # Linked afresh: SwiftPM does not see a change of desktop/link-order.txt, so a program
     # linked before it changed would keep the old layout.
@@ -51,16 +51,35 @@ link_release() {
 #   position-independent, and their 40,000 relative relocations take 8 KB of the file instead
 #   of 940 KB, which the loader no longer reads at every start;
 # - each function in a section of its own, laid out in the order of desktop/link-order.txt (the
-#   functions a check runs, together at the start of the code), so that a check touches fewer
-#   pages of the program. A function the list does not name, or a name no longer in the code,
-#   only loses its place; `Tests/scripts/bench.sh --write-link-order` writes the list afresh.
+#   functions a check runs and those the agent runs, each program's together), so that each
+#   touches fewer pages of its program. A function the list does not name, or a name no longer in
+#   the code, only loses its place; `Tests/scripts/bench.sh --write-link-order` writes the list
+#   afresh;
+# - only the symbols the desktop's libraries call exported (the Swift runtime's link options ask
+#   for every symbol of the program, which no library or plugin of Herald looks up): the loader
+#   then has a few hundred names of the program to search instead of 3,600, in every lookup any
+#   library makes;
+# - the C++ library the Swift runtime uses linked in from libstdc++.a, where the toolchain has it
+#   (the runtime's link options name -lstdc++; a folder of SCRATCH holding only the archive comes
+#   first in the search): the program then does not load libstdc++.so and bind its 1,700
+#   symbols at each start, and carries the 85 KB of it the runtime uses. A library that needs
+#   libstdc++.so (GIO's libproxy module, when a fetch loads it) loads it as before; the program's
+#   copy stays hidden from it.
 set_release_options() {
+  local scratch=$1
   release_options=(-c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors)
-  local swift_folder order
+  local swift_folder order archive
   swift_folder="$(dirname "$(readlink -f "$(command -v swift)")")"
   order="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/link-order.txt"
+  archive="$("$swift_folder/clang" -print-file-name=libstdc++.a 2>/dev/null || true)"
+  if [ -f "$archive" ]; then
+    mkdir -p "$scratch/static-libstdc++"
+    ln -sfn "$archive" "$scratch/static-libstdc++/libstdc++.a"
+    release_options+=(-Xswiftc "-L$(cd "$scratch/static-libstdc++" && pwd)")
+  fi
   if [ -x "$swift_folder/ld.lld" ]; then
-    release_options+=(-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xswiftc -Xfrontend -Xswiftc -function-sections)
+    release_options+=(-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xswiftc -Xfrontend -Xswiftc -function-sections
+                      -Xlinker --no-export-dynamic)
     if [ -f "$order" ]; then
       release_options+=(-Xlinker "--symbol-ordering-file=$order" -Xlinker --no-warn-symbol-ordering)
     fi

@@ -27,9 +27,11 @@
 # side of the decoding table (a figure the machine's load and speed do not move; a few minutes).
 #
 # --write-link-order measures nothing: it runs herald under callgrind through a check that is
-# not due, one that shows a message and one of a 1 MiB feed, in the same private desktop, and
-# writes the functions they ran, in that order, to desktop/link-order.txt, which release builds
-# hand the linker (desktop/release.sh) so that those functions sit together. Needs valgrind.
+# not due, one that shows a message and one of a 1 MiB feed, and herald-agent through holding a
+# message a check hands it until it is dismissed, in the same private desktop, and writes the
+# functions they ran to desktop/link-order.txt (Tests/support/link_order.py: each program's
+# together, in the order they first ran), which release builds hand the linker
+# (desktop/release.sh) so that each program's functions sit together. Needs valgrind.
 #
 # Exits 0 whatever the figures are: no timing fails it. Exits non-zero only when something
 # could not be measured (a build failed, a program did not show its notification or failed).
@@ -58,7 +60,7 @@ while [ $# -gt 0 ]; do
     --write-link-order) write_link_order=1 ;;
     --instructions) instructions=(--instructions) ;;
     --only-handover) only_handover=1 ;;
-    -h|--help) sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,41p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench: unknown argument $1 (see --help)" >&2; exit 64 ;;
   esac
   shift
@@ -214,12 +216,36 @@ if [ "$write_link_order" = 1 ]; then
   XDG_STATE_HOME="$due_state" profile not-due "$profiled" check --feed "$feed" --app-id "$app" --json
   fresh_state; profile shown "$profiled" check --feed "$feed" --app-id "$app" --force --max 1 --wait 0.3 --json
   fresh_state; profile big "$profiled" check --feed "$big_feed" --app-id "$app" --force --max 1 --wait 0.3 --json
+  # The agent, started on this bus as D-Bus would start it: a check hands it its message, the
+  # server says the person dismissed it, the agent records that and exits once idle.
+  profiled_agent="$work/herald-agent-profiled"
+  strip --strip-debug -o "$profiled_agent" "$agent"
+  valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/callgrind-agent" "$profiled_agent" --idle-exit 1 \
+    >"$work/callgrind-agent.log" 2>&1 &
+  agent_pid=$!
+  pids+=("$agent_pid")
+  "$python" -c 'import dbus, sys, time
+bus = dbus.SessionBus()
+for _ in range(600):
+    if bus.name_has_owner("org.herald.Agent"):
+        sys.exit(0)
+    time.sleep(0.05)
+sys.exit(1)' || die "herald-agent did not own its name under callgrind: $(tail -n 5 "$work/callgrind-agent.log")"
+  fresh_state
+  shown=$("$herald" check --feed "$feed" --app-id "$app" --force --max 1 --json | grep '"handedOver":"agent"') \
+    || die "the check did not hand its message to herald-agent"
+  held_id=$(printf '%s\n' "$shown" | grep -o '"id":[0-9]*' | cut -d : -f 2)
+  "$python" Tests/support/notification_server.py close "$held_id" 2
+  wait "$agent_pid" || die "herald-agent failed under callgrind: $(tail -n 5 "$work/callgrind-agent.log")"
   {
-    echo "# The functions a check runs, in the order a check that is not due, one that shows a message"
-    echo "# and one of a 1 MiB feed first ran them (callgrind), for the linker to put them together:"
-    echo "# written by Tests/scripts/bench.sh --write-link-order, read by desktop/release.sh."
-    "$python" Tests/support/link_order.py "$profiled" "$work/callgrind-not-due" "$work/callgrind-shown" "$work/callgrind-big"
-  } >"$work/link-order.txt" || die "no functions of herald in callgrind's output"
+    echo "# The functions a check runs (in the order a check that is not due, one that shows a message"
+    echo "# and one of a 1 MiB feed first ran them) and those the agent runs holding a message until it"
+    echo "# is dismissed (callgrind): the check's alone, both's, the agent's alone, for the linker to put"
+    echo "# each program's together: written by Tests/scripts/bench.sh --write-link-order, read by"
+    echo "# desktop/release.sh."
+    "$python" Tests/support/link_order.py "$profiled" "$work/callgrind-not-due" "$work/callgrind-shown" "$work/callgrind-big" \
+      --and "$profiled_agent" "$work/callgrind-agent"
+  } >"$work/link-order.txt" || die "no functions of herald or herald-agent in callgrind's output"
   mv "$work/link-order.txt" desktop/link-order.txt
   say "wrote desktop/link-order.txt: $(grep -vc '^#' desktop/link-order.txt) functions"
   exit 0
@@ -323,6 +349,10 @@ for number in range(1, 8):
     with open("%s/app%d.plist" % (sys.argv[1], number), "wb") as handle:
         plistlib.dump({"2026/01/%02d" % number: message}, handle)
 PY
+  # Six apps show a message each in a round: the person's budget (three a day unless they set
+  # theirs) is set out of the way, as the tests' sessions do, so that every check shows its own.
+  mkdir -p "$hand/config/herald"
+  printf '%s\n' '[budget]' 'PerDay=1000' 'PerWeek=1000' >"$hand/config/herald/herald.conf"
   # A browser for the links: a message whose link no application opens is not shown.
   printf '%s\n' '[Desktop Entry]' 'Type=Application' 'Name=Link opener' 'Exec=/bin/true %u' \
     'MimeType=x-scheme-handler/https;' 'NoDisplay=true' >"$hand/data/applications/link-opener.desktop"

@@ -29,6 +29,7 @@ final class StateFaultTests: XCTestCase {
     func testStateFileThisUserCannotReadFailsWithExit73AndIsNotReplaced() throws {
         // As left by `sudo herald`: the state file root's, mode 0600, in the user's own folder.
         let session = try DesktopSession()
+        try session.useStandardBudget()
         let server = try session.serveFeed(feed)
         let appID = "org.example.Unreadable"
         let folder = session.environment["XDG_STATE_HOME"]! + "/herald"
@@ -62,6 +63,7 @@ final class StateFaultTests: XCTestCase {
 
     func testStatePathThatIsNotARegularFileFailsWithExit73AndIsLeftAsItIs() throws {
         let session = try DesktopSession()
+        try session.useStandardBudget()
         let server = try session.serveFeed(feed)
         let folder = session.environment["XDG_STATE_HOME"]! + "/herald"
         let outside = session.directory.appendingPathComponent("outside").path
@@ -124,6 +126,7 @@ final class StateFaultTests: XCTestCase {
     func testAnAnswerTheFullDiskCannotKeepIsNotReportedAsAnswered() throws {
         guard getuid() == 0 else { throw XCTSkip("mounting a small tmpfs needs root") }
         let session = try DesktopSession()
+        try session.useStandardBudget()
         let server = try session.serveFeed(Fixtures.xmlFeed(["2026/01/01": ["Title": "Answered on a full disk"]]))
         let appID = "org.example.FullLater"
         let mountPoint = session.environment["XDG_STATE_HOME"]!
@@ -151,6 +154,7 @@ final class StateFaultTests: XCTestCase {
         guard getuid() == 0 else { throw XCTSkip("mounting a small tmpfs needs root") }
         for json in [true, false] {
             let session = try DesktopSession()
+            try session.useStandardBudget()
             try session.giveEveryNotification(id: 7)
             let server = try session.serveFeed(Fixtures.xmlFeed(["2026/01/01": ["Title": "Dismissed on a full disk"]]))
             let appID = "org.example.FullDismissed"
@@ -182,6 +186,7 @@ final class StateFaultTests: XCTestCase {
     func testFullDiskFailsTheCheckWithExit73AndKeepsThePreviousState() throws {
         guard getuid() == 0 else { throw XCTSkip("mounting a small tmpfs needs root") }
         let session = try DesktopSession()
+        try session.useStandardBudget()
         let server = try session.serveFeed(Fixtures.xmlFeed(["kept": ["Title": "Answered"], "new": ["Title": "New"]]))
         let appID = "org.example.FullDisk"
         let mountPoint = session.environment["XDG_STATE_HOME"]!
@@ -196,11 +201,15 @@ final class StateFaultTests: XCTestCase {
         let run = try session.herald(["check", "--json", "--feed", server.url("feed.plist"), "--app-id", appID, "--wait", "5"])
         XCTAssertEqual(run.wait(), 73)
         XCTAssertEqual(run.events.map { $0["event"] as? String }, ["fetched", "failed"])
-        XCTAssertEqual(run.events.last?["message"] as? String, "cannot write \(stateFile(session, appID)): No space left on device")
+        // The claim and the room it takes in the person's attention ledger are one step: the
+        // ledger's write, the first of the two, is the one the full disk refuses.
+        let ledger = mountPoint + "/herald/attention/ledger.json"
+        XCTAssertEqual(run.events.last?["message"] as? String, "cannot write \(ledger): No space left on device")
         XCTAssertEqual(try session.notifyCalls().count, 0, "what could not be claimed is not shown")
         XCTAssertEqual(try String(contentsOfFile: stateFile(session, appID), encoding: .utf8), previous)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: mountPoint + "/herald").sorted(),
-                       ["\(appID).json", "\(appID).lock"], "no temporary file is left on the full disk")
+                       ["attention", "\(appID).json", "\(appID).lock"], "no temporary file is left on the full disk")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: mountPoint + "/herald/attention"), ["ledger.lock"])
     }
 }
 
@@ -213,6 +222,7 @@ final class KillLoopTests: XCTestCase {
         // A hundred kills take some 25 s here; HERALD_KILL_LOOP_KILLS asks for more.
         let kills = environment["HERALD_KILL_LOOP_KILLS"].flatMap(Int.init) ?? 100
         let session = try DesktopSession()
+        try session.useStandardBudget()
         let server = try session.serveFeed(Fixtures.xmlFeed([:]))
         var arguments = [TestPaths.support("kill_loop.py"), "--herald", TestPaths.herald, "--app-id", "org.example.Killed",
                          "--feed-root", server.root.path, "--feed-url", server.url("feed.plist"), "--work", session.directory.path,

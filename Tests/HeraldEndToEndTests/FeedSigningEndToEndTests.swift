@@ -54,7 +54,7 @@ final class FeedSigningEndToEndTests: XCTestCase {
         let again = try session.heraldToCompletion(["feed", "keygen", "--private-key", keyFile])
         XCTAssertEqual(again.status, 73, "an existing key is never replaced")
         // As the README has it, on a fresh machine: the folder is made, for its owner only.
-        try FileManager.default.removeItem(at: session.userKeyFile.deletingLastPathComponent())
+        try session.useStandardBudget()
         let nested = session.directory.appendingPathComponent("config/herald/feed.key").path
         let fresh = try session.heraldToCompletion(["feed", "keygen", "--private-key", nested])
         XCTAssertEqual(fresh.status, 0, fresh.output)

@@ -157,9 +157,14 @@ public final class DesktopSession {
         try Data(budgetOutOfTheWay.utf8).write(to: file)
     }
 
-    /// Removes the user's key file: the person has the standard budget, nothing muted.
+    /// Removes the user's key file, and its folder when nothing else is in it: the person has
+    /// the standard budget and nothing muted, as on a fresh machine.
     public func useStandardBudget() throws {
         try? FileManager.default.removeItem(at: userKeyFile)
+        let folder = userKeyFile.deletingLastPathComponent()
+        if (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.isEmpty == true {
+            try FileManager.default.removeItem(at: folder)
+        }
     }
 
     /// Writes the administrator's key file, making its folder.

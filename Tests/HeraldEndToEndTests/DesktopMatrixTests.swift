@@ -85,6 +85,8 @@ class DesktopMatrixCase: XCTestCase {
     var feed: FeedServer!
     /// How many deaths of the portal's gtk backend were recorded before this test.
     var portalBackendEndsBefore = 0
+    /// The deaths of the portal's gtk backend known when the test's last step was done.
+    var testBackendEnds = 0
     var server: RealServer { Self.server }
 
     override func setUpWithError() throws {
@@ -94,6 +96,7 @@ class DesktopMatrixCase: XCTestCase {
         desktop = try started.get()
         try desktop.clearScreen()
         portalBackendEndsBefore = desktop.portalBackendEnds.count
+        testBackendEnds = portalBackendEndsBefore
         desktop.resetState()
         feed = try FeedServer(directory: desktop.directory.appendingPathComponent("feed-\(UUID().uuidString.prefix(6))"))
     }
@@ -198,7 +201,9 @@ class DesktopMatrixCase: XCTestCase {
     func againIfThePortalBackendDied<Value>(_ step: () throws -> Step<Value>) throws -> Value? {
         let deathsBefore = desktop.portalBackendDeaths
         var outcome = try step()
-        if case .failed(let first) = outcome, desktop.portalBackendDeaths > deathsBefore {
+        // A death just before the step counts too: what the dead backend left on screen can
+        // stand in front of the step's own notification.
+        if case .failed(let first) = outcome, desktop.portalBackendDeaths > deathsBefore || desktop.portalBackendEnds.count > testBackendEnds {
             try desktop.clearScreen()
             desktop.resetState()
             outcome = try step()
@@ -207,7 +212,9 @@ class DesktopMatrixCase: XCTestCase {
             }
         }
         switch outcome {
-        case .done(let value): return value
+        case .done(let value):
+            testBackendEnds = desktop.portalBackendEnds.count
+            return value
         case .failed(let failure):
             XCTFail(failure)
             return nil

@@ -284,6 +284,8 @@ public final class RealDesktop {
     private var portalBackend: ChildProcess?
     /// How each xdg-desktop-portal-gtk that died ended (it is started again, as activation does).
     public private(set) var portalBackendEnds: [String] = []
+    /// How many of `portalBackendEnds` `clearScreen()` has cleared the stale banner of.
+    private var backendEndsCleared = 0
     /// Whether the portal's gtk backend is down since it was last started: what it was asked to
     /// draw in between was lost by the backend, not by the app.
     public var portalBackendDied: Bool { server.throughPortal && portalBackend.map { !$0.process.isRunning } == true }
@@ -304,6 +306,17 @@ public final class RealDesktop {
             portalBackend = try spawn("/usr/libexec/xdg-desktop-portal-gtk", [], name: "xdg-desktop-portal-gtk-\(processes.count)",
                                       environment: ["XDG_CURRENT_DESKTOP": server == .portalToGnomeShell ? "GNOME" : "XFCE"])
             try waitForName("org.freedesktop.impl.portal.desktop.gtk", portalBackend!)
+        }
+        if server == .portalToGnomeShell, portalBackendEnds.count > backendEndsCleared {
+            // A backend that died leaves the shell's banner of what it last posted standing in
+            // front of whatever comes next, its buttons answering nobody. A click on a banner's
+            // body activates it and takes it down (on an empty desktop the click does nothing).
+            backendEndsCleared = portalBackendEnds.count
+            for _ in 0..<3 {
+                try click(x: 640, y: 70)
+                Thread.sleep(forTimeInterval: 0.7)
+            }
+            try pointer(to: 640, 500)
         }
         if server == .dunst { _ = try runToCompletion("/usr/bin/dunstctl", ["close-all"], environment: environment) }
         guard server == .notificationDaemon, let old = notificationDaemon else { return }

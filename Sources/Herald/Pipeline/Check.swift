@@ -284,7 +284,7 @@ final class Check {
                 return nil
             }
             let planned: CheckPlan?
-            if usesLedger(for: step.feed, state: state) {
+            if usesLedger(for: step.feed, state: state, read: earlier.map { $0.ledger } ?? ledgerSnapshot) {
                 planned = updateLedger { ledger -> CheckPlan in
                     let plan = earlier.flatMap { $0.state == state && $0.ledger == ledger ? $0.plan : nil }
                         ?? makePlan(step.feed, prompts, state: state, ledger: ledger)
@@ -306,9 +306,11 @@ final class Check {
     /// a feed, outside debug mode, and only when the feed has a message this app has not
     /// answered or the ledger has messages of this app waiting. A check with nothing new
     /// never takes the ledger's lock.
-    private func usesLedger(for feed: Feed?, state: HeraldState) -> Bool {
+    ///
+    /// - Parameter read: the ledger as this check last read it, without its lock.
+    private func usesLedger(for feed: Feed?, state: HeraldState, read: AttentionLedger?) -> Bool {
         guard let feed, !configuration.check.debug else { return false }
-        if ledgerSnapshot?.waiting[configuration.appID] != nil { return true }
+        if read?.waiting[configuration.appID] != nil { return true }
         let ignored = state.ignored ?? []
         return feed.entries.keys.contains { !state.viewed.contains($0) && !ignored.contains($0) }
     }

@@ -205,6 +205,19 @@ package enum AttentionPolicy {
         return grant
     }
 
+    /// `grant` for a check's selected messages under its context (settings, budget, time,
+    /// which checks run), and the messages reordered as granted: those given room in rank
+    /// order, then those past the cap. The one step the plan and `--explain` both take.
+    package static func budgeted(_ messages: [FeedEntry], app: String, claim: HeraldState.Claim, ledger: AttentionLedger,
+                                 in context: PolicyContext) -> (messages: [FeedEntry], grant: AttentionGrant) {
+        let configuration = context.configuration
+        let grant = grant(messages.map { AttentionCandidate($0, allowsCriticalUrgency: configuration.allowsCriticalUrgency) },
+                          cap: configuration.maxNotificationsPerCheck, app: app, claim: claim, budget: context.budget,
+                          ledger: ledger, now: context.now, isLive: context.isLive)
+        let byKey = Dictionary(messages.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        return ((grant.granted + grant.beyondCap).compactMap { byKey[$0] }, grant)
+    }
+
     /// Takes room for one more message of this check (one claimed late, in place of one passed
     /// over): first gives back the room of `passedOver`, which this check took and will not
     /// show. Returns why it does not fit, leaving the room of `passedOver` given back, or `nil`

@@ -92,14 +92,11 @@ extension CheckPolicy {
         var verdicts: [String: MessageVerdict] = [:]
         if let attention, !configuration.debug {
             // The room is weighed as a check would take it, under a claim no check holds.
-            let grant = AttentionPolicy.grant(
-                selection.candidates.map { AttentionCandidate($0, allowsCriticalUrgency: configuration.allowsCriticalUrgency) },
-                cap: configuration.maxNotificationsPerCheck, app: attention.app,
-                claim: HeraldState.Claim(processID: 0, check: nil, until: context.now), budget: context.budget,
-                ledger: attention.ledger, now: context.now, isLive: context.isLive)
-            let byKey = Dictionary(selection.candidates.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-            selection.candidates = (grant.granted + grant.beyondCap).compactMap { byKey[$0] }
-            selection.skipped += grant.heldBack
+            let budgeted = AttentionPolicy.budgeted(selection.candidates, app: attention.app,
+                                                    claim: HeraldState.Claim(processID: 0, check: nil, until: context.now),
+                                                    ledger: attention.ledger, in: context)
+            selection.candidates = budgeted.messages
+            selection.skipped += budgeted.grant.heldBack
         }
         for (key, reason) in selection.skipped {
             if undrawn, case .outsideRollout(let share) = reason, share > 0 {

@@ -67,15 +67,12 @@ extension CheckPolicy {
             skipped = selection.skipped
             claimed = min(messages.count, configuration.maxNotificationsPerCheck)
             if let attention, !configuration.debug {
-                let grant = AttentionPolicy.grant(
-                    messages.map { AttentionCandidate($0, allowsCriticalUrgency: configuration.allowsCriticalUrgency) },
-                    cap: configuration.maxNotificationsPerCheck, app: attention.app, claim: claimant.claim(until: claimUntil),
-                    budget: context.budget, ledger: attention.ledger, now: now, isLive: context.isLive)
-                let byKey = Dictionary(messages.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-                messages = (grant.granted + grant.beyondCap).compactMap { byKey[$0] }
-                skipped += grant.heldBack
-                claimed = grant.granted.count
-                ledger = grant.ledger
+                let budgeted = AttentionPolicy.budgeted(messages, app: attention.app, claim: claimant.claim(until: claimUntil),
+                                                        ledger: attention.ledger, in: context)
+                messages = budgeted.messages
+                skipped += budgeted.grant.heldBack
+                claimed = budgeted.grant.granted.count
+                ledger = budgeted.grant.ledger
             }
             // Only what the cap lets this check show is claimed: a feed of thousands of pending
             // messages costs a state of three claims, not thousands.

@@ -118,7 +118,7 @@ extension CheckCommandLine {
             check: CheckConfiguration(
                 appVersion: appVersion, checkPeriod: .days(checkPeriod), remindPeriod: .days(remindPeriod),
                 showOldestFirst: showOldestFirst, showOnFirstLaunch: showOnFirstLaunch, debug: debug,
-                maxNotificationsPerCheck: max, showAnswered: all),
+                maxNotificationsPerCheck: max, showAnswered: all, allowsCriticalUrgency: allowCriticalUrgency),
             urlRules: rules,
             icon: icon, timeout: .seconds(timeout), caFile: caFile, publicKeys: publicKeys, waitLimit: .seconds(wait))
     }
@@ -217,6 +217,11 @@ struct CheckOptions: ParsableArguments {
 
     @Flag(help: "Show answered messages too (viewed, ignored, put off), keeping the answers.")
     var all = false
+
+    @Flag(help: ArgumentHelp(
+        "Let a message with Urgency critical stay critical: it stays on screen until answered, and a security message so marked may pass the attention budget.",
+        discussion: "Without it, a critical message is shown with normal urgency and counts against the budget like any other."))
+    var allowCriticalUrgency = false
 
     @Option(help: "Seconds to wait for answers before closing what is still shown.")
     var wait: Double = CheckCommandLine.Defaults.wait

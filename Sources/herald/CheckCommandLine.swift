@@ -46,6 +46,8 @@ struct CheckCommandLine: Sendable, Equatable {
     var max = Defaults.max
     /// Show answered messages too.
     var all = false
+    /// Let `Urgency: critical` stay critical (and a critical security message pass the budget).
+    var allowCriticalUrgency = false
     /// Seconds to wait for answers.
     var wait = Defaults.wait
     /// Seconds the fetch may take.
@@ -104,6 +106,7 @@ struct CheckCommandLine: Sendable, Equatable {
             .number("--check-period", \.checkPeriod), .number("--remind-period", \.remindPeriod),
             .flag("--show-oldest-first", \.showOldestFirst), .flag("--show-on-first-launch", \.showOnFirstLaunch),
             .flag("--debug", \.debug), .flag("--force", \.force), .number("--max", \.max), .flag("--all", \.all),
+            .flag("--allow-critical-urgency", \.allowCriticalUrgency),
             .number("--wait", \.wait), .number("--timeout", \.timeout), .number("--server-wait", \.serverWait),
             .flag("--allow-http", \.allowHttp), .texts("--allow-scheme", \.allowedSchemes), .path("--ca-file", \.caFile),
             .texts("--public-key", \.publicKeys), .text("--icon", \.icon), .flag("--json", \.json), .flag("--no-handover", \.noHandover),

@@ -19,15 +19,7 @@ final class CategoryMuteEndToEndTests: XCTestCase {
         let run = try session.run(["check", "--json", "--feed", server.url("feed.plist"), "--app-id", appID, "--show-on-first-launch",
                                    "--force", "--wait", "1"])
         XCTAssertEqual(run.status, 0, run.description)
-        return run.output.split(separator: "\n").compactMap { line -> String? in
-            guard let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  let key = event["key"] as? String else { return nil }
-            switch event["event"] as? String {
-            case "shown": return "\(key): shown"
-            case "skipped": return "\(key): \(event["reason"] as? String ?? "")"
-            default: return nil
-            }
-        }.sorted()
+        return run.checkDecisions
     }
 
     func userFileText(_ session: DesktopSession) -> String? { try? String(contentsOf: session.userKeyFile, encoding: .utf8) }

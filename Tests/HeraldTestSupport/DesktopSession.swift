@@ -367,6 +367,20 @@ public struct ToolRun: Equatable, CustomStringConvertible {
 
     /// The three parts, for a failing comparison.
     public var description: String { "exit \(status)\n--- stdout\n\(output)--- stderr\n\(errorOutput)" }
+
+    /// What a `herald check --json` run decided, each message as "key: shown" or
+    /// "key: reason" (its `skipped` event's), in key order.
+    public var checkDecisions: [String] {
+        output.split(separator: "\n").compactMap { line -> String? in
+            guard let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let key = event["key"] as? String else { return nil }
+            switch event["event"] as? String {
+            case "shown": return "\(key): shown"
+            case "skipped": return "\(key): \(event["reason"] as? String ?? "")"
+            default: return nil
+            }
+        }.sorted()
+    }
 }
 
 /// Which notification server a session runs.

@@ -173,6 +173,39 @@ final class TestDesktopTests: XCTestCase {
         }
     }
 
+    func testACheckThatShowedNothingForWantOfALinkHandlerDoesNotCountAsDone() throws {
+        let feed = try Self.feed(link: "https://example.com/news")
+        try MainContext.assumeIsolated {
+            let (desktop, events, herald) = try Self.herald(feed, hasLinkHandler: false)
+            herald.appLaunched()
+            try desktop.run(until: { events.finished == 1 })
+            XCTAssertEqual(desktop.store.state.lastChecked, nil, "the check period does not start")
+            XCTAssertEqual(desktop.store.state.failure, nil, "nor is it a failure that backs off")
+            // A browser set up a minute later: the next launch checks and shows the message.
+            desktop.links.hasHandler = true
+            desktop.clock.advance(by: .seconds(60))
+            herald.appLaunched()
+            try desktop.run(until: { desktop.presenter.shown.count == 1 })
+            XCTAssertEqual(desktop.presenter.shown.map(\.content.summary), ["Hello"])
+            XCTAssertNotEqual(desktop.store.state.lastChecked, nil)
+            herald.closeShownMessages()
+        }
+    }
+
+    func testACheckThatShowedAnotherMessageCountsAsDoneThoughOneLinkHadNoHandler() throws {
+        let file = try Fixtures.temporaryDirectory("herald-testing").appendingPathComponent("feed.plist")
+        try Fixtures.xmlFeed(["2026/01/02": ["Title": "Linked", "ActionURL": "https://example.com/news"], "2026/01/01": ["Title": "Plain"]])
+            .write(to: file, atomically: true, encoding: .utf8)
+        try MainContext.assumeIsolated {
+            let (desktop, events, herald) = try Self.herald(file.absoluteString, hasLinkHandler: false)
+            herald.appLaunched()
+            try desktop.run(until: { desktop.presenter.shown.count == 1 })
+            XCTAssertEqual(events.skipped, ["2026/01/02": .noHandler("https")])
+            XCTAssertEqual(desktop.store.state.lastChecked, desktop.clock.now)
+            herald.closeShownMessages()
+        }
+    }
+
     func testTheDefaultsReadNoOffSwitchFileNoLanguageAndNoStateDirectoryOfTheMachine() throws {
         let feed = try Self.feed(link: "https://example.com/news")
         let home = try Fixtures.temporaryDirectory("herald-testing-home")

@@ -440,6 +440,7 @@ final class Check {
             }
         }
         var unshownMessages: [String] = []
+        var unopenableLinks = 0
         var unshownPrompts: [String] = []
         var shownWithoutButtons: [Notice] = []
         var shownMessages: [String] = []
@@ -455,6 +456,7 @@ final class Check {
             }
             let message = plan.messages[index]
             if let url = message.actionURL, !inputs.linkOpener.canOpen(url) {
+                unopenableLinks += 1
                 skip(message, .noHandler(URLRules.scheme(of: url) ?? url), &unshownMessages)
             } else if delegate?.herald(herald, shouldShow: .message(message)) == false {
                 skip(message, .delegateDeclined, &unshownMessages)
@@ -481,8 +483,11 @@ final class Check {
         }
         // The check's outcome, once. A server that refused everything it was given showed
         // nothing: like a missing server (D12), the check does not count, and is tried again
-        // after the backoff.
+        // after the backoff. Nor does a check that showed nothing because no application here
+        // opens its messages' links: once a browser is set up, the next launch checks again,
+        // instead of hiding the messages for a check period.
         let allRefused = refused > 0 && shownSoFar == 0
+        let onlyUnopenable = unopenableLinks > 0 && shownSoFar == 0
         let now = inputs.clock.now
         let plannedAt = plannedAt ?? now
         // A plan with nothing to show recorded the outcome with its claims.
@@ -504,6 +509,9 @@ final class Check {
                 state.lastChecked = lastChecked
                 state.failure = failure
                 state = CheckPolicy.recordFailure(state, reason: "the notification server refused every message", now: now)
+            } else if onlyUnopenable {
+                state.lastChecked = lastChecked
+                state.failure = failure
             }
         } }
         presentationEnded()

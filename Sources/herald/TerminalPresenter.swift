@@ -20,16 +20,17 @@ final class TerminalPresenter: MessagePresenter {
         var lines = ["", content.summary]
         if !content.body.isEmpty { lines += content.body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
         if let link { lines.append(link) }
-        lines.append(choices.enumerated().map { "[\($0.offset + 1)] \($0.element.label)" }.joined(separator: "  "))
+        let choice = TerminalChoice(ids: choices.map(\.id))
+        lines.append(choice.offer(labels: choices.map(\.label)))
         for line in lines { FileHandleOutput.standardOutput.line(line) }
         FileHandleOutput.standardOutput.write("> ")
         var response = NotificationResponse.closed(.dismissed)
         while let line = readLine() {
-            if let number = Int(NotificationText.trimmed(line)), choices.indices.contains(number - 1) {
-                response = .action(choices[number - 1].id)
+            if let index = choice.index(of: line) {
+                response = .action(choices[index].id)
                 break
             }
-            FileHandleOutput.standardOutput.write("choose 1-\(choices.count)> ")
+            FileHandleOutput.standardOutput.write(choice.retryPrompt)
         }
         MainContext.idle { respond(response) }
         return AnsweredAtTerminal()

@@ -597,7 +597,19 @@ final class FallbackEndToEndTests: XCTestCase {
         ], environment: session.environment)
         XCTAssertEqual(result.status, 0, result.output)
         XCTAssertTrue(result.output.contains("no notification server is running; asking here instead"), result.output)
-        XCTAssertTrue(result.output.contains("[1] More Info  [2] Remind Me Later  [3] Ignore"), result.output)
+        XCTAssertTrue(result.output.contains("[1] More Info (v)  [2] Remind Me Later (r)  [3] Ignore (i)"), result.output)
         XCTAssertEqual(try session.state(appID: appID)["ignored"] as? [String], ["a"])
+    }
+
+    func testAtTheTerminalALetterAnswersAndAnAnswerThatNamesNoButtonAsksAgain() throws {
+        let session = try DesktopSession(capabilities: nil)
+        let server = try session.serveFeed(Fixtures.xmlFeed(["a": ["Title": "Asked here", "ActionURL": "https://example.com/a"]]))
+        let result = try runToCompletion("/usr/bin/python3", [
+            TestPaths.support("in_terminal.py"), "later", "r", "--",
+            TestPaths.herald, "check", "--feed", server.url("feed.plist"), "--app-id", appID, "--show-on-first-launch",
+        ], environment: session.environment)
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.output.contains("> later\r\nchoose 1-3 or v/r/i> r"), result.output)
+        XCTAssertNotNil((try session.state(appID: appID)["reminded"] as? [String: Any])?["a"], result.output)
     }
 }

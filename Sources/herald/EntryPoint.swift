@@ -57,9 +57,11 @@ extension HeraldCommand {
         exit(withError: code)
     }
 
-    /// A command's help screen, ending with its example when it has one.
+    /// A command's help screen, ending with its example when it has one; herald's own ends
+    /// with the exit codes, after its commands.
     static func help(for command: ParsableCommand.Type) -> String {
         let text = helpMessage(for: command)
+        if command == HeraldCommand.self { return text + "\n" + ExitStatus.text + "\n" }
         guard let example = (command as? UsageExample.Type)?.example else { return text }
         // A command group's help ends without the blank line that follows other commands' options.
         let sections = text.hasSuffix("\n") ? text : text + "\n"

@@ -7,10 +7,15 @@ struct HeraldCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "herald",
         abstract: "Show an app's messages from an iNotify-style feed as desktop notifications.",
-        discussion: ExitStatus.text,
         version: "herald \(HeraldVersion.current)",
-        subcommands: [CheckCommand.self, PromptsCommand.self, AutostartCommand.self, DemoCommand.self, ValidateCommand.self, FeedCommand.self,
-                      StateCommand.self, MuteCommand.self, UnmuteCommand.self, BudgetCommand.self, ManualCommand.self]
+        // The help lists the commands by who runs them, then the exit codes (`help(for:)`); the
+        // manual's hidden command stands in the first group, so that no group of its own shows.
+        groupedSubcommands: [
+            CommandGroup(name: "App developers'",
+                         subcommands: [CheckCommand.self, PromptsCommand.self, AutostartCommand.self, DemoCommand.self, ManualCommand.self]),
+            CommandGroup(name: "Publishers'", subcommands: [ValidateCommand.self, FeedCommand.self]),
+            CommandGroup(name: "The person's", subcommands: [StateCommand.self, MuteCommand.self, UnmuteCommand.self, BudgetCommand.self]),
+        ]
     )
 }
 

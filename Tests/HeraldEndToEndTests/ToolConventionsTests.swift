@@ -21,13 +21,15 @@ final class ToolConventionsTests: XCTestCase {
         return Run(status: status, output: child.output, errorOutput: child.errorOutput)
     }
 
-    /// The names listed under SUBCOMMANDS in a help screen.
+    /// The names listed under each SUBCOMMANDS heading of a help screen ("SUBCOMMANDS:",
+    /// "PUBLISHERS' SUBCOMMANDS:"), in order.
     func subcommands(in help: String) -> [String] {
         let lines = help.split(separator: "\n", omittingEmptySubsequences: false)
-        guard let start = lines.firstIndex(of: "SUBCOMMANDS:") else { return [] }
-        return lines[(start + 1)...].prefix { !$0.isEmpty }
-            .filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }
-            .compactMap { $0.split(separator: " ").first.map(String.init) }
+        return lines.indices.filter { lines[$0].hasSuffix("SUBCOMMANDS:") }.flatMap { start in
+            lines[(start + 1)...].prefix { !$0.isEmpty }
+                .filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }
+                .compactMap { $0.split(separator: " ").first.map(String.init) }
+        }
     }
 
     /// The example a help screen ends with, unindented; `nil` when it does not end with one.
@@ -76,11 +78,17 @@ final class ToolConventionsTests: XCTestCase {
         XCTAssertEqual(try run(session, ["check", "--help"]), try run(session, ["help", "check"]))
     }
 
-    /// One table of exit codes: the help's (which the manual page is made from) is the one
-    /// desktop/docs/cli.md shows.
-    func testTheHelpEndsItsOverviewWithTheExitCodeTableTheCommandsPageShows() throws {
+    /// The commands first, grouped by who runs them, then one table of exit codes: the help's
+    /// (which the manual page is made from) is the one desktop/docs/cli.md shows.
+    func testTheHelpListsTheCommandsByWhoRunsThemThenTheExitCodeTableTheCommandsPageShows() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
-        let help = try run(session, ["--help"]).output.split(separator: "\n").map(String.init)
+        let output = try run(session, ["--help"]).output
+        let help = output.split(separator: "\n").map(String.init)
+        let headings = help.filter { $0.hasSuffix(":") && !$0.hasPrefix(" ") }
+        XCTAssertEqual(headings, ["OPTIONS:", "APP DEVELOPERS' SUBCOMMANDS:", "PUBLISHERS' SUBCOMMANDS:", "THE PERSON'S SUBCOMMANDS:", "EXIT STATUS:"])
+        XCTAssertEqual(subcommands(in: output),
+                       ["check", "prompts", "autostart", "demo", "validate", "feed", "state", "mute", "unmute", "budget"])
+        XCTAssertEqual(help.last, "  128+n  stopped by signal n (130 SIGINT, 143 SIGTERM, 129 SIGHUP)")
         let start = try XCTUnwrap(help.firstIndex(of: "EXIT STATUS:"))
         let helpRows = help[(start + 1)...].prefix { $0.hasPrefix("  ") }.map { line -> [String] in
             let code = line.dropFirst(2).prefix { $0 != " " }

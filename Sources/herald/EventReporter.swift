@@ -110,7 +110,7 @@ final class EventReporter: HandoverObserving {
         emit(notModified ? "not-modified" : "fetched",
              ["format": .string(feed.format.rawValue), "entries": .integer(feed.entries.count),
               "problems": .array(feed.problems.map { .string($0.description) })],
-             text: notModified ? "feed unchanged since the last check" : "fetched \(feed.entries.count) messages")
+             text: notModified ? "feed unchanged since the last check" : "fetched \(ValidateCommand.counted(feed.entries.count, "message"))")
         for problem in feed.problems where !json { Self.complain("feed entry skipped: \(problem)") }
     }
 

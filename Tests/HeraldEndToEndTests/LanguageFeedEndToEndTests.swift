@@ -30,7 +30,7 @@ final class LanguageFeedEndToEndTests: XCTestCase {
         let (session, server) = try session()
         try server.publish("messages.plist", welcome)
         let first = try check(session, server, language: "de_DE.UTF-8")
-        XCTAssertEqual(first, ToolRun(status: 0, output: "fetched 1 messages\n1 pending: 2027/01/01\nshown 2027/01/01: Welcome\n"))
+        XCTAssertEqual(first, ToolRun(status: 0, output: "fetched 1 message\n1 pending: 2027/01/01\nshown 2027/01/01: Welcome\n"))
         XCTAssertEqual(asked(server), ["/messages.de_DE.plist", "/messages.de.plist", "/messages.plist"])
         let cached = try XCTUnwrap(try session.state(appID: appID)["cachedFeed"] as? [String: Any])
         XCTAssertEqual(cached["url"] as? String, server.url("messages.plist"), "the URL that answered is remembered")
@@ -49,10 +49,10 @@ final class LanguageFeedEndToEndTests: XCTestCase {
         try server.publish("messages.de.plist", #"{"2027/01/01": {"Title": "Willkommen"}}"#)
         try server.publish("messages.plist", #"{"2027/01/01": {"Title": "Fallback"}}"#)
         let english = try check(session, server, language: "en_GB.UTF-8")
-        XCTAssertEqual(english, ToolRun(status: 0, output: "fetched 1 messages\n1 pending: 2027/01/01\nshown 2027/01/01: Welcome\n"))
+        XCTAssertEqual(english, ToolRun(status: 0, output: "fetched 1 message\n1 pending: 2027/01/01\nshown 2027/01/01: Welcome\n"))
         XCTAssertEqual(asked(server), ["/messages.en_GB.plist", "/messages.en.plist"])
         let german = try check(session, server, language: "de_AT.UTF-8", appID: "org.example.German")
-        XCTAssertEqual(german, ToolRun(status: 0, output: "fetched 1 messages\n1 pending: 2027/01/01\nshown 2027/01/01: Willkommen\n"))
+        XCTAssertEqual(german, ToolRun(status: 0, output: "fetched 1 message\n1 pending: 2027/01/01\nshown 2027/01/01: Willkommen\n"))
         XCTAssertEqual(asked(server, after: 2), ["/messages.de_AT.plist", "/messages.de.plist"])
     }
 
@@ -65,12 +65,12 @@ final class LanguageFeedEndToEndTests: XCTestCase {
 
         try FileManager.default.removeItem(at: server.root.appendingPathComponent("messages.de.plist"))
         let gone = try check(session, server, language: "de_DE.UTF-8", ["--force"])
-        XCTAssertEqual(gone, ToolRun(status: 0, output: "fetched 1 messages\nskipped 2027/01/01: already viewed\nnothing pending\n"))
+        XCTAssertEqual(gone, ToolRun(status: 0, output: "fetched 1 message\nskipped 2027/01/01: already viewed\nnothing pending\n"))
         XCTAssertEqual(asked(server, after: 2), ["/messages.de.plist", "/messages.de_DE.plist", "/messages.plist"],
                        "the remembered URL, then the others in order: never more than the languages and one")
 
         let french = try check(session, server, language: "fr_FR.UTF-8", ["--force"])
-        XCTAssertEqual(french, ToolRun(status: 0, output: "fetched 1 messages\nskipped 2027/01/01: already viewed\nnothing pending\n"))
+        XCTAssertEqual(french, ToolRun(status: 0, output: "fetched 1 message\nskipped 2027/01/01: already viewed\nnothing pending\n"))
         XCTAssertEqual(asked(server, after: 5), ["/messages.fr_FR.plist", "/messages.fr.plist", "/messages.plist"])
         XCTAssertNil(server.requests.last?.headers["If-None-Match"], "the search over asks without the other language's validators")
     }
@@ -92,7 +92,7 @@ final class LanguageFeedEndToEndTests: XCTestCase {
         let login = try ChildProcess(command[0], Array(command.dropFirst()), environment: session.environment.merging(["LANG": "de_AT.UTF-8"]) { _, new in new },
                                      directory: session.directory, name: "login")
         XCTAssertEqual(ToolRun(status: login.wait(seconds: 30), output: login.output, errorOutput: login.errorOutput),
-                       ToolRun(status: 0, output: "fetched 1 messages\n1 pending: 2027/01/01\nshown 2027/01/01: Willkommen\n"),
+                       ToolRun(status: 0, output: "fetched 1 message\n1 pending: 2027/01/01\nshown 2027/01/01: Willkommen\n"),
                        "de_AT is missing, de is there")
     }
 

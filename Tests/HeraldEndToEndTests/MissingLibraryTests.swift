@@ -50,6 +50,6 @@ final class MissingLibraryTests: XCTestCase {
 
     func testMissingLibnotifyIsAFailedCheckWithExit69AndTheLoadersReason() throws {
         // The feed is fetched; the notification server is asked nothing.
-        try assertMissing("libnotify.so.4", output: "fetched 1 messages\n", fetches: 2)
+        try assertMissing("libnotify.so.4", output: "fetched 1 message\n", fetches: 2)
     }
 }

@@ -1,4 +1,6 @@
 // swift-tools-version: 6.1
+// Herald: desktop notifications from an iNotify-style feed, for Linux apps.
+// Copyright (c) 2026 the Herald authors. MIT licence: see LICENSE.
 import Foundation
 import PackageDescription
 

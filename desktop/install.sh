@@ -2,7 +2,7 @@
 # Installs Herald for the current user (or into --prefix): the herald tool, the agent (in libexec,
 # started by D-Bus) and the GTK demo, built with the Swift runtime linked in (they run without a
 # Swift toolchain) and stripped, their manual pages, herald's bash, zsh and fish completions, the
-# desktop entries, the agent's D-Bus and systemd user services and the icons. Undo with
+# desktop entries, the agent's D-Bus and systemd user services, the icons and the licence. Undo with
 # desktop/uninstall.sh and the same --prefix.
 #
 #   desktop/install.sh [--prefix DIR]      (default ~/.local)
@@ -55,6 +55,8 @@ case "$prefix" in
   *) units="$prefix/share/systemd/user" ;;
 esac
 put 644 "$generated/herald-agent.service" "$units/herald-agent.service"
+# The licence, where a package keeps its documents.
+put 644 "$root/LICENSE" "$prefix/share/doc/herald/LICENSE"
 while IFS= read -r icon; do
   put 644 "$root/icons/$icon" "$prefix/share/icons/$icon"
 done < <(cd "$root/icons" && find hicolor -type f \( -name '*.png' -o -name '*.svg' \) | sort)

@@ -123,6 +123,22 @@ final class DebianPackageTests: XCTestCase {
     }
 
     /// A field of a package's control file, as dpkg-deb reads it.
+    func testEveryPackageCarriesTheMITLicenceOfLICENSEInItsCopyrightFile() throws {
+        let packages = try Self.packages()
+        let licence = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("LICENSE"), encoding: .utf8)
+        XCTAssertEqual(licence.split(separator: "\n").first, "MIT License")
+        // DEP-5 keeps a licence's text indented by one space, a blank line as " .".
+        let permission = try XCTUnwrap(licence.range(of: "Permission is hereby granted")).lowerBound
+        let indented = licence[permission...].split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            .map { $0.isEmpty ? " ." : " " + $0 }.joined(separator: "\n")
+        for (deb, name) in [(packages.herald, "herald"), (packages.demo, "herald-gtk-demo")] {
+            let copyright = try runToEnd("/bin/sh", ["-c", "/usr/bin/dpkg-deb --fsys-tarfile \"$0\" | /bin/tar -xO ./usr/share/doc/$1/copyright", deb, name])
+            XCTAssertEqual(copyright.status, 0, copyright.errors)
+            XCTAssertTrue(copyright.output.contains("Files: *\nCopyright: 2026 the Herald authors\nLicense: Expat\n"), copyright.output)
+            XCTAssertTrue(copyright.output.hasSuffix("License: Expat\n" + indented + "\n"), copyright.output)
+        }
+    }
+
     private func field(_ name: String, of deb: String) throws -> String {
         let result = try runToEnd("/usr/bin/dpkg-deb", ["--field", deb, name])
         XCTAssertEqual(result.status, 0, result.errors)

@@ -4,7 +4,7 @@ import XCTest
 
 /// What `desktop/install.sh` puts in a prefix beside the programs and their entries: the programs
 /// without symbols or debug information, manual pages that `man` finds through PATH (as for
-/// ~/.local), and herald's completions where bash, zsh and fish look.
+/// ~/.local), herald's completions where bash, zsh and fish look, and the licence.
 final class InstallManualAndCompletionsTests: XCTestCase {
     func testInstallPutsStrippedProgramsTheirManualPagesAndHeraldsCompletionsWhereTheToolsFindThem() throws {
         let prefix = try Fixtures.temporaryDirectory("herald-prefix")
@@ -39,6 +39,8 @@ final class InstallManualAndCompletionsTests: XCTestCase {
         XCTAssertEqual(zsh.split(separator: "\n").first, "#compdef herald")
         let fish = try String(contentsOfFile: prefix.path + "/share/fish/vendor_completions.d/herald.fish", encoding: .utf8)
         XCTAssertEqual(fish, try runToEnd(prefix.path + "/bin/herald", ["--generate-completion-script", "fish"]).output)
+        XCTAssertEqual(try Data(contentsOf: prefix.appendingPathComponent("share/doc/herald/LICENSE")),
+                       try Data(contentsOf: TestPaths.packageRoot.appendingPathComponent("LICENSE")), "the licence goes with the programs")
     }
 
     /// The agent goes into the prefix's libexec, and its desktop entry, session bus service and

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds and runs README.md's "In an app" code as a new app developer would, so that it stays
-# true: each Swift block marked `<!-- readme-snippet: PATH -->` there or in an article of the
-# DocC catalog (Sources/Herald/Herald.docc/*.md) becomes PATH in one new package in a temporary
-# folder, beside a link named `herald` to this checkout (the README's
-# `.package(path: "../herald")`), built with `swift build` into a scratch folder of its own there.
+# true. Each Swift block marked `<!-- readme-snippet: PATH -->` in that section becomes PATH in a
+# new package in a temporary folder, beside a link named `herald` to this checkout (the README's
+# `.package(path: "../herald")`): only the files the README tells its reader to create. It is
+# built with `swift build` into a scratch folder of its own there.
 #
 #   Tests/scripts/readme-snippets.sh [DIR]
 #
@@ -11,19 +11,21 @@
 # against a loopback feed server serving the README's sample feed (its "The feed" section) at
 # FEED_URL. The script waits for the notification, clicks its "ignore" button, and checks the
 # app's whole output and exit status; then runs the app again, which must find no check due and
-# end at once. Before that, the package's tests (its test target) run with `swift test`, with
-# no session bus and no browser. The last line is "readme-snippets: passed (PATHS)". With DIR,
-# the package, its build and the logs are made there and kept, instead of in a temporary folder
-# that is removed.
+# end at once. After that, the marked blocks of the DocC catalog's articles
+# (Sources/Herald/Herald.docc/*.md) are added to the package, an article's block replacing a
+# README's file of the same path (its Package.swift with a test target), and the package's tests
+# run with `swift test`, with no session bus and no browser. The last line is
+# "readme-snippets: passed (README PATHS; ARTICLE PATHS)". With DIR, the package, its build and
+# the logs are made there and kept, instead of in a temporary folder that is removed.
 #
-# Resolving the new package fetches swift-argument-parser as the main package's resolution
-# does (git's own settings say from where), so it works offline wherever that does. Needs
-# (Debian 12), besides Swift: pkg-config libnotify-dev libsoup-3.0-dev dbus python3-dbus
-# python3-dbusmock (Tests/scripts/setup.sh --tests installs them; this script installs nothing).
+# The README's package depends on Herald with `traits: []`, so it resolves nothing from the
+# network. Needs (Debian 12), besides Swift: pkg-config libnotify-dev libsoup-3.0-dev dbus
+# python3-dbus python3-dbusmock (Tests/scripts/setup.sh --tests installs them; this script
+# installs nothing).
 set -euo pipefail
 
 case ${1:-} in
-  -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
   -*) echo "readme-snippets: unknown option $1 (see --help)" >&2; exit 64 ;;
 esac
 keep=
@@ -72,15 +74,19 @@ start_server() {
   read -r -t 10 listening <&"$out" || die "$name did not start: $(cat "$work/$name.log")"
 }
 
-# The package: the marked blocks, as the README has them; the feed: the README's sample.
+# The package: the marked blocks, as the README has them (the files the README tells a reader
+# to create, nothing more); the catalog's articles' blocks wait in $work/articles until the
+# README's app has run, and an article's block may replace a README's file (an article's
+# Package.swift adds the test target its tests need). The feed: the README's sample.
 app="$work/app"
-rm -rf "$app" "$work/feed"
-mkdir -p "$app" "$work/feed"
+articles="$work/articles"
+rm -rf "$app" "$articles" "$work/feed"
+mkdir -p "$app" "$articles" "$work/feed"
 ln -sfn "$checkout" "$work/herald"
-snippets=$("$python" - README.md "$app" "$work/feed/messages.plist" <<'PY'
+snippets=$("$python" - README.md "$app" "$articles" "$work/feed/messages.plist" <<'PY'
 import glob, os, re, sys
 
-readme, app, feed = sys.argv[1:4]
+readme, app, articles, feed = sys.argv[1:5]
 with open(readme, encoding="utf-8") as handle:
     text = handle.read()
 
@@ -100,27 +106,33 @@ def marked(where, source):
     return blocks
 
 
-# The README's "In an app", then the catalog's articles, in name order: one package.
-blocks = marked("README.md", section("In an app"))
+def write(folder, blocks, where, allowed_again=()):
+    names = [name for name, _ in blocks]
+    for name, code in blocks:
+        if os.path.isabs(name) or ".." in name.split("/") or (names.count(name) > 1 and name not in allowed_again):
+            sys.exit("readme-snippet %r in %s must be a relative path, used once" % (name, where))
+        path = os.path.join(folder, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(code)
+    return names
+
+
+# The README's "In an app": one package; then the catalog's articles, in name order.
+readme_names = write(app, marked("README.md", section("In an app")), "README.md")
+if "Package.swift" not in readme_names or len(readme_names) < 2:
+    sys.exit("README.md's 'In an app' marks no Package.swift and source file (<!-- readme-snippet: PATH -->)")
+article_blocks = []
 for article in sorted(glob.glob("Sources/Herald/Herald.docc/*.md")):
     with open(article, encoding="utf-8") as handle:
-        blocks += marked(article, handle.read())
-names = [name for name, _ in blocks]
-if "Package.swift" not in names or len(names) < 2:
-    sys.exit("README.md's 'In an app' marks no Package.swift and source file (<!-- readme-snippet: PATH -->)")
-for name, code in blocks:
-    if os.path.isabs(name) or ".." in name.split("/") or names.count(name) > 1:
-        sys.exit("readme-snippet %r must be a relative path, used once in README.md and the catalog's articles" % name)
-    path = os.path.join(app, name)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(code)
+        article_blocks += marked(article, handle.read())
+article_names = write(articles, article_blocks, "the catalog's articles")
 sample = re.search(r"^```xml\n(.*?)^```$", section("The feed"), re.M | re.S)
 if not sample:
     sys.exit("README.md's 'The feed' has no ```xml sample feed")
 with open(feed, "w", encoding="utf-8") as handle:
     handle.write(sample.group(1))
-print(", ".join(names))
+print(", ".join(readme_names) + "; " + ", ".join(article_names))
 PY
 ) || die "could not take the snippets out of README.md"
 # The key the sample feed's one message is shown and answered under.
@@ -158,24 +170,6 @@ printf '%s\n' '[Desktop Entry]' Type=Application 'Name=Link recorder' "Exec=$wor
 printf '%s\n' '[Default Applications]' x-scheme-handler/https=link-recorder.desktop x-scheme-handler/http=link-recorder.desktop \
   >"$XDG_CONFIG_HOME/mimeapps.list"
 
-# The app's tests (the catalog's "Testing Your Delegate" and "Your Own Interface"), as a CI
-# machine runs them: no session bus, no browser, an xdg-open that fails and says it was called.
-mkdir -p "$work/no-browser"
-cat >"$work/no-browser/xdg-open" <<EOF
-#!/bin/sh
-printf '%s\n' "\$1" >>'$work/xdg-open-calls'
-exit 3
-EOF
-chmod +x "$work/no-browser/xdg-open"
-say "running the app's tests without a session bus or a browser"
-if ! (cd "$app" && env -u DBUS_SESSION_BUS_ADDRESS BROWSER=/bin/false PATH="$work/no-browser:$PATH" \
-  swift test --scratch-path "$work/scratch") >"$work/test.log" 2>&1; then
-  tail -n 40 "$work/test.log" >&2
-  die "the app's tests fail (whole log: $work/test.log, kept when a folder is given)"
-fi
-[ ! -e "$work/xdg-open-calls" ] || die "the app's tests opened links: $(cat "$work/xdg-open-calls")"
-grep -E '^Test Suite .All tests. passed' "$work/test.log" >/dev/null || die "the app's tests did not all pass: $(tail -n 5 "$work/test.log")"
-say "the app's tests passed: $(grep -Eo 'Executed [0-9]+ tests?, with 0 failures' "$work/test.log" | tail -n 1)"
 
 start_server bus dbus-daemon --session --nofork --print-address=1
 export DBUS_SESSION_BUS_ADDRESS=$listening
@@ -243,6 +237,27 @@ second_pattern='^no check: checked recently; next check due [0-9T:Z-]+
 check over: 0 answered$'
 [[ "$(cat "$work/second.out")" =~ $second_pattern ]] || die "the second run printed, instead of 'no check: checked recently; …' and 'check over: 0 answered':
 $(cat "$work/second.out")"
+
+# The catalog's articles added to the README's app ("Testing Your Delegate" and "Your Own
+# Interface": their files, and the Package.swift with the test target), built, and their tests
+# run as a CI machine runs them: no session bus, no browser, an xdg-open that fails and says it was called.
+mkdir -p "$work/no-browser"
+cat >"$work/no-browser/xdg-open" <<EOF
+#!/bin/sh
+printf '%s\n' "\$1" >>'$work/xdg-open-calls'
+exit 3
+EOF
+chmod +x "$work/no-browser/xdg-open"
+cp -R "$articles/." "$app/"
+say "running the articles' tests without a session bus or a browser"
+if ! (cd "$app" && env -u DBUS_SESSION_BUS_ADDRESS BROWSER=/bin/false PATH="$work/no-browser:$PATH" \
+  swift test --scratch-path "$work/scratch") >"$work/test.log" 2>&1; then
+  tail -n 40 "$work/test.log" >&2
+  die "the app's tests fail (whole log: $work/test.log, kept when a folder is given)"
+fi
+[ ! -e "$work/xdg-open-calls" ] || die "the app's tests opened links: $(cat "$work/xdg-open-calls")"
+grep -E '^Test Suite .All tests. passed' "$work/test.log" >/dev/null || die "the app's tests did not all pass: $(tail -n 5 "$work/test.log")"
+say "the app's tests passed: $(grep -Eo 'Executed [0-9]+ tests?, with 0 failures' "$work/test.log" | tail -n 1)"
 
 say "done in $(($(date +%s) - started)) s"
 echo "readme-snippets: passed ($snippets)"

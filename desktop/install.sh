@@ -64,3 +64,31 @@ done < <(cd "$root/icons" && find hicolor -type f \( -name '*.png' -o -name '*.s
 mkdir -p "$(dirname "$manifest")"
 printf '%s\n' "${installed[@]}" > "$manifest"
 echo "installed ${#installed[@]} files under $prefix (list: $manifest)"
+
+# --- Whether the session bus finds the agent's service file ---------------------------------
+# dbus-daemon starts session services from $XDG_DATA_HOME/dbus-1/services and each
+# $XDG_DATA_DIRS/dbus-1/services of its own environment (defaults ~/.local/share, then
+# /usr/local/share:/usr/share), which is the systemd user manager's in a systemd session. A
+# --prefix elsewhere is not among them unless the user adds it: say how, once installed.
+bus_variable() { # bus_variable NAME: its value in the bus's environment, as far as it can be known
+  { systemctl --user show-environment 2>/dev/null || env; } | sed -n "s/^$1=//p" | head -n 1
+}
+bus_lists_agent() {
+  gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
+    --method org.freedesktop.DBus.ListActivatableNames 2>/dev/null | grep -q "'org.herald.Agent'"
+}
+bus_data_home="$(bus_variable XDG_DATA_HOME)"
+bus_data_dirs="$(bus_variable XDG_DATA_DIRS)"
+seen=":${bus_data_home:-$HOME/.local/share}:${bus_data_dirs:-/usr/local/share:/usr/share}:"
+if [[ "$seen" != *":$prefix/share:"* && "$seen" != *":$prefix/share/:"* ]] && ! bus_lists_agent; then
+  cat <<MESSAGE
+
+The session bus starts the Herald agent only from a folder among its XDG_DATA_DIRS, and
+$prefix/share is not among them: until it is, herald check shows its messages and waits for
+the answers itself. Add it for your next login, in ~/.config/environment.d/herald.conf
+(systemd sessions):
+    XDG_DATA_DIRS=$prefix/share:\${XDG_DATA_DIRS:-/usr/local/share:/usr/share}
+or in ~/.profile:
+    export XDG_DATA_DIRS="$prefix/share:\${XDG_DATA_DIRS:-/usr/local/share:/usr/share}"
+MESSAGE
+fi

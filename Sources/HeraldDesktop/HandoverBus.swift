@@ -14,7 +14,8 @@ package enum HandoverBus {
     package static let desktopListName = "org.gtk.Notifications"
     /// The desktop portal, whose notification interface a Flatpak app posts through.
     package static let portalName = "org.freedesktop.portal.Desktop"
-    /// The action the agent answers by, `app.answer`: its target (app id, key, answer).
+    /// The action the agent answers by, `app.answer`: its target (app id, key, answer, state
+    /// folder), the folder the one the handover named (`Handover.stateFolder(of:)`).
     package static let agentAction = "answer"
     /// The action Herald adds to a D-Bus-activatable app inside a Flatpak sandbox,
     /// `app.herald-answer`: its target (app id, key, answer), as the agent's.
@@ -71,6 +72,7 @@ package enum HandoverBus {
     /// - Throws: `HandoverFailure` with the bus's reason when the shell refuses it.
     @MainContext
     package static func addToDesktopList(_ notification: DesktopListNotification, id: String) throws(HandoverFailure) {
+        try requireNoNUL([notification.appID, notification.key, notification.stateFolder ?? "", id])
         guard let bus = SessionBus() else { throw HandoverFailure(reason: "no session bus") }
         var arguments: [OpaquePointer?] = [g_variant_new_string(agentName), g_variant_new_string(id), notification.variant()]
         g_variant_unref(try bus.call(desktopListName, "/org/gtk/Notifications", desktopListName, "AddNotification", &arguments, reply: "()"))
@@ -82,6 +84,7 @@ package enum HandoverBus {
     /// - Throws: `HandoverFailure` with the bus's reason when the portal refuses it.
     @MainContext
     package static func addThroughPortal(_ notification: DesktopListNotification, id: String) throws(HandoverFailure) {
+        try requireNoNUL([notification.appID, notification.key, id])
         guard let bus = SessionBus() else { throw HandoverFailure(reason: "no session bus") }
         var arguments: [OpaquePointer?] = [g_variant_new_string(id), notification.variant()]
         g_variant_unref(try bus.call(portalName, "/org/freedesktop/portal/desktop", "org.freedesktop.portal.Notification", "AddNotification",
@@ -90,11 +93,16 @@ package enum HandoverBus {
 
     /// Gives a message to the agent to hold on screen; returns the notification's id there.
     ///
-    /// - Throws: `HandoverFailure` with the bus's reason when the agent refuses it.
+    /// - Parameter stateFolder: the folder of the app's state, which holds the handover
+    ///   (`Handover.stateFolder(of:)`): the agent records the answer there.
+    /// - Throws: `HandoverFailure` with the bus's reason when the agent refuses it (among others,
+    ///   when it cannot use `stateFolder`); the check then shows the message itself.
     @MainContext
-    package static func hold(_ notification: HeldNotification, appID: String, key: String) throws(HandoverFailure) -> UInt32 {
+    package static func hold(_ notification: HeldNotification, appID: String, key: String, stateFolder: String) throws(HandoverFailure) -> UInt32 {
+        try requireNoNUL([appID, key, stateFolder])
         guard let bus = SessionBus() else { throw HandoverFailure(reason: "no session bus") }
-        var arguments: [OpaquePointer?] = [g_variant_new_string(appID), g_variant_new_string(key), notification.variant()]
+        var arguments: [OpaquePointer?] = [g_variant_new_string(appID), g_variant_new_string(key), g_variant_new_string(stateFolder),
+                                           notification.variant()]
         let reply = try bus.call(agentName, agentPath, "org.herald.Agent1", "Hold", &arguments, reply: "(u)", timeout: 25_000)
         defer { g_variant_unref(reply) }
         return SessionBus.child(reply) { g_variant_get_uint32($0) } ?? 0
@@ -105,7 +113,7 @@ package enum HandoverBus {
     /// A withdrawal nobody takes is not retried: the caller forgets the handover anyway.
     @MainContext
     package static func withdraw(appID: String, key: String, from place: Handover.Place) {
-        guard (try? DesktopLibrary.gio.load()) != nil, let bus = SessionBus() else { return }
+        guard (try? requireNoNUL([appID, key])) != nil, (try? DesktopLibrary.gio.load()) != nil, let bus = SessionBus() else { return }
         switch place {
         case .desktopList:
             var arguments = [g_variant_new_string(agentName), g_variant_new_string(Handover.notificationID(appID: appID, key: key))]
@@ -120,6 +128,16 @@ package enum HandoverBus {
             var arguments = [g_variant_new_string(appID), g_variant_new_string(key)]
             if let reply = try? bus.call(agentName, agentPath, "org.herald.Agent1", "Withdraw", &arguments, reply: "()",
                                          autoStart: false) { g_variant_unref(reply) }
+        }
+    }
+}
+
+extension HandoverBus {
+    /// Refuses ids that hold a NUL character: C would cut them there, and the message would be
+    /// handed over (or withdrawn) under another id than its own.
+    static func requireNoNUL(_ ids: [String]) throws(HandoverFailure) {
+        if let id = ids.first(where: { $0.contains("\0") }) {
+            throw HandoverFailure(reason: "'\(id.replacing("\0", with: "\\0"))' holds a NUL character, which the bus cannot carry")
         }
     }
 }
@@ -159,13 +177,16 @@ package struct DesktopListNotification {
     package var buttons: [(label: String, answer: String)]
     /// A themed icon name, or `nil` for the agent's own icon.
     package var themedIcon: String?
+    /// The folder of the app's state, named in each action's target after the answer, for the
+    /// agent to record in; `nil` through the portal, where the app records its own answers.
+    package var stateFolder: String?
 
     /// Creates the message.
     package init(action: String, appID: String, key: String, title: String, body: String, priority: String, defaultAnswer: String?,
-                 buttons: [(label: String, answer: String)], themedIcon: String?) {
+                 buttons: [(label: String, answer: String)], themedIcon: String?, stateFolder: String? = nil) {
         self.action = action
         (self.appID, self.key, self.title, self.body, self.priority) = (appID, key, title, body, priority)
-        (self.defaultAnswer, self.buttons, self.themedIcon) = (defaultAnswer, buttons, themedIcon)
+        (self.defaultAnswer, self.buttons, self.themedIcon, self.stateFolder) = (defaultAnswer, buttons, themedIcon, stateFolder)
     }
 
     /// The `a{sv}` AddNotification takes (floating).
@@ -191,10 +212,11 @@ package struct DesktopListNotification {
         return GVariantDictionary.make(entries)
     }
 
-    /// The `(sss)` target of an action: app id, key, answer.
+    /// The target of an action: `(sss)` app id, key, answer, and `(ssss)` with the state folder.
     private func target(_ answer: String) -> OpaquePointer {
         var parts: [OpaquePointer?] = [g_variant_new_string(appID), g_variant_new_string(key), g_variant_new_string(answer)]
-        return g_variant_new_tuple(&parts, 3)
+        if let stateFolder { parts.append(g_variant_new_string(stateFolder)) }
+        return g_variant_new_tuple(&parts, gsize(parts.count))
     }
 }
 

@@ -32,12 +32,23 @@ final class AgentEndToEndTests: XCTestCase {
         }
     }
 
-    /// `gapplication action org.herald.Agent answer "(APP, KEY, ANSWER)"`, as the shell calls it.
+    /// The state folder a check of this session names in its handovers.
+    func stateFolder(_ session: DesktopSession) throws -> String {
+        URL(fileURLWithPath: try store(session).paths.stateDirectory).resolvingSymlinksInPath().path
+    }
+
+    /// `gapplication action org.herald.Agent answer "(APP, KEY, ANSWER, STATE FOLDER)"`, as the
+    /// shell calls it for a message in its list.
     func click(_ answer: String, key: String? = nil, appID: String? = nil, in session: DesktopSession,
                environment extra: [String: String] = [:]) throws -> (status: Int32, output: String) {
-        let target = "('\(appID ?? self.appID)', '\(key ?? self.key)', '\(answer)')"
+        let target = "('\(appID ?? self.appID)', '\(key ?? self.key)', '\(answer)', '\(try stateFolder(session))')"
         return try runToCompletion("/usr/bin/gapplication", ["action", "org.herald.Agent", "answer", target],
                                    environment: session.environment.merging(extra) { _, new in new })
+    }
+
+    /// The sentences the agent said on standard error (the bus's, as in a real session).
+    func agentSaid(_ session: DesktopSession) -> [String] {
+        session.busErrorOutput.split(separator: "\n").map(String.init).filter { $0.hasPrefix("herald-agent: ") }
     }
 
     /// The agent's process id, or `nil` while nothing owns its name.
@@ -91,16 +102,19 @@ final class AgentEndToEndTests: XCTestCase {
         XCTAssertEqual(try store(session).load().answeredAway, [:])
     }
 
-    func testTheSameAnswerTwiceIsRecordedOnceAndOpensTheLinkOnce() throws {
+    func testTheSameAnswerTwiceIsRecordedOnceAndOpensTheLinkOnceAndTheSecondIsRefusedWithASentence() throws {
         let session = try agentSession()
         defer { session.stop() }
         try handOver(key, in: session)
         XCTAssertEqual(try click("view", in: session).status, 0)
-        XCTAssertEqual(try click("view", in: session).status, 0)
+        XCTAssertEqual(try click("view", in: session).status, 1, "nothing is handed over any more")
         XCTAssertTrue(eventually(within: 5) { session.openedLinks == [link] })
         Thread.sleep(forTimeInterval: 0.5)
         XCTAssertEqual(session.openedLinks, [link], "the second click opens nothing")
         XCTAssertEqual(try store(session).load().viewed, [key])
+        let stateFile = try store(session).paths.stateFile
+        XCTAssertEqual(agentSaid(session), ["herald-agent: cannot record the answer 'view' to message '\(key)' of \(appID): "
+                                            + "\(stateFile) holds no handover of it: it was answered or withdrawn already, or handed over from another state folder"])
     }
 
     func testTwoClicksAtOnceAreRecordedOnceAndOpenTheLinkOnce() throws {
@@ -117,7 +131,7 @@ final class AgentEndToEndTests: XCTestCase {
             }
             XCTAssertTrue(eventually { barrier.everyoneWaits })
             try barrier.release()
-            for click in clicks { XCTAssertEqual(click.wait(seconds: 10), 0, click.errorOutput) }
+            XCTAssertEqual(clicks.map { $0.wait(seconds: 10) }.sorted(), [0, 1], "one records, the other finds it answered")
             let state = try store(session).load()
             XCTAssertNil(state.handedOver[key], "round \(round)")
             if answer == "view" { XCTAssertTrue(state.viewed.contains(key), "round \(round)") } else { XCTAssertNotNil(state.reminded[key], "round \(round)") }
@@ -152,7 +166,7 @@ final class AgentEndToEndTests: XCTestCase {
             + "'desktop-entry': <'org.example.App'>}"
         func hold(_ key: String) throws -> Int {
             try handOver(key, in: session, place: .agent)
-            let reply = try agentCall("Hold", [appID, key, notification], in: session)
+            let reply = try agentCall("Hold", [appID, key, try stateFolder(session), notification], in: session)
             XCTAssertEqual(reply.status, 0, reply.output)
             // "(uint32 7,)"
             return try XCTUnwrap(Int(reply.output.components(separatedBy: "uint32 ").last?.prefix { $0.isNumber } ?? ""), reply.output)
@@ -200,8 +214,8 @@ final class AgentEndToEndTests: XCTestCase {
         defer { session.stop() }
         try handOver(key, in: session, place: .agent)
         let notification = "{'summary': <'S'>, 'body': <'B'>, 'actions': <[('default', 'More'), ('view', 'More'), ('ignore', 'Ignore')]>}"
-        let first = try agentCall("Hold", [appID, key, notification], in: session)
-        let second = try agentCall("Hold", [appID, key, notification], in: session)
+        let first = try agentCall("Hold", [appID, key, try stateFolder(session), notification], in: session)
+        let second = try agentCall("Hold", [appID, key, try stateFolder(session), notification], in: session)
         XCTAssertEqual([first.status, second.status], [0, 0])
         XCTAssertEqual([first.output, second.output], ["(uint32 1,)\n", "(uint32 2,)\n"])
         XCTAssertTrue(eventually(within: 5) {
@@ -232,7 +246,7 @@ final class AgentEndToEndTests: XCTestCase {
         XCTAssertEqual(refusedClick("('../org.example.App', '\(key)', 'view')"),
                        prefix + "app id '../org.example.App' is not usable: use letters, digits, '.', '-' and '_' (e.g. org.example.App)\n")
         XCTAssertEqual(refusedClick("('\(appID)', '\(key)', 'maybe')"), prefix + "'maybe' is not an answer: use view, remind, ignore, ok\n")
-        let hold = try agentCall("Hold", ["a/b", key, "{'summary': <'S'>}"], in: session)
+        let hold = try agentCall("Hold", ["a/b", key, folder, "{'summary': <'S'>}"], in: session)
         XCTAssertNotEqual(hold.status, 0)
 
         XCTAssertEqual(try Data(contentsOf: stateFile), before)

@@ -62,6 +62,11 @@ final class HandoverEndToEndTests: XCTestCase {
         return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
     }
 
+    /// The check's state folder as a handover names it: `$XDG_STATE_HOME/herald`, links resolved.
+    func stateFolder(_ session: DesktopSession) -> String {
+        URL(fileURLWithPath: session.environment["XDG_STATE_HOME"]! + "/herald").resolvingSymlinksInPath().path
+    }
+
     func handedOver(_ session: DesktopSession) throws -> [String: [String: Any]] {
         try stateFile(session)["handedOver"] as? [String: [String: Any]] ?? [:]
     }
@@ -81,12 +86,13 @@ final class HandoverEndToEndTests: XCTestCase {
         let posted = calls(log)
         XCTAssertEqual(posted.map { $0["method"] as? String }, ["AddNotification"])
         let text = try XCTUnwrap(posted.first?["text"] as? String)
+        let folder = stateFolder(session)
         XCTAssertEqual(text, """
             ('org.herald.Agent', '\(appID) \(key)', {'title': <'Tested App: New release'>, 'body': <"See what's new & more">, \
-            'priority': <'normal'>, 'default-action': <'app.answer'>, 'default-action-target': <('\(appID)', '\(key)', 'view')>, \
-            'buttons': <[{'label': <'Read'>, 'action': <'app.answer'>, 'target': <('\(appID)', '\(key)', 'view')>}, \
-            {'label': <'Remind Me Later'>, 'action': <'app.answer'>, 'target': <('\(appID)', '\(key)', 'remind')>}, \
-            {'label': <'Ignore'>, 'action': <'app.answer'>, 'target': <('\(appID)', '\(key)', 'ignore')>}]>, \
+            'priority': <'normal'>, 'default-action': <'app.answer'>, 'default-action-target': <('\(appID)', '\(key)', 'view', '\(folder)')>, \
+            'buttons': <[{'label': <'Read'>, 'action': <'app.answer'>, 'target': <('\(appID)', '\(key)', 'view', '\(folder)')>}, \
+            {'label': <'Remind Me Later'>, 'action': <'app.answer'>, 'target': <('\(appID)', '\(key)', 'remind', '\(folder)')>}, \
+            {'label': <'Ignore'>, 'action': <'app.answer'>, 'target': <('\(appID)', '\(key)', 'ignore', '\(folder)')>}]>, \
             'icon': <('themed', <['org.herald.Herald']>)>})
             """)
         XCTAssertEqual(try session.notifyCalls().count, 0, "nothing went to the freedesktop server")
@@ -137,7 +143,7 @@ final class HandoverEndToEndTests: XCTestCase {
         let held = calls(log)
         XCTAssertEqual(held.map { $0["method"] as? String }, ["Hold"])
         XCTAssertEqual(held.first?["text"] as? String, """
-            ('\(appID)', '\(key)', {'summary': <'New release'>, 'body': <'See what&apos;s new &amp; more'>, 'app-name': <'Tested App'>, \
+            ('\(appID)', '\(key)', '\(stateFolder(session))', {'summary': <'New release'>, 'body': <'See what&apos;s new &amp; more'>, 'app-name': <'Tested App'>, \
             'icon': <'org.herald.Herald'>, 'urgency': <byte 0x01>, 'actions': <[('default', 'Read'), ('view', 'Read'), \
             ('remind', 'Remind Me Later'), ('ignore', 'Ignore')]>, 'desktop-entry': <'\(appID)'>})
             """)

@@ -59,9 +59,9 @@ public final class DesktopSession {
         try startServer(kind)
     }
 
-    private func startBus(_ configuration: [String]) throws {
+    private func startBus(_ configuration: [String], environment extra: [String: String] = [:]) throws {
         let daemon = try ChildProcess("/usr/bin/dbus-daemon", configuration + ["--nofork", "--print-address=1"],
-                                      environment: environment, directory: directory, name: "dbus-daemon")
+                                      environment: environment.merging(extra) { _, new in new }, directory: directory, name: "dbus-daemon")
         bus = daemon
         guard eventually({ daemon.output.contains("\n") }) else { throw TestSetupError("dbus-daemon did not start: \(daemon.errorOutput)") }
         environment["DBUS_SESSION_BUS_ADDRESS"] = daemon.output.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -69,14 +69,21 @@ public final class DesktopSession {
 
     /// Starts the session bus with one service the bus starts on demand, `name` running
     /// `command`, and no other (the machine's own service files are not read).
-    public func startBus(activating name: String, command: String) throws {
+    ///
+    /// - Parameter extra: variables set (or replaced) in the bus's environment, and so in the
+    ///   environment of every service it starts, but not in `environment`.
+    public func startBus(activating name: String, command: String, environment extra: [String: String] = [:]) throws {
         let services = directory.appendingPathComponent("bus-services")
         try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
         try "[D-BUS Service]\nName=\(name)\nExec=\(command)\n".write(to: services.appendingPathComponent(name + ".service"), atomically: true, encoding: .utf8)
         let configuration = directory.appendingPathComponent("bus.conf")
         try Self.writeBusConfiguration(to: configuration, socket: directory.appendingPathComponent("bus").path, services: services.path)
-        try startBus(["--config-file=" + configuration.path])
+        try startBus(["--config-file=" + configuration.path], environment: extra)
     }
+
+    /// What the session bus and the services it started wrote on standard error so far: a
+    /// D-Bus-activated service's standard error is the bus's (the user's journal, in a real session).
+    public var busErrorOutput: String { bus?.errorOutput ?? "" }
 
     /// Writes a minimal session bus configuration: listening on `socket`, everyone may own and
     /// send, monitors may watch; services are started only from `services` (none without it).

@@ -9,7 +9,11 @@ import HeraldDesktop
 ///
 /// Every answer is recorded in that app's state file, under the same lock every check takes,
 /// once (`CheckPolicy.applyHandedOver`); a view opens the link the check handed over, never one
-/// a caller sends. It exits when it holds nothing and no call came for `idleSeconds`.
+/// a caller sends. The state file is the one in the folder the handover names
+/// (`HandoverStateFolder`), not the one the agent's own environment (the session bus's) would
+/// give: a message whose folder it cannot use is refused, so the check shows it itself, and an
+/// answer it cannot record is said on standard error (the user's journal) and leaves the
+/// message unanswered. It exits when it holds nothing and no call came for `idleSeconds`.
 @MainContext
 package final class Agent {
     /// The agent's app id and bus name.
@@ -34,7 +38,8 @@ package final class Agent {
           <interface name="org.herald.Agent1">
             <method name="Hold">
               <arg type="s" name="app_id" direction="in"/><arg type="s" name="message_key" direction="in"/>
-              <arg type="a{sv}" name="notification" direction="in"/><arg type="u" name="id" direction="out"/>
+              <arg type="s" name="state_folder" direction="in"/><arg type="a{sv}" name="notification" direction="in"/>
+              <arg type="u" name="id" direction="out"/>
             </method>
             <method name="Withdraw">
               <arg type="s" name="app_id" direction="in"/><arg type="s" name="message_key" direction="in"/>
@@ -49,8 +54,9 @@ package final class Agent {
     private let linkOpener = LinkOpener()
     private var service: SessionService?
     private var loop: MainLoop?
-    /// The notifications held on screen, by `Handover.notificationID(appID:key:)`.
-    private var held: [String: NotificationHandle] = [:]
+    /// The notifications held on screen, by `Handover.notificationID(appID:key:)`, each with the
+    /// state folder its handover named.
+    private var held: [String: (handle: NotificationHandle, stateFolder: String)] = [:]
     private var idleTimer: UInt32 = 0
     private var leaving = false
     private var status: Int32 = 0
@@ -60,8 +66,8 @@ package final class Agent {
     ///
     /// - Parameters:
     ///   - idleSeconds: how long it stays with nothing held and no call before it exits.
-    ///   - complain: told each problem it met (a state file it cannot write, a link that did
-    ///     not open), one sentence each.
+    ///   - complain: told each problem it met (a handover it refused, an answer it could not
+    ///     record, a link that did not open), one sentence each.
     package init(environment: [String: String], idleSeconds: Double, complain: @escaping (String) -> Void) {
         self.environment = environment
         self.idleSeconds = idleSeconds
@@ -119,14 +125,18 @@ package final class Agent {
         waitIdle()
     }
 
-    /// `ActivateAction("answer", [<(app id, key, answer)>], platform data)`: records the answer.
+    /// `ActivateAction("answer", [<(app id, key, answer, state folder)>], platform data)`: records
+    /// the answer in the state folder the target names. A target without one, `(app id, key,
+    /// answer)`, posted to GNOME's list before handovers named their folder, is recorded in the
+    /// folder the agent's own environment gives.
     private func activateAction(_ arguments: [DBusValue], _ call: MethodCall) {
         guard arguments.count == 3, arguments[0].string == HandoverBus.agentAction else {
             return call.fail(Self.invalidArgs, "the only action is '\(HandoverBus.agentAction)'")
         }
         guard case .array(let parameter) = arguments[1], parameter.count == 1, case .tuple(let target) = parameter[0].unwrapped,
-              target.count == 3, let appID = target[0].string, let key = target[1].string, let answerText = target[2].string
-        else { return call.fail(Self.invalidArgs, "the answer's target is (app id, message key, answer)") }
+              target.count == 3 || target.count == 4, let appID = target[0].string, let key = target[1].string,
+              let answerText = target[2].string, target.count == 3 || target[3].string != nil
+        else { return call.fail(Self.invalidArgs, "the answer's target is (app id, message key, answer, state folder)") }
         var platformData: [String: String] = [:]
         if case .dictionary(let entries) = arguments[2] {
             for (name, value) in entries { if let text = value.unwrapped.string { platformData[name] = text } }
@@ -135,35 +145,48 @@ package final class Agent {
         guard let answer = Answer(rawValue: answerText) else {
             return call.fail(Self.invalidArgs, "'\(answerText)' is not an answer: use \(Answer.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        if let handle = held.removeValue(forKey: Handover.notificationID(appID: appID, key: key)) { handle.close() }
-        do {
-            try record(answer, appID: appID, key: key, launchEnvironment: LinkOpener.launchEnvironment(platformData: platformData))
-            call.reply()
-        } catch {
-            call.fail(Self.failed, String(describing: error))
+        guard let stateFolder = target.count == 4 ? target[3].string : HandoverStateFolder.own(appID: appID, environment: environment) else {
+            return call.fail(Self.invalidArgs, "the answer's target names no state folder")
         }
+        do throws(HandoverStateProblem) {
+            try record(answer, appID: appID, key: key, in: stateFolder,
+                       launchEnvironment: LinkOpener.launchEnvironment(platformData: platformData))
+        } catch {
+            complain(Self.notRecorded(answer, appID: appID, key: key, error))
+            return call.fail(error.errorName, error.description)
+        }
+        held.removeValue(forKey: Handover.notificationID(appID: appID, key: key))?.handle.close()
+        call.reply()
     }
 
-    /// `Hold(app id, key, notification) -> id`: shows the notification until it is answered.
+    /// `Hold(app id, key, state folder, notification) -> id`: shows the notification until it is
+    /// answered, when the state folder holds the app's handover of it; otherwise refuses, and
+    /// the check shows the message itself.
     private func hold(_ arguments: [DBusValue], _ call: MethodCall) {
         guard !leaving else { return call.fail(Self.failed, "the agent is exiting; ask again to start a new one") }
-        guard arguments.count == 3, let appID = arguments[0].string, let key = arguments[1].string,
-              case .dictionary(let fields) = arguments[2]
-        else { return call.fail(Self.invalidArgs, "Hold takes (app id, message key, notification)") }
+        guard arguments.count == 4, let appID = arguments[0].string, let key = arguments[1].string, let stateFolder = arguments[2].string,
+              case .dictionary(let fields) = arguments[3]
+        else { return call.fail(Self.invalidArgs, "Hold takes (app id, message key, state folder, notification)") }
         if let refusal = Self.refusal(appID: appID, key: key) { return call.fail(Self.invalidArgs, refusal) }
+        do throws(HandoverStateProblem) {
+            _ = try HandoverStateFolder(stateFolder, appID: appID, key: key, environment: environment)
+        } catch {
+            complain("refused to hold message '\(key)' of \(appID): \(error.description); the check that handed it over shows it itself")
+            return call.fail(error.errorName, error.description)
+        }
         let notification = Self.notification(fields)
         guard connectedToServer || NotificationServer(appName: "Herald") != nil else {
             return call.fail(Self.failed, "no notification server answers on the session bus")
         }
         connectedToServer = true
         let id = Handover.notificationID(appID: appID, key: key)
-        held.removeValue(forKey: id)?.close()
+        held.removeValue(forKey: id)?.handle.close()
         let hasActionURL = notification.actions.contains { $0.id == Answer.view.rawValue }
         do {
             let handle = try notification.show { [weak self] response in
                 self?.answered(id, appID: appID, key: key, response: response, hasActionURL: hasActionURL)
             }
-            held[id] = handle
+            held[id] = (handle, stateFolder)
             call.reply([.uint32(handle.id)])
         } catch {
             call.fail(Self.failed, error.description)
@@ -175,39 +198,50 @@ package final class Agent {
         guard arguments.count == 2, let appID = arguments[0].string, let key = arguments[1].string else {
             return call.fail(Self.invalidArgs, "Withdraw takes (app id, message key)")
         }
-        held.removeValue(forKey: Handover.notificationID(appID: appID, key: key))?.close()
+        held.removeValue(forKey: Handover.notificationID(appID: appID, key: key))?.handle.close()
         call.reply()
     }
 
     /// A held notification's one response: a button is its answer, a close without one is
     /// what `CheckPolicy.answer(forClose:)` says (a close the agent asked for records nothing).
     private func answered(_ id: String, appID: String, key: String, response: NotificationResponse, hasActionURL: Bool) {
-        guard held.removeValue(forKey: id) != nil else { return }
+        guard let stateFolder = held.removeValue(forKey: id)?.stateFolder else { return }
         let answer: Answer?
         switch response {
         case .action(let action): answer = NotificationContent.answer(forActionID: action, hasActionURL: hasActionURL)
         case .closed(.closedByHerald): return waitIdle()
         case .closed(let reason): answer = CheckPolicy.answer(forClose: reason)
         }
-        do {
-            try record(answer, appID: appID, key: key, launchEnvironment: [:])
+        do throws(HandoverStateProblem) {
+            try record(answer, appID: appID, key: key, in: stateFolder, launchEnvironment: [:])
         } catch {
-            complain(String(describing: error))
+            complain(Self.notRecorded(answer, appID: appID, key: key, error))
         }
         waitIdle()
     }
 
-    /// Records an answer to a handed-over message, once, and opens the handed-over link for a
-    /// view; `nil` forgets the handover without answering, so the next check shows it again.
-    private func record(_ answer: Answer?, appID: String, key: String, launchEnvironment: [String: String]) throws {
-        let store = FileStateStore(paths: try HeraldPaths(appID: appID, environment: environment))
+    /// Records an answer to a handed-over message in the state folder its handover named, once,
+    /// and opens the handed-over link for a view; `nil` forgets the handover without answering,
+    /// so the next check shows it again.
+    ///
+    /// - Throws: what keeps the agent from that folder's state, or that it holds no handover of
+    ///   the message; nothing is written then (no folder or file is created).
+    private func record(_ answer: Answer?, appID: String, key: String, in stateFolder: String,
+                        launchEnvironment: [String: String]) throws(HandoverStateProblem) {
+        let paths = try HandoverStateFolder(stateFolder, appID: appID, key: key, environment: environment).paths
         let now = Date()
-        let handover = try store.update { state -> Handover? in
-            guard let result = CheckPolicy.applyHandedOver(answer, to: key, state: state, now: now) else { return nil }
-            state = result.state
-            return result.handover
+        let handover: Handover?
+        do {
+            handover = try FileStateStore(paths: paths).update { state -> Handover? in
+                guard let result = CheckPolicy.applyHandedOver(answer, to: key, state: state, now: now) else { return nil }
+                state = result.state
+                return result.handover
+            }
+        } catch {
+            throw .unusable(StateStoreError(error, writing: paths.stateFile))
         }
-        guard answer == .view, let link = handover?.link else { return }
+        guard let handover else { throw .notHandedOver(paths.stateFile) }
+        guard answer == .view, let link = handover.link else { return }
         do {
             try linkOpener.open(link, launchEnvironment: launchEnvironment)
         } catch {
@@ -244,10 +278,18 @@ package final class Agent {
     private static let failed = "org.freedesktop.DBus.Error.Failed"
 
     /// Why an app id and key are refused, or `nil`: the app id must be usable as a file name
-    /// (`HeraldPaths.isValid`), the key not empty.
+    /// (`HeraldPaths.isValid`), the key not empty and free of NUL, which C would cut it at.
     nonisolated static func refusal(appID: String, key: String) -> String? {
         if !HeraldPaths.isValid(appID: appID) { return StateStoreError.invalidAppID(appID).description }
-        return key.isEmpty ? "the message key is empty" : nil
+        if key.isEmpty { return "the message key is empty" }
+        return key.contains("\0") ? "the message key holds a NUL character" : nil
+    }
+
+    /// The sentence said of an answer (or, for `nil`, a notification's expiry) the agent could
+    /// not record.
+    nonisolated static func notRecorded(_ answer: Answer?, appID: String, key: String, _ problem: HandoverStateProblem) -> String {
+        let what = answer.map { "the answer '\($0.rawValue)' to" } ?? "the expiry of"
+        return "cannot record \(what) message '\(key)' of \(appID): \(problem.description)" + (problem.messageWaits ? "; it stays unanswered" : "")
     }
 
     /// The notification `Hold` describes, held until answered (timeout 0).

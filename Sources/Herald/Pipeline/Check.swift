@@ -630,7 +630,7 @@ final class Check {
             return claim
         }) ?? nil else { return nil }
         do {
-            return try route.handOver(content, key: entry.key, as: handover)
+            return try route.handOver(content, key: entry.key, as: handover, stateFolder: Handover.stateFolder(of: inputs.store))
         } catch {
             updateState { state in
                 state = CheckPolicy.forgetHandovers([entry.key], in: state)

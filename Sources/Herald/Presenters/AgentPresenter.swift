@@ -36,12 +36,13 @@ package final class AgentPresenter: HandingOverPresenter {
         return agentProcessID.map { Handover(place: .agent, agentProcessID: $0, link: link, since: now) }
     }
 
-    package func handOver(_ content: NotificationContent, key: String, as handover: Handover) throws -> HandedOverMessage {
+    package func handOver(_ content: NotificationContent, key: String, as handover: Handover, stateFolder: String?) throws -> HandedOverMessage {
+        guard let stateFolder else { throw HandoverFailure.noStateFolder }
         let sender = DesktopPresenter.sender(appName: appName, appID: appID, icon: icon, environment: environment)
         let urgency: UInt8 = switch content.urgency { case .low?: 0; case .critical?: 2; default: 1 }
         let notification = HeldNotification(summary: content.summary, body: content.body, appName: sender.name, icon: content.icon ?? sender.icon,
                                             urgency: urgency, actions: content.actions, desktopEntry: appID)
-        let id = try HandoverBus.hold(notification, appID: appID, key: key)
+        let id = try HandoverBus.hold(notification, appID: appID, key: key, stateFolder: stateFolder)
         return HandedOverNotice(id: id, handover: handover, appID: appID, key: key)
     }
 }

@@ -17,8 +17,12 @@ package protocol HandingOverPresenter: MessagePresenter {
     func handover(link: String?, now: Date) -> Handover?
     /// Posts the message `key` where `handover` says; nothing waits on it in this process.
     ///
-    /// - Throws: when it was not taken; the check then forgets the handover and shows it as today.
-    func handOver(_ content: NotificationContent, key: String, as handover: Handover) throws -> HandedOverMessage
+    /// - Parameter stateFolder: the folder of the app's state that holds the handover
+    ///   (`Handover.stateFolder(of:)`), named to the agent, which records the answer there;
+    ///   `nil` when the state is kept in no folder, and then only the portal can take it.
+    /// - Throws: when it was not taken (the agent refuses a folder it cannot use); the check
+    ///   then forgets the handover and shows it as today.
+    func handOver(_ content: NotificationContent, key: String, as handover: Handover, stateFolder: String?) throws -> HandedOverMessage
 }
 
 extension HandingOverPresenter {
@@ -102,8 +106,14 @@ package final class HandoverRoutePresenter: HandingOverPresenter {
 
     package func handover(link: String?, now: Date) -> Handover? { route?.handover(link: link, now: now) }
 
-    package func handOver(_ content: NotificationContent, key: String, as handover: Handover) throws -> HandedOverMessage {
+    package func handOver(_ content: NotificationContent, key: String, as handover: Handover, stateFolder: String?) throws -> HandedOverMessage {
         guard let route else { throw HandoverFailure(reason: "no route to hand messages over") }
-        return try route.handOver(content, key: key, as: handover)
+        return try route.handOver(content, key: key, as: handover, stateFolder: stateFolder)
     }
+}
+
+extension HandoverFailure {
+    /// The agent records answers in a state folder: a state kept elsewhere (in memory) is not
+    /// handed to it.
+    static let noStateFolder = HandoverFailure(reason: "the app's state is kept in no folder the Herald agent could record answers in")
 }

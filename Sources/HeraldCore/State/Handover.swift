@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 
 /// A message handed over to outlive the check that showed it (DESIGN.md D23): posted to the
 /// desktop's own list of notifications (GNOME Shell's `org.gtk.Notifications`), where a click
@@ -41,6 +42,18 @@ package struct Handover: Codable, Sendable, Equatable {
     /// the message's key (an app id holds no space).
     package static func notificationID(appID: String, key: String) -> String {
         appID + " " + key
+    }
+
+    /// The state folder a handover names to the agent (`org.herald.Agent1.Hold`, and the target
+    /// of each click in GNOME's list): the folder of `store`'s state file, every symbolic link
+    /// resolved. The agent runs in the session bus's environment, whose `HOME` and
+    /// `XDG_STATE_HOME` may not be the check's, so it records the answer in the folder the
+    /// handover names, never in one its own environment would give. `nil` for a store that keeps
+    /// no state file (in memory) or whose folder is not there: such a message is not handed over.
+    package static func stateFolder(of store: any StateStore) -> String? {
+        guard let store = store as? FileStateStore, let real = realpath(store.paths.stateDirectory, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real)
     }
 
     /// The app id and key of a `notificationID(appID:key:)`, or `nil` for any other text.
@@ -127,5 +140,25 @@ extension CheckPolicy {
         case .agent: return handover.agentProcessID.map(isAgentLive) ?? false
         case .portal: return now.timeIntervalSince(handover.since) < remindPeriod
         }
+    }
+}
+
+extension HeraldPaths {
+    /// The folder of the state and lock files, `$XDG_STATE_HOME/herald`.
+    package var stateDirectory: String { RegularFile.folder(of: stateFile) }
+
+    /// The paths of `appID` whose state is kept in `stateDirectory`, the folder a handover named
+    /// (`Handover.stateFolder(of:)`): the state and lock files there, named as
+    /// `init(appID:environment:)` names them, and the cache as `environment` says; `nil` when
+    /// `stateDirectory` is not a folder Herald keeps state in (an absolute `…/herald`).
+    ///
+    /// - Throws: `StateStoreError.invalidAppID` for an app id that is no file name.
+    package init?(appID: String, stateDirectory: String, environment: [String: String]) throws {
+        guard stateDirectory.hasPrefix("/"), stateDirectory.hasSuffix("/herald") else { return nil }
+        var environment = environment
+        environment["XDG_STATE_HOME"] = RegularFile.folder(of: stateDirectory)
+        let paths = try HeraldPaths(appID: appID, environment: environment)
+        guard paths.stateDirectory == stateDirectory else { return nil }
+        self = paths
     }
 }

@@ -66,6 +66,34 @@ final class HandoverTests: XCTestCase {
         XCTAssertFalse(String(decoding: try StateFileFormat.encode(HeraldState()), as: UTF8.self).contains("handedOver"))
     }
 
+    func testAHandoverNamesTheStateFolderOfItsStoreWithLinksResolvedAndNoneForAStateInMemory() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let real = directory.appendingPathComponent("real").resolvingSymlinksInPath().path
+        try FileManager.default.createDirectory(atPath: real + "/herald", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("state").path, withDestinationPath: real)
+        let paths = try HeraldPaths(appID: "org.example.App", environment: ["XDG_STATE_HOME": directory.appendingPathComponent("state").path])
+        XCTAssertEqual(paths.stateDirectory, directory.appendingPathComponent("state/herald").path)
+        XCTAssertEqual(Handover.stateFolder(of: FileStateStore(paths: paths)), real + "/herald")
+        XCTAssertNil(Handover.stateFolder(of: MemoryStateStore()), "a state in memory has no folder")
+        let missing = try HeraldPaths(appID: "org.example.App", environment: ["XDG_STATE_HOME": directory.appendingPathComponent("missing").path])
+        XCTAssertNil(Handover.stateFolder(of: FileStateStore(paths: missing)), "nor has one whose folder is not there")
+    }
+
+    func testTheStateFolderAHandoverNamesGivesTheAppsFilesThereOnlyWhenItIsAnAbsoluteHeraldFolder() throws {
+        let environment = ["HOME": "/home/someone", "XDG_STATE_HOME": "/elsewhere/state"]
+        let paths = try XCTUnwrap(try HeraldPaths(appID: "org.example.App", stateDirectory: "/run/check/state/herald", environment: environment))
+        XCTAssertEqual([paths.stateFile, paths.lockFile, paths.cachedFeedFile],
+                       ["/run/check/state/herald/org.example.App.json", "/run/check/state/herald/org.example.App.lock",
+                        "/home/someone/.cache/herald/org.example.App.feed"])
+        for folder in ["relative/herald", "/run/check/state", "/run/check/state/herald/", "/run/check/state/heraldx", "/herald", ""] {
+            XCTAssertNil(try HeraldPaths(appID: "org.example.App", stateDirectory: folder, environment: environment), folder)
+        }
+        XCTAssertThrowsError(try HeraldPaths(appID: "../x", stateDirectory: "/run/check/state/herald", environment: environment)) {
+            XCTAssertEqual($0 as? StateStoreError, .invalidAppID("../x"))
+        }
+    }
+
     func testANotificationIDNamesTheAppAndTheMessage() throws {
         let id = Handover.notificationID(appID: "org.example.App", key: "2026/01/01 extra")
         XCTAssertEqual(id, "org.example.App 2026/01/01 extra")

@@ -24,9 +24,12 @@ final class AgentTests: XCTestCase {
         XCTAssertEqual(notification.timeout, 0)
     }
 
-    func testAnAppIDThatIsNoFileNameOrAnEmptyKeyIsRefused() {
+    func testAnAppIDThatIsNoFileNameOrAnEmptyKeyOrOneWithANULIsRefused() {
         XCTAssertNil(Agent.refusal(appID: "org.example.App", key: "2026/01/01"))
         XCTAssertEqual(Agent.refusal(appID: "../x", key: "k"), "app id '../x' is not usable: use letters, digits, '.', '-' and '_' (e.g. org.example.App)")
         XCTAssertEqual(Agent.refusal(appID: "org.example.App", key: ""), "the message key is empty")
+        XCTAssertEqual(Agent.refusal(appID: "org.example.App", key: "a\0b"), "the message key holds a NUL character")
+        XCTAssertEqual(Agent.refusal(appID: "org.example\0App", key: "k"),
+                       "app id 'org.example\0App' is not usable: use letters, digits, '.', '-' and '_' (e.g. org.example.App)")
     }
 }

@@ -65,9 +65,27 @@ package enum FeedEditor {
         package var copies = 1
     }
 
-    /// The fields `herald feed add` writes: iNotify's keys (`FeedKey.all`), in its order.
-    static func fields(of entry: FeedEntry) -> [(String, String)] {
-        FeedKey.all.compactMap { name in entry.field(name)?.textValue.map { (name, $0) } }
+    /// The fields `herald feed add` writes: the keys Herald reads (`TargetingKey.all`, iNotify's
+    /// first) in that order, then any others by name.
+    static func fields(of entry: FeedEntry) -> [(String, FeedValue)] {
+        let details = entry.details
+        let others = details.keys.filter { !TargetingKey.all.contains($0) }.sorted()
+        return (TargetingKey.all + others).compactMap { name in details[name].map { (name, $0) } }
+    }
+
+    /// The first control character other than a line break or tab in a value's strings
+    /// (a dictionary's keys included), which no feed format can carry.
+    static func controlCharacter(in value: FeedValue) -> Unicode.Scalar? {
+        func first(_ text: String) -> Unicode.Scalar? {
+            text.unicodeScalars.first { $0.properties.generalCategory == .control && !"\n\t".unicodeScalars.contains($0) }
+        }
+        switch value {
+        case .string(let text): return first(text)
+        case .array(let items): return items.lazy.compactMap(controlCharacter(in:)).first
+        case .dictionary(let fields):
+            return fields.keys.sorted().lazy.compactMap { first($0) ?? controlCharacter(in: fields[$0]!) }.first
+        default: return nil
+        }
     }
 
     /// A feed with no entries in `format`, for a file made from nothing.
@@ -97,14 +115,14 @@ package enum FeedEditor {
     package static func adding(_ entry: FeedEntry, to bytes: [UInt8]) throws(FeedEditError) -> Result {
         let feed = try decoded(bytes)
         if feed.entries[entry.key] != nil || feed.problems.contains(where: { $0.key == entry.key }) { throw .keyInUse(entry.key) }
-        for (name, value) in fields(of: entry) + [("the id", entry.key)] {
-            if let bad = value.unicodeScalars.first(where: { $0.properties.generalCategory == .control && !"\n\t".unicodeScalars.contains($0) }) {
+        for (name, value) in fields(of: entry) + [("the id", .string(entry.key))] {
+            if let bad = controlCharacter(in: value) {
                 throw .unwritable("\(name) holds the control character U+\(JSONFeedReader.hex(bad.value, width: 4)), which a feed cannot carry")
             }
         }
         if feed.format == .binaryPropertyList {
             var root = try rootDictionary(bytes)
-            root[entry.key] = .dictionary(Dictionary(uniqueKeysWithValues: fields(of: entry).map { ($0.0, FeedValue.string($0.1)) }))
+            root[entry.key] = .dictionary(Dictionary(uniqueKeysWithValues: fields(of: entry)))
             return Result(bytes: try binary(root), edit: nil)
         }
         let edit = try insertion(of: entry, into: bytes, format: feed.format)
@@ -302,17 +320,17 @@ struct Rendering {
 
     /// The entry as whole lines, each indented and ending with a line break (one line when the
     /// file's entries are written so), and as one line.
-    func entry(key: String, fields: [(String, String)]) -> (lines: String, inline: String) {
+    func entry(key: String, fields: [(String, FeedValue)]) -> (lines: String, inline: String) {
         let (lines, inline) = layouts(key: key, fields: fields)
         return (indentation.valuesOnOneLine ? String(decoding: indentation.member, as: UTF8.self) + inline + "\n" : lines, inline)
     }
 
-    private func layouts(key: String, fields: [(String, String)]) -> (lines: String, inline: String) {
+    private func layouts(key: String, fields: [(String, FeedValue)]) -> (lines: String, inline: String) {
         let member = String(decoding: indentation.member, as: UTF8.self)
         let field = String(decoding: indentation.field, as: UTF8.self)
         switch format {
         case .xmlPropertyList:
-            let body = fields.map { "<key>\(xml($0.0))</key><string>\(xml($0.1))</string>" }
+            let body = fields.map { "<key>\(xml($0.0))</key>" + xml($0.1) }
             return ("\(member)<key>\(xml(key))</key>\n\(member)<dict>\n" + body.map { field + $0 + "\n" }.joined() + "\(member)</dict>\n",
                     "<key>\(xml(key))</key><dict>\(body.joined())</dict>")
         case .json:
@@ -328,9 +346,47 @@ struct Rendering {
 
     func xml(_ text: String) -> String { XMLText.escape(text) }
 
+    /// A value as an XML property list writes it, on one line; a dictionary's keys sorted.
+    func xml(_ value: FeedValue) -> String {
+        switch value {
+        case .string(let text): return "<string>\(xml(text))</string>"
+        case .integer(let number): return "<integer>\(number)</integer>"
+        case .real(let number): return "<real>\(NumberText.plain(number))</real>"
+        case .bool(let flag): return flag ? "<true/>" : "<false/>"
+        case .date(let date): return "<date>\(ISO8601Moment.text(date))</date>"
+        case .data(let bytes): return "<data>\(bytes.base64EncodedString())</data>"
+        case .array(let items): return "<array>" + items.map(xml).joined() + "</array>"
+        case .dictionary(let fields): return "<dict>" + fields.keys.sorted().map { "<key>\(xml($0))</key>" + xml(fields[$0]!) }.joined() + "</dict>"
+        case .null: return "<string></string>"
+        }
+    }
+
     func json(_ text: String) -> String { FeedValue.string(text).jsonText }
+
+    /// A value as JSON on one line, spaced as the entry around it (`"de": "…", "en": "…"`); a
+    /// dictionary's keys sorted.
+    func json(_ value: FeedValue) -> String {
+        switch value {
+        case .array(let items): return "[" + items.map(json).joined(separator: ", ") + "]"
+        case .dictionary(let fields): return "{" + fields.keys.sorted().map { "\(json($0)): \(json(fields[$0]!))" }.joined(separator: ", ") + "}"
+        default: return value.jsonText
+        }
+    }
 
     func openStep(_ text: String) -> String {
         "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"").replacing("\n", with: "\\n").replacing("\t", with: "\\t") + "\""
+    }
+
+    /// A value as an OpenStep property list writes it, on one line: it has only strings, so a
+    /// number is its text (which Herald reads as the number); a dictionary's keys sorted.
+    func openStep(_ value: FeedValue) -> String {
+        switch value {
+        case .array(let items): return "(" + items.map(openStep).joined(separator: ", ") + ")"
+        case .dictionary(let fields): return "{" + fields.keys.sorted().map { "\(openStep($0)) = \(openStep(fields[$0]!));" }.joined(separator: " ") + "}"
+        case .data(let bytes): return "<" + bytes.map { JSONFeedReader.hex(UInt32($0), width: 2) }.joined() + ">"
+        case .date(let date): return openStep(ISO8601Moment.text(date))
+        case .bool(let flag): return openStep(flag ? "YES" : "NO")
+        default: return openStep(value.textValue ?? "")
+        }
     }
 }

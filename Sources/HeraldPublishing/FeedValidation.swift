@@ -57,13 +57,42 @@ package struct FeedFinding: Sendable, Equatable, CustomStringConvertible {
         case criticalUrgency = "critical-urgency"
         /// An `Icon` that is a path, a URL or not a themed icon name: the app's icon is shown.
         case notAnIconName = "not-an-icon-name"
-        /// A URL written in the Message (a note): GNOME Shell makes it clickable outside Herald's
-        /// link rules, and a click on it records no answer; a link belongs in ActionURL.
+        /// A URL written in the Message: GNOME Shell makes it clickable outside Herald's link
+        /// rules, and a click on it records no answer; a link belongs in ActionURL.
         case linkInText = "link-in-text"
 
-        /// Whether it is a note, which tells what users will see, rather than a fault: it does
-        /// not mark the message, and `--strict` lets it pass.
-        package var isNote: Bool { self == .ended || self == .criticalUrgency || self == .linkInText }
+        /// How much it matters: the one place each kind is weighed, for `herald validate`'s
+        /// exit status and for the values `herald feed add` refuses.
+        package var severity: Severity {
+            switch self {
+            // A check never shows the message, or a value is refused: Herald does not take the
+            // key as written (it skips the message, reads a default, or ignores the key).
+            case .wrongType, .unreadableValue, .crashesINotify, .unparseableVersion, .rangeNeverMatches, .unsafeLink,
+                 .retiredID, .unreadableDate, .scheduleNeverMatches, .unknownLanguage, .emptyAudience, .outOfRange,
+                 .unknownUrgency, .unknownCategory, .notAnIconName:
+                return .error
+            // Every value is taken, but the message is not what its writer meant, or reads
+            // worse than it could.
+            case .misspeltKey, .buttonWithoutLink, .noText, .duplicateID, .idOutOfDateOrder, .hiddenFromVersion,
+                 .noFallbackLanguage, .linkInText:
+                return .warning
+            case .ended, .criticalUrgency:
+                return .note
+            }
+        }
+    }
+
+    /// How much a finding matters, from most to least.
+    package enum Severity: String, Sendable, Equatable, CaseIterable {
+        /// A message a check never shows, or a value Herald does not take as written:
+        /// `herald validate` fails (exit 65) and `herald feed add` refuses it.
+        case error
+        /// A fault to fix that leaves every value taken: `herald validate` fails on it only
+        /// with `--strict`.
+        case warning
+        /// Not a fault: it tells what users will see (an end already past, a critical
+        /// urgency). It does not mark the message, and `--strict` lets it pass.
+        case note
     }
 
     /// The message id of the entry.
@@ -74,6 +103,8 @@ package struct FeedFinding: Sendable, Equatable, CustomStringConvertible {
     package var kind: Kind
     /// What is wrong, in one sentence that starts with the key when there is one.
     package var sentence: String
+    /// How much it matters (`Kind.severity`).
+    package var severity: Severity { kind.severity }
 
     /// Creates a finding.
     package init(id: String, key: String?, kind: Kind, sentence: String) {
@@ -132,10 +163,14 @@ package struct FeedReport: Sendable, Equatable {
     /// Whether `messages` are ordered by `Priority` first.
     package var byPriority = false
 
-    /// The findings that are faults to fix.
-    package var problems: [FeedFinding] { findings.filter { !$0.kind.isNote } }
-    /// The findings that are notes (`FeedFinding.Kind.isNote`).
-    package var notes: [FeedFinding] { findings.filter(\.kind.isNote) }
+    /// The findings that are faults to fix: errors and warnings, in the order of `messages`.
+    package var problems: [FeedFinding] { findings.filter { $0.severity != .note } }
+    /// The findings that are errors: a message a check never shows, or a value refused.
+    package var errors: [FeedFinding] { findings.filter { $0.severity == .error } }
+    /// The findings that are warnings: faults that leave every value taken.
+    package var warnings: [FeedFinding] { findings.filter { $0.severity == .warning } }
+    /// The findings that are notes (`FeedFinding.Severity.note`).
+    package var notes: [FeedFinding] { findings.filter { $0.severity == .note } }
 }
 
 /// A publisher's check of a feed: what users will see, and every fault, in one run.
@@ -186,7 +221,7 @@ package enum FeedValidation {
                 }
             }
             found += shared[id] ?? []
-            var listed = ListedMessage(id: id, value: value, notShown: notShown, hasFindings: found.contains { !$0.kind.isNote })
+            var listed = ListedMessage(id: id, value: value, notShown: notShown, hasFindings: found.contains { $0.severity != .note })
             if case .dictionary(let fields) = value { listed.targeting = targetingNote(of: FeedEntry(key: id, details: fields)) }
             messages.append(listed)
             findings += found

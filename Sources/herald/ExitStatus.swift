@@ -6,7 +6,7 @@ enum ExitStatus {
     static let table: [(code: String, meaning: String)] = [
         ("0", "done (also when nothing was due, or the check was deferred or muted)"),
         ("64", "usage: an option or argument that cannot be used"),
-        ("65", "data: a feed, prompts file or signature that cannot be used"),
+        ("65", "data: an unusable feed, prompts file or signature; a feed with errors"),
         ("66", "no input: a named file cannot be read or is not a regular file"),
         ("69", "unavailable: no notification server, or it refused the messages"),
         ("70", "software: the system gave no randomness for a new key"),

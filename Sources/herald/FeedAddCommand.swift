@@ -16,11 +16,22 @@ struct FeedAddCommand: ParsableCommand, UsageExample {
             so each sorts after the day's earlier ones. An id that is in the feed or retired in \
             FEED.keys is never given out again. XML, JSON and OpenStep feeds get the entry as text, \
             indented like the others, with every other byte unchanged; a binary property list is \
-            written anew. Sign the feed again afterwards. Exit 65 when the feed cannot be used.
+            written anew. Sign the feed again afterwards. Every key of the feed format can be set; \
+            --title-for, --message-for and --button-for give a language's text (--title is then \
+            the en text, which users of other languages read). A value `herald validate` would \
+            call an error (a version that is not dotted numbers, a minimum above the maximum, a \
+            date that cannot be read, an unknown category, a number out of range…) is refused \
+            in its words and nothing is written (exit 64); its warnings and notes are printed \
+            after the message is added. Exit 65 when the feed cannot be used.
             """
     )
 
-    static let example = "herald feed add messages.plist --title \"Version 2 is out\" --message \"Faster sync.\" --url https://example.org/v2"
+    static let example = """
+        herald feed add messages.plist --title "Version 2 is out" --message "Faster sync." --url https://example.org/v2
+        herald feed add messages.plist --title "Winter sale" --title-for de="Winterschlussverkauf" --message "Half price" \\
+            --message-for de="Halber Preis" --languages en,de --start-date 2026-12-01 \\
+            --category promotion --rollout 20 --max-shows 2 --min-days-between 7
+        """
 
     @Argument(help: "The feed file (a path or a file: URL).", completion: .file())
     var feed: String
@@ -43,6 +54,48 @@ struct FeedAddCommand: ParsableCommand, UsageExample {
     @Option(help: "The highest app version that shows it.")
     var maxVersion: String?
 
+    @Option(help: ArgumentHelp("A language's title (repeatable); --title is then the en title.", valueName: "language=text"))
+    var titleFor: [String] = []
+
+    @Option(help: ArgumentHelp("A language's text (repeatable); --message is then the en text.", valueName: "language=text"))
+    var messageFor: [String] = []
+
+    @Option(help: ArgumentHelp("A language's button label (repeatable, with --url).", valueName: "language=text"))
+    var buttonFor: [String] = []
+
+    @Option(help: ArgumentHelp("Not shown before this date: 2026-12-01 or 2026-12-01T09:00+01:00 (UTC without an offset).", valueName: "date"))
+    var startDate: String?
+
+    @Option(help: ArgumentHelp("Not shown after this date; a date without a time lasts its whole day.", valueName: "date"))
+    var endDate: String?
+
+    @Option(help: ArgumentHelp("Only users of these languages (comma-separated codes: de,pt_BR).", valueName: "languages"))
+    var languages: [String] = []
+
+    @Option(help: ArgumentHelp("Only these desktops (comma-separated XDG_CURRENT_DESKTOP values: GNOME,KDE).", valueName: "desktops"))
+    var desktops: [String] = []
+
+    @Option(help: ArgumentHelp("The share of installs that see it, 0 to 100.", valueName: "percent"))
+    var rollout: String?
+
+    @Option(help: ArgumentHelp("Higher first when more are pending than one check shows (default 0; --priority=-1 for below).", valueName: "number"))
+    var priority: String?
+
+    @Option(help: ArgumentHelp("low, normal or critical (critical only where the app allows it).", valueName: "urgency"))
+    var urgency: String?
+
+    @Option(help: ArgumentHelp("A themed icon name in place of the app's.", valueName: "name"))
+    var icon: String?
+
+    @Option(help: ArgumentHelp("How many times in all it may be shown, reminders included (1 or more).", valueName: "count"))
+    var maxShows: String?
+
+    @Option(help: ArgumentHelp("The fewest days between two showings (above 0, at most 3650).", valueName: "days"))
+    var minDaysBetween: String?
+
+    @Option(help: ArgumentHelp("announcement (the default), tip, promotion, security or survey.", valueName: "category"))
+    var category: String?
+
     @Option(help: "This id instead of today's date; refused when the feed has it or it is retired.")
     var key: String?
 
@@ -53,16 +106,79 @@ struct FeedAddCommand: ParsableCommand, UsageExample {
     var create = false
 
     func validate() throws {
-        if let url, let refusal = URLRules(allowedCustomSchemes: Set(allowedSchemes)).actionURLRefusal(url) {
+        if let url, let refusal = rules.actionURLRefusal(url) {
             throw ValidationError("--url refused: \(refusal)")
         }
-        if button != nil, url == nil { throw ValidationError("--button labels the link: give --url too") }
+        if button != nil || !buttonFor.isEmpty, url == nil {
+            throw ValidationError("--\(button != nil ? "button" : "button-for") labels the link: give --url too")
+        }
         if create, FeedEdits.newFormat(forName: feed) == nil {
             throw ValidationError("--create takes the format from the name: end it with .plist, .xml, .json or .strings")
         }
         if let key, !RetiredKeys.isWritable(key) {
             throw ValidationError("--key " + RetiredKeys.unwritableReason)
         }
+        if let refused = try draft().findings(rules: rules).first(where: { $0.severity == .error }) {
+            throw ValidationError("\(Self.option(for: refused)) refused: \(refused.sentence)")
+        }
+    }
+
+    /// The links the app may offer.
+    var rules: URLRules { URLRules(allowedCustomSchemes: Set(allowedSchemes)) }
+
+    /// The message the options describe, each value as the feed will hold it.
+    func draft() throws -> MessageDraft {
+        var draft = MessageDraft()
+        for (key, text) in [(FeedKey.title, title), (FeedKey.message, message), (FeedKey.actionURL, url), (FeedKey.actionButton, button),
+                            (FeedKey.minVersion, minVersion), (FeedKey.maxVersion, maxVersion),
+                            (TargetingKey.startDate, startDate), (TargetingKey.endDate, endDate), (TargetingKey.urgency, urgency),
+                            (TargetingKey.icon, icon), (TargetingKey.category, category)] {
+            draft.set(key, text: text)
+        }
+        for (key, text) in [(TargetingKey.rollout, rollout), (TargetingKey.priority, priority),
+                            (TargetingKey.maxShows, maxShows), (TargetingKey.minDaysBetween, minDaysBetween)] {
+            draft.set(key, number: text)
+        }
+        for (key, items) in [(TargetingKey.languages, languages), (TargetingKey.desktops, desktops)] where !items.isEmpty {
+            draft.set(key, list: items.flatMap { $0.split(separator: ",", omittingEmptySubsequences: true).map(Self.trimmed) })
+        }
+        for (key, option, texts) in [(FeedKey.title, "--title-for", titleFor), (FeedKey.message, "--message-for", messageFor),
+                                     (FeedKey.actionButton, "--button-for", buttonFor)] {
+            for given in texts {
+                guard let equals = given.firstIndex(of: "="), equals != given.startIndex else {
+                    throw ValidationError("\(option) takes a language, = and the text, such as de=Neue Version")
+                }
+                do {
+                    try draft.set(key, text: String(given[given.index(after: equals)...]), for: String(given[..<equals]))
+                } catch {
+                    throw ValidationError("\(option): \(error)")
+                }
+            }
+        }
+        return draft
+    }
+
+    /// The option that set the key a finding is about: `--title-for` for a language of a
+    /// localised Title, `--title` for the Title itself.
+    static func option(for finding: FeedFinding) -> String {
+        let key = finding.key ?? FeedKey.title
+        let name = options[key] ?? key
+        let localised = [FeedKey.title, FeedKey.message, FeedKey.actionButton].contains(key) && finding.kind == .unknownLanguage
+        return "--" + name + (localised ? "-for" : "")
+    }
+
+    /// The option of each key, as the options above are named.
+    static let options = [
+        FeedKey.title: "title", FeedKey.message: "message", FeedKey.actionURL: "url", FeedKey.actionButton: "button",
+        FeedKey.minVersion: "min-version", FeedKey.maxVersion: "max-version", TargetingKey.startDate: "start-date",
+        TargetingKey.endDate: "end-date", TargetingKey.languages: "languages", TargetingKey.desktops: "desktops",
+        TargetingKey.rollout: "rollout", TargetingKey.priority: "priority", TargetingKey.urgency: "urgency", TargetingKey.icon: "icon",
+        TargetingKey.maxShows: "max-shows", TargetingKey.minDaysBetween: "min-days-between", TargetingKey.category: "category",
+    ]
+
+    /// A list item without the spaces around it: "de, fr" names de and fr.
+    static func trimmed(_ item: Substring) -> String {
+        String(item.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }
 
     func run() throws {
@@ -97,12 +213,13 @@ struct FeedAddCommand: ParsableCommand, UsageExample {
                 EventReporter.complain("\(feed): not changed: '\(key)' \(refusal)")
                 throw ExitCode(65)
             }
-            let entry = FeedEntry(key: key, title: title, message: message, actionURL: url, actionButton: button,
-                                  minVersion: minVersion, maxVersion: maxVersion)
-            let result = try FeedEdits.edit(feed) { try FeedEditor.adding(entry, to: bytes) }
+            let draft = try draft()
+            let result = try FeedEdits.edit(feed) { try FeedEditor.adding(draft.entry(key: key), to: bytes) }
             try FeedEdits.write(result.bytes, to: file)
             if let created { say("created \(feed): an empty \(created.documentName) feed") }
             say("added \(key) to \(feed)" + (result.edit == nil ? " (a binary property list: the file was written anew)" : ""))
+            // What `herald validate` will say of it, short of an error (refused before).
+            for finding in draft.findings(rules: rules) { EventReporter.complain("'\(key)': \(finding.severity.rawValue): \(finding.sentence)") }
             if created == nil { FeedEdits.noteSignature(of: feed, file: file, before: bytes) }
         }
     }

@@ -10,7 +10,17 @@ struct ValidateCommand: ParsableCommand, UsageExample {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "List a feed's messages in display order and every problem found.",
-        discussion: "Exit 65 when the feed cannot be used at all (or, with --strict, when any problem is found)."
+        discussion: """
+            Each problem is an error or a warning. An error is a message a check never shows or \
+            a value Herald does not take as written (a wrong type, a number out of range, an \
+            unknown category, urgency or language, a version that is not dotted numbers, a \
+            minimum above the maximum, a date that cannot be read, a link that would be \
+            refused, a retired id). A warning is a fault that leaves every value taken (a key \
+            one typo from a known one, a link in the Message, no en text). Notes (an end \
+            already past, a critical urgency) are not faults. Exit 65 when the feed cannot be \
+            used or has an error, and with --strict on a warning too; exit 0 otherwise, so \
+            `herald validate feed.plist` can gate a publisher's CI.
+            """
     )
 
     static let example = "herald validate feed.plist --app-version 1.4 --strict"
@@ -23,7 +33,7 @@ struct ValidateCommand: ParsableCommand, UsageExample {
 
     @OptionGroup var links: URLRuleOptions
 
-    @Flag(help: "Exit 65 on any problem, not only an unusable feed.")
+    @Flag(help: "Exit 65 on warnings too, not only on errors.")
     var strict = false
 
     @Flag(help: "Print one JSON object instead of text.")
@@ -75,12 +85,12 @@ struct ValidateCommand: ParsableCommand, UsageExample {
             if let languageNote { say(languageNote) }
             for line in Self.text(of: report, source: feed, format: decoded.format) { say(line) }
         }
-        if strict, !report.problems.isEmpty { throw ExitCode(65) }
+        if !report.errors.isEmpty || strict && !report.problems.isEmpty { throw ExitCode(65) }
     }
 
     /// The listing for people: a header, a line per message (`!` before one with faults, who
     /// it is for when it has targeting keys, and why a check would leave it out), then every
-    /// problem and every note.
+    /// problem, each named an error or a warning, under a line that counts both, and every note.
     static func text(of report: FeedReport, source: String, format: FeedFormat) -> [String] {
         let hidden = report.messages.filter { $0.notShown != nil }.count
         var lines = ["\(source): \(format.rawValue), \(counted(report.messages.count, "message"))"
@@ -95,8 +105,8 @@ struct ValidateCommand: ParsableCommand, UsageExample {
             lines.append(line)
         }
         let problems = report.problems, notes = report.notes
-        lines.append(problems.isEmpty ? "no problems found" : "\(counted(problems.count, "problem")):")
-        lines += problems.map { "  \($0)" }
+        lines.append(problems.isEmpty ? "no problems found" : problemCount(of: report))
+        lines += problems.map { "  \($0.severity.rawValue): \($0)" }
         if !notes.isEmpty { lines.append("\(counted(notes.count, "note")):") }
         lines += notes.map { "  \($0)" }
         return lines
@@ -123,11 +133,12 @@ struct ValidateCommand: ParsableCommand, UsageExample {
         ]
     }
 
-    /// A finding as data: `{"key": entry id, "field": the entry's key or null, "kind", "reason"}`.
+    /// A finding as data: `{"key": entry id, "field": the entry's key or null, "kind",
+    /// "severity": error, warning or note, "reason"}`.
     static func data(of finding: FeedFinding) -> FeedValue {
         .dictionary([
             "key": .string(finding.id), "field": finding.key.map(FeedValue.string) ?? .null,
-            "kind": .string(finding.kind.rawValue), "reason": .string(finding.sentence),
+            "kind": .string(finding.kind.rawValue), "severity": .string(finding.severity.rawValue), "reason": .string(finding.sentence),
         ])
     }
 
@@ -152,6 +163,12 @@ struct ValidateCommand: ParsableCommand, UsageExample {
 
     /// "1 message", "2 messages".
     static func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)" + (count == 1 ? "" : "s") }
+
+    /// The line above the problems, counting both kinds: "1 error, 2 warnings:", "no errors, 1 warning:".
+    static func problemCount(of report: FeedReport) -> String {
+        func count(_ findings: [FeedFinding], _ noun: String) -> String { findings.isEmpty ? "no \(noun)s" : counted(findings.count, noun) }
+        return "\(count(report.errors, "error")), \(count(report.warnings, "warning")):"
+    }
 
     /// The report as the tool writes JSON (`FeedValue.prettyJSONText`).
     private static func json(_ object: [String: FeedValue]) -> String { FeedValue.dictionary(object).prettyJSONText }

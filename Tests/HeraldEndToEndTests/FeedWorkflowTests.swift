@@ -1,4 +1,5 @@
 import Foundation
+import HeraldCore
 import HeraldTestSupport
 import XCTest
 
@@ -125,16 +126,112 @@ final class FeedWorkflowTests: XCTestCase {
                        ToolRun(status: 65, output: "", errorOutput: "herald: \(file.path): not changed: \(refusal)\n"))
         // Put back by hand, the retired id is a problem of the feed.
         try Data(Fixtures.xmlFeed(["2024/01/01": ["Title": "Again"]]).utf8).write(to: file)
-        XCTAssertEqual(try session.run(["validate", file.path, "--strict"]), ToolRun(status: 65, output: """
+        XCTAssertEqual(try session.run(["validate", file.path]), ToolRun(status: 65, output: """
             \(file.path): xml-plist, 1 message, newest first:
             ! 2024/01/01  Again
-            1 problem:
-              '2024/01/01': \(refusal.dropFirst("'2024/01/01' ".count))
+            1 error, no warnings:
+              error: '2024/01/01': \(refusal.dropFirst("'2024/01/01' ".count))
 
             """))
         // Today's id is then the date, never the retired one.
         XCTAssertEqual(try session.run(["feed", "add", file.path, "--title", "New", "--message", "Fresh"]),
                        ToolRun(status: 0, output: "added \(today) to \(file.path)\n"))
+    }
+
+    /// Every key a publisher writes by hand, set from the command line: the message passes
+    /// `herald validate` and reads back with every value.
+    func testAddSetsEveryKeyAndTheMessagePassesValidateAndReadsBack() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        let file = try write(session, "feed.json", "{\n    \"2024/01/01\": {\"Title\": \"Old\"}\n}\n")
+        XCTAssertEqual(try session.run([
+            "feed", "add", file.path, "--key", "2099/12/01", "--title", "Winter sale", "--title-for", "de=Winterschlussverkauf",
+            "--message", "Half price", "--message-for", "de=Halber Preis", "--url", "https://example.com/sale", "--button", "Shop",
+            "--button-for", "de=Kaufen", "--min-version", "1.5", "--max-version", "2.0", "--start-date", "2099-12-01",
+            "--end-date", "2099-12-31T18:00:00+01:00", "--languages", "en,de", "--desktops", "GNOME,KDE", "--rollout", "12.5",
+            "--priority=-1", "--urgency", "low", "--icon", "emblem-sale", "--max-shows", "2", "--min-days-between", "0.5",
+            "--category", "promotion",
+        ]), ToolRun(status: 0, output: "added 2099/12/01 to \(file.path)\n"))
+        XCTAssertEqual(try text(file), """
+            {
+                "2024/01/01": {"Title": "Old"},
+                "2099/12/01": {"Title": {"de": "Winterschlussverkauf", "en": "Winter sale"}, "Message": {"de": "Halber Preis", "en": "Half price"}, \
+            "ActionURL": "https://example.com/sale", "ActionButton": {"de": "Kaufen", "en": "Shop"}, "MinVersion": "1.5", "MaxVersion": "2.0", \
+            "StartDate": "2099-12-01", "EndDate": "2099-12-31T18:00:00+01:00", "Languages": ["en", "de"], "Desktops": ["GNOME", "KDE"], \
+            "Rollout": 12.5, "Priority": -1, "Urgency": "low", "Icon": "emblem-sale", "MaxShows": 2, "MinDaysBetween": 0.5, "Category": "promotion"}
+            }
+
+            """)
+        XCTAssertEqual(try session.run(["validate", file.path, "--strict"]), ToolRun(status: 0, output: """
+            \(file.path): json, 2 messages, by priority, then newest first:
+              2024/01/01  Old
+              2099/12/01  Winter sale  -> https://example.com/sale  [1.5...2.0]  [en, de]  on GNOME, KDE  from 2099-12-01  \
+            until 2099-12-31T18:00:00+01:00  rollout 12.5 %  priority -1  at most 2 shows  at least 0.5 days apart  category promotion
+            no problems found
+
+            """))
+        // As the library reads it: every value of its own kind, the dates and shares Herald uses.
+        let entry = try XCTUnwrap(try FeedDecoder.decode(Data(contentsOf: file)).entries["2099/12/01"])
+        func localised(_ english: String, _ german: String) -> FeedValue { .dictionary(["en": .string(english), "de": .string(german)]) }
+        XCTAssertEqual(entry.details, [
+            "Title": localised("Winter sale", "Winterschlussverkauf"), "Message": localised("Half price", "Halber Preis"),
+            "ActionURL": .string("https://example.com/sale"), "ActionButton": localised("Shop", "Kaufen"),
+            "MinVersion": .string("1.5"), "MaxVersion": .string("2.0"),
+            "StartDate": .string("2099-12-01"), "EndDate": .string("2099-12-31T18:00:00+01:00"),
+            "Languages": .array([.string("en"), .string("de")]), "Desktops": .array([.string("GNOME"), .string("KDE")]),
+            "Rollout": .real(12.5), "Priority": .integer(-1), "Urgency": .string("low"), "Icon": .string("emblem-sale"),
+            "MaxShows": .integer(2), "MinDaysBetween": .real(0.5), "Category": .string("promotion"),
+        ])
+        XCTAssertEqual(entry.localised(to: ["de"]).title, "Winterschlussverkauf")
+        XCTAssertEqual([entry.startDate, entry.endDate], [.moment(Date(timeIntervalSince1970: 4_099_766_400)), .moment(Date(timeIntervalSince1970: 4_102_419_600))])
+        XCTAssertEqual(entry.minTimeBetweenShows, 43_200)
+    }
+
+    /// What `herald validate` calls an error, `feed add` refuses in the same words, writing
+    /// nothing: not a byte of the feed changes.
+    func testAddRefusesWhatValidateCallsAnErrorAndLeavesTheFileAsItWas() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        let before = Fixtures.xmlFeed(["2024/01/01": ["Title": "Old"]])
+        let file = try write(session, "feed.plist", before)
+        let refusals: [([String], String)] = [
+            (["--min-version", "1.x"], #"--min-version refused: MinVersion "1.x" is not dotted numbers such as 1.2: it compares above 1, so app version 1 does not see this message"#),
+            (["--min-version", "3", "--max-version", "2.9"], "--min-version refused: MinVersion 3 is above MaxVersion 2.9: no version can match"),
+            (["--start-date", "2026-12-02", "--end-date", "2026-12-01"], "--end-date refused: EndDate 2026-12-01 is before StartDate 2026-12-02: the message can never show"),
+            (["--end-date", "soon"], #"--end-date refused: EndDate "soon" is not an ISO 8601 date or date-time such as 2026-12-01 or 2026-12-01T09:00Z: a check never shows the message"#),
+            (["--category", "securty"], #"--category refused: Category "securty" is not announcement, tip, promotion, security or survey: read as announcement; did you mean security?"#),
+            (["--urgency", "loud"], #"--urgency refused: Urgency "loud" is not low, normal or critical: the notification has normal urgency"#),
+            (["--rollout", "150"], "--rollout refused: Rollout 150 is outside 0–100: a check never shows the message"),
+            (["--rollout", "5%"], "--rollout refused: Rollout is a string (5%), not a number from 0 to 100: a check never shows the message"),
+            (["--priority", "high"], "--priority refused: Priority is a string (high), not a number: read as 0"),
+            (["--max-shows", "2.5"], "--max-shows refused: MaxShows 2.5 is not a whole number of at least 1: ignored, so the message may show any number of times"),
+            (["--min-days-between", "0"], "--min-days-between refused: MinDaysBetween 0 is not above 0: ignored, so no time is kept between two showings"),
+            (["--languages", "de,German"], #"--languages refused: Languages: "German" is not a language code such as de, pt_BR or zh_Hans, so no user's language matches it"#),
+            (["--desktops", ","], "--desktops refused: Desktops is empty: no user sees it"),
+            (["--icon", "/tmp/sale.png"], #"--icon refused: Icon "/tmp/sale.png" is a path: only themed icon names are used, so the app's icon is shown"#),
+            (["--title-for", "German=Neu"], #"--title-for refused: Title: "German" is not a language code such as de, pt_BR or zh_Hans, so no user's language picks it"#),
+            (["--message-for", "en=Again"], "--message-for: Message for en is given twice: the plain Message is its en text, for users of no listed language"),
+            (["--title-for", "Neu"], "--title-for takes a language, = and the text, such as de=Neue Version"),
+        ]
+        for (options, refusal) in refusals {
+            XCTAssertEqual(try session.run(["feed", "add", file.path, "--title", "T", "--message", "M"] + options),
+                           ToolRun(status: 64, output: "", errorOutput: "herald: \(refusal)\nherald: see 'herald feed add --help'\n"), "\(options)")
+            XCTAssertEqual(try Data(contentsOf: file), Data(before.utf8), "\(options): the feed is left byte for byte")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: file.path + ".keys"))
+    }
+
+    /// A warning or a note does not keep a message out: it is added, and what validate will
+    /// say of it is said at once.
+    func testAddSaysTheWarningsAndNotesValidateWillGive() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        let file = try write(session, "feed.json", "{\n}\n")
+        XCTAssertEqual(try session.run(["feed", "add", file.path, "--key", "k", "--title", "T", "--message", "See www.example.org", "--urgency", "critical"]),
+                       ToolRun(status: 0, output: "added k to \(file.path)\n", errorOutput: """
+                        herald: 'k': warning: Message contains the link www.example.org: GNOME Shell makes it clickable outside Herald's link rules, \
+                        and a click on it records no answer; put the link in ActionURL
+                        herald: 'k': note: Urgency critical is shown as normal unless the app allows critical urgency
+
+                        """))
+        XCTAssertEqual(try session.run(["validate", file.path]).status, 0)
     }
 
     func testAFeedThatDoesNotDecodeIsLeftAlone() throws {

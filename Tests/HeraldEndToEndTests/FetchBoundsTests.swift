@@ -210,8 +210,13 @@ final class FetchBoundsTests: XCTestCase {
             """))
         XCTAssertEqual(try session.notifyCalls().map(\.summary), ["Everyone"])
         let (validated, _) = try run(session, ["validate", server.url("feed.json")])
-        XCTAssertEqual(validated.status, 0, validated.description)
-        XCTAssertTrue(validated.output.contains(
-            "\n  '2026/11/02': Rollout is a string (5%), not a number from 0 to 100: a check never shows the message\n"), validated.output)
+        XCTAssertEqual(validated, ToolRun(status: 65, output: """
+            \(server.url("feed.json")): json, 2 messages (1 not shown), newest first:
+            ! 2026/11/02  Staged  (not shown: Rollout is a string (5%), not a number from 0 to 100: a check never shows the message)
+              2026/11/01  Everyone
+            1 error, no warnings:
+              error: '2026/11/02': Rollout is a string (5%), not a number from 0 to 100: a check never shows the message
+
+            """))
     }
 }

@@ -25,30 +25,74 @@ final class PublisherValidationTests: XCTestCase {
 
     let faulty = #"{"a": {"Titel": 3, "Mesage": [1], "MinVersion": 2, "MaxVersion":"1"}, "b": {"Title":"t","MinVersion":"one.two"}}"#
 
-    func testEveryFaultOfEveryEntryIsReportedInOneRunAndFaultyEntriesStayListed() throws {
+    /// A version that is not dotted numbers and a range no version matches are errors, so the
+    /// run fails (exit 65) as a publisher's CI needs it to; the misspelt keys are warnings.
+    func testEveryFaultOfEveryEntryIsReportedInOneRunAndAnErrorFailsTheRun() throws {
         let (run, path) = try validate("f.json", faulty)
-        XCTAssertEqual(run, Run(status: 0, output: """
+        XCTAssertEqual(run, Run(status: 65, output: """
             \(path): json, 2 messages (1 not shown), newest first:
             ! b  t  [one.two...]
             ! a  (no title)  [2...1]  (not shown: MinVersion 2 is above MaxVersion 1: no version can match)
-            6 problems:
-              'b': MinVersion "one.two" is not dotted numbers such as 1.2: it compares character by character, and every version that starts with a digit is below it, so no such app sees this message
-              'a': MinVersion is an integer (2), not a string: an iNotify client crashes on it (Herald reads it as "2"; write the string, "1.10" and 1.1 differ)
-              'a': MinVersion 2 is above MaxVersion 1: no version can match
-              'a': Mesage: did you mean Message?
-              'a': Titel: did you mean Title?
-              'a': has neither Title nor Message
+            3 errors, 3 warnings:
+              error: 'b': MinVersion "one.two" is not dotted numbers such as 1.2: it compares character by character, and every version that starts with a digit is below it, so no such app sees this message
+              error: 'a': MinVersion is an integer (2), not a string: an iNotify client crashes on it (Herald reads it as "2"; write the string, "1.10" and 1.1 differ)
+              error: 'a': MinVersion 2 is above MaxVersion 1: no version can match
+              warning: 'a': Mesage: did you mean Message?
+              warning: 'a': Titel: did you mean Title?
+              warning: 'a': has neither Title nor Message
 
             """, errorOutput: ""))
     }
 
-    func testStrictExits65OnAnyFinding() throws {
-        XCTAssertEqual(try validate("f.json", faulty, ["--strict"]).0.status, 65)
+    /// A message a check can never show fails the run even when it is the only fault.
+    func testAMessageThatCanNeverShowFailsTheRunWithTheWholeReport() throws {
+        let (run, path) = try validate("never.json", #"{"2026/11/02": {"Title": "Staged", "Rollout": "5%"}, "2026/11/01": {"Title": "Everyone"}}"#)
+        XCTAssertEqual(run, Run(status: 65, output: """
+            \(path): json, 2 messages (1 not shown), newest first:
+            ! 2026/11/02  Staged  (not shown: Rollout is a string (5%), not a number from 0 to 100: a check never shows the message)
+              2026/11/01  Everyone
+            1 error, no warnings:
+              error: '2026/11/02': Rollout is a string (5%), not a number from 0 to 100: a check never shows the message
+
+            """, errorOutput: ""))
+    }
+
+    /// Warnings leave every value taken: the run passes, and fails only with --strict.
+    func testWarningsAlonePassAndFailOnlyWithStrict() throws {
+        let warnings = #"{"2026/11/01": {"Title": "Sale", "Message": "See www.example.org", "RollOut": 20}}"#
+        let (run, path) = try validate("warn.json", warnings)
+        XCTAssertEqual(run, Run(status: 0, output: """
+            \(path): json, 1 message, newest first:
+            ! 2026/11/01  Sale
+            no errors, 2 warnings:
+              warning: '2026/11/01': RollOut: did you mean Rollout? Keys are case-sensitive.
+              warning: '2026/11/01': Message contains the link www.example.org: GNOME Shell makes it clickable outside Herald's link rules, and a click on it records no answer; put the link in ActionURL
+
+            """, errorOutput: ""))
+        let (strict, strictPath) = try validate("warn.json", warnings, ["--strict"])
+        XCTAssertEqual(strict, Run(status: 65, output: run.output.replacingOccurrences(of: path, with: strictPath), errorOutput: ""))
+    }
+
+    /// The README tells publishers to put `herald validate` in their CI, which may read the feed
+    /// by path, from standard input, by a file: URL or from their server: each exits alike.
+    func testEveryFormOfTheFeedArgumentExitsAlike() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        for (contents, status, strictStatus) in [(faulty, Int32(65), Int32(65)), (#"{"a": {"Title": "T", "ActionButton": "Go"}}"#, 0, 65),
+                                                 (#"{"a": {"Title": "T"}}"#, 0, 0)] {
+            let file = session.directory.appendingPathComponent("feed.json")
+            try Data(contents.utf8).write(to: file)
+            let server = try session.serveFeed(contents)
+            defer { server.stop() }
+            for (argument, input) in [(file.path, nil), ("-", file), ("file://" + file.path, nil), (server.url("feed.plist"), nil)] as [(String, URL?)] {
+                XCTAssertEqual(try session.run(["validate", argument], standardInput: input).status, status, "\(argument): \(contents)")
+                XCTAssertEqual(try session.run(["validate", argument, "--strict"], standardInput: input).status, strictStatus, "\(argument): \(contents)")
+            }
+        }
     }
 
     func testJSONGivesEachFindingWithItsEntryIdKeyAndKind() throws {
         let (run, _) = try validate("f.json", #"{"a": {"Title": 3, "Mesage": "M"}, "b": "text"}"#, ["--json"])
-        XCTAssertEqual(run.status, 0)
+        XCTAssertEqual(run.status, 65)
         XCTAssertEqual(run.errorOutput, "")
         XCTAssertEqual(run.output, """
             {
@@ -81,19 +125,22 @@ final class PublisherValidationTests: XCTestCase {
                   "field" : null,
                   "key" : "b",
                   "kind" : "crashes-inotify",
-                  "reason" : "the entry is a string, not a dictionary: an iNotify client crashes on it, and Herald skips it"
+                  "reason" : "the entry is a string, not a dictionary: an iNotify client crashes on it, and Herald skips it",
+                  "severity" : "error"
                 },
                 {
                   "field" : "Title",
                   "key" : "a",
                   "kind" : "wrong-type",
-                  "reason" : "Title is an integer (3), not a string"
+                  "reason" : "Title is an integer (3), not a string",
+                  "severity" : "error"
                 },
                 {
                   "field" : "Mesage",
                   "key" : "a",
                   "kind" : "misspelt-key",
-                  "reason" : "Mesage: did you mean Message?"
+                  "reason" : "Mesage: did you mean Message?",
+                  "severity" : "warning"
                 }
               ],
               "targeting" : [
@@ -123,22 +170,22 @@ final class PublisherValidationTests: XCTestCase {
 
     func testEveryTargetingKeyIsListedWithWhoItIsForAndEachFaultAndNoteIsReported() throws {
         let (run, path) = try validate("every.json", everyKey)
-        XCTAssertEqual(run, Run(status: 0, output: """
+        XCTAssertEqual(run, Run(status: 65, output: """
             \(path): json, 3 messages (2 not shown), newest first:
               2026/12/01  Winter sale  -> https://example.com/sale  [en, de]  on GNOME, KDE  from 2099-12-01  until 2099-12-31T18:00:00+01:00  rollout 20 %  priority 5  at most 2 shows  at least 7 days apart  category promotion
             ! 2026/11/01  Neu  [de, German]  (not shown: StartDate "next week" is not an ISO 8601 date or date-time such as 2026-12-01 or 2026-12-01T09:00Z: a check never shows the message)
             ! 2026/10/01  Autumn  on no desktop  until 2020-01-31  (not shown: EndDate: ended on 2020-01-31: no user sees it)
-            10 problems:
-              '2026/11/01': Title has no en text: users whose language is not listed see the 'de' text
-              '2026/11/01': StartDate "next week" is not an ISO 8601 date or date-time such as 2026-12-01 or 2026-12-01T09:00Z: a check never shows the message
-              '2026/11/01': Languages: "German" is not a language code such as de, pt_BR or zh_Hans, so no user's language matches it
-              '2026/11/01': Rollout 150 is outside 0–100: a check never shows the message
-              '2026/11/01': MaxShows 0 is not a whole number of at least 1: ignored, so the message may show any number of times
-              '2026/11/01': MinDaysBetween is a string (weekly), not a number of days: ignored, so no time is kept between two showings
-              '2026/11/01': Category "securty" is not announcement, tip, promotion, security or survey: read as announcement; did you mean security?
-              '2026/11/01': Icon "/usr/share/icons/sale.png" is a path: only themed icon names are used, so the app's icon is shown
-              '2026/10/01': RollOut: did you mean Rollout? Keys are case-sensitive.
-              '2026/10/01': Desktops is empty: no user sees it
+            8 errors, 2 warnings:
+              warning: '2026/11/01': Title has no en text: users whose language is not listed see the 'de' text
+              error: '2026/11/01': StartDate "next week" is not an ISO 8601 date or date-time such as 2026-12-01 or 2026-12-01T09:00Z: a check never shows the message
+              error: '2026/11/01': Languages: "German" is not a language code such as de, pt_BR or zh_Hans, so no user's language matches it
+              error: '2026/11/01': Rollout 150 is outside 0–100: a check never shows the message
+              error: '2026/11/01': MaxShows 0 is not a whole number of at least 1: ignored, so the message may show any number of times
+              error: '2026/11/01': MinDaysBetween is a string (weekly), not a number of days: ignored, so no time is kept between two showings
+              error: '2026/11/01': Category "securty" is not announcement, tip, promotion, security or survey: read as announcement; did you mean security?
+              error: '2026/11/01': Icon "/usr/share/icons/sale.png" is a path: only themed icon names are used, so the app's icon is shown
+              warning: '2026/10/01': RollOut: did you mean Rollout? Keys are case-sensitive.
+              error: '2026/10/01': Desktops is empty: no user sees it
             2 notes:
               '2026/11/01': Urgency critical is shown as normal unless the app allows critical urgency
               '2026/10/01': EndDate: ended on 2020-01-31: no user sees it
@@ -165,7 +212,7 @@ final class PublisherValidationTests: XCTestCase {
 
     func testJSONGivesEveryTargetingKeysFaultsNotesAndTargeting() throws {
         let (run, _) = try validate("every.json", everyKey, ["--json"])
-        XCTAssertEqual(run.status, 0)
+        XCTAssertEqual(run.status, 65)
         XCTAssertEqual(run.errorOutput, "")
         XCTAssertEqual(run.output, #"""
             {
@@ -247,13 +294,15 @@ final class PublisherValidationTests: XCTestCase {
                   "field" : "Urgency",
                   "key" : "2026/11/01",
                   "kind" : "critical-urgency",
-                  "reason" : "Urgency critical is shown as normal unless the app allows critical urgency"
+                  "reason" : "Urgency critical is shown as normal unless the app allows critical urgency",
+                  "severity" : "note"
                 },
                 {
                   "field" : "EndDate",
                   "key" : "2026/10/01",
                   "kind" : "ended",
-                  "reason" : "EndDate: ended on 2020-01-31: no user sees it"
+                  "reason" : "EndDate: ended on 2020-01-31: no user sees it",
+                  "severity" : "note"
                 }
               ],
               "problems" : [
@@ -261,61 +310,71 @@ final class PublisherValidationTests: XCTestCase {
                   "field" : "Title",
                   "key" : "2026/11/01",
                   "kind" : "no-fallback-language",
-                  "reason" : "Title has no en text: users whose language is not listed see the 'de' text"
+                  "reason" : "Title has no en text: users whose language is not listed see the 'de' text",
+                  "severity" : "warning"
                 },
                 {
                   "field" : "StartDate",
                   "key" : "2026/11/01",
                   "kind" : "unreadable-date",
-                  "reason" : "StartDate \"next week\" is not an ISO 8601 date or date-time such as 2026-12-01 or 2026-12-01T09:00Z: a check never shows the message"
+                  "reason" : "StartDate \"next week\" is not an ISO 8601 date or date-time such as 2026-12-01 or 2026-12-01T09:00Z: a check never shows the message",
+                  "severity" : "error"
                 },
                 {
                   "field" : "Languages",
                   "key" : "2026/11/01",
                   "kind" : "unknown-language",
-                  "reason" : "Languages: \"German\" is not a language code such as de, pt_BR or zh_Hans, so no user's language matches it"
+                  "reason" : "Languages: \"German\" is not a language code such as de, pt_BR or zh_Hans, so no user's language matches it",
+                  "severity" : "error"
                 },
                 {
                   "field" : "Rollout",
                   "key" : "2026/11/01",
                   "kind" : "out-of-range",
-                  "reason" : "Rollout 150 is outside 0–100: a check never shows the message"
+                  "reason" : "Rollout 150 is outside 0–100: a check never shows the message",
+                  "severity" : "error"
                 },
                 {
                   "field" : "MaxShows",
                   "key" : "2026/11/01",
                   "kind" : "out-of-range",
-                  "reason" : "MaxShows 0 is not a whole number of at least 1: ignored, so the message may show any number of times"
+                  "reason" : "MaxShows 0 is not a whole number of at least 1: ignored, so the message may show any number of times",
+                  "severity" : "error"
                 },
                 {
                   "field" : "MinDaysBetween",
                   "key" : "2026/11/01",
                   "kind" : "wrong-type",
-                  "reason" : "MinDaysBetween is a string (weekly), not a number of days: ignored, so no time is kept between two showings"
+                  "reason" : "MinDaysBetween is a string (weekly), not a number of days: ignored, so no time is kept between two showings",
+                  "severity" : "error"
                 },
                 {
                   "field" : "Category",
                   "key" : "2026/11/01",
                   "kind" : "unknown-category",
-                  "reason" : "Category \"securty\" is not announcement, tip, promotion, security or survey: read as announcement; did you mean security?"
+                  "reason" : "Category \"securty\" is not announcement, tip, promotion, security or survey: read as announcement; did you mean security?",
+                  "severity" : "error"
                 },
                 {
                   "field" : "Icon",
                   "key" : "2026/11/01",
                   "kind" : "not-an-icon-name",
-                  "reason" : "Icon \"/usr/share/icons/sale.png\" is a path: only themed icon names are used, so the app's icon is shown"
+                  "reason" : "Icon \"/usr/share/icons/sale.png\" is a path: only themed icon names are used, so the app's icon is shown",
+                  "severity" : "error"
                 },
                 {
                   "field" : "RollOut",
                   "key" : "2026/10/01",
                   "kind" : "misspelt-key",
-                  "reason" : "RollOut: did you mean Rollout? Keys are case-sensitive."
+                  "reason" : "RollOut: did you mean Rollout? Keys are case-sensitive.",
+                  "severity" : "warning"
                 },
                 {
                   "field" : "Desktops",
                   "key" : "2026/10/01",
                   "kind" : "empty-audience",
-                  "reason" : "Desktops is empty: no user sees it"
+                  "reason" : "Desktops is empty: no user sees it",
+                  "severity" : "error"
                 }
               ],
               "targeting" : [
@@ -338,13 +397,14 @@ final class PublisherValidationTests: XCTestCase {
             """#)
     }
 
-    func testOneMessageAndOneProblemAreCountedInTheSingular() throws {
-        let (run, path) = try validate("one.json", #"{"2024/05/01": {"Title": "Spring sale", "ActionButton": "Go"}}"#)
-        XCTAssertEqual(run, Run(status: 0, output: """
+    func testOneMessageOneErrorAndOneWarningAreCountedInTheSingular() throws {
+        let (run, path) = try validate("one.json", #"{"2024/05/01": {"Title": "Spring sale", "ActionButton": "Go", "Urgency": "loud"}}"#)
+        XCTAssertEqual(run, Run(status: 65, output: """
             \(path): json, 1 message, newest first:
             ! 2024/05/01  Spring sale
-            1 problem:
-              '2024/05/01': ActionButton has no effect without ActionURL
+            1 error, 1 warning:
+              warning: '2024/05/01': ActionButton has no effect without ActionURL
+              error: '2024/05/01': Urgency "loud" is not low, normal or critical: the notification has normal urgency
 
             """, errorOutput: ""))
     }

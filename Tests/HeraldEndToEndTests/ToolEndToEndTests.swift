@@ -14,18 +14,18 @@ final class ToolEndToEndTests: XCTestCase {
              "broken": "text"}
             """#.utf8).write(to: feed)
         let result = try session.heraldToCompletion(["validate", feed.path])
-        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertEqual(result.status, 65, result.output)
         XCTAssertEqual(result.output, """
             \(feed.path): json, 4 messages (3 not shown), newest first:
             ! broken  (no title)  (not shown: the entry is a string, not a dictionary)
             ! 2024/03/01  Newest  -> javascript:alert(1)  (not shown: ActionURL refused: the javascript: scheme is never opened)
             ! 2024/02/01  Middle  [2.0...1.0]  (not shown: MinVersion 2.0 is above MaxVersion 1.0: no version can match)
               2024/01/01  Old
-            4 problems:
-              'broken': the entry is a string, not a dictionary: an iNotify client crashes on it, and Herald skips it
-              'broken': the message id is not a date as the others are (such as 2024/03/01), so it sorts after every date and shows first, as the newest
-              '2024/03/01': ActionURL will be refused: the javascript: scheme is never opened
-              '2024/02/01': MinVersion 2.0 is above MaxVersion 1.0: no version can match
+            3 errors, 1 warning:
+              error: 'broken': the entry is a string, not a dictionary: an iNotify client crashes on it, and Herald skips it
+              warning: 'broken': the message id is not a date as the others are (such as 2024/03/01), so it sorts after every date and shows first, as the newest
+              error: '2024/03/01': ActionURL will be refused: the javascript: scheme is never opened
+              error: '2024/02/01': MinVersion 2.0 is above MaxVersion 1.0: no version can match
 
             """)
         XCTAssertEqual(try session.heraldToCompletion(["validate", "--strict", feed.path]).status, 65)
@@ -254,7 +254,7 @@ extension ToolEndToEndTests {
              "2024/02/01": {"Title": "Middle", "MinVersion": "2.0", "MaxVersion": "1.0", "Languages": ["de"]},
              "2024/01/01": {"Title": "Old", "Message": "a/b \"quoted\" é"}}
             """#)
-        XCTAssertEqual(try session.run(["validate", "--json", server.url("feed.json")]), ToolRun(status: 0, output: #"""
+        XCTAssertEqual(try session.run(["validate", "--json", server.url("feed.json")]), ToolRun(status: 65, output: #"""
             {
               "entries" : [
                 {
@@ -308,13 +308,15 @@ extension ToolEndToEndTests {
                   "field" : "ActionURL",
                   "key" : "2024/03/01",
                   "kind" : "unsafe-link",
-                  "reason" : "ActionURL will be refused: the javascript: scheme is never opened"
+                  "reason" : "ActionURL will be refused: the javascript: scheme is never opened",
+                  "severity" : "error"
                 },
                 {
                   "field" : "MinVersion",
                   "key" : "2024/02/01",
                   "kind" : "range-never-matches",
-                  "reason" : "MinVersion 2.0 is above MaxVersion 1.0: no version can match"
+                  "reason" : "MinVersion 2.0 is above MaxVersion 1.0: no version can match",
+                  "severity" : "error"
                 }
               ],
               "targeting" : [

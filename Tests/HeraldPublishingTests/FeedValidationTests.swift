@@ -214,15 +214,43 @@ final class FeedValidationTests: XCTestCase {
     // MARK: a link in the text
 
     /// GNOME Shell makes a URL in a body clickable, outside Herald's rules and its answers.
-    func testALinkWrittenInTheMessageIsANoteThatPointsToActionURL() throws {
+    func testALinkWrittenInTheMessageIsAWarningThatPointsToActionURL() throws {
         let sentence = "Message contains the link https://e.com/x: GNOME Shell makes it clickable outside Herald's link rules, and a click on it records no answer; put the link in ActionURL"
         XCTAssertEqual(try findings(#"{"a": {"Title": "T", "Message": "See https://e.com/x today"}}"#), [finding("a", "Message", .linkInText, sentence)])
         XCTAssertEqual(try findings(#"{"a": {"Title": "T", "Message": {"en": "No link", "de": "(https://e.com/x)"}}}"#).map(\.kind), [.linkInText])
         XCTAssertEqual(try findings(#"{"a": {"Title": "T", "Message": "Visit www.example.org"}}"#).map(\.kind), [.linkInText])
-        XCTAssertTrue(FeedFinding.Kind.linkInText.isNote)
+        XCTAssertEqual(FeedFinding.Kind.linkInText.severity, .warning)
     }
 
     func testTextWithoutALinkHasNoLinkNote() throws {
         XCTAssertEqual(try findings(#"{"a": {"Title": "https://e.com", "Message": "a:// or 3://x, www. alone"}}"#), [])
+    }
+
+    // MARK: severity
+
+    /// An error is a message a check never shows or a value Herald does not take as written;
+    /// a warning leaves every value taken; a note is no fault. Every kind is weighed once.
+    func testEachKindOfFindingIsAnErrorAWarningOrANoteByWhatACheckDoesWithIt() {
+        let weighed = Dictionary(grouping: FeedFinding.Kind.allCases, by: \.severity).mapValues { Set($0.map(\.rawValue)) }
+        XCTAssertEqual(weighed, [
+            .error: ["wrong-type", "unreadable-value", "crashes-inotify", "unparseable-version", "range-never-matches", "unsafe-link",
+                     "retired-id", "unreadable-date", "schedule-never-matches", "unknown-language", "empty-audience", "out-of-range",
+                     "unknown-urgency", "unknown-category", "not-an-icon-name"],
+            .warning: ["misspelt-key", "button-without-link", "no-text", "duplicate-id", "id-out-of-date-order", "hidden-from-version",
+                       "no-fallback-language", "link-in-text"],
+            .note: ["ended", "critical-urgency"],
+        ])
+    }
+
+    func testAReportSortsItsFindingsIntoErrorsWarningsAndNotesInMessageOrder() throws {
+        let report = try report(#"""
+            {"b": {"Title": "T", "Titel": "x", "MinVersion": "1.x", "Message": "See www.example.org"},
+             "a": {"Title": "T", "Rollout": 150, "EndDate": "2020-01-01", "ActionButton": "Go"}}
+            """#)
+        XCTAssertEqual(report.errors.map { "\($0.id) \($0.kind.rawValue)" }, ["b unparseable-version", "a out-of-range"])
+        XCTAssertEqual(report.warnings.map { "\($0.id) \($0.kind.rawValue)" }, ["b misspelt-key", "b link-in-text", "a button-without-link"])
+        XCTAssertEqual(report.notes.map { "\($0.id) \($0.kind.rawValue)" }, ["a ended"])
+        XCTAssertEqual(report.problems, report.findings.filter { $0.severity != .note })
+        XCTAssertEqual(report.messages.map(\.hasFindings), [true, true])
     }
 }

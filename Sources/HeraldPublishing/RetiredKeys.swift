@@ -7,15 +7,23 @@ import HeraldCore
 /// The ledger is text, one retired id a line: the date it was retired (`YYYY-MM-DD`, UTC), one
 /// space, then the id exactly as it was, to the end of the line. Lines starting with `#` and
 /// blank lines are comments. A line without a date in front is an id retired on an unknown
-/// date, so an id written in by hand still counts.
+/// date, so an id written in by hand still counts. One comment is read too:
+/// `# last signed version N`, the highest version `herald feed sign` gave the feed, so that the
+/// next signing gives a higher one even when the feed was written anew without its signature.
 ///
 /// ```
 /// # Ids removed from feed.plist by herald feed remove: never use them again.
 /// 2026-11-30 2026/11/22
+/// # last signed version 1764000001
 /// ```
 package struct RetiredKeys: Sendable, Equatable {
     /// Each retired id and the date it was retired, when the ledger gives one.
     package private(set) var dates: [String: String?] = [:]
+    /// The highest version the feed was signed with, when the ledger records one.
+    package private(set) var lastSignedVersion: UInt64?
+
+    /// The comment that records the last signed version, before the number.
+    private static let signedVersionPrefix = "# last signed version "
 
     /// An empty ledger.
     package init() {}
@@ -30,6 +38,9 @@ package struct RetiredKeys: Sendable, Equatable {
         var ledger = RetiredKeys()
         // "\r\n" is one Character, a line break like "\n".
         for line in text.split(whereSeparator: \.isNewline) {
+            if line.hasPrefix(signedVersionPrefix), let version = UInt64(line.dropFirst(signedVersionPrefix.count)) {
+                ledger.lastSignedVersion = max(version, ledger.lastSignedVersion ?? 0)
+            }
             if line.allSatisfy({ $0 == " " || $0 == "\t" }) || line.hasPrefix("#") { continue }
             if line.count > 11, isDate(line.prefix(10)), line.dropFirst(10).first == " " {
                 ledger.retire(String(line.dropFirst(11)), on: String(line.prefix(10)))
@@ -38,6 +49,15 @@ package struct RetiredKeys: Sendable, Equatable {
             }
         }
         return ledger
+    }
+
+    /// A ledger's `text` (empty for none) recording `version` as the last signed version: its
+    /// earlier record replaced by one line at the end, every other line kept as it was.
+    package static func text(_ text: String, recordingSignedVersion version: UInt64, feedName: String) -> String {
+        let kept = text.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix(signedVersionPrefix) }.joined(separator: "\n")
+        let start = kept.isEmpty ? header(feedName: feedName) : (kept.hasSuffix("\n") ? kept : kept + "\n")
+        return start + signedVersionPrefix + "\(version)\n"
     }
 
     /// The ledger line that retires `key` on `date`, or `nil` when the id cannot be written

@@ -60,7 +60,7 @@ struct CheckExplanation {
         }
         let source = herald.feedSource(for: feedURL, cache: nil)
         let loaded: LoadedFeed
-        switch source.loadOnce(acceptedVersion: state.feedVersions[feedURL]) {
+        switch source.loadOnce(accepted: state.acceptedSignature(from: feedURL)) {
         case .success(let success): loaded = success
         case .failure(let error):
             // A check that cannot fetch still shows the prompts that are due.

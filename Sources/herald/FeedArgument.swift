@@ -146,12 +146,12 @@ extension URLRuleOptions {
 
 extension FeedSource {
     /// Loads the feed on a main loop of its own, without a cached copy, and returns the outcome;
-    /// a signed version below `acceptedVersion` is refused as a check would refuse it.
+    /// a signature `accepted` makes a replay is refused as a check would refuse it.
     @MainContext
-    func loadOnce(acceptedVersion: UInt64? = nil) -> Result<LoadedFeed, HeraldError> {
+    func loadOnce(accepted: FeedSignature.Accepted? = nil) -> Result<LoadedFeed, HeraldError> {
         let loop = MainLoop()
         var outcome: Result<LoadedFeed, HeraldError> = .failure(.fetch(.transport("no answer")))
-        load(cached: nil, acceptedVersion: acceptedVersion) { result in
+        load(cached: nil, accepted: accepted) { result in
             outcome = result
             loop.quit()
         }

@@ -4,6 +4,7 @@ import Glibc
 import Herald
 import HeraldCore
 import HeraldDesktop
+import HeraldPublishing
 
 /// `herald feed`: a publisher's tools: messages added under fresh ids and removed for good, a
 /// preview on this desktop, and keys and signatures (DESIGN.md D20).
@@ -104,7 +105,15 @@ struct FeedSignCommand: ParsableCommand, UsageExample {
                 EventReporter.complain("\(feed): not signed, because the feed cannot be used: \(error)")
                 throw ExitCode(65)
             }
-            let signature = try signature(of: bytes, seed: seed, previousDetached: (try? RegularFile.read(file.companion(".sig"), limit: 4096)) ?? nil)
+            // The ledger beside the feed keeps the last version given, for a feed written anew.
+            let ledgerPath = file.companion(".keys")
+            let ledger = try RegularFile.read(ledgerPath, limit: FeedArgument.sizeLimit).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let signature = try signature(of: bytes, seed: seed, previousDetached: (try? RegularFile.read(file.companion(".sig"), limit: 4096)) ?? nil,
+                                          lastSigned: RetiredKeys.parse(ledger).lastSignedVersion)
+            if let version = signature.metadata?.version {
+                let name = String(file.path.split(separator: "/").last ?? "feed")
+                try file.writeCompanion(".keys", Data(RetiredKeys.text(ledger, recordingSignedVersion: version, feedName: name).utf8))
+            }
             if !detached, content.first(where: { !" \t\r\n".utf8.contains($0) }) == UInt8(ascii: "<") {
                 try file.write(content + Data(FeedSignature.block(for: signature).utf8))
                 say("signed \(feed): the signature is at its end")
@@ -126,10 +135,14 @@ extension FeedSignCommand {
     /// The new signature of a feed's bytes (an old trailing block left out): its version above
     /// the one the feed was last signed with, and at least the current time in seconds.
     ///
-    /// - Parameter previousDetached: what `FEED.sig` holds, if anything (a regular file beside
-    ///   the real feed, never through a link): a signature left from signing detached counts
-    ///   too, so the version never goes back.
-    func signature(of bytes: Data, seed: Data, previousDetached: Data?) throws -> FeedSignature.Signature {
+    /// - Parameters:
+    ///   - previousDetached: what `FEED.sig` holds, if anything (a regular file beside the real
+    ///     feed, never through a link): a signature left from signing detached counts too, so the
+    ///     version never goes back.
+    ///   - lastSigned: the last version `FEED.keys` records: a feed written anew from a template
+    ///     and signed again within the same second still gets a higher version, never an equal
+    ///     one that apps would refuse as a replay.
+    func signature(of bytes: Data, seed: Data, previousDetached: Data?, lastSigned: UInt64? = nil) throws -> FeedSignature.Signature {
         let split = try FeedSignature.split(bytes)
         let content = split.content
         var previous = split.signature?.metadata
@@ -137,6 +150,7 @@ extension FeedSignCommand {
            detached.version > previous?.version ?? 0 {
             previous = detached
         }
+        if let lastSigned, lastSigned > previous?.version ?? 0 { previous = FeedSignature.Metadata(version: lastSigned) }
         let now = Date()
         let metadata = FeedSignature.Metadata(version: FeedSignature.nextVersion(after: previous, now: now),
                                               expires: expiresIn.map { now.addingTimeInterval($0.seconds) }, appID: appID)

@@ -91,27 +91,62 @@ final class FeedSignatureTests: XCTestCase {
         XCTAssertThrowsError(try FeedSignature.detached(Data("<html>not found</html>".utf8)))
     }
 
-    func testALowerVersionThanOneAcceptedIsAReplayAndTheSameVersionIsNot() {
+    /// A signature with `metadata` over some bytes; `bytes` names which.
+    func signed(_ metadata: FeedSignature.Metadata?, bytes: UInt8 = 1) -> FeedSignature.Signature {
+        FeedSignature.Signature(bytes: Data(repeating: bytes, count: 64), metadata: metadata)
+    }
+
+    /// What the app accepted: `version`, with the signature over bytes `bytes` (`nil`: a state
+    /// written before the signature was kept).
+    func accepted(_ version: UInt64, bytes: UInt8? = 1) -> FeedSignature.Accepted {
+        FeedSignature.Accepted(version: version, signature: bytes.map { Data(repeating: $0, count: 64) })
+    }
+
+    func testALowerVersionThanOneAcceptedIsAReplayAndTheSameFeedAgainIsNot() {
         let now = Date(timeIntervalSince1970: 1_764_000_000)
-        let metadata = FeedSignature.Metadata(version: 100)
-        XCTAssertNil(FeedSignature.refusal(of: metadata, accepted: nil, now: now, appID: "a.b"))
-        XCTAssertNil(FeedSignature.refusal(of: metadata, accepted: 100, now: now, appID: "a.b"), "the same feed again (a 304)")
-        XCTAssertNil(FeedSignature.refusal(of: metadata, accepted: 99, now: now, appID: "a.b"))
-        XCTAssertEqual(FeedSignature.refusal(of: metadata, accepted: 101, now: now, appID: "a.b"), .replayed(version: 100, accepted: 101))
+        let feed = signed(FeedSignature.Metadata(version: 100))
+        XCTAssertNil(FeedSignature.refusal(of: feed, accepted: nil, now: now, appID: "a.b"))
+        XCTAssertNil(FeedSignature.refusal(of: feed, accepted: accepted(100), now: now, appID: "a.b"), "the same feed again (a 304)")
+        XCTAssertNil(FeedSignature.refusal(of: feed, accepted: accepted(99, bytes: 2), now: now, appID: "a.b"))
+        XCTAssertEqual(FeedSignature.refusal(of: feed, accepted: accepted(101), now: now, appID: "a.b"), .replayed(version: 100, accepted: 101))
         XCTAssertEqual(FeedSignatureProblem.replayed(version: 100, accepted: 101).description,
                        "the feed is signed as version 100, older than version 101 accepted before: an old feed served again is refused")
     }
 
+    func testTheSameVersionOverOtherBytesThanTheOneAcceptedIsAReplay() {
+        let now = Date(timeIntervalSince1970: 1_764_000_000)
+        let other = signed(FeedSignature.Metadata(version: 100), bytes: 2)
+        XCTAssertEqual(FeedSignature.refusal(of: other, accepted: accepted(100), now: now, appID: "a.b"), .replayed(version: 100, accepted: 100))
+        XCTAssertEqual(FeedSignatureProblem.replayed(version: 100, accepted: 100).description,
+                       "the feed is signed as version 100, which was accepted before over other contents: an old feed served again is refused")
+        XCTAssertNil(FeedSignature.refusal(of: other, accepted: accepted(100, bytes: nil), now: now, appID: "a.b"),
+                     "a state that kept no signature judges by the version alone")
+    }
+
+    func testTheStateKeepsTheSignatureOfTheHighestVersionItAccepted() throws {
+        var state = HeraldState()
+        let url = "https://example.org/feed.plist"
+        XCTAssertNil(state.acceptedSignature(from: url))
+        state.acceptSignature(.init(version: 100), bytes: Data([1]), from: url)
+        XCTAssertEqual(state.acceptedSignature(from: url), FeedSignature.Accepted(version: 100, signature: Data([1])))
+        state.acceptSignature(.init(version: 99), bytes: Data([2]), from: url)
+        state.acceptSignature(.init(version: 100), bytes: Data([3]), from: url)
+        XCTAssertEqual(state.acceptedSignature(from: url), FeedSignature.Accepted(version: 100, signature: Data([1])), "neither lower nor equal replaces it")
+        state.acceptSignature(.init(version: 101), bytes: Data([4]), from: url)
+        XCTAssertEqual(state.acceptedSignature(from: url), FeedSignature.Accepted(version: 101, signature: Data([4])))
+        XCTAssertEqual(StateFileFormat.decode(try StateFileFormat.encode(state))?.acceptedSignature(from: url), state.acceptedSignature(from: url))
+    }
+
     func testAnUnversionedSignatureIsAcceptedUntilAVersionedOneWasThenItIsAReplay() {
         let now = Date(timeIntervalSince1970: 1_764_000_000)
-        XCTAssertNil(FeedSignature.refusal(of: nil, accepted: nil, now: now, appID: "a.b"))
-        XCTAssertEqual(FeedSignature.refusal(of: nil, accepted: 5, now: now, appID: "a.b"), .replayed(version: nil, accepted: 5))
+        XCTAssertNil(FeedSignature.refusal(of: signed(nil), accepted: nil, now: now, appID: "a.b"))
+        XCTAssertEqual(FeedSignature.refusal(of: signed(nil), accepted: accepted(5), now: now, appID: "a.b"), .replayed(version: nil, accepted: 5))
         XCTAssertEqual(FeedSignatureProblem.replayed(version: nil, accepted: 5).description,
                        "the feed's signature is unversioned, but version 5 was accepted before: an old feed served again is refused")
     }
 
     func testASignatureIsRefusedFromTheInstantItExpires() {
-        let metadata = FeedSignature.Metadata(version: 1, expires: expiry)
+        let metadata = signed(FeedSignature.Metadata(version: 1, expires: expiry))
         XCTAssertNil(FeedSignature.refusal(of: metadata, accepted: nil, now: expiry.addingTimeInterval(-1), appID: nil))
         XCTAssertEqual(FeedSignature.refusal(of: metadata, accepted: nil, now: expiry, appID: nil), .expired(expiry))
         XCTAssertEqual(FeedSignatureProblem.expired(expiry).description,
@@ -120,10 +155,10 @@ final class FeedSignatureTests: XCTestCase {
 
     func testASignatureForAnotherAppIsRefusedAndOneForNoAppIsAnyAppsFeed() {
         let now = Date(timeIntervalSince1970: 1_764_000_000)
-        let forOther = FeedSignature.Metadata(version: 1, appID: "org.example.Other")
+        let forOther = signed(FeedSignature.Metadata(version: 1, appID: "org.example.Other"))
         XCTAssertEqual(FeedSignature.refusal(of: forOther, accepted: nil, now: now, appID: "org.example.App"), .forAnotherApp("org.example.Other"))
         XCTAssertNil(FeedSignature.refusal(of: forOther, accepted: nil, now: now, appID: "org.example.Other"))
-        XCTAssertNil(FeedSignature.refusal(of: .init(version: 1), accepted: nil, now: now, appID: "org.example.App"))
+        XCTAssertNil(FeedSignature.refusal(of: signed(.init(version: 1)), accepted: nil, now: now, appID: "org.example.App"))
         XCTAssertEqual(FeedSignatureProblem.forAnotherApp("org.example.Other").description, "the feed is signed for another app, org.example.Other")
     }
 

@@ -118,6 +118,58 @@ final class SignedFeedReplayTests: XCTestCase {
                               + "accepted before: an old feed served again is refused")
     }
 
+    func testAFeedSignedWithTheVersionAcceptedButOtherContentsIsRefusedAsReplayed() throws {
+        let (session, server, keyFile, publicKey) = try setUpPublisher()
+        // Two feeds signed in the same second, with the same version: the older still holds the
+        // message the newer retracted.
+        let version: UInt64 = 1_764_000_000
+        let seed = try seed(keyFile)
+        func signed(_ entries: [String: [String: String]]) throws -> Data {
+            let content = Data(Fixtures.xmlFeed(entries).utf8)
+            let metadata = FeedSignature.Metadata(version: version)
+            let signature = try Ed25519.sign(FeedSignature.message(for: content, metadata: metadata), seed: seed)
+            return content + Data(FeedSignature.block(for: .init(bytes: signature, metadata: metadata)).utf8)
+        }
+        let older = try signed(Self.both)
+        let newer = try signed(["2026/11/01": ["Title": "Kept news"]])
+        let path = server.root.appendingPathComponent("feed.plist")
+        try newer.write(to: path)
+        XCTAssertEqual(try checkShows(session, server.url("feed.plist"), keys: [publicKey], count: 1), ["Kept news"])
+        try older.write(to: path)
+        try assertRefused(session, try check(session, server.url("feed.plist"), keys: [publicKey]), kind: "feed-replayed",
+                          message: "the feed is signed as version \(version), which was accepted before over other contents: "
+                              + "an old feed served again is refused")
+        // The accepted feed itself, served again, is no replay.
+        try newer.write(to: path)
+        let again = try session.herald(["check", "--json", "--feed", server.url("feed.plist"), "--app-id", appID, "--force", "--wait", "1",
+                                        "--public-key", publicKey])
+        XCTAssertEqual(again.wait(seconds: 20), 0, again.output + again.errorOutput)
+    }
+
+    func testAFeedWrittenAnewAndSignedAgainWithinTheSameSecondGetsAHigherVersion() throws {
+        let (session, server, keyFile, _) = try setUpPublisher()
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/faketime") else {
+            throw XCTSkip("the clock is held still with faketime (apt-get install faketime, Tests/scripts/setup.sh --tests)")
+        }
+        let path = server.root.appendingPathComponent("feed.plist")
+        // A publisher's build writes the feed from a template, without the old signature, and
+        // signs it, the clock set to `time` (faketime starts it there); the second signing's
+        // clock is behind the first's, as in the same second or on a machine whose clock is late.
+        func signFromTemplate(_ title: String, at time: String) throws -> UInt64 {
+            try Fixtures.xmlFeed(["2026/11/01": ["Title": title]]).write(to: path, atomically: true, encoding: .utf8)
+            let signed = try runToCompletion("/usr/bin/faketime", [time, TestPaths.herald, "feed", "sign", path.path, "--private-key", keyFile],
+                                             environment: session.environment.merging(["TZ": "UTC"]) { _, new in new })
+            XCTAssertEqual(signed.status, 0, signed.output)
+            return try version(of: try Data(contentsOf: path))
+        }
+        let first = try signFromTemplate("First", at: "2026-11-29 10:00:30")
+        XCTAssertTrue((1_795_946_430...1_795_946_460).contains(first), "the clock's seconds at 2026-11-29T10:00:30Z: \(first)")
+        let second = try signFromTemplate("Second", at: "2026-11-29 10:00:00")
+        XCTAssertEqual(second, first + 1, "above the last version given, which FEED.keys keeps")
+        XCTAssertEqual(try String(contentsOf: server.root.appendingPathComponent("feed.plist.keys"), encoding: .utf8),
+                       "# Ids removed from feed.plist by herald feed remove: never use them again.\n# last signed version \(second)\n")
+    }
+
     func testAnExpiredFeedIsRefusedEvenWhenTheServerSaysItIsUnchanged() throws {
         let (session, server, keyFile, publicKey) = try setUpPublisher()
         // Signed as `herald feed sign --expires-in` would, for a lifetime of a few seconds.

@@ -40,4 +40,17 @@ final class RetiredKeysTests: XCTestCase {
             FeedProblem(key: "b", reason: "was retired on 2026-11-23; an iNotify client that answered it will never show it again"),
         ])
     }
+
+    func testTheLastSignedVersionIsReadFromItsCommentAndRecordedInPlaceOfTheOldOne() {
+        let ledger = "# Ids removed from feed.plist by herald feed remove: never use them again.\n2026-11-30 2026/11/22\n# last signed version 7\n"
+        let parsed = RetiredKeys.parse(ledger)
+        XCTAssertEqual(parsed.lastSignedVersion, 7)
+        XCTAssertTrue(parsed.isRetired("2026/11/22"))
+        XCTAssertFalse(parsed.isRetired("# last signed version 7"), "a comment retires nothing")
+        XCTAssertEqual(RetiredKeys.text(ledger, recordingSignedVersion: 9, feedName: "feed.plist"),
+                       "# Ids removed from feed.plist by herald feed remove: never use them again.\n2026-11-30 2026/11/22\n# last signed version 9\n")
+        XCTAssertEqual(RetiredKeys.text("", recordingSignedVersion: 3, feedName: "feed.plist"),
+                       "# Ids removed from feed.plist by herald feed remove: never use them again.\n# last signed version 3\n")
+        XCTAssertNil(RetiredKeys.parse("2026-11-30 a\n").lastSignedVersion)
+    }
 }

@@ -139,7 +139,7 @@ final class Check {
         // lock file that cannot be used stops the check before the server is asked, not after.
         guard updateState({ _ in }) != nil else { return presentationEnded() }
         if let mirror { delegate?.herald(herald, didReport: .fetchingMirror(mirror)) }
-        inputs.feedSource(feedURL!).load(cached: gate.state.cachedFeed, acceptedVersion: gate.state.feedVersions[feedURL!]) { [self] result in
+        inputs.feedSource(feedURL!).load(cached: gate.state.cachedFeed, accepted: gate.state.acceptedSignature(from: feedURL!)) { [self] result in
             switch result {
             case .success(let loaded):
                 fetchedRecord = loaded.cacheRecord
@@ -397,8 +397,8 @@ final class Check {
             var state = CheckPolicy.recordSuccess(state, now: now)
             if let record = loaded.cacheRecord { state.cachedFeed = record }
             // The version only rises: a check that read an older state never lowers it.
-            if let version = loaded.signedMetadata?.version, let url = feedURL {
-                state.feedVersions[url] = max(version, state.feedVersions[url] ?? 0)
+            if let metadata = loaded.signedMetadata, let bytes = loaded.signature, let url = feedURL {
+                state.acceptSignature(metadata, bytes: bytes, from: url)
             }
             return state
         case .failed(let error):

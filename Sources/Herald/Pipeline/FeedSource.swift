@@ -20,6 +20,8 @@ package struct LoadedFeed: Sendable {
     /// The signed metadata of a verified feed; `nil` for an unsigned feed, or one signed in the
     /// previous format (unversioned).
     package var signedMetadata: FeedSignature.Metadata?
+    /// The verified signature's bytes; `nil` for an unsigned feed.
+    package var signature: Data?
     /// Which of the configured public keys verified the feed (its place in the list); `nil`
     /// when no key is configured.
     package var verifyingKey: Int?
@@ -110,10 +112,11 @@ package final class FeedSource {
     ///   only when that copy is of this URL and still there; it is read only on a 304, and a
     ///   copy that no longer verifies or decodes, or came from another URL, is fetched anew once. For a URL with `{lang}`
     ///   the record also names the URL that answered last, which is asked first and alone.
-    /// - Parameter acceptedVersion: the highest signed version the app accepted from this feed
-    ///   URL (`HeraldState.feedVersions`); a feed signed with a lower one is refused as replayed.
+    /// - Parameter accepted: the newest signature the app accepted from this feed URL
+    ///   (`HeraldState.acceptedSignature(from:)`); a feed signed with a lower version, or with
+    ///   the same version over other bytes, is refused as replayed.
     /// - Parameter completion: receives the loaded feed or the reason there is none.
-    package func load(cached: HeraldState.CachedFeed?, acceptedVersion: UInt64? = nil,
+    package func load(cached: HeraldState.CachedFeed?, accepted: FeedSignature.Accepted? = nil,
                      completion: @escaping @MainContext (Result<LoadedFeed, HeraldError>) -> Void) {
         do {
             // libsoup first: GIO, its dependency, comes in with it in one load. A file or
@@ -133,7 +136,7 @@ package final class FeedSource {
         let validators = record.flatMap { cache?.hasCachedFeed == true ? FeedValidators(etag: $0.etag, lastModified: $0.lastModified) : nil }
         // The URL that answered last goes first; when it is gone, the others follow in order.
         let order = record.map { remembered in [remembered.url] + candidates.filter { $0 != remembered.url } } ?? candidates
-        ask(order[...], validators: validators, notFound: [], load: Load(deadline: fetcher.deadline(), acceptedVersion: acceptedVersion),
+        ask(order[...], validators: validators, notFound: [], load: Load(deadline: fetcher.deadline(), accepted: accepted),
             completion: completion)
     }
 
@@ -141,7 +144,7 @@ package final class FeedSource {
     /// version accepted before it.
     private struct Load {
         let deadline: ContinuousClock.Instant
-        let acceptedVersion: UInt64?
+        let accepted: FeedSignature.Accepted?
     }
 
     /// Asks the first of `urls`, and the next on a 404 while there is one, all by the load's deadline.
@@ -212,7 +215,7 @@ package final class FeedSource {
 
     private func verified(_ content: Data, from origin: Origin, signature: FeedSignature.Signature, validators: FeedValidators) -> Result<LoadedFeed, HeraldError> {
         let key: Int
-        do throws(FeedSignatureProblem) { key = try verifyingKey(of: signature, over: content, accepted: origin.load.acceptedVersion) } catch { return .failure(.signature(error)) }
+        do throws(FeedSignatureProblem) { key = try verifyingKey(of: signature, over: content, accepted: origin.load.accepted) } catch { return .failure(.signature(error)) }
         // The cached copy keeps its signature and metadata, so a 304 can check both again.
         return decode(content, from: origin, cacheAs: content + Data(FeedSignature.block(for: signature).utf8), validators: validators)
             .map { signed($0, signature, key) }
@@ -221,7 +224,7 @@ package final class FeedSource {
     /// The place of the first trusted key whose signature this is over `content` and the
     /// signed metadata, once the metadata is accepted too: not a version below one accepted,
     /// not expired, not for another app.
-    private func verifyingKey(of signature: FeedSignature.Signature, over content: Data, accepted: UInt64?) throws(FeedSignatureProblem) -> Int {
+    private func verifyingKey(of signature: FeedSignature.Signature, over content: Data, accepted: FeedSignature.Accepted?) throws(FeedSignatureProblem) -> Int {
         let message = FeedSignature.message(for: content, metadata: signature.metadata)
         var matching: Int?
         for (index, key) in publicKeys.enumerated() {
@@ -231,13 +234,14 @@ package final class FeedSource {
             }
         }
         guard let matching else { throw .doesNotMatch }
-        if let refusal = FeedSignature.refusal(of: signature.metadata, accepted: accepted, now: now(), appID: appID) { throw refusal }
+        if let refusal = FeedSignature.refusal(of: signature, accepted: accepted, now: now(), appID: appID) { throw refusal }
         return matching
     }
 
     private func signed(_ loaded: LoadedFeed, _ signature: FeedSignature.Signature, _ key: Int) -> LoadedFeed {
         var loaded = loaded
         loaded.signedMetadata = signature.metadata
+        loaded.signature = signature.bytes
         loaded.verifyingKey = key
         return loaded
     }
@@ -253,7 +257,7 @@ package final class FeedSource {
         do throws(FeedSignatureProblem) {
             split = try FeedSignature.split(bytes)
             guard let signature = split.signature else { return .failure(.signature(.doesNotMatch)) }
-            key = try verifyingKey(of: signature, over: split.content, accepted: origin.load.acceptedVersion)
+            key = try verifyingKey(of: signature, over: split.content, accepted: origin.load.accepted)
         } catch {
             return .failure(.signature(error))
         }

@@ -182,16 +182,37 @@ package enum FeedSignature {
         return min(max(previous.version + 1, clock), maximumVersion)
     }
 
+    /// The newest signature an app accepted from a feed URL: its version and, where the state
+    /// recorded it, its bytes. Ed25519 signs deterministically, so the same bytes signed with the
+    /// same metadata give the same signature, and other bytes under the same version another.
+    package struct Accepted: Sendable, Equatable {
+        /// The highest version accepted.
+        package var version: UInt64
+        /// The signature accepted with that version; `nil` in a state written before it was kept.
+        package var signature: Data?
+
+        /// The record of an accepted signature.
+        package init(version: UInt64, signature: Data?) {
+            self.version = version
+            self.signature = signature
+        }
+    }
+
     /// Why a verified signature is still refused, or `nil` to accept it.
     ///
     /// - Parameters:
-    ///   - accepted: the highest version the app accepted from this feed URL; a lower one, or
-    ///     an unversioned signature once a versioned one was accepted, is a replay.
+    ///   - signature: the verified signature (its metadata and bytes).
+    ///   - accepted: the newest signature the app accepted from this feed URL; a lower version,
+    ///     the same version with another signature (other bytes), or an unversioned signature
+    ///     once a versioned one was accepted, is a replay.
     ///   - now: the check's clock; at or after `expires` the feed is frozen.
     ///   - appID: the app checking; a feed signed for another app is refused.
-    package static func refusal(of metadata: Metadata?, accepted: UInt64?, now: Date, appID: String?) -> FeedSignatureProblem? {
-        guard let metadata else { return accepted.map { .replayed(version: nil, accepted: $0) } }
-        if let accepted, metadata.version < accepted { return .replayed(version: metadata.version, accepted: accepted) }
+    package static func refusal(of signature: Signature, accepted: Accepted?, now: Date, appID: String?) -> FeedSignatureProblem? {
+        guard let metadata = signature.metadata else { return accepted.map { .replayed(version: nil, accepted: $0.version) } }
+        if let accepted, metadata.version < accepted.version { return .replayed(version: metadata.version, accepted: accepted.version) }
+        if let accepted, metadata.version == accepted.version, let bytes = accepted.signature, bytes != signature.bytes {
+            return .replayed(version: metadata.version, accepted: accepted.version)
+        }
         if let expires = metadata.expires, now >= expires { return .expired(expires) }
         if let appID, let signedFor = metadata.appID, signedFor != appID { return .forAnotherApp(signedFor) }
         return nil
@@ -239,8 +260,9 @@ public enum FeedSignatureProblem: Error, Sendable, Equatable, CustomStringConver
     case badPublicKey
     /// The Ed25519 implementation could not be loaded.
     case unavailable(String)
-    /// A signature that matches, of a version below one the app accepted from this feed (or
-    /// unversioned, `version` `nil`, after a versioned one): an older feed served again.
+    /// A signature that matches, of a version below one the app accepted from this feed, of
+    /// the same version as one accepted over other bytes, or unversioned (`version` `nil`)
+    /// after a versioned one: an older feed served again.
     case replayed(version: UInt64?, accepted: UInt64)
     /// A signature that matches, whose expiry has passed: a feed held at an old version.
     case expired(Date)
@@ -256,6 +278,8 @@ public enum FeedSignatureProblem: Error, Sendable, Equatable, CustomStringConver
         case .doesNotMatch: return "the feed's signature does not match its contents and the app's public key"
         case .badPublicKey: return "the public key is not an Ed25519 key: expected 32 bytes in base64"
         case .unavailable(let reason): return "signatures cannot be checked on this system: \(reason)"
+        case .replayed(.some(let version), let accepted) where version == accepted:
+            return "the feed is signed as version \(version), which was accepted before over other contents: an old feed served again is refused"
         case .replayed(.some(let version), let accepted):
             return "the feed is signed as version \(version), older than version \(accepted) accepted before: an old feed served again is refused"
         case .replayed(nil, let accepted):

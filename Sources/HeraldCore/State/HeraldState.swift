@@ -44,6 +44,9 @@ public struct HeraldState: Codable, Sendable, Equatable {
     /// The highest signed version accepted from each feed URL, as configured (`{lang}` and
     /// all): a lower one is a replay and is refused (DESIGN.md D20).
     package var feedVersions: [String: UInt64]
+    /// The signature accepted with each feed URL's highest version: the same version over
+    /// other bytes is a replay too.
+    package var feedSignatures: [String: Data]
 
     /// An empty state: first launch, nothing answered.
     public init() {
@@ -62,6 +65,21 @@ public struct HeraldState: Codable, Sendable, Equatable {
         prompts = [:]
         rolloutDraw = nil
         feedVersions = [:]
+        feedSignatures = [:]
+    }
+
+    /// The newest signature accepted from `url`, or `nil` when none was.
+    package func acceptedSignature(from url: String) -> FeedSignature.Accepted? {
+        feedVersions[url].map { FeedSignature.Accepted(version: $0, signature: feedSignatures[url]) }
+    }
+
+    /// Records a verified feed's signature as accepted from `url`: the version only rises, and
+    /// the signature kept is the one of the highest version.
+    package mutating func acceptSignature(_ metadata: FeedSignature.Metadata, bytes: Data, from url: String) {
+        let accepted = feedVersions[url] ?? 0
+        guard metadata.version >= accepted else { return }
+        if metadata.version > accepted || feedSignatures[url] == nil { feedSignatures[url] = bytes }
+        feedVersions[url] = metadata.version
     }
 
     /// Failed checks in a row and when the last one happened.
@@ -146,7 +164,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case ignored, viewed, reminded, absentSince, lastChecked, failure, cachedFeed, presenting, presentingPrompts, handedOver, answeredAway, shows, prompts, rolloutDraw, feedVersions
+        case ignored, viewed, reminded, absentSince, lastChecked, failure, cachedFeed, presenting, presentingPrompts, handedOver, answeredAway, shows, prompts, rolloutDraw, feedVersions, feedSignatures
     }
 
     /// Reads a state file; keys missing from older files take their empty values.
@@ -167,6 +185,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
         prompts = try container.decodeIfPresent([String: PromptState].self, forKey: .prompts) ?? [:]
         rolloutDraw = try container.decodeIfPresent(Double.self, forKey: .rolloutDraw).flatMap { (0..<1).contains($0) ? $0 : nil }
         feedVersions = try container.decodeIfPresent([String: UInt64].self, forKey: .feedVersions) ?? [:]
+        feedSignatures = try container.decodeIfPresent([String: Data].self, forKey: .feedSignatures) ?? [:]
     }
 
     /// Ids in the order the state file lists them: by their UTF-8 bytes, a total order, so the
@@ -195,6 +214,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
         try container.encode(prompts, forKey: .prompts)
         try container.encodeIfPresent(rolloutDraw, forKey: .rolloutDraw)
         if !feedVersions.isEmpty { try container.encode(feedVersions, forKey: .feedVersions) }
+        if !feedSignatures.isEmpty { try container.encode(feedSignatures, forKey: .feedSignatures) }
     }
 }
 

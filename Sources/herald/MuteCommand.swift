@@ -25,20 +25,26 @@ struct MuteCommand: ParsableCommand, UsageExample {
     func run() throws {
         let file = UserKeyFile.path
         if let categories = target.categories {
-            let muted = try UserKeyFile.change { switches in
+            let (muted, unseen) = try UserKeyFile.change { switches in
                 let edit = switches.muting(categories, for: target.target)
-                return (edit.map { [$0] } ?? [], edit != nil)
+                return (edit.map { [$0] } ?? [], (edit != nil, target.unseen(among: switches, consequence: Self.consequence)))
             }
             let names = MuteTargetOptions.names(categories)
-            return say(muted ? "muted \(names) for \(target.name) (\(file))"
-                             : "\(names) \(categories.count == 1 ? "is" : "are") muted already for \(target.name) (\(file))")
+            say(muted ? "muted \(names) for \(target.name) (\(file))"
+                      : "\(names) \(categories.count == 1 ? "is" : "are") muted already for \(target.name) (\(file))")
+            if let unseen { say(unseen) }
+            return
         }
-        let muted = try UserKeyFile.change { switches in
+        let (muted, unseen) = try UserKeyFile.change { switches in
             let edit = switches.muting(target.target)
-            return (edit.map { [$0] } ?? [], edit != nil)
+            return (edit.map { [$0] } ?? [], (edit != nil, target.unseen(among: switches, consequence: Self.consequence)))
         }
         say(muted ? "muted \(target.name) (\(file))" : "\(target.name) \(target.isAll ? "are" : "is") muted already (\(file))")
+        if let unseen { say(unseen) }
     }
+
+    /// What a mute of an app Herald has not seen does.
+    static let consequence = "the mute holds from its first check"
 }
 
 /// What `herald mute` and `herald unmute` act on: one app, or every app, and the categories
@@ -79,7 +85,13 @@ struct MuteTargetOptions: ParsableArguments {
     }
 
     /// Categories in sentences: "promotion, survey".
-    static func names(_ categories: [MessageCategory]) -> String { categories.map(\.rawValue).joined(separator: ", ") }
+    static func names(_ categories: [MessageCategory]) -> String { StandingMute.names(categories) }
+
+    /// The sentence for an app id Herald has not seen (`KnownApps.unseen`), under the key files
+    /// `switches` as they were before the change; `nil` for every app or an app it has seen.
+    func unseen(among switches: OffSwitches, consequence: String) -> String? {
+        appID.flatMap { KnownApps.read(switches: switches).unseen($0, consequence: consequence) }
+    }
 }
 
 /// The user's key file, as the commands that change it (`mute`, `unmute`, `budget`) name and
@@ -87,6 +99,15 @@ struct MuteTargetOptions: ParsableArguments {
 enum UserKeyFile {
     /// Its path, for messages.
     static var path: String { OffSwitchFiles.userFile(environment: ProcessEnvironment.read()) }
+
+    /// Reads the key files, the administrator's and the user's; exits 78 (EX_CONFIG) naming a
+    /// file that cannot be read.
+    static func read() throws -> OffSwitches {
+        do throws(OffSwitchFileError) { return try OffSwitchFiles.read(environment: ProcessEnvironment.read()) } catch {
+            EventReporter.complain(error.description)
+            throw ExitCode(78)
+        }
+    }
 
     /// Reads the key files and makes the changes `decide` chooses, as one locked step
     /// (`OffSwitchFiles.change`); exits 78 (EX_CONFIG) naming a file that cannot be read, 73

@@ -13,7 +13,9 @@ struct MuteCommand: ParsableCommand, UsageExample {
         discussion: """
             Written to the user's key file, $XDG_CONFIG_HOME/herald/herald.conf. A muted app's \
             checks fetch and show nothing; 'herald unmute' undoes it. With --category, only \
-            messages of that kind are kept back (MutedCategories). Exit codes: 0 done, \
+            messages of that kind are kept back (MutedCategories). An app id Herald has never \
+            seen (no state file, nothing in the attention ledger, no key file naming it) is \
+            muted all the same, and herald says so, with the known id probably meant. Exit codes: 0 done, \
             64 usage, 73 the file cannot be written, 78 a key file cannot be read.
             """
     )

@@ -14,7 +14,9 @@ struct StateCommand: ParsableCommand, UsageExample {
             Also shows whether the app is muted and by whom (herald mute, or the administrator's \
             key file), and the administrator's mirror of its feed. With --all, every app that has \
             a state: what was shown when, what waits and why, the attention budget each used, \
-            and the budget in force. Only reads, unless --reset: a \
+            and the budget in force. A message handed over to the Herald agent whose process \
+            has gone (or through the portal longer ago than the default remind period) is said \
+            to be shown again at the next check. Only reads, unless --reset: a \
             damaged state file is reported and left in place. Exit codes: 0 done, 64 usage, \
             73 state unusable or damaged, 78 a key file cannot be read (the state is shown all the same).
             """

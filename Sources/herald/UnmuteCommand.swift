@@ -14,7 +14,10 @@ struct UnmuteCommand: ParsableCommand, UsageExample {
             Undoes 'herald mute' in $XDG_CONFIG_HOME/herald/herald.conf. Unmuting one app while \
             all apps are muted makes it an exception. A mute in the administrator's key file \
             ($XDG_CONFIG_DIRS/herald/herald.conf), of an app or of a category, cannot be undone \
-            here. Exit codes: 0 done, 64 usage, 73 the file cannot be written, 77 muted by the \
+            here. Afterwards, each mute that still keeps something back is named with its \
+            file: after --all, the apps muted one by one, the categories muted and the \
+            administrator's mutes; for one app, its muted categories. Of an app id Herald has never \
+            seen, herald says so. Exit codes: 0 done, 64 usage, 73 the file cannot be written, 77 muted by the \
             administrator, 78 a key file cannot be read.
             """
     )

@@ -15,18 +15,23 @@ struct BudgetCommand: ParsableCommand, UsageExample {
             set it, and what the last 24 hours and 7 days used (promotions and surveys count \
             twice). --per-day and --per-week write the user's key file, \
             $XDG_CONFIG_HOME/herald/herald.conf ([budget] PerDay, PerWeek); the administrator's \
-            key file may set a ceiling they cannot go above. \
+            key file may set a ceiling they cannot go above (exit 77). A day's figure above the \
+            week's in force is refused (exit 64). 0 lets no remote message through but a critical \
+            security one. --reset takes the user's figures out of the file. \
             \(ExitStatus.summary([0, 64, 73, 77, 78]))
             """
     )
 
-    static let example = "herald budget --per-day 2 --per-week 5\nherald budget"
+    static let example = "herald budget --per-day 2 --per-week 5\nherald budget --reset\nherald budget"
 
-    @Option(help: "Messages a day from every app together, 0 to \(AttentionBudget.largest).")
+    @Option(help: "Messages a day from every app together, 0 to \(AttentionBudget.largest) (0: no remote messages), at most the week's.")
     var perDay: Int?
 
-    @Option(help: "Messages a week from every app together, 0 to \(AttentionBudget.largest).")
+    @Option(help: "Messages a week from every app together, 0 to \(AttentionBudget.largest) (0: no remote messages).")
     var perWeek: Int?
+
+    @Flag(help: "Take the user's figures out of their key file: the default again, under the administrator's ceiling.")
+    var reset = false
 
     @Flag(help: "Print the budget as JSON.")
     var json = false
@@ -36,28 +41,34 @@ struct BudgetCommand: ParsableCommand, UsageExample {
             guard let value, !(0...AttentionBudget.largest).contains(value) else { continue }
             throw ValidationError("\(name) must be a whole number from 0 to \(AttentionBudget.largest), not \(value)")
         }
+        if reset, perDay != nil || perWeek != nil { throw ValidationError("--reset takes the figures out: give it alone, or --per-day / --per-week") }
     }
 
     func run() throws {
-        if perDay != nil || perWeek != nil {
-            let file = UserKeyFile.path
+        let file = UserKeyFile.path
+        if reset {
+            let changed = try UserKeyFile.change { switches in
+                let edits = switches.resettingBudget()
+                return (edits, !edits.isEmpty)
+            }
+            if !json { say(changed ? "budget reset (\(file))" : "the budget was not set (\(file))") }
+        } else if perDay != nil || perWeek != nil {
             let changed = try UserKeyFile.change { switches in
                 switch switches.settingBudget(perDay: perDay, perWeek: perWeek) {
                 case .failure(let refusal):
                     EventReporter.complain("cannot set the budget: \(refusal)")
                     throw ExitCode(77)
                 case .success(let edits):
+                    if let contradiction = switches.budgetContradiction(perDay: perDay, perWeek: perWeek) {
+                        EventReporter.complain("cannot set the budget to \(contradiction)")
+                        throw ExitCode(64)
+                    }
                     return (edits, !edits.isEmpty)
                 }
             }
             if !json { say(changed ? "budget set (\(file))" : "the budget is set so already (\(file))") }
         }
-        let switches: OffSwitches
-        do throws(OffSwitchFileError) { switches = try OffSwitchFiles.read(environment: ProcessEnvironment.read()) } catch {
-            EventReporter.complain(error.description)
-            throw ExitCode(78)
-        }
-        let report = try BudgetReport(switches, ledger: Self.ledger(), now: Date())
+        let report = try BudgetReport(UserKeyFile.read(), ledger: Self.ledger(), now: Date())
         if json { return say(lines: try FeedValue(encoding: report).prettyJSONText) }
         for line in report.lines { say(line) }
     }
@@ -140,7 +151,8 @@ struct BudgetReport: Encodable {
         case .user: "set by the user in \(file ?? "")"
         case .administrator: "capped by the administrator in \(file ?? "")"
         }
-        var lines = ["budget: \(perDay) a day, \(perWeek) a week (\(setBy))"]
+        let budget = AttentionBudget(perDay: perDay, perWeek: perWeek)
+        var lines = ["budget: \(budget)\(budget.isClosed ? ": " + AttentionBudget.closedSummary : "") (\(setBy))"]
         if let ceiling, source != .administrator {
             lines.append("ceiling: \(ceiling.figures) (the administrator's, \(ceiling.file))")
         }

@@ -13,7 +13,9 @@ struct MuteCommand: ParsableCommand, UsageExample {
         discussion: """
             Written to the user's key file, $XDG_CONFIG_HOME/herald/herald.conf. A muted app's \
             checks fetch and show nothing; 'herald unmute' undoes it. With --category, only \
-            messages of that kind are kept back (MutedCategories). Exit codes: 0 done, \
+            messages of that kind are kept back (MutedCategories). An app id Herald has never \
+            seen (no state file, nothing in the attention ledger, no key file naming it) is \
+            muted all the same, and herald says so, with the known id probably meant. Exit codes: 0 done, \
             64 usage, 73 the file cannot be written, 78 a key file cannot be read.
             """
     )
@@ -25,20 +27,26 @@ struct MuteCommand: ParsableCommand, UsageExample {
     func run() throws {
         let file = UserKeyFile.path
         if let categories = target.categories {
-            let muted = try UserKeyFile.change { switches in
+            let (muted, unseen) = try UserKeyFile.change { switches in
                 let edit = switches.muting(categories, for: target.target)
-                return (edit.map { [$0] } ?? [], edit != nil)
+                return (edit.map { [$0] } ?? [], (edit != nil, target.unseen(among: switches, consequence: Self.consequence)))
             }
             let names = MuteTargetOptions.names(categories)
-            return say(muted ? "muted \(names) for \(target.name) (\(file))"
-                             : "\(names) \(categories.count == 1 ? "is" : "are") muted already for \(target.name) (\(file))")
+            say(muted ? "muted \(names) for \(target.name) (\(file))"
+                      : "\(names) \(categories.count == 1 ? "is" : "are") muted already for \(target.name) (\(file))")
+            if let unseen { say(unseen) }
+            return
         }
-        let muted = try UserKeyFile.change { switches in
+        let (muted, unseen) = try UserKeyFile.change { switches in
             let edit = switches.muting(target.target)
-            return (edit.map { [$0] } ?? [], edit != nil)
+            return (edit.map { [$0] } ?? [], (edit != nil, target.unseen(among: switches, consequence: Self.consequence)))
         }
         say(muted ? "muted \(target.name) (\(file))" : "\(target.name) \(target.isAll ? "are" : "is") muted already (\(file))")
+        if let unseen { say(unseen) }
     }
+
+    /// What a mute of an app Herald has not seen does.
+    static let consequence = "the mute holds from its first check"
 }
 
 /// What `herald mute` and `herald unmute` act on: one app, or every app, and the categories
@@ -79,7 +87,13 @@ struct MuteTargetOptions: ParsableArguments {
     }
 
     /// Categories in sentences: "promotion, survey".
-    static func names(_ categories: [MessageCategory]) -> String { categories.map(\.rawValue).joined(separator: ", ") }
+    static func names(_ categories: [MessageCategory]) -> String { StandingMute.names(categories) }
+
+    /// The sentence for an app id Herald has not seen (`KnownApps.unseen`), under the key files
+    /// `switches` as they were before the change; `nil` for every app or an app it has seen.
+    func unseen(among switches: OffSwitches, consequence: String) -> String? {
+        appID.flatMap { KnownApps.read(switches: switches).unseen($0, consequence: consequence) }
+    }
 }
 
 /// The user's key file, as the commands that change it (`mute`, `unmute`, `budget`) name and
@@ -87,6 +101,15 @@ struct MuteTargetOptions: ParsableArguments {
 enum UserKeyFile {
     /// Its path, for messages.
     static var path: String { OffSwitchFiles.userFile(environment: ProcessEnvironment.read()) }
+
+    /// Reads the key files, the administrator's and the user's; exits 78 (EX_CONFIG) naming a
+    /// file that cannot be read.
+    static func read() throws -> OffSwitches {
+        do throws(OffSwitchFileError) { return try OffSwitchFiles.read(environment: ProcessEnvironment.read()) } catch {
+            EventReporter.complain(error.description)
+            throw ExitCode(78)
+        }
+    }
 
     /// Reads the key files and makes the changes `decide` chooses, as one locked step
     /// (`OffSwitchFiles.change`); exits 78 (EX_CONFIG) naming a file that cannot be read, 73

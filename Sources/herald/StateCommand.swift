@@ -14,7 +14,9 @@ struct StateCommand: ParsableCommand, UsageExample {
             Also shows whether the app is muted and by whom (herald mute, or the administrator's \
             key file), and the administrator's mirror of its feed. With --all, every app that has \
             a state: what was shown when, what waits and why, the attention budget each used, \
-            and the budget in force. Only reads, unless --reset: a \
+            and the budget in force. A message handed over to the Herald agent whose process \
+            has gone (or through the portal longer ago than the default remind period) is said \
+            to be shown again at the next check. Only reads, unless --reset: a \
             damaged state file is reported and left in place. Exit codes: 0 done, 64 usage, \
             73 state unusable or damaged, 78 a key file cannot be read (the state is shown all the same).
             """
@@ -91,6 +93,35 @@ struct StateCommand: ParsableCommand, UsageExample {
         }
     }
 
+    /// A handed-over message in words: where it waits, or, when the handover no longer keeps
+    /// it back (`CheckPolicy.isWaiting`, as a check with the default remind period decides),
+    /// that the next check shows it again.
+    static func describe(_ handover: Handover, key: String, now: Date) -> String {
+        let since = "since \(ISO8601Moment.text(handover.since))"
+        if isWaiting(handover, now: now) {
+            let place = switch handover.place {
+            case .desktopList: "in the desktop's list"
+            case .agent: "held by the Herald agent"
+            case .portal: "through the notification portal"
+            }
+            return "\(key) handed over, \(place), \(since)"
+        }
+        let lapse = switch handover.place {
+        case .agent: "to the Herald agent \(since), which has gone"
+        // The desktop's list keeps its message whatever runs: it never lapses.
+        case .desktopList, .portal: "through the notification portal \(since), longer than the remind period"
+        }
+        return "\(key) handed over \(lapse): the next check shows it again"
+    }
+
+    /// Whether a handover still keeps its message from being shown at `now`: the check's rule,
+    /// the agent's process asked as a check asks it.
+    static func isWaiting(_ handover: Handover, now: Date) -> Bool {
+        CheckPolicy.isWaiting(handover, now: now, remindPeriod: CheckConfiguration().remindPeriod.seconds) { processID in
+            BudgetCommand.isLive(HeraldState.Claim(processID: processID, check: nil, until: now))
+        }
+    }
+
     /// The off switches of the app, or `nil` (said on stderr) when a key file cannot be read.
     private func offSwitches(_ appID: String) -> OffSwitchDecision? {
         do {
@@ -121,6 +152,9 @@ struct StateCommand: ParsableCommand, UsageExample {
             if prompt.viewed { line += ", done" }
             if prompt.cancelled { line += ", cancelled" }
             lines.append(line)
+        }
+        for (key, handover) in state.handedOver.sorted(by: { $0.key < $1.key }) {
+            lines.append("waiting: " + Self.describe(handover, key: key, now: Date()))
         }
         if !state.absentSince.isEmpty {
             let days = Int(CheckPolicy.answerRetention / 86_400)
@@ -168,6 +202,23 @@ struct AllAppsState {
         var apps: [String: AppReport]
     }
 
+    /// A handed-over message: the handover's fields, and whether it still keeps the message
+    /// back (`StateCommand.isWaiting`); when not, the next check shows it again.
+    private struct HandoverReport: Encodable {
+        var handover: Handover
+        var waiting: Bool
+
+        private enum Keys: String, CodingKey {
+            case waiting
+        }
+
+        func encode(to encoder: Encoder) throws {
+            try handover.encode(to: encoder)
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(waiting, forKey: .waiting)
+        }
+    }
+
     /// One app's part.
     private struct AppReport: Encodable {
         var stateFile: String
@@ -183,14 +234,14 @@ struct AllAppsState {
         /// The messages put off with remind me later, and when.
         var reminded: [String: Date] = [:]
         /// The messages handed over to outlive their check.
-        var handedOver: [String: Handover] = [:]
+        var handedOver: [String: HandoverReport] = [:]
         /// The budget this app's showings used.
         var used: BudgetReport.Window
     }
 
     func run() throws {
         let environment = ProcessEnvironment.read()
-        let folder = BaseDirectories(environment: environment).stateHome + "/herald"
+        let folder = KnownApps.stateFolder
         var switches: OffSwitches?
         do throws(OffSwitchFileError) { switches = try OffSwitchFiles.read(environment: environment) } catch {
             EventReporter.complain(error.description)
@@ -199,7 +250,7 @@ struct AllAppsState {
         let ledger = AttentionPolicy.pruned(try BudgetCommand.ledger(), now: now, isLive: BudgetCommand.isLive)
         var report = Report(budget: switches.map { BudgetReport($0, ledger: ledger, now: now) }, apps: [:])
         var unreadable = false
-        for appID in Self.apps(in: folder) {
+        for appID in KnownApps.stateFileApps(in: folder) {
             let paths: HeraldPaths
             do { paths = try HeraldPaths(appID: appID, environment: environment) } catch { continue }
             var app = AppReport(stateFile: paths.stateFile,
@@ -213,7 +264,7 @@ struct AllAppsState {
                 if let state = try FileStateStore(paths: paths).inspect() {
                     app.shows = state.shows
                     app.reminded = state.reminded
-                    app.handedOver = state.handedOver
+                    app.handedOver = state.handedOver.mapValues { HandoverReport(handover: $0, waiting: StateCommand.isWaiting($0, now: now)) }
                 } else {
                     app.problem = "damaged: it does not decode; the next check moves it aside and starts over"
                 }
@@ -232,26 +283,15 @@ struct AllAppsState {
             if let budget = report.budget { for line in budget.lines { say(line) } }
             if report.apps.isEmpty { say("no app has a state yet (\(folder))") }
             for (appID, app) in report.apps.sorted(by: { $0.key < $1.key }) {
-                for line in Self.describe(app, appID: appID) { say(line) }
+                for line in Self.describe(app, appID: appID, now: now) { say(line) }
             }
         }
         if switches == nil { throw ExitCode(78) }
         if unreadable { throw ExitCode(73) }
     }
 
-    /// The app ids of the state files in `folder`, sorted: each `<app-id>.json` whose name is
-    /// a usable app id (the ledger's folder, `attention`, is none of them).
-    static func apps(in folder: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return names.compactMap { name in
-            guard name.hasSuffix(".json") else { return nil }
-            let appID = String(name.dropLast(".json".count))
-            return HeraldPaths.isValid(appID: appID) ? appID : nil
-        }.sorted()
-    }
-
     /// One app's part in lines for people, its details indented under its id.
-    private static func describe(_ app: AppReport, appID: String) -> [String] {
+    private static func describe(_ app: AppReport, appID: String, now: Date) -> [String] {
         var lines = ["\(appID) (\(app.stateFile))"]
         if let problem = app.problem { lines.append("  state: \(problem)") }
         if let muted = app.mutedCategories {
@@ -270,14 +310,7 @@ struct AllAppsState {
             return (key, "\(key) \(why) since \(ISO8601Moment.text(entry.since)), priority \(NumberText.plain(entry.priority))")
         }
         waiting += app.reminded.map { key, at in (key, "\(key) reminded at \(ISO8601Moment.text(at))") }
-        waiting += app.handedOver.map { key, handover in
-            let place = switch handover.place {
-            case .desktopList: "in the desktop's list"
-            case .agent: "held by the Herald agent"
-            case .portal: "through the notification portal"
-            }
-            return (key, "\(key) handed over, \(place), since \(ISO8601Moment.text(handover.since))")
-        }
+        waiting += app.handedOver.map { key, report in (key, StateCommand.describe(report.handover, key: key, now: now)) }
         if waiting.isEmpty { lines.append("  waiting: none") }
         for entry in waiting.sorted(by: { ($0.key, $0.line) < ($1.key, $1.line) }) { lines.append("  waiting: " + entry.line) }
         lines.append("  budget used: \(app.used.day) in the last 24 hours, \(app.used.week) in the last 7 days")

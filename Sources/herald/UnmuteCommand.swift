@@ -14,7 +14,10 @@ struct UnmuteCommand: ParsableCommand, UsageExample {
             Undoes 'herald mute' in $XDG_CONFIG_HOME/herald/herald.conf. Unmuting one app while \
             all apps are muted makes it an exception. A mute in the administrator's key file \
             ($XDG_CONFIG_DIRS/herald/herald.conf), of an app or of a category, cannot be undone \
-            here. Exit codes: 0 done, 64 usage, 73 the file cannot be written, 77 muted by the \
+            here. Afterwards, each mute that still keeps something back is named with its \
+            file: after --all, the apps muted one by one, the categories muted and the \
+            administrator's mutes; for one app, its muted categories. Of an app id Herald has never \
+            seen, herald says so. Exit codes: 0 done, 64 usage, 73 the file cannot be written, 77 muted by the \
             administrator, 78 a key file cannot be read.
             """
     )
@@ -26,48 +29,46 @@ struct UnmuteCommand: ParsableCommand, UsageExample {
     func run() throws {
         let file = UserKeyFile.path
         if let categories = target.categories { return try unmute(categories, file: file) }
-        let stillMuted: [String]? = try UserKeyFile.change { switches in
+        let (changed, unseen) = try UserKeyFile.change { switches in
             switch switches.unmuting(target.target) {
             case .failure(let refusal):
                 EventReporter.complain("cannot unmute \(target.name): \(refusal.mute)")
                 throw ExitCode(77)
             case .success(let edit):
-                return (edit.map { [$0] } ?? [], edit.map { _ in switches.appsMutedByUser })
+                return (edit.map { [$0] } ?? [], (edit != nil, target.unseen(among: switches, consequence: Self.consequence(undoing: edit != nil))))
             }
         }
-        guard let stillMuted else { return say("\(target.name) \(target.isAll ? "were" : "was") not muted") }
-        say("unmuted \(target.name) (\(file))")
-        if target.isAll, !stillMuted.isEmpty { say("still muted one by one: \(stillMuted.joined(separator: ", "))") }
+        say(changed ? "unmuted \(target.name) (\(file))" : "\(target.name) \(target.isAll ? "were" : "was") not muted")
+        try sayWhatStays(unseen: unseen)
     }
 
-    /// Unmutes categories for the target, then says which of them the user's file still mutes:
-    /// for every app (after an app's unmute) or one app at a time (after `--all`'s).
+    /// What an unmute of an app Herald has not seen does: nothing, or (an exception to a mute of
+    /// every app) what its checks will do.
+    static func consequence(undoing: Bool) -> String {
+        undoing ? "the unmute holds from its first check" : "there was nothing to undo"
+    }
+
+    /// Unmutes categories for the target, then says what still keeps them back.
     private func unmute(_ categories: [MessageCategory], file: String) throws {
         let names = MuteTargetOptions.names(categories)
-        let (changed, user) = try UserKeyFile.change { switches in
+        let (changed, unseen) = try UserKeyFile.change { switches in
             switch switches.unmuting(categories, for: target.target) {
             case .failure(let refusal):
                 EventReporter.complain("cannot unmute \(names) for \(target.name): \(refusal.mute)")
                 throw ExitCode(77)
             case .success(let edit):
-                return (edit.map { [$0] } ?? [], (edit != nil, switches.user))
+                return (edit.map { [$0] } ?? [], (edit != nil, target.unseen(among: switches, consequence: Self.consequence(undoing: edit != nil))))
             }
         }
-        var lines: [String] = []
-        if changed { lines.append("unmuted \(names) for \(target.name) (\(file))") }
-        switch target.target {
-        case .app:
-            let forAll = categories.filter(user.allMutedCategories.contains)
-            if !changed, forAll.isEmpty { lines.append("\(names) \(categories.count == 1 ? "was" : "were") not muted for \(target.name)") }
-            if !forAll.isEmpty { lines.append("still muted for every app: \(MuteTargetOptions.names(forAll)) (\(file))") }
-        case .allApps:
-            if !changed { lines.append("\(names) \(categories.count == 1 ? "was" : "were") not muted for all apps") }
-            let oneByOne = user.apps.sorted { $0.key < $1.key }.compactMap { app, settings -> String? in
-                let muted = categories.filter(settings.mutedCategories.contains)
-                return muted.isEmpty ? nil : "\(app) (\(MuteTargetOptions.names(muted)))"
-            }
-            if !oneByOne.isEmpty { lines.append("still muted one by one: \(oneByOne.joined(separator: ", "))") }
-        }
-        for line in lines { say(line) }
+        say(changed ? "unmuted \(names) for \(target.name) (\(file))"
+                    : "\(names) \(categories.count == 1 ? "was" : "were") not muted for \(target.name)")
+        try sayWhatStays(categories, unseen: unseen)
+    }
+
+    /// Says that the app is one Herald has not seen, when it is, then each mute that still keeps
+    /// back what was unmuted (`OffSwitches.standingMutes`), read again from the files as they are now.
+    private func sayWhatStays(_ categories: [MessageCategory]? = nil, unseen: String?) throws {
+        if let unseen { say(unseen) }
+        for mute in try UserKeyFile.read().standingMutes(of: target.target, categories: categories) { say(mute.description) }
     }
 }

@@ -39,8 +39,11 @@ final class CategoryMuteEndToEndTests: XCTestCase {
         let server = try session.serveFeed(feed)
         let file = session.userKeyFile.path
         try roomyBudget(session)
-        XCTAssertEqual(try session.run(["mute", "--category", "promotion", "--app-id", app]),
-                       ToolRun(status: 0, output: "muted promotion for \(app) (\(file))\n"))
+        XCTAssertEqual(try session.run(["mute", "--category", "promotion", "--app-id", app]), ToolRun(status: 0, output: """
+            muted promotion for \(app) (\(file))
+            herald has not seen \(app) yet; the mute holds from its first check
+
+            """))
         XCTAssertEqual(userFileText(session), roomy + "\n[app \(app)]\nMutedCategories=promotion\n")
         XCTAssertEqual(try session.run(["mute", "--category", "promotion", "--app-id", app]),
                        ToolRun(status: 0, output: "promotion is muted already for \(app) (\(file))\n"))
@@ -67,9 +70,9 @@ final class CategoryMuteEndToEndTests: XCTestCase {
         XCTAssertEqual(try decisions(session, server, appID: other), ["2027/01/01: shown", "2027/01/02: category-muted"])
 
         XCTAssertEqual(try session.run(["unmute", "--category", "promotion", "--app-id", app]),
-                       ToolRun(status: 0, output: "still muted for every app: promotion (\(file))\n"))
+                       ToolRun(status: 0, output: "promotion was not muted for \(app)\nstill muted: promotion for every app by the user (\(file))\n"))
         XCTAssertEqual(try session.run(["unmute", "--category", "promotion", "--all"]),
-                       ToolRun(status: 0, output: "unmuted promotion for all apps (\(file))\nstill muted one by one: \(other) (promotion)\n"))
+                       ToolRun(status: 0, output: "unmuted promotion for all apps (\(file))\nstill muted: promotion for \(other) by the user (\(file))\n"))
         XCTAssertEqual(userFileText(session), roomy + "\n[all]\nMutedCategories=survey\n\n[app \(other)]\nMutedCategories=promotion\n")
         XCTAssertEqual(try decisions(session, server, appID: app), ["2027/01/01: shown", "2027/01/02: shown"])
         XCTAssertEqual(try decisions(session, server, appID: other), ["2027/01/01: shown", "2027/01/02: category-muted"])

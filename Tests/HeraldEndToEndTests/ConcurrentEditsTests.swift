@@ -25,6 +25,14 @@ final class ConcurrentEditsTests: XCTestCase {
     }
 
     /// Each group of a key file and its `Muted` value.
+    /// Gives each of `apps` a state file, as their first check would: a mute of them is then of
+    /// apps Herald has seen, whatever the other processes have written by then.
+    func haveRun(_ apps: [String], in session: DesktopSession) throws {
+        let folder = session.environment["XDG_STATE_HOME"]! + "/herald"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for app in apps { try Data("{}".utf8).write(to: URL(fileURLWithPath: folder + "/\(app).json")) }
+    }
+
     func mutes(in text: String) -> [String: String] {
         var group = ""
         var found: [String: String] = [:]
@@ -52,6 +60,7 @@ final class ConcurrentEditsTests: XCTestCase {
         try session.useStandardBudget()
         defer { session.stop() }
         let apps = (0..<processes).map { "org.example.App\($0)" }
+        try haveRun(apps, in: session)
         for round in 0..<rounds {
             try? FileManager.default.removeItem(at: session.userKeyFile)
             let runs = try runAtOnce(session, apps.map { ["mute", "--app-id", $0] }, round: round)
@@ -69,6 +78,7 @@ final class ConcurrentEditsTests: XCTestCase {
         defer { session.stop() }
         let unmuted = (0..<processes / 2).map { "org.example.Was\($0)" }
         let muted = (0..<processes / 2).map { "org.example.Now\($0)" }
+        try haveRun(unmuted + muted, in: session)
         for round in 0..<rounds {
             try FileManager.default.createDirectory(at: session.userKeyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(unmuted.map { "[app \($0)]\nMuted=true\n" }.joined(separator: "\n").utf8).write(to: session.userKeyFile)
@@ -92,6 +102,7 @@ final class ConcurrentEditsTests: XCTestCase {
         XCTAssertEqual(chmod(dotfiles.path, 0o640), 0)
         try FileManager.default.createDirectory(at: session.userKeyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: session.userKeyFile.path, withDestinationPath: dotfiles.path)
+        try haveRun(["org.example.App"], in: session)
         XCTAssertEqual(try session.run(["mute", "--app-id", "org.example.App"]),
                        ToolRun(status: 0, output: "muted org.example.App (\(session.userKeyFile.path))\n"))
         XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: session.userKeyFile.path), dotfiles.path)

@@ -60,7 +60,11 @@ final class OffSwitchesEndToEndTests: XCTestCase {
         try session.useStandardBudget()
         let server = try session.serveFeed(feed)
         let file = session.userKeyFile.path
-        XCTAssertEqual(try session.run(["mute", "--app-id", app]), ToolRun(status: 0, output: "muted \(app) (\(file))\n"))
+        XCTAssertEqual(try session.run(["mute", "--app-id", app]), ToolRun(status: 0, output: """
+            muted \(app) (\(file))
+            herald has not seen \(app) yet; the mute holds from its first check
+
+            """))
         XCTAssertEqual(userFileText(session), "[app \(app)]\nMuted=true\n")
         XCTAssertEqual(try session.run(["mute", "--app-id", app]), ToolRun(status: 0, output: "\(app) is muted already (\(file))\n"))
         XCTAssertEqual(try check(session, server.url("feed.plist"), appID: app), mutedCheck(by: "user", scope: "app", file: session.userKeyFile))
@@ -68,7 +72,9 @@ final class OffSwitchesEndToEndTests: XCTestCase {
 
         XCTAssertEqual(try session.run(["unmute", "--app-id", app]), ToolRun(status: 0, output: "unmuted \(app) (\(file))\n"))
         XCTAssertEqual(userFileText(session), "")
-        XCTAssertEqual(try session.run(["unmute", "--app-id", app]), ToolRun(status: 0, output: "\(app) was not muted\n"))
+        XCTAssertEqual(try session.run(["unmute", "--app-id", app]),
+                       ToolRun(status: 0, output: "\(app) was not muted\nherald has not seen \(app) yet; there was nothing to undo\n"),
+                       "a muted app's checks write no state: the app has not run yet")
         let unmuted = try check(session, server.url("feed.plist"), appID: app)
         XCTAssertEqual(eventNames(unmuted), fetchedAndShown, unmuted.description)
         XCTAssertEqual(server.requests.map(\.path), ["/feed.plist"])
@@ -85,7 +91,11 @@ final class OffSwitchesEndToEndTests: XCTestCase {
         XCTAssertEqual(try check(session, server.url("feed.plist"), appID: other), mutedCheck(by: "user", scope: "all-apps", file: session.userKeyFile))
         XCTAssertEqual(server.requests.map(\.path), [])
 
-        XCTAssertEqual(try session.run(["unmute", "--app-id", other]), ToolRun(status: 0, output: "unmuted \(other) (\(file))\n"))
+        XCTAssertEqual(try session.run(["unmute", "--app-id", other]), ToolRun(status: 0, output: """
+            unmuted \(other) (\(file))
+            herald has not seen \(other) yet; the unmute holds from its first check
+
+            """))
         XCTAssertEqual(userFileText(session), "[all]\nMuted=true\n\n[app \(other)]\nMuted=false\n")
         XCTAssertEqual(eventNames(try check(session, server.url("feed.plist"), appID: other)), fetchedAndShown)
         XCTAssertEqual(try check(session, server.url("feed.plist"), appID: app), mutedCheck(by: "user", scope: "all-apps", file: session.userKeyFile))
@@ -96,7 +106,7 @@ final class OffSwitchesEndToEndTests: XCTestCase {
         XCTAssertEqual(server.requests.map(\.path), ["/feed.plist", "/feed.plist"])
     }
 
-    func testUnmutingAllSaysWhichAppsStayMutedOneByOne() throws {
+    func testUnmutingAllNamesTheAppsThatStayMutedOneByOne() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
         try session.useStandardBudget()
         let file = session.userKeyFile.path
@@ -104,7 +114,12 @@ final class OffSwitchesEndToEndTests: XCTestCase {
             XCTAssertEqual(try session.run(arguments).status, 0)
         }
         XCTAssertEqual(try session.run(["unmute", "--all"]),
-                       ToolRun(status: 0, output: "unmuted all apps (\(file))\nstill muted one by one: \(app), \(other)\n"))
+                       ToolRun(status: 0, output: """
+                           unmuted all apps (\(file))
+                           still muted: \(app) by the user (\(file))
+                           still muted: \(other) by the user (\(file))
+
+                           """))
     }
 
     func testTheUserCannotUnmuteAnAdministratorsMute() throws {

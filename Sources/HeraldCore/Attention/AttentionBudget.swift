@@ -27,6 +27,13 @@ package struct AttentionBudget: Sendable, Equatable, Codable, CustomStringConver
         return AttentionBudget(perDay: min(perDay, ceiling.perDay), perWeek: min(perWeek, ceiling.perWeek))
     }
 
+    /// Whether it lets no remote message through: a figure is 0. Only a critical security
+    /// message, which passes any budget (`AttentionCandidate.passesBudget`), still shows.
+    package var isClosed: Bool { perDay == 0 || perWeek == 0 }
+
+    /// What it lets through, as `herald budget` says it after the figures.
+    package static let closedSummary = "no remote messages but critical security ones"
+
     /// "3 a day, 10 a week".
     package var description: String { "\(perDay) a day, \(perWeek) a week" }
 }

@@ -134,7 +134,7 @@ extension CheckPolicy {
     /// Whether a handover still keeps its message from being shown at `now`: in the desktop's
     /// list always; held by the agent while `isAgentLive` says the agent's process runs; posted
     /// through the portal for one `remindPeriod` from when it was.
-    static func isWaiting(_ handover: Handover, now: Date, remindPeriod: TimeInterval, isAgentLive: (Int32) -> Bool) -> Bool {
+    package static func isWaiting(_ handover: Handover, now: Date, remindPeriod: TimeInterval, isAgentLive: (Int32) -> Bool) -> Bool {
         switch handover.place {
         case .desktopList: return true
         case .agent: return handover.agentProcessID.map(isAgentLive) ?? false

@@ -85,9 +85,15 @@ struct FeedArgument {
 
     /// The retired ids in `FEED.keys` beside the feed at `realPath`, or exit 66 with the reason.
     static func retiredKeys(ofFeedAt realPath: String) throws -> RetiredKeys {
+        RetiredKeys.parse(try ledgerText(ofFeedAt: realPath))
+    }
+
+    /// The text of `FEED.keys` beside the feed at `realPath` (empty when there is none yet), or
+    /// exit 66 with the reason.
+    static func ledgerText(ofFeedAt realPath: String) throws -> String {
         do throws(FileError) {
-            guard let bytes = try RegularFile.read(realPath + ".keys", limit: sizeLimit) else { return RetiredKeys() }
-            return RetiredKeys.parse(String(decoding: bytes, as: UTF8.self))
+            guard let bytes = try RegularFile.read(realPath + ".keys", limit: sizeLimit) else { return "" }
+            return String(decoding: bytes, as: UTF8.self)
         } catch {
             EventReporter.complain("\(error)")
             throw ExitCode(66)

@@ -106,8 +106,7 @@ struct FeedSignCommand: ParsableCommand, UsageExample {
                 throw ExitCode(65)
             }
             // The ledger beside the feed keeps the last version given, for a feed written anew.
-            let ledgerPath = file.companion(".keys")
-            let ledger = try RegularFile.read(ledgerPath, limit: FeedArgument.sizeLimit).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let ledger = try FeedArgument.ledgerText(ofFeedAt: file.path)
             let signature = try signature(of: bytes, seed: seed, previousDetached: (try? RegularFile.read(file.companion(".sig"), limit: 4096)) ?? nil,
                                           lastSigned: RetiredKeys.parse(ledger).lastSignedVersion)
             if let version = signature.metadata?.version {

@@ -266,6 +266,10 @@ final class ConcurrentEditsTests: XCTestCase {
                        ToolRun(status: 66, output: "", errorOutput: "herald: cannot read \(feed.path).keys: \(link)\n"))
         XCTAssertEqual(try session.run(["feed", "add", feed.path, "--title", "T", "--message", "M"]),
                        ToolRun(status: 66, output: "", errorOutput: "herald: cannot read \(feed.path).keys: \(link)\n"))
+        // Signing reads the ledger first, for the last version it gave.
+        XCTAssertEqual(try session.run(["feed", "sign", feed.path, "--private-key", keyFile]),
+                       ToolRun(status: 66, output: "", errorOutput: "herald: cannot read \(feed.path).keys: \(link)\n"))
+        try FileManager.default.removeItem(atPath: feed.path + ".keys")
         XCTAssertEqual(try session.run(["feed", "sign", feed.path, "--private-key", keyFile]),
                        ToolRun(status: 73, output: "", errorOutput: "herald: cannot write \(feed.path).sig: \(link)\n"))
         XCTAssertEqual(try String(contentsOf: outside, encoding: .utf8), "not yours\n")

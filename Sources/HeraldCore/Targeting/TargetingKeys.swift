@@ -97,8 +97,17 @@ extension FeedEntry {
         return MessageUrgency(rawValue: text.lowercased())
     }
 
-    /// The message's kind (`Category`): `announcement` when absent or not a known kind.
-    package var category: MessageCategory { categoryAsWritten ?? .announcement }
+    /// The message's kind (`Category`): `announcement` when absent; a kind Herald does not
+    /// know (`promotions`, a look-alike letter, a number) counts as `unknownCategory`, the most
+    /// restrictive, so that no spelling escapes a mute or the weight of an offer.
+    package var category: MessageCategory {
+        guard field(TargetingKey.category) != nil else { return .announcement }
+        return categoryAsWritten ?? Self.unknownCategory
+    }
+
+    /// What a `Category` Herald does not know counts as: `promotion`, which weighs 2 against
+    /// the attention budget and which `herald mute --category promotion` mutes.
+    package static let unknownCategory = MessageCategory.promotion
 
     /// The kind as written, `nil` when absent or unknown (`herald validate` says which).
     package var categoryAsWritten: MessageCategory? {

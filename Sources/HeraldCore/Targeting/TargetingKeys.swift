@@ -88,8 +88,19 @@ extension FeedEntry {
     /// share it cannot read is not one it may take for everyone.
     package var hasUnreadableRollout: Bool { field(TargetingKey.rollout) != nil && rollout == nil }
 
-    /// The message's priority (`Priority`); 0 when absent or not a number.
-    package var priority: Double { field(TargetingKey.priority).flatMap(Self.number) ?? 0 }
+    /// The message's priority (`Priority`), held in `priorityRange`; 0 when absent or not a
+    /// number.
+    package var priority: Double { Self.bounded(priority: field(TargetingKey.priority).flatMap(Self.number) ?? 0) }
+
+    /// The range a `Priority` is compared in, -10 to 10: a number beyond it counts as the end
+    /// it passes, so that no publisher buys a rank above every other app's messages with 1e308.
+    package static let priorityRange: ClosedRange<Double> = -10...10
+
+    /// `priority` held in `priorityRange`: the one place a priority is bounded, for a feed's
+    /// entries and for the waiting messages the attention ledger holds.
+    package static func bounded(priority: Double) -> Double {
+        min(max(priority, priorityRange.lowerBound), priorityRange.upperBound)
+    }
 
     /// The urgency the feed asks for (`Urgency`), `nil` when absent or unknown.
     package var urgency: MessageUrgency? {

@@ -71,6 +71,20 @@ final class MessageCapsTests: XCTestCase {
         XCTAssertEqual(AttentionCandidate(entry("x"), allowsCriticalUrgency: true).weight, 1)
     }
 
+    func testALastShowingDatedAfterNowIsReadAndWrittenAsNowSoMinDaysBetweenEndsOnTime() {
+        let message = entry("m", ["MinDaysBetween": .real(1)])
+        let ahead = shownState("m", count: 1, daysAgo: -365)
+        XCTAssertEqual(CheckPolicy.attentionExclusion(of: message, state: ahead, in: context()),
+                       .shownRecently(nextShow: now.addingTimeInterval(86400)), "read as now")
+        let written = CheckPolicy.distrustingFutureDates(in: ahead, now: now)
+        XCTAssertEqual(written.shows["m"], .init(count: 1, last: now), "written as now")
+        let select = CheckPolicy.select(Feed(entries: [message]), state: ahead, in: context())
+        XCTAssertEqual(select.state.shows["m"], .init(count: 1, last: now), "the check's locked update writes it so")
+        var dayLater = context()
+        dayLater.now = now.addingTimeInterval(86400)
+        XCTAssertNil(CheckPolicy.attentionExclusion(of: message, state: written, in: dayLater), "a day later it shows again")
+    }
+
     func testRecordingAShowingCountsItAndDatesIt() {
         let state = CheckPolicy.recordShown(["m"], in: CheckPolicy.recordShown(["m"], in: HeraldState(), now: now), now: now.addingTimeInterval(60))
         XCTAssertEqual(state.shows["m"], .init(count: 2, last: now.addingTimeInterval(60)))

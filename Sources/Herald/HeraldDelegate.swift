@@ -45,6 +45,11 @@ public enum HeraldEvent {
     case feedFetched(Feed, notModified: Bool)
     /// The check failed: network, HTTP status, bad feed, no notification server, state I/O.
     case checkFailed(HeraldError)
+    /// The person's attention ledger, shared by every app, cannot be read or written (not a
+    /// regular file, larger than it may be, its lock cannot be taken): a problem of the budget
+    /// alone. The check goes on as if no budget were set (its own cap, `MaxShows` and
+    /// `MinDaysBetween` still hold) and does not fail for it. Said once per check.
+    case budgetNotKept(HeraldError)
     /// The feed is fetched and planned: the messages pending for this user, in display order;
     /// empty when nothing is pending (iNotify declared that event but never sent it). Sent
     /// before they are shown: a server that then refuses every one still fails the check.

@@ -51,7 +51,7 @@ package struct FeedFinding: Sendable, Equatable, CustomStringConvertible {
         case outOfRange = "out-of-range"
         /// An `Urgency` that is not `low`, `normal` or `critical`.
         case unknownUrgency = "unknown-urgency"
-        /// A `Category` that is not one of `MessageCategory`'s: read as `announcement`.
+        /// A `Category` that is not one of `MessageCategory`'s: read as `promotion`, the most restrictive.
         case unknownCategory = "unknown-category"
         /// `Urgency` critical (a note): shown as normal unless the app allows critical urgency.
         case criticalUrgency = "critical-urgency"

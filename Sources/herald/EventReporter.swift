@@ -134,6 +134,15 @@ final class EventReporter: HandoverObserving {
         }
     }
 
+    /// The attention ledger cannot be used: said, and the check goes on without the budget
+    /// (the exit code stays the check's own).
+    private func budgetNotKept(_ error: HeraldError) {
+        let message = "the attention budget is not kept at this check, which shows as if none were set: \(error)"
+        if json { return emit("budget-not-kept", ["message": .string(message)], text: "") }
+        flush()
+        Self.complain(message)
+    }
+
     private func detected(_ messages: [FeedEntry]) {
         guard !messages.isEmpty else { return emit("not-detected", [:], text: "nothing pending") }
         guard json else { return write("\(messages.count) pending: \(messages.map(\.key).joined(separator: ", "))") }
@@ -263,6 +272,7 @@ final class EventReporter: HandoverObserving {
         case .fetchingMirror(let mirror): fetching(from: mirror)
         case .feedFetched(let feed, let notModified): fetched(feed, notModified: notModified)
         case .checkFailed(let error): failed(error, herald: herald)
+        case .budgetNotKept(let error): budgetNotKept(error)
         case .pending(let messages): detected(messages)
         case .messageSkipped(let key, let reason): skipped(key, reason: reason)
         case .promptDecided(let prompt, let decision): decided(decision, for: prompt)

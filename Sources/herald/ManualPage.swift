@@ -29,7 +29,7 @@ enum ManualPage {
     static let files: [(path: String, meaning: String)] = [
         ("$XDG_STATE_HOME/herald/APP.json", "An app's state: the messages shown and answered, its prompts, the last check (default ~/.local/state/herald)."),
         ("$XDG_STATE_HOME/herald/APP.lock", "The lock that lets one process at a time change an app's state."),
-        ("$XDG_STATE_HOME/herald/attention/ledger.json", "What every app showed the user over the last week and the messages waiting for room: the record the attention budget is kept against."),
+        ("$XDG_STATE_HOME/herald/attention/ledger.json", "What every app showed the user over the last week and the messages waiting for room: the record the attention budget is kept against. Each app keeps at most the week's budget of messages waiting there, and the apps take turns; when it cannot be read or written, checks show as if no budget were set and say so."),
         ("$XDG_CACHE_HOME/herald/APP.feed", "The last feed fetched for an app, sent back as a conditional request (default ~/.cache/herald)."),
         ("$XDG_CONFIG_HOME/herald/herald.conf", "The user's key file: which apps are muted (Muted) and which categories of message (MutedCategories), written by herald mute and herald unmute, and the attention budget ([budget] PerDay, PerWeek), written by herald budget and taken out by herald budget --reset (default ~/.config/herald/herald.conf)."),
         ("$XDG_CONFIG_DIRS/herald/herald.conf", "The administrator's key file: mutes the user cannot undo (Muted, MutedCategories), a ceiling on the attention budget ([budget] PerDay, PerWeek), and a mirror fetched instead of an app's own feed (FeedURL, read from this file only) (default /etc/xdg/herald/herald.conf)."),

@@ -247,9 +247,12 @@ struct AllAppsState {
             EventReporter.complain(error.description)
         }
         let now = Date()
-        let ledger = AttentionPolicy.pruned(try BudgetCommand.ledger(), now: now, isLive: BudgetCommand.isLive)
-        var report = Report(budget: switches.map { BudgetReport($0, ledger: ledger, now: now) }, apps: [:])
-        var unreadable = false
+        // A ledger that cannot be read is named (by `ledger()`), its budget left out, and every
+        // app is listed still.
+        let read = try? BudgetCommand.ledger()
+        let ledger = AttentionPolicy.pruned(read ?? AttentionLedger(), now: now, isLive: BudgetCommand.isLive)
+        var report = Report(budget: read == nil ? nil : switches.map { BudgetReport($0, ledger: ledger, now: now) }, apps: [:])
+        var unreadable = read == nil
         for appID in KnownApps.stateFileApps(in: folder) {
             let paths: HeraldPaths
             do { paths = try HeraldPaths(appID: appID, environment: environment) } catch { continue }

@@ -200,11 +200,14 @@ final class StateFaultTests: XCTestCase {
         fill(mountPoint)
         let run = try session.herald(["check", "--json", "--feed", server.url("feed.plist"), "--app-id", appID, "--wait", "5"])
         XCTAssertEqual(run.wait(), 73)
-        XCTAssertEqual(run.events.map { $0["event"] as? String }, ["fetched", "failed"])
+        XCTAssertEqual(run.events.map { $0["event"] as? String }, ["fetched", "budget-not-kept", "failed"])
         // The claim and the room it takes in the person's attention ledger are one step: the
-        // ledger's write, the first of the two, is the one the full disk refuses.
+        // ledger's write comes first, and a ledger the full disk refuses is the budget's problem
+        // alone; the state's write, refused as well, fails the check.
         let ledger = mountPoint + "/herald/attention/ledger.json"
-        XCTAssertEqual(run.events.last?["message"] as? String, "cannot write \(ledger): No space left on device")
+        XCTAssertEqual(run.events[1]["message"] as? String,
+                       "the attention budget is not kept at this check, which shows as if none were set: cannot write \(ledger): No space left on device")
+        XCTAssertEqual(run.events.last?["message"] as? String, "cannot write \(stateFile(session, appID)): No space left on device")
         XCTAssertEqual(try session.notifyCalls().count, 0, "what could not be claimed is not shown")
         XCTAssertEqual(try String(contentsOfFile: stateFile(session, appID), encoding: .utf8), previous)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: mountPoint + "/herald").sorted(),

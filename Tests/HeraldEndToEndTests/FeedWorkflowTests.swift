@@ -197,7 +197,7 @@ final class FeedWorkflowTests: XCTestCase {
             (["--min-version", "3", "--max-version", "2.9"], "--min-version refused: MinVersion 3 is above MaxVersion 2.9: no version can match"),
             (["--start-date", "2026-12-02", "--end-date", "2026-12-01"], "--end-date refused: EndDate 2026-12-01 is before StartDate 2026-12-02: the message can never show"),
             (["--end-date", "soon"], #"--end-date refused: EndDate "soon" is not an ISO 8601 date or date-time such as 2026-12-01 or 2026-12-01T09:00Z: a check never shows the message"#),
-            (["--category", "securty"], #"--category refused: Category "securty" is not announcement, tip, promotion, security or survey: read as announcement; did you mean security?"#),
+            (["--category", "securty"], #"--category refused: Category "securty" is not announcement, tip, promotion, security or survey: read as promotion; did you mean security?"#),
             (["--urgency", "loud"], #"--urgency refused: Urgency "loud" is not low, normal or critical: the notification has normal urgency"#),
             (["--rollout", "150"], "--rollout refused: Rollout 150 is outside 0–100: a check never shows the message"),
             (["--rollout", "5%"], "--rollout refused: Rollout is a string (5%), not a number from 0 to 100: a check never shows the message"),

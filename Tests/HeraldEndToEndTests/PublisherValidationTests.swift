@@ -182,7 +182,7 @@ final class PublisherValidationTests: XCTestCase {
               error: '2026/11/01': Rollout 150 is outside 0–100: a check never shows the message
               error: '2026/11/01': MaxShows 0 is not a whole number of at least 1: ignored, so the message may show any number of times
               error: '2026/11/01': MinDaysBetween is a string (weekly), not a number of days: ignored, so no time is kept between two showings
-              error: '2026/11/01': Category "securty" is not announcement, tip, promotion, security or survey: read as announcement; did you mean security?
+              error: '2026/11/01': Category "securty" is not announcement, tip, promotion, security or survey: read as promotion; did you mean security?
               error: '2026/11/01': Icon "/usr/share/icons/sale.png" is a path: only themed icon names are used, so the app's icon is shown
               warning: '2026/10/01': RollOut: did you mean Rollout? Keys are case-sensitive.
               error: '2026/10/01': Desktops is empty: no user sees it
@@ -352,7 +352,7 @@ final class PublisherValidationTests: XCTestCase {
                   "field" : "Category",
                   "key" : "2026/11/01",
                   "kind" : "unknown-category",
-                  "reason" : "Category \"securty\" is not announcement, tip, promotion, security or survey: read as announcement; did you mean security?",
+                  "reason" : "Category \"securty\" is not announcement, tip, promotion, security or survey: read as promotion; did you mean security?",
                   "severity" : "error"
                 },
                 {

@@ -228,11 +228,11 @@ final class TargetingValidationTests: XCTestCase {
         XCTAssertEqual(report.messages.map(\.targeting), ["at least 0.5 days apart", nil, nil, nil, nil, nil])
     }
 
-    func testAnUnknownCategoryIsReadAsAnAnnouncementWithTheKindItIsOneTypoFrom() throws {
+    func testAnUnknownCategoryIsReadAsAPromotionWithTheKindItIsOneTypoFrom() throws {
         let report = try report(#"{"a": {"Title": "T", "Category": "ad"}, "b": {"Title": "U", "Category": "securty"}, "c": {"Title": "V", "Category": " Tips"}, "d": {"Title": "W", "Category": 2}, "e": {"Title": "X", "Category": " PROMOTION "}}"#)
-        let kinds = "is not announcement, tip, promotion, security or survey: read as announcement"
+        let kinds = "is not announcement, tip, promotion, security or survey: read as promotion"
         XCTAssertEqual(report.findings, [
-            FeedFinding(id: "d", key: "Category", kind: .wrongType, sentence: "Category is an integer (2), not a string: read as announcement"),
+            FeedFinding(id: "d", key: "Category", kind: .wrongType, sentence: "Category is an integer (2), not a string: read as promotion"),
             FeedFinding(id: "c", key: "Category", kind: .unknownCategory, sentence: #"Category " Tips" "# + kinds + "; did you mean tip?"),
             FeedFinding(id: "b", key: "Category", kind: .unknownCategory, sentence: #"Category "securty" "# + kinds + "; did you mean security?"),
             finding("Category", .unknownCategory, #"Category "ad" "# + kinds),

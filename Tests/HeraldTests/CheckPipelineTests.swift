@@ -40,6 +40,7 @@ final class PipelineRecorder: HeraldDelegate {
         case .fetchingMirror(let mirror): events.append("mirror \(mirror.url)")
         case .feedFetched: events.append("fetched")
         case .checkFailed(let error): events.append("failed \(error.kind)")
+        case .budgetNotKept(let error): events.append("budget not kept \(error.kind)")
         case .messageSkipped(let key, let reason): events.append("skipped \(key) \(reason.name)")
         case .answerNotRecorded(let key, let error): events.append("not recorded \(key) \(error.kind)")
         case .answeredWhileAway(let key, let answer, _): events.append("answered away \(key) \(answer.rawValue)")

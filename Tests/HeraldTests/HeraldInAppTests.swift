@@ -200,6 +200,7 @@ final class EventRecorder: HeraldDelegate {
         case .checkSkipped(let reason): record("check-skipped \(reason.name)")
         case .feedFetched: record("fetched")
         case .checkFailed(let error): record("failed \(error)")
+        case .budgetNotKept(let error): record("budget not kept \(error)")
         case .pending([]): record("notDetected")
         case .pending(let messages):
             record("detected " + messages.map(\.key).joined(separator: " "))

@@ -11,7 +11,8 @@
 #                                    dpkg-dev, lintian and man-db for the Debian package's test,
 #                                    and the desktops of the desktop matrix: GNOME Shell, Plasma,
 #                                    xfce4-notifyd with xfconf, the portal with its gtk backend,
-#                                    bubblewrap for the sandbox, tesseract to read screenshots
+#                                    bubblewrap for the sandbox, tesseract to read screenshots,
+#                                    and faketime to run a check with the clock a year ahead
 set -euo pipefail
 packages=(pkg-config libnotify-dev libglib2.0-dev libglib2.0-bin libsoup-3.0-dev glib-networking
           gsettings-desktop-schemas libgtk-4-dev)
@@ -20,7 +21,7 @@ if [ "${1:-}" = "--tests" ]; then
              imagemagick desktop-file-utils valgrind gcc libnotify-bin python3-gi libjson-glib-dev
              dpkg-dev lintian man-db
              gnome-shell gjs plasma-workspace plasma-desktop xfce4-notifyd xfconf xdg-desktop-portal
-             xdg-desktop-portal-gtk bubblewrap tesseract-ocr tesseract-ocr-eng)
+             xdg-desktop-portal-gtk bubblewrap tesseract-ocr tesseract-ocr-eng faketime)
 fi
 missing=()
 for package in "${packages[@]}"; do

@@ -273,7 +273,8 @@ final class Check {
     ///
     /// The person's attention ledger is changed in the same step, under its own lock taken
     /// inside the app's: the room the claimed messages take, and the messages held back. A
-    /// ledger that cannot be written plans nothing, as a state that cannot be written does.
+    /// ledger that cannot be read or written is a problem of the budget alone: the check plans
+    /// as if no budget were set (`HeraldEvent.budgetNotKept`).
     private func claim(_ step: FeedStep, _ prompts: [Prompt],
                        reusing earlier: (state: HeraldState, ledger: AttentionLedger?, plan: CheckPlan)? = nil) -> CheckPlan? {
         let now = inputs.clock.now
@@ -283,19 +284,17 @@ final class Check {
                 state = record(step, in: state, now: now)
                 return nil
             }
-            let planned: CheckPlan?
+            var budgetedPlan: CheckPlan?
             if usesLedger(for: step.feed, state: state, read: earlier.map { $0.ledger } ?? ledgerSnapshot) {
-                planned = updateLedger { ledger -> CheckPlan in
+                budgetedPlan = updateLedger { ledger -> CheckPlan in
                     let plan = earlier.flatMap { $0.state == state && $0.ledger == ledger ? $0.plan : nil }
                         ?? makePlan(step.feed, prompts, state: state, ledger: ledger)
                     if let changed = plan.ledger { ledger = changed }
                     return plan
                 }
-            } else {
-                planned = earlier.flatMap { $0.state == state && $0.ledger == nil ? $0.plan : nil }
-                    ?? makePlan(step.feed, prompts, state: state, ledger: nil)
             }
-            guard let plan = planned else { return nil }
+            let plan = budgetedPlan ?? earlier.flatMap { $0.state == state && $0.ledger == nil ? $0.plan : nil }
+                ?? makePlan(step.feed, prompts, state: state, ledger: nil)
             budgeted = plan.ledger != nil
             state = plan.showsAnything ? plan.state : record(step, in: plan.state, now: now)
             return plan
@@ -319,15 +318,17 @@ final class Check {
     private var ledgerSnapshot: AttentionLedger? { try? inputs.ledger.snapshot() }
 
     /// Changes the person's attention ledger in one locked update. A ledger that cannot be
-    /// written is reported as a state failure; the change is lost and `nil` returned.
+    /// read or written is a problem of the budget alone, said once (`budgetNotKept`) and never
+    /// a failure of the check: the change is lost, `nil` returned, and the check goes on
+    /// without the budget.
     @discardableResult
     private func updateLedger<Result>(_ change: (inout AttentionLedger) -> Result) -> Result? {
         do {
             return try inputs.ledger.update(change)
         } catch {
-            let failure = HeraldError.state(failing: error)
-            lastStateFailure = failure
-            report(failure)
+            if reported.insert("budget-not-kept").inserted {
+                delegate?.herald(herald, didReport: .budgetNotKept(HeraldError.state(failing: error)))
+            }
             return nil
         }
     }
@@ -525,29 +526,24 @@ final class Check {
         let passedOver = unshown.filter { claimed.contains($0) }
         let until = claimUntil(now)
         let context = policyContext(at: now)
-        var ledgerFailed = false
         let outcome = updateState { state -> MessageSkipReason? in
             state = CheckPolicy.release(messages: passedOver, heldBy: claimant, in: state)
             var claimedLater = state
             if let reason = CheckPolicy.claimLater(message, state: &claimedLater, claimant: claimant, claimUntil: until, in: context) {
                 return reason
             }
-            if budgeted {
-                let roomless = updateLedger { ledger in
-                    AttentionPolicy.takeRoom(for: candidate(message), givingBack: passedOver, app: configuration.appID,
-                                             claim: claimant.claim(until: until), budget: context.budget, ledger: &ledger,
-                                             now: now, isLive: context.isLive)
-                }
-                guard let roomless else {
-                    ledgerFailed = true
-                    return nil
-                }
-                if let reason = roomless { return reason }
+            // A ledger that cannot be written leaves the message to show without the budget.
+            if budgeted, let reason = updateLedger({ ledger in
+                AttentionPolicy.takeRoom(for: candidate(message), givingBack: passedOver, app: configuration.appID,
+                                         claim: claimant.claim(until: until), budget: context.budget, ledger: &ledger,
+                                         now: now, isLive: context.isLive)
+            }) ?? nil {
+                return reason
             }
             state = claimedLater
             return nil
         }
-        guard let outcome, !ledgerFailed else {
+        guard let outcome else {
             unshown.append(message.key)
             return false
         }

@@ -4,7 +4,7 @@ import FoundationEssentials
 package struct AttentionCandidate: Sendable, Equatable {
     /// The message id.
     package var key: String
-    /// Its `Priority`.
+    /// Its `Priority`, held in `FeedEntry.priorityRange`.
     package var priority: Double
     /// What one showing takes from the budget.
     package var weight: Int
@@ -40,10 +40,15 @@ package struct AttentionGrant: Sendable {
 /// - Room: the weights of the showings of the last 24 hours and 7 days, against the budget's
 ///   `perDay` and `perWeek`. A showing a running check has taken room for counts; one whose
 ///   check ended without showing it does not.
-/// - Rank: highest `Priority` first, then the oldest wait, across every app: a message another
-///   app's check held back keeps its place (and its room) for `placeKept` after that check.
+/// - Rank: highest `Priority` first (held in `FeedEntry.priorityRange`), then each app in turn
+///   (every app's first message before any app's second), then the oldest wait, across every
+///   app: a message another app's check held back keeps its place (and its room) for
+///   `placeKept` after that check.
 /// - A message that does not fit is held back with the next time there is room for it, and
-///   waits; it is not marked, so it comes again at the next check.
+///   waits; it is not marked, so it comes again at the next check. An app keeps at most
+///   `waitingPlaces(under:)` messages waiting: no app's feed fills the ledger.
+/// - Time only counts forward: a date after now is read as now and written as now
+///   (`distrustingFutureDates`).
 package enum AttentionPolicy {
     /// The length of the day budget's window.
     package static let day: TimeInterval = secondsPerDay
@@ -53,6 +58,29 @@ package enum AttentionPolicy {
     /// app that no longer checks cannot keep room from the others for longer.
     package static let placeKept: TimeInterval = 2 * secondsPerDay
 
+    /// How many messages of one app may wait in the ledger: as many as the budget lets show in
+    /// a week (`perWeek`, 10 by default, at most `AttentionBudget.largest`). A message behind
+    /// that many of its own app's cannot show within the week, so it holds no place: it is
+    /// held back all the same, and takes a place at a later check once one is free.
+    package static func waitingPlaces(under budget: AttentionBudget) -> Int { budget.perWeek }
+
+    /// The ledger with every date that lies after `now` set to `now`: showings, and when a
+    /// message began to wait and was last seen. The ledger's side of
+    /// `CheckPolicy.distrustingFutureDates`: a check run with the clock a year ahead would
+    /// otherwise fill the day for a year; read as now and written back so, such a date costs
+    /// one day (or week) from the first check with a right clock.
+    package static func distrustingFutureDates(in ledger: AttentionLedger, now: Date) -> AttentionLedger {
+        var ledger = ledger
+        for index in ledger.shows.indices where ledger.shows[index].at > now { ledger.shows[index].at = now }
+        for (app, messages) in ledger.waiting {
+            for (key, message) in messages where message.since > now || message.seen > now {
+                ledger.waiting[app]?[key] = .init(since: min(message.since, now), seen: min(message.seen, now), priority: message.priority,
+                                                  weight: message.weight, reason: message.reason)
+            }
+        }
+        return ledger
+    }
+
     /// Whether a showing counts at `now`: a shown one does; one a check took room for counts
     /// while that claim holds.
     package static func counts(_ showing: AttentionLedger.Showing, now: Date, isLive: (HeraldState.Claim) -> Bool) -> Bool {
@@ -61,12 +89,13 @@ package enum AttentionPolicy {
     }
 
     /// The ledger without what no longer matters: showings older than a week or whose check
-    /// ended without showing them, and waiting messages their app has not seen for `placeKept`.
+    /// ended without showing them, and waiting messages their app has not seen for `placeKept`;
+    /// its dates after `now` set to `now` (`distrustingFutureDates`).
     package static func pruned(_ ledger: AttentionLedger, now: Date, isLive: (HeraldState.Claim) -> Bool) -> AttentionLedger {
-        var ledger = ledger
-        ledger.shows = ledger.shows.filter { min($0.at, now) > now.addingTimeInterval(-week) && counts($0, now: now, isLive: isLive) }
+        var ledger = distrustingFutureDates(in: ledger, now: now)
+        ledger.shows = ledger.shows.filter { $0.at > now.addingTimeInterval(-week) && counts($0, now: now, isLive: isLive) }
         for (app, messages) in ledger.waiting {
-            let kept = messages.filter { min($0.value.seen, now) > now.addingTimeInterval(-placeKept) }
+            let kept = messages.filter { $0.value.seen > now.addingTimeInterval(-placeKept) }
             ledger.waiting[app] = kept.isEmpty ? nil : kept
         }
         return ledger
@@ -131,6 +160,9 @@ package enum AttentionPolicy {
         let ownWaiting = ledger.waiting[app] ?? [:]
         struct Ranked {
             var priority: Double
+            /// Its place among its own app's messages, by priority then the oldest wait: the
+            /// turn it has when every app takes one in turn.
+            var turn = 0
             var since: Date
             var weight: Int
             /// The position among this check's candidates, or `nil` for another app's message.
@@ -139,21 +171,34 @@ package enum AttentionPolicy {
             var other: (app: String, key: String)?
         }
         var ranked: [Ranked] = candidates.enumerated().map { position, candidate in
-            Ranked(priority: candidate.priority, since: ownWaiting[candidate.key].map { min($0.since, now) } ?? now,
+            Ranked(priority: candidate.priority, since: ownWaiting[candidate.key]?.since ?? now,
                    weight: candidate.weight, own: position)
         }
         for (other, messages) in ledger.waiting where other != app {
             for (key, message) in messages {
-                ranked.append(Ranked(priority: message.priority, since: min(message.since, now), weight: message.weight, own: nil,
-                                     other: (other, key)))
+                ranked.append(Ranked(priority: FeedEntry.bounded(priority: message.priority), since: message.since,
+                                     weight: message.weight, own: nil, other: (other, key)))
             }
         }
-        // A total order: equal ranks keep the check's display order, its messages come before
-        // another app's of the same rank, and other apps' go by app id, then message id, so the
-        // outcome never depends on the order a dictionary lists them in.
+        // Within an app: the higher priority, then the oldest wait, then the check's display
+        // order (or the message id for another app's). Each app's messages then take turns.
+        func withinApp(_ a: Ranked, _ b: Ranked) -> Bool {
+            if a.priority != b.priority { return a.priority > b.priority }
+            if a.since != b.since { return a.since < b.since }
+            if let x = a.own, let y = b.own { return x < y }
+            return (a.other?.key ?? "") < (b.other?.key ?? "")
+        }
+        for members in Dictionary(grouping: ranked.indices, by: { ranked[$0].other?.app ?? app }).values {
+            for (turn, index) in members.sorted(by: { withinApp(ranked[$0], ranked[$1]) }).enumerated() { ranked[index].turn = turn }
+        }
+        // A total order: the higher priority, then the earlier turn, then the oldest wait; equal
+        // ranks keep the check's display order, its messages come before another app's of the
+        // same rank, and other apps' go by app id, then message id, so the outcome never depends
+        // on the order a dictionary lists them in.
         let order = ranked.indices.sorted { left, right in
             let (a, b) = (ranked[left], ranked[right])
             if a.priority != b.priority { return a.priority > b.priority }
+            if a.turn != b.turn { return a.turn < b.turn }
             if a.since != b.since { return a.since < b.since }
             switch (a.own, b.own) {
             case let (x?, y?): return x < y
@@ -166,7 +211,12 @@ package enum AttentionPolicy {
         }
         var room = room(budget, ledger, now: now, isLive: isLive)
         var grant = AttentionGrant(granted: [], beyondCap: [], heldBack: [], ledger: ledger)
+        // This app's waiting messages, in rank order, at most `waitingPlaces`.
         var waiting: [String: AttentionLedger.Waiting] = [:]
+        let places = waitingPlaces(under: budget)
+        func wait(_ key: String, _ message: AttentionLedger.Waiting) {
+            if waiting[key] != nil || waiting.count < places { waiting[key] = message }
+        }
         for index in order {
             let item = ranked[index]
             guard let position = item.own else {
@@ -178,7 +228,7 @@ package enum AttentionPolicy {
             let fits = candidate.weight <= room.day && candidate.weight <= room.week
             if grant.granted.count >= cap, fits || candidate.passesBudget {
                 grant.beyondCap.append(candidate.key)
-                if let kept = ownWaiting[candidate.key] { waiting[candidate.key] = kept }
+                if let kept = ownWaiting[candidate.key] { wait(candidate.key, kept) }
                 continue
             }
             if fits || candidate.passesBudget {
@@ -189,16 +239,16 @@ package enum AttentionPolicy {
                 let reason = shortfall(weight: candidate.weight, room: room, budget: budget, ledger: ledger, now: now, isLive: isLive)
                     ?? .overDayBudget(nextRoom: now)
                 grant.heldBack.append((candidate.key, reason))
-                waiting[candidate.key] = AttentionLedger.Waiting(
-                    since: ownWaiting[candidate.key].map { min($0.since, now) } ?? now, seen: now,
-                    priority: candidate.priority, weight: candidate.weight, reason: .budget)
+                wait(candidate.key, AttentionLedger.Waiting(
+                    since: ownWaiting[candidate.key]?.since ?? now, seen: now,
+                    priority: item.priority, weight: candidate.weight, reason: .budget))
             }
         }
         // A message no longer among the candidates (answered, withdrawn, out of its dates) no
         // longer waits; one the desktop's quiet held back keeps its entry until it is shown.
-        for (key, kept) in ownWaiting where waiting[key] == nil && kept.reason == .quiet && !grant.granted.contains(key)
+        for (key, kept) in ownWaiting.sorted(by: { $0.key < $1.key }) where waiting[key] == nil && kept.reason == .quiet && !grant.granted.contains(key)
             && candidates.contains(where: { $0.key == key }) {
-            waiting[key] = kept
+            wait(key, kept)
         }
         grant.ledger.shows = ledger.shows
         grant.ledger.waiting[app] = waiting.isEmpty ? nil : waiting
@@ -258,11 +308,11 @@ package enum AttentionPolicy {
     /// an earlier wait, and the room this check took for them is given back.
     package static func deferForQuiet(_ candidates: [AttentionCandidate], app: String, claim: HeraldState.Claim,
                                       ledger: AttentionLedger, now: Date) -> AttentionLedger {
-        var ledger = ledger
+        var ledger = distrustingFutureDates(in: ledger, now: now)
         ledger.shows.removeAll { $0.isTaken(by: claim, app: app) }
         var waiting = ledger.waiting[app] ?? [:]
         for candidate in candidates {
-            let since = waiting[candidate.key].map { min($0.since, now) } ?? now
+            let since = waiting[candidate.key]?.since ?? now
             waiting[candidate.key] = .init(since: since, seen: now, priority: candidate.priority, weight: candidate.weight,
                                            reason: waiting[candidate.key]?.reason ?? .quiet)
         }

@@ -275,17 +275,21 @@ package enum CheckPolicy {
     }
 
     /// The state with every date that lies after `now` set to `now`: `lastChecked`, the last
-    /// failed attempt, reminders and `absentSince`.
+    /// failed attempt, reminders, `absentSince` and each message's last showing (`shows`, for
+    /// `MinDaysBetween`). The attention ledger's dates follow the same rule
+    /// (`AttentionPolicy.distrustingFutureDates`).
     ///
-    /// One run with the clock years ahead would otherwise stall checks and reminders until the
-    /// clock caught up. Read as "now", such a date costs one check period, backoff or remind
-    /// period from the first run with a right clock, and that run stores the corrected date.
+    /// One run with the clock years ahead would otherwise stall checks, reminders and a
+    /// message's next showing until the clock caught up. Read as "now", such a date costs one
+    /// check period, backoff, remind period or `MinDaysBetween` from the first run with a right
+    /// clock, and that run stores the corrected date.
     package static func distrustingFutureDates(in state: HeraldState, now: Date) -> HeraldState {
         var state = state
         if let last = state.lastChecked, last > now { state.lastChecked = now }
         if let failure = state.failure, failure.lastAttempt > now { state.failure?.lastAttempt = now }
         for (key, date) in state.reminded where date > now { state.reminded[key] = now }
         for (key, date) in state.absentSince where date > now { state.absentSince[key] = now }
+        for (key, record) in state.shows where record.last > now { state.shows[key]?.last = now }
         return state
     }
 

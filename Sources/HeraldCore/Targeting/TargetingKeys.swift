@@ -88,8 +88,19 @@ extension FeedEntry {
     /// share it cannot read is not one it may take for everyone.
     package var hasUnreadableRollout: Bool { field(TargetingKey.rollout) != nil && rollout == nil }
 
-    /// The message's priority (`Priority`); 0 when absent or not a number.
-    package var priority: Double { field(TargetingKey.priority).flatMap(Self.number) ?? 0 }
+    /// The message's priority (`Priority`), held in `priorityRange`; 0 when absent or not a
+    /// number.
+    package var priority: Double { Self.bounded(priority: field(TargetingKey.priority).flatMap(Self.number) ?? 0) }
+
+    /// The range a `Priority` is compared in, -10 to 10: a number beyond it counts as the end
+    /// it passes, so that no publisher buys a rank above every other app's messages with 1e308.
+    package static let priorityRange: ClosedRange<Double> = -10...10
+
+    /// `priority` held in `priorityRange`: the one place a priority is bounded, for a feed's
+    /// entries and for the waiting messages the attention ledger holds.
+    package static func bounded(priority: Double) -> Double {
+        min(max(priority, priorityRange.lowerBound), priorityRange.upperBound)
+    }
 
     /// The urgency the feed asks for (`Urgency`), `nil` when absent or unknown.
     package var urgency: MessageUrgency? {
@@ -97,8 +108,17 @@ extension FeedEntry {
         return MessageUrgency(rawValue: text.lowercased())
     }
 
-    /// The message's kind (`Category`): `announcement` when absent or not a known kind.
-    package var category: MessageCategory { categoryAsWritten ?? .announcement }
+    /// The message's kind (`Category`): `announcement` when absent; a kind Herald does not
+    /// know (`promotions`, a look-alike letter, a number) counts as `unknownCategory`, the most
+    /// restrictive, so that no spelling escapes a mute or the weight of an offer.
+    package var category: MessageCategory {
+        guard field(TargetingKey.category) != nil else { return .announcement }
+        return categoryAsWritten ?? Self.unknownCategory
+    }
+
+    /// What a `Category` Herald does not know counts as: `promotion`, which weighs 2 against
+    /// the attention budget and which `herald mute --category promotion` mutes.
+    package static let unknownCategory = MessageCategory.promotion
 
     /// The kind as written, `nil` when absent or unknown (`herald validate` says which).
     package var categoryAsWritten: MessageCategory? {

@@ -3,7 +3,8 @@ import Foundation
 import XCTest
 
 /// The rules of the attention budget (`AttentionPolicy`): room by day and week across apps,
-/// weights, the security pass, rank by priority then the oldest wait, and settling.
+/// weights, the security pass, rank by priority (within -10…10), then each app in turn, then the
+/// oldest wait; an app's share of the waiting places, dates after now, and settling.
 final class AttentionBudgetTests: XCTestCase {
     let now = Date(timeIntervalSince1970: 1_800_000_000)
     let claim = HeraldState.Claim(processID: 42, check: "a.1", until: Date(timeIntervalSince1970: 1_800_003_600))
@@ -173,6 +174,80 @@ final class AttentionBudgetTests: XCTestCase {
     func testABudgetOfNoneHoldsEverythingBackWithNoTimeOfRoom() {
         let result = grant([entry("a1")], budget: AttentionBudget(perDay: 0, perWeek: 10))
         XCTAssertEqual(result.heldBack.first?.reason, .overDayBudget(nextRoom: nil))
+    }
+
+    /// Ten messages of `app` waiting since an hour ago and earlier, the first the oldest.
+    func flood(_ app: String, count: Int = 10, priority: Double = 0) -> [String: AttentionLedger.Waiting] {
+        Dictionary(uniqueKeysWithValues: (0..<count).map { index in
+            let since = now.addingTimeInterval(-Double(count - index) * 3600 - 3600)
+            return (String(format: "%@-%04d", app, index), AttentionLedger.Waiting(since: since, seen: now.addingTimeInterval(-3600),
+                                                                                 priority: priority, weight: 1, reason: .budget))
+        })
+    }
+
+    func testAnAppKeepsAtMostTheWeeksBudgetOfMessagesWaitingTheHighestRankedFirst() {
+        let full = AttentionLedger(shows: (1...3).map { shown("org.b", "b\($0)", hoursAgo: 1) })
+        let entries = (0..<5000).map { entry(String(format: "m%04d", $0), priority: $0 == 4321 ? 1 : nil) }
+        let result = grant(entries, ledger: full)
+        XCTAssertEqual(result.granted, [])
+        XCTAssertEqual(result.heldBack.count, 5000, "every message is held back and said so")
+        XCTAssertEqual(AttentionPolicy.waitingPlaces(under: .standard), 10)
+        XCTAssertEqual(result.ledger.waiting["org.a"]?.keys.sorted(), ["m0000", "m0001", "m0002", "m0003", "m0004", "m0005", "m0006",
+                                                                      "m0007", "m0008", "m4321"])
+        XCTAssertEqual(grant(entries, budget: AttentionBudget(perDay: 3, perWeek: 0), ledger: full).ledger.waiting["org.a"], nil,
+                       "a budget that lets nothing show keeps no place")
+    }
+
+    func testAMessageWaitingBehindAFullShareTakesAPlaceOnceOneIsFree() {
+        let full = AttentionLedger(shows: (1...3).map { shown("org.b", "b\($0)", hoursAgo: 1) },
+                                   waiting: ["org.a": flood("org.a")])
+        let result = grant(flood("org.a").keys.sorted().dropFirst().map { entry($0) } + [entry("late")], ledger: full)
+        XCTAssertEqual(result.ledger.waiting["org.a"]?.count, 10)
+        XCTAssertEqual(result.ledger.waiting["org.a"]?["late"]?.since, now, "the first message gone frees a place for the next")
+    }
+
+    func testTheAppsTakeTurnsSoAFloodOfOneAppsOlderWaitsCannotKeepAnotherAppsMessageBack() {
+        let ledger = AttentionLedger(waiting: ["org.flood": flood("org.flood")])
+        let result = grant([entry("a1"), entry("a2")], budget: AttentionBudget(perDay: 3, perWeek: 10), ledger: ledger)
+        // The flood's oldest first, then this app's first, then the flood's second: no room is
+        // left for this app's second.
+        XCTAssertEqual(result.granted, ["a1"])
+        XCTAssertEqual(result.heldBack.map(\.key), ["a2"])
+        let later = grant([entry("a1")], budget: AttentionBudget(perDay: 1, perWeek: 10), ledger: ledger)
+        XCTAssertEqual(later.granted, [], "one place of room: the flood's oldest wait has the first turn")
+        XCTAssertEqual(later.ledger.waiting["org.a"]?["a1"]?.since, now)
+    }
+
+    func testAHigherPriorityStillGoesFirstAcrossAppsButOnlyWithinMinusTenToTen() {
+        XCTAssertEqual(entry("x", priority: 1e308).priority, 10)
+        XCTAssertEqual(entry("x", priority: -1e308).priority, -10)
+        XCTAssertEqual(entry("x", priority: 2.5).priority, 2.5)
+        XCTAssertEqual(FeedEntry.priorityRange, -10...10)
+        // Another app's message claims a priority of 1e308 in the ledger; this app's has 10 and
+        // has waited longer: equal ranks once bounded, and the older wait goes first.
+        let bought = AttentionLedger.Waiting(since: now.addingTimeInterval(-3600), seen: now, priority: 1e308, weight: 1, reason: .budget)
+        let own = AttentionLedger.Waiting(since: now.addingTimeInterval(-7200), seen: now, priority: 10, weight: 1, reason: .budget)
+        let ledger = AttentionLedger(waiting: ["org.b": ["bought": bought], "org.a": ["a1": own]])
+        XCTAssertEqual(grant([entry("a1", priority: 10)], budget: AttentionBudget(perDay: 1, perWeek: 10), ledger: ledger).granted, ["a1"])
+        XCTAssertEqual(grant([entry("a2", priority: 9)], budget: AttentionBudget(perDay: 1, perWeek: 10), ledger: ledger).granted, [],
+                       "a lower priority still waits behind a higher one")
+    }
+
+    func testDatesAfterNowAreReadAndWrittenAsNowSoAClockAYearAheadCostsADay() {
+        let yearAhead = now.addingTimeInterval(365 * 86400)
+        let ahead = AttentionLedger(
+            shows: (1...3).map { AttentionLedger.Showing(app: "org.b", key: "b\($0)", at: yearAhead, weight: 1) },
+            waiting: ["org.b": ["w": .init(since: yearAhead, seen: yearAhead, priority: 0, weight: 1, reason: .budget)]])
+        let today = grant([entry("a1")], ledger: ahead)
+        XCTAssertEqual(today.granted, [], "the day is used up today")
+        XCTAssertEqual(today.ledger.shows.map(\.at), [now, now, now])
+        XCTAssertEqual(today.ledger.waiting["org.b"]?["w"], .init(since: now, seen: now, priority: 0, weight: 1, reason: .budget))
+        let tomorrow = AttentionPolicy.grant(candidates([entry("a1")]), cap: 3, app: "org.a", claim: claim, budget: .standard,
+                                             ledger: today.ledger, now: now.addingTimeInterval(86400 + 1), isLive: { _ in false })
+        XCTAssertEqual(tomorrow.granted, ["a1"], "a day later the room is back, not a year later")
+        XCTAssertEqual(AttentionPolicy.distrustingFutureDates(in: ahead, now: now), AttentionLedger(
+            shows: (1...3).map { AttentionLedger.Showing(app: "org.b", key: "b\($0)", at: now, weight: 1) },
+            waiting: ["org.b": ["w": .init(since: now, seen: now, priority: 0, weight: 1, reason: .budget)]]))
     }
 
     func testTheAdministratorsCeilingCapsEachFigure() {

@@ -74,8 +74,9 @@ enum SignalWatcher {
             var received: Int32 = 0
             while sigwait(&signals, &received) != 0 {}
             let signal = received
-            // A stopping process waits on no lock: the main loop, perhaps waiting for the lock of
-            // a stuck process, gives up at once, and so does the release of the claims below.
+            // A process that ends waits on no lock: the main loop, perhaps waiting for the lock
+            // of a stuck process, gives up at once, and so does the release of the claims below
+            // (claims of a process that has gone lapse anyway).
             if signal != SignalWatcher.waitGuardSignal { SignalWatcher.stopSignal.withLock { $0 = signal } }
             RegularFile.stopWaitingForLocks()
             if signal == SignalWatcher.waitGuardSignal {

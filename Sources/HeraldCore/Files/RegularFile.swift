@@ -50,7 +50,7 @@ package enum FileError: Error, Sendable, Equatable, CustomStringConvertible {
 package enum LockFailure: Error, Sendable, Equatable {
     /// Another process still held it when the wait was over: `holder` when `/proc/locks` names it.
     case held(holder: Int32?)
-    /// The wait was cut short by `RegularFile.stopWaitingForLocks()`: the process is stopping.
+    /// The wait was cut short by `RegularFile.stopWaitingForLocks()`: the process is ending.
     case stopped(holder: Int32?)
     /// The file system cannot lock the file, for this reason.
     case unsupported(String)
@@ -68,7 +68,7 @@ package enum LockFailure: Error, Sendable, Equatable {
         switch self {
         case .held(let holder): return Self.heldReason(holder: holder, seconds: nil)
         case .stopped(let holder):
-            return "the process was asked to stop while another process\(holder.map { " (pid \($0))" } ?? "") held the lock"
+            return "the process stopped waiting for it as it ends, while another process\(holder.map { " (pid \($0))" } ?? "") held it"
         case .unsupported(let reason): return reason
         }
     }

@@ -212,10 +212,10 @@ package enum RegularFile {
             let waited = Double(clock.tv_sec) + Double(clock.tv_nsec) / 1e9 - start
             if lockWaitsStopped.withLock({ $0 }) { throw .stopped(holder: lockHolder(of: descriptor)) }
             guard waited < seconds else { throw .held(holder: lockHolder(of: descriptor)) }
-            // From 5 ms up to 50 ms: a lock held for an instant is taken at once, a longer wait
-            // costs a few wake-ups a second.
-            pause = min(pause * 2, 0.05, seconds - waited)
-            var request = timespec(tv_sec: 0, tv_nsec: Int(pause * 1e9))
+            // From 5 ms, doubling up to 50 ms: a lock held for an instant is taken at once, a
+            // longer wait costs twenty wake-ups a second.
+            var request = timespec(tv_sec: 0, tv_nsec: Int(min(pause, seconds - waited) * 1e9))
+            pause = min(pause * 2, 0.05)
             var remaining = timespec()
             while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
         }

@@ -50,7 +50,8 @@ public final class Herald {
         private var givenLabels: Labels?
         /// An icon name or `file://` URI shown with the messages.
         public var icon: String?
-        /// The time the fetch may take. Default 60 seconds.
+        /// The time the fetch may take, and the longest wait for the lock of the app's state or
+        /// of the attention ledger that another process holds. Default 60 seconds.
         public var timeout: Duration
         /// Largest feed accepted, in bytes. Default 1 MiB.
         public var sizeLimit: Int
@@ -215,12 +216,17 @@ public final class Herald {
         } catch {
             throw HeraldError.configuration(error.description)
         }
-        self.ledger = ledger ?? (store == nil ? FileAttentionLedgerStore(environment: configuration.environment) : MemoryAttentionLedgerStore())
+        // No lock is waited on longer than the fetch may take: a stuck process holding one
+        // fails the check with `StateStoreError.locked` instead of hanging the app.
+        let lockWait = configuration.timeout.seconds
+        self.ledger = ledger ?? (store == nil ? FileAttentionLedgerStore(environment: configuration.environment, lockWait: lockWait)
+                                              : MemoryAttentionLedgerStore())
         if let store {
             self.store = store
         } else {
             do {
-                self.store = FileStateStore(paths: try HeraldPaths(appID: configuration.appID, environment: configuration.environment))
+                self.store = FileStateStore(paths: try HeraldPaths(appID: configuration.appID, environment: configuration.environment),
+                                            lockWait: lockWait)
             } catch {
                 throw HeraldError.configuration(StateStoreError(error, writing: "the state").description)
             }

@@ -40,12 +40,14 @@ public enum HeraldError: Error, Equatable, CustomStringConvertible {
     }
 
     /// The exit code of `herald check`: 64 usage, 65 bad feed (or signature), 69 no server or
-    /// a library missing, 73 state not writable, 75 fetch failed, 78 a key file cannot be used.
+    /// a library missing, 73 state not writable, 75 fetch failed or a lock held by another
+    /// process past the timeout (both pass: try again later), 78 a key file cannot be used.
     public var exitCode: Int32 {
         switch self {
         case .configuration: return 64
         case .feed, .signature: return 65
         case .noNotificationServer, .presentation, .libraryUnavailable: return 69
+        case .state(.locked): return 75
         case .state: return 73
         case .fetch: return 75
         case .keyFile: return 78
@@ -68,6 +70,7 @@ public enum HeraldError: Error, Equatable, CustomStringConvertible {
         case .noNotificationServer: return "no-notification-server"
         case .presentation: return "presentation"
         case .libraryUnavailable: return "library-unavailable"
+        case .state(.locked): return "state-locked"
         case .state: return "state"
         case .signature(.replayed): return "feed-replayed"
         case .signature(.expired): return "feed-expired"

@@ -226,7 +226,9 @@ struct CheckOptions: ParsableArguments {
     @Option(help: "Seconds to wait for answers before closing what is still shown.")
     var wait: Double = CheckCommandLine.Defaults.wait
 
-    @Option(help: "Seconds the fetch may take.")
+    @Option(help: ArgumentHelp(
+        "Seconds the fetch may take, and the longest wait for a lock another process holds.",
+        discussion: "A check whose app state or attention ledger another process keeps locked for longer stops with a sentence naming that process, and exit 75."))
     var timeout: Double = CheckCommandLine.Defaults.timeout
 
     @Option(help: ArgumentHelp(

@@ -73,7 +73,7 @@ struct CheckSession {
         herald.closeShownMessages()
         reporter.flush()
         // A stop signal ends the process as the shell expects of it: 128 + the signal's number.
-        return stop.signal.map { 128 + $0 } ?? reporter.exitCode
+        return (stop.signal ?? SignalWatcher.stopSignal.withLock { $0 }).map { 128 + $0 } ?? reporter.exitCode
     }
 }
 
@@ -88,7 +88,7 @@ extension CheckSession {
             var file: FileStateStore?
             if store == nil {
                 let paths = try HeraldPaths(appID: configuration.appID, environment: configuration.environment)
-                file = FileStateStore(paths: paths, onCorruptFile: EventReporter.reportCorruptStateFile)
+                file = FileStateStore(paths: paths, lockWait: configuration.timeout.seconds, onCorruptFile: EventReporter.reportCorruptStateFile)
             }
             // A preview or a demo shows whatever the desktop's quiet, a mute or the budget says.
             var ignoresQuiet: (@MainContext () -> QuietReason?)?
@@ -102,7 +102,8 @@ extension CheckSession {
             // The person's budget holds every check of the user's state; a preview or a demo
             // keeps its own, in memory.
             let ledger: any AttentionLedgerStore = file != nil && respectsQuietAndMutes
-                ? FileAttentionLedgerStore(environment: configuration.environment) : MemoryAttentionLedgerStore()
+                ? FileAttentionLedgerStore(environment: configuration.environment, lockWait: configuration.timeout.seconds)
+                : MemoryAttentionLedgerStore()
             let herald = try Herald(configuration: configuration, store: store ?? file, presenter: presenter,
                                     quietReason: ignoresQuiet, offSwitches: ignoresMutes, ledger: ledger)
             return (herald, file)

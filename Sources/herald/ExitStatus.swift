@@ -11,7 +11,7 @@ enum ExitStatus {
         ("69", "unavailable: no notification server, or it refused the messages"),
         ("70", "software: the system gave no randomness for a new key"),
         ("73", "cannot create: the state, a cache, a feed or key file"),
-        ("75", "temporary failure: the feed could not be fetched"),
+        ("75", "temporary failure: the feed could not be fetched, or a lock stayed held"),
         ("77", "permission: a mute or budget ceiling the administrator set"),
         ("78", "configuration: a key file (herald.conf) that cannot be used"),
         ("128+n", "stopped by signal n (130 SIGINT, 143 SIGTERM, 129 SIGHUP)"),

@@ -1,6 +1,7 @@
 import Glibc
 import HeraldCore
 import HeraldDesktop
+import Synchronization
 
 /// Takes SIGINT, SIGTERM and SIGHUP on a thread of its own, so that a stop request is heard
 /// even while the main loop is stuck in a synchronous D-Bus call to a slow notification server.
@@ -19,6 +20,9 @@ enum SignalWatcher {
     static let stopSignals = [SIGINT, SIGTERM, SIGHUP]
     /// The signal of the wait limit's guard timer.
     static let waitGuardSignal = SIGALRM
+    /// The stop signal received, if any: set before the main loop hears of it, so a loop that
+    /// ends on its own meanwhile (a lock wait cut short) still exits as stopped.
+    static let stopSignal = Mutex<Int32?>(nil)
 
     /// Blocks the stop signals in this thread and every thread started later, and starts the
     /// watching thread. Call it first thing, before GLib starts threads of its own.
@@ -70,6 +74,11 @@ enum SignalWatcher {
             var received: Int32 = 0
             while sigwait(&signals, &received) != 0 {}
             let signal = received
+            // A process that ends waits on no lock: the main loop, perhaps waiting for the lock
+            // of a stuck process, gives up at once, and so does the release of the claims below
+            // (claims of a process that has gone lapse anyway).
+            if signal != SignalWatcher.waitGuardSignal { SignalWatcher.stopSignal.withLock { $0 = signal } }
+            RegularFile.stopWaitingForLocks()
             if signal == SignalWatcher.waitGuardSignal {
                 releaseClaimsAndExit(because: "the main loop was still waiting on the notification server a second after the wait limit",
                                      status: 0)

@@ -94,7 +94,7 @@ struct StateCommand: ParsableCommand, UsageExample {
     }
 
     /// A handed-over message in words: where it waits, or, when the handover no longer keeps
-    /// it back (`CheckPolicy.isWaiting`, as a check with the default remind period decides),
+    /// it back (`Handover.isWaiting`, as a check with the default remind period decides),
     /// that the next check shows it again.
     static func describe(_ handover: Handover, key: String, now: Date) -> String {
         let since = "since \(ISO8601Moment.text(handover.since))"
@@ -114,12 +114,10 @@ struct StateCommand: ParsableCommand, UsageExample {
         return "\(key) handed over \(lapse): the next check shows it again"
     }
 
-    /// Whether a handover still keeps its message from being shown at `now`: the check's rule,
-    /// the agent's process asked as a check asks it.
+    /// Whether a handover still keeps its message from being shown at `now`: the check's rule
+    /// (`Handover.isWaiting`), with the default remind period.
     static func isWaiting(_ handover: Handover, now: Date) -> Bool {
-        CheckPolicy.isWaiting(handover, now: now, remindPeriod: CheckConfiguration().remindPeriod.seconds) { processID in
-            BudgetCommand.isLive(HeraldState.Claim(processID: processID, check: nil, until: now))
-        }
+        Handover.isWaiting(handover, now: now, remindPeriod: CheckConfiguration().remindPeriod.seconds)
     }
 
     /// The off switches of the app, or `nil` (said on stderr) when a key file cannot be read.

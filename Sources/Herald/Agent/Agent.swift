@@ -58,6 +58,8 @@ package final class Agent {
     /// state folder its handover named.
     private var held: [String: (handle: NotificationHandle, stateFolder: String)] = [:]
     private var idleTimer: UInt32 = 0
+    /// The answers waiting to be recorded until another process lets go of their app's lock.
+    private var recordsWaiting = 0
     private var leaving = false
     private var status: Int32 = 0
     private var connectedToServer = false
@@ -148,15 +150,15 @@ package final class Agent {
         guard let stateFolder = target.count == 4 ? target[3].string : HandoverStateFolder.own(appID: appID, environment: environment) else {
             return call.fail(Self.invalidArgs, "the answer's target names no state folder")
         }
-        do throws(HandoverStateProblem) {
-            try record(answer, appID: appID, key: key, in: stateFolder,
-                       launchEnvironment: LinkOpener.launchEnvironment(platformData: platformData))
-        } catch {
-            complain(Self.notRecorded(answer, appID: appID, key: key, error))
-            return call.fail(error.errorName, error.description)
+        recordUnlocked(answer, appID: appID, key: key, in: stateFolder,
+                       launchEnvironment: LinkOpener.launchEnvironment(platformData: platformData)) { [weak self] problem in
+            if let problem {
+                self?.complain(Self.notRecorded(answer, appID: appID, key: key, problem))
+                return call.fail(problem.errorName, problem.description)
+            }
+            self?.held.removeValue(forKey: Handover.notificationID(appID: appID, key: key))?.handle.close()
+            call.reply()
         }
-        held.removeValue(forKey: Handover.notificationID(appID: appID, key: key))?.handle.close()
-        call.reply()
     }
 
     /// `Hold(app id, key, state folder, notification) -> id`: shows the notification until it is
@@ -212,12 +214,41 @@ package final class Agent {
         case .closed(.closedByHerald): return waitIdle()
         case .closed(let reason): answer = CheckPolicy.answer(forClose: reason)
         }
-        do throws(HandoverStateProblem) {
-            try record(answer, appID: appID, key: key, in: stateFolder, launchEnvironment: [:])
-        } catch {
-            complain(Self.notRecorded(answer, appID: appID, key: key, error))
+        recordUnlocked(answer, appID: appID, key: key, in: stateFolder, launchEnvironment: [:]) { [weak self] problem in
+            if let problem { self?.complain(Self.notRecorded(answer, appID: appID, key: key, problem)) }
         }
         waitIdle()
+    }
+
+    /// How long the agent asks again for the lock of an app's state that another process
+    /// holds, 5 seconds: then the answer is given up with a sentence, and the message waits.
+    static let lockPatience = 5.0
+
+    /// Records as `record` does, and tells `done` the problem, if any. The lock of the app's
+    /// state is never waited on: while another process holds it, the record is tried again
+    /// from a timer every tenth of a second for `lockPatience` seconds, and the loop serves the
+    /// other apps' calls meanwhile; a lock held longer is the problem told.
+    private func recordUnlocked(_ answer: Answer?, appID: String, key: String, in stateFolder: String, launchEnvironment: [String: String],
+                                since start: Date = Date(), done: @escaping (HandoverStateProblem?) -> Void) {
+        do throws(HandoverStateProblem) {
+            try record(answer, appID: appID, key: key, in: stateFolder, launchEnvironment: launchEnvironment)
+            done(nil)
+        } catch .unusable(.locked(let path, let what, let holder, _)) {
+            let waited = Date().timeIntervalSince(start)
+            guard waited < Self.lockPatience else {
+                return done(.unusable(.locked(path: path, what: what, holder: holder, seconds: Self.lockPatience)))
+            }
+            recordsWaiting += 1
+            MainContext.after(seconds: 0.1) { [weak self] in
+                guard let self else { return }
+                self.recordsWaiting -= 1
+                self.recordUnlocked(answer, appID: appID, key: key, in: stateFolder, launchEnvironment: launchEnvironment,
+                                    since: start, done: done)
+                self.waitIdle()
+            }
+        } catch {
+            done(error)
+        }
     }
 
     /// Records an answer to a handed-over message in the state folder its handover named, once,
@@ -232,7 +263,7 @@ package final class Agent {
         let now = Date()
         let handover: Handover?
         do {
-            handover = try FileStateStore(paths: paths).update { state -> Handover? in
+            handover = try FileStateStore(paths: paths, lockWait: 0).update { state -> Handover? in
                 guard let result = CheckPolicy.applyHandedOver(answer, to: key, state: state, now: now) else { return nil }
                 state = result.state
                 return result.handover
@@ -255,11 +286,11 @@ package final class Agent {
     private func waitIdle() {
         MainContext.cancel(idleTimer)
         idleTimer = 0
-        guard held.isEmpty, !leaving else { return }
+        guard held.isEmpty, recordsWaiting == 0, !leaving else { return }
         idleTimer = MainContext.after(seconds: idleSeconds) { [weak self] in
             guard let self else { return }
             self.idleTimer = 0
-            guard self.held.isEmpty else { return }
+            guard self.held.isEmpty, self.recordsWaiting == 0 else { return }
             self.leave()
         }
     }

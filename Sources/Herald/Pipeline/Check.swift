@@ -794,7 +794,7 @@ extension Herald.Configuration {
     /// categories and the attention budget.
     @MainContext
     func policyContext(at now: Date, offSwitches: OffSwitchDecision = .none) -> PolicyContext {
-        PolicyContext(configuration: check, now: now, urlRules: urlRules, isLive: Check.isLive,
+        PolicyContext(configuration: check, now: now, urlRules: urlRules, isLive: Check.isLive, runningProcess: RunningProcess.find,
                       mutedCategories: offSwitches.mutedCategories, budget: offSwitches.budget)
     }
 }

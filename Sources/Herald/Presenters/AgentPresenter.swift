@@ -11,8 +11,9 @@ package final class AgentPresenter: HandingOverPresenter {
     private let appID: String
     private let icon: String?
     private let environment: [String: String]
-    /// The agent's process, once started; `nil` before, or when it could not be started.
-    private var agentProcessID: Int32?
+    /// The agent's process and its start time, once started; `nil` before, or when it could
+    /// not be started.
+    private var agent: (processID: Int32, startTime: UInt64?)?
     private var started = false
 
     /// Creates the presenter.
@@ -31,9 +32,10 @@ package final class AgentPresenter: HandingOverPresenter {
     package func handover(link: String?, now: Date) -> Handover? {
         if !started {
             started = true
-            agentProcessID = HandoverBus.startAgent()
+            // Named by its start time too: another process may take its PID once it has gone.
+            agent = HandoverBus.startAgent().map { ($0, RunningProcess.find($0)?.startTime) }
         }
-        return agentProcessID.map { Handover(place: .agent, agentProcessID: $0, link: link, since: now) }
+        return agent.map { Handover(place: .agent, agentProcessID: $0.processID, agentStartTime: $0.startTime, link: link, since: now) }
     }
 
     package func handOver(_ content: NotificationContent, key: String, as handover: Handover, stateFolder: String?) throws -> HandedOverMessage {

@@ -25,13 +25,19 @@ package final class FileAttentionLedgerStore: AttentionLedgerStore, Sendable {
     package let file: String
     /// The lock taken around every change.
     package let lockFile: String
+    /// How long a change waits for the lock another process holds, in seconds.
+    package let lockWait: Double
 
     /// The ledger of the user whose environment this is (`XDG_STATE_HOME`, `HOME`). Its folder
     /// is not an app id, so no app's state file can take its place.
-    package init(environment: [String: String]) {
+    ///
+    /// - Parameter lockWait: the longest wait for the lock: a check's timeout, or
+    ///   `FileStateStore.defaultLockWait`.
+    package init(environment: [String: String], lockWait: Double = FileStateStore.defaultLockWait) {
         let directory = BaseDirectories(environment: environment).stateHome + "/herald/attention"
         file = directory + "/ledger.json"
         lockFile = directory + "/ledger.lock"
+        self.lockWait = lockWait
     }
 
     /// Reads the ledger without the lock; none yet, or one that does not decode, is empty.
@@ -42,7 +48,7 @@ package final class FileAttentionLedgerStore: AttentionLedgerStore, Sendable {
 
     /// Reads, changes and writes the ledger under its lock.
     package func update<Result>(_ change: (inout AttentionLedger) throws -> Result) throws -> Result {
-        try FileStateStore.locked(by: lockFile) {
+        try FileStateStore.locked(by: lockFile, guarding: "the attention ledger", waitingAtMost: lockWait) {
             var ledger = try snapshot()
             let before = ledger
             let result = try change(&ledger)

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Synchronization
 
 /// Why a file could not be read, written or locked. The file stays as it was.
 package enum FileError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -10,13 +11,16 @@ package enum FileError: Error, Sendable, Equatable, CustomStringConvertible {
     case unwritable(path: String, reason: String)
     /// The lock around an edit cannot be taken.
     case unlockable(path: String, reason: String)
+    /// Another process held the lock for longer than the wait allowed.
+    case locked(path: String, holder: Int32?, seconds: Double)
     /// The file is larger than its reader takes.
     case tooLarge(path: String, size: Int, limit: Int)
 
     /// The file concerned.
     package var path: String {
         switch self {
-        case .unreadable(let path, _), .unwritable(let path, _), .unlockable(let path, _), .tooLarge(let path, _, _): return path
+        case .unreadable(let path, _), .unwritable(let path, _), .unlockable(let path, _), .locked(let path, _, _), .tooLarge(let path, _, _):
+            return path
         }
     }
 
@@ -24,6 +28,7 @@ package enum FileError: Error, Sendable, Equatable, CustomStringConvertible {
     package var reason: String {
         switch self {
         case .unreadable(_, let reason), .unwritable(_, let reason), .unlockable(_, let reason): return reason
+        case .locked(_, let holder, let seconds): return LockFailure.heldReason(holder: holder, seconds: seconds)
         case .tooLarge(_, let size, let limit):
             return "it is \(NumberText.mebibytes(size)), more than the \(NumberText.mebibytes(limit)) Herald reads of such a file"
         }
@@ -35,8 +40,42 @@ package enum FileError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unreadable: return "cannot read \(path): \(reason)"
         case .unwritable: return "cannot write \(path): \(reason)"
         case .unlockable: return "cannot lock \(path): \(reason)"
+        case .locked(_, let holder, let seconds): return LockFailure.sentence(path, holder: holder, seconds: seconds)
         case .tooLarge: return "cannot use \(path): \(reason)"
         }
+    }
+}
+
+/// Why `RegularFile.lockExclusively` did not take a lock.
+package enum LockFailure: Error, Sendable, Equatable {
+    /// Another process still held it when the wait was over: `holder` when `/proc/locks` names it.
+    case held(holder: Int32?)
+    /// The wait was cut short by `RegularFile.stopWaitingForLocks()`: the process is ending.
+    case stopped(holder: Int32?)
+    /// The file system cannot lock the file, for this reason.
+    case unsupported(String)
+
+    /// The sentence said of a lock another process held too long: "the state of org.example.App
+    /// is locked by another process (pid 4242) for more than 2 s (lock file …); try again once
+    /// that process has finished, or end it", `what` being what the lock guards.
+    package static func sentence(_ what: String, holder: Int32?, seconds: Double, lockFile: String? = nil) -> String {
+        "\(what) is locked by another process\(holder.map { " (pid \($0))" } ?? "") for more than \(NumberText.oneDecimal(seconds)) s"
+            + (lockFile.map { " (lock file \($0))" } ?? "") + "; try again once that process has finished, or end it"
+    }
+
+    /// Why a lock was not taken, as the end of a sentence about its file (`unlockable`'s reason).
+    package var reason: String {
+        switch self {
+        case .held(let holder): return Self.heldReason(holder: holder, seconds: nil)
+        case .stopped(let holder):
+            return "the process stopped waiting for it as it ends, while another process\(holder.map { " (pid \($0))" } ?? "") held it"
+        case .unsupported(let reason): return reason
+        }
+    }
+
+    /// "another process (pid 4242) has held its lock for more than 2 s".
+    static func heldReason(holder: Int32?, seconds: Double?) -> String {
+        "another process\(holder.map { " (pid \($0))" } ?? "") has held its lock" + (seconds.map { " for more than \(NumberText.oneDecimal($0)) s" } ?? "")
     }
 }
 
@@ -151,14 +190,68 @@ package enum RegularFile {
         removeStaleTemporaries(of: path)
     }
 
-    /// Takes `flock`'s exclusive lock on an open descriptor, waiting for it and asking again
-    /// after a signal (`EINTR`): every lock Herald takes is taken here. `false`, with `errno`
-    /// set, when the file system cannot lock it.
-    package static func lockExclusively(_ descriptor: Int32) -> Bool {
-        while flock(descriptor, LOCK_EX) != 0 {
-            guard errno == EINTR else { return false }
+    /// Takes `flock`'s exclusive lock on an open descriptor, waiting at most `seconds` for it:
+    /// every lock Herald takes is taken here, and none is waited on forever. The lock is asked
+    /// for without blocking (`LOCK_NB`) and asked again after a short sleep until it is taken,
+    /// the time is up, or `stopWaitingForLocks()` was called (a stop signal), so a stuck process
+    /// that holds it costs a bounded wait and a signal is heard at once.
+    ///
+    /// - Parameter seconds: 0 asks once and never sleeps.
+    /// - Throws: `LockFailure.held` when the lock is still held at the end of the wait,
+    ///   `.stopped` when the wait was stopped, `.unsupported` when the file system cannot lock
+    ///   the file.
+    package static func lockExclusively(_ descriptor: Int32, waitingAtMost seconds: Double) throws(LockFailure) {
+        var clock = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &clock)
+        let start = Double(clock.tv_sec) + Double(clock.tv_nsec) / 1e9
+        var pause = 0.005
+        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+            if errno == EINTR { continue }
+            guard errno == EWOULDBLOCK else { throw .unsupported(reason(errno)) }
+            clock_gettime(CLOCK_MONOTONIC, &clock)
+            let waited = Double(clock.tv_sec) + Double(clock.tv_nsec) / 1e9 - start
+            if lockWaitsStopped.withLock({ $0 }) { throw .stopped(holder: lockHolder(of: descriptor)) }
+            guard waited < seconds else { throw .held(holder: lockHolder(of: descriptor)) }
+            // From 5 ms, doubling up to 50 ms: a lock held for an instant is taken at once, a
+            // longer wait costs twenty wake-ups a second.
+            var request = timespec(tv_sec: 0, tv_nsec: Int(min(pause, seconds - waited) * 1e9))
+            pause = min(pause * 2, 0.05)
+            var remaining = timespec()
+            while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
         }
-        return true
+    }
+
+    /// Makes every lock wait of this process, now and later, give up at once: a process asked
+    /// to stop must not wait for a lock that a stuck process holds. Safe from any thread.
+    package static func stopWaitingForLocks() {
+        lockWaitsStopped.withLock { $0 = true }
+    }
+
+    private static let lockWaitsStopped = Mutex(false)
+
+    /// The process holding `flock`'s lock on the file open at `descriptor`, as `/proc/locks`
+    /// names it; `nil` when it is not known (no `/proc`, or a process outside this one's PID
+    /// namespace, which the kernel names 0).
+    static func lockHolder(of descriptor: Int32) -> Int32? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, let table = try? read("/proc/locks", limit: 1 << 22, followingLinks: true) else { return nil }
+        let device = (major: (info.st_dev >> 8) & 0xfff | (info.st_dev >> 32) & ~0xfff, minor: info.st_dev & 0xff | (info.st_dev >> 12) & ~0xff)
+        return lockHolder(in: String(decoding: table, as: UTF8.self), device: (UInt64(device.major), UInt64(device.minor)), inode: UInt64(info.st_ino))
+    }
+
+    /// The holder of an `flock` lock on a file in `/proc/locks`'s text: each line
+    /// `N: FLOCK  ADVISORY  WRITE <pid> <major>:<minor>:<inode> 0 EOF`, the device's numbers in
+    /// hexadecimal; a line with `->` is a process waiting for the lock, not holding it.
+    package static func lockHolder(in table: String, device: (major: UInt64, minor: UInt64), inode: UInt64) -> Int32? {
+        for line in table.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count >= 6, fields[1] == "FLOCK" else { continue }
+            let file = fields[5].split(separator: ":")
+            guard file.count == 3, UInt64(file[0], radix: 16) == device.major, UInt64(file[1], radix: 16) == device.minor,
+                  UInt64(file[2]) == inode, let pid = Int32(fields[4]), pid > 0 else { continue }
+            return pid
+        }
+        return nil
     }
 
     /// Writes all of `bytes` to a descriptor, writing again after a short write or a signal

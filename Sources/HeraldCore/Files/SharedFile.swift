@@ -70,15 +70,28 @@ package struct SharedFile: Sendable, Equatable {
     /// A file beside the real one: `FEED.keys` is `companion(".keys")`.
     package func companion(_ suffix: String) -> String { path + suffix }
 
+    /// How long an edit waits for another edit of the same folder, 10 seconds: a person's edit
+    /// takes a fraction of that, so a lock held longer is a stuck process, said as such.
+    package static let lockWait = 10.0
+
     /// Runs `edit` holding the folder's lock; the lock is let go however `edit` ends.
     ///
     /// Everything `edit` decides from must be read inside it: what was read before may have
     /// been changed by the edit that held the lock last.
-    package func withLock<Result>(_ edit: () throws -> Result) throws -> Result {
+    ///
+    /// - Throws: `FileError.locked` when another process holds the lock for more than
+    ///   `seconds`, and what `edit` throws.
+    package func withLock<Result>(waitingAtMost seconds: Double = Self.lockWait, _ edit: () throws -> Result) throws -> Result {
         let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileError.unlockable(path: folder, reason: RegularFile.reason(errno)) }
         defer { close(descriptor) }
-        guard RegularFile.lockExclusively(descriptor) else { throw FileError.unlockable(path: folder, reason: RegularFile.reason(errno)) }
+        do throws(LockFailure) {
+            try RegularFile.lockExclusively(descriptor, waitingAtMost: seconds)
+        } catch .held(let holder) {
+            throw FileError.locked(path: folder, holder: holder, seconds: seconds)
+        } catch {
+            throw FileError.unlockable(path: folder, reason: error.reason)
+        }
         defer { flock(descriptor, LOCK_UN) }
         return try edit()
     }

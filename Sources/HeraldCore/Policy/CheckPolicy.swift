@@ -213,20 +213,24 @@ package struct PolicyContext {
     package var urlRules: URLRules
     /// Whether the check holding a claim still runs (see `HeraldState.Claim`).
     package var isLive: (HeraldState.Claim) -> Bool
+    /// The process running with a PID, for the agent a handover names (`Handover.isWaiting`).
+    package var runningProcess: (Int32) -> RunningProcess?
     /// The message categories muted for this app, and by whom.
     package var mutedCategories: [MessageCategory: Mute]
     /// The person's attention budget across apps, under the administrator's ceiling.
     package var budget: AttentionBudget
 
-    /// Creates a context; by default every URL rule is the default, no other check runs, no
-    /// category is muted and the budget is the standard one.
+    /// Creates a context; by default every URL rule is the default, no other check or process
+    /// runs, no category is muted and the budget is the standard one.
     package init(configuration: CheckConfiguration, now: Date, urlRules: URLRules = URLRules(),
                  isLive: @escaping (HeraldState.Claim) -> Bool = { _ in false },
+                 runningProcess: @escaping (Int32) -> RunningProcess? = { _ in nil },
                  mutedCategories: [MessageCategory: Mute] = [:], budget: AttentionBudget = .standard) {
         self.configuration = configuration
         self.now = now
         self.urlRules = urlRules
         self.isLive = isLive
+        self.runningProcess = runningProcess
         self.mutedCategories = mutedCategories
         self.budget = budget
     }
@@ -432,8 +436,8 @@ package enum CheckPolicy {
             return .shownElsewhere
         }
         if let handover = state.handedOver[entry.key],
-           isWaiting(handover, now: context.now, remindPeriod: context.configuration.remindPeriod.seconds,
-                     isAgentLive: { context.isLive(HeraldState.Claim(processID: $0, check: nil, until: context.now)) }) {
+           Handover.isWaiting(handover, now: context.now, remindPeriod: context.configuration.remindPeriod.seconds,
+                              process: context.runningProcess) {
             return .handedOver(since: handover.since)
         }
         return nil

@@ -11,7 +11,7 @@ package struct Handover: Codable, Sendable, Equatable {
         /// In the desktop's list (`org.gtk.Notifications`); it waits there whatever runs.
         case desktopList = "desktop-list"
         /// On screen as a freedesktop notification the agent holds; it waits while the agent
-        /// process (`agentProcessID`) lives.
+        /// process (`agentProcessID`, started at `agentStartTime`) runs, for a day at most.
         case agent
         /// Posted by a D-Bus-activatable app inside a Flatpak sandbox through the notification
         /// portal, its buttons the app's own `app.*` actions. It waits one remind period: GNOME
@@ -24,6 +24,10 @@ package struct Handover: Codable, Sendable, Equatable {
     package var place: Place
     /// The agent's process, for `.agent`.
     package var agentProcessID: Int32?
+    /// When the agent's process started (`RunningProcess.startTime`), for `.agent`: a process
+    /// that has the PID but another start time is not the agent. A handover written before
+    /// it was kept has none, and is judged by the PID alone.
+    package var agentStartTime: UInt64?
     /// The link a view opens, as the check allowed it under the app's URL rules: the agent opens
     /// this one, never a link a click carries.
     package var link: String?
@@ -31,11 +35,40 @@ package struct Handover: Codable, Sendable, Equatable {
     package var since: Date
 
     /// Creates a handover.
-    package init(place: Place, agentProcessID: Int32? = nil, link: String?, since: Date) {
+    package init(place: Place, agentProcessID: Int32? = nil, agentStartTime: UInt64? = nil, link: String?, since: Date) {
         self.place = place
         self.agentProcessID = agentProcessID
+        self.agentStartTime = agentStartTime
         self.link = link
         self.since = since
+    }
+
+    /// The longest a message held by the agent keeps its handover, a day: should the agent's
+    /// process be taken for another (its start time unknown), or hold a notification the
+    /// desktop has long let go of, the next check after that shows the message again.
+    package static let agentHoldLimit: TimeInterval = 86_400
+
+    /// Whether a handover still keeps its message from being shown at `now`, so that no check
+    /// shows it twice, and none forgets it:
+    ///
+    /// - in the desktop's list: always, as the list keeps it whatever runs;
+    /// - held by the agent: while its process runs (`process` finds it, neither gone nor a
+    ///   zombie) with the start time the handover recorded (one without a start time, written
+    ///   before it was kept, by the PID alone), and for `agentHoldLimit` at most;
+    /// - posted through the portal: for one `remindPeriod` from when it was.
+    ///
+    /// - Parameter process: the process running with a PID (`RunningProcess.find`).
+    package static func isWaiting(_ handover: Handover, now: Date, remindPeriod: TimeInterval,
+                                  process: (Int32) -> RunningProcess? = RunningProcess.find) -> Bool {
+        switch handover.place {
+        case .desktopList: return true
+        case .portal: return now.timeIntervalSince(handover.since) < remindPeriod
+        case .agent:
+            guard let processID = handover.agentProcessID, now.timeIntervalSince(handover.since) < agentHoldLimit,
+                  let running = process(processID) else { return false }
+            guard let recorded = handover.agentStartTime, let startTime = running.startTime else { return true }
+            return recorded == startTime
+        }
     }
 
     /// The id the desktop's list and the agent know the message by: the app id, a space and
@@ -81,8 +114,8 @@ package struct AnswerGivenAway: Codable, Sendable, Equatable {
 
 extension CheckPolicy {
     /// Records that `key` was handed over: its claim by the check becomes the handover, which
-    /// lapses only when the message is answered or withdrawn (or, held by the agent, when the
-    /// agent has gone).
+    /// lapses only when the message is answered or withdrawn (or as `Handover.isWaiting` says:
+    /// held by the agent, when the agent has gone or a day has passed).
     package static func handOver(_ key: String, _ handover: Handover, in state: HeraldState) -> HeraldState {
         var state = state
         state.presenting[key] = nil
@@ -129,17 +162,6 @@ extension CheckPolicy {
         var state = state
         for key in keys { state.handedOver[key] = nil }
         return state
-    }
-
-    /// Whether a handover still keeps its message from being shown at `now`: in the desktop's
-    /// list always; held by the agent while `isAgentLive` says the agent's process runs; posted
-    /// through the portal for one `remindPeriod` from when it was.
-    package static func isWaiting(_ handover: Handover, now: Date, remindPeriod: TimeInterval, isAgentLive: (Int32) -> Bool) -> Bool {
-        switch handover.place {
-        case .desktopList: return true
-        case .agent: return handover.agentProcessID.map(isAgentLive) ?? false
-        case .portal: return now.timeIntervalSince(handover.since) < remindPeriod
-        }
     }
 }
 

@@ -12,6 +12,9 @@ public enum StateStoreError: Error, Sendable, Equatable, CustomStringConvertible
     case unreadable(path: String, reason: String)
     /// The lock file cannot be opened or taken.
     case unlockable(path: String, reason: String)
+    /// Another process held the lock file for longer than the wait allowed; `what` is what it
+    /// guards ("the state of org.example.App"), `holder` the process when it is known.
+    case locked(path: String, what: String, holder: Int32?, seconds: Double)
     /// The state file is (or would become) larger than `FileStateStore.sizeLimit`.
     case tooLarge(path: String, size: Int, limit: Int)
     /// A change would make the state file larger than `FileStateStore.sizeLimit`: it is not
@@ -26,6 +29,8 @@ public enum StateStoreError: Error, Sendable, Equatable, CustomStringConvertible
         case .unwritable(let path, let reason): return "cannot write \(path): \(reason)"
         case .unreadable(let path, let reason): return "cannot read \(path): \(reason)"
         case .unlockable(let path, let reason): return "cannot lock \(path): \(reason)"
+        case .locked(let path, let what, let holder, let seconds):
+            return LockFailure.sentence(what, holder: holder, seconds: seconds, lockFile: path == what ? nil : path)
         case .tooLarge(let path, let size, let limit):
             return "cannot use \(path): it is \(NumberText.mebibytes(size)), more than the \(NumberText.mebibytes(limit)) a state file may hold"
         case .wouldBeTooLarge(let path, let size, let limit):
@@ -44,6 +49,7 @@ public enum StateStoreError: Error, Sendable, Equatable, CustomStringConvertible
         case .unreadable(let path, let reason): self = .unreadable(path: path, reason: reason)
         case .unwritable(let path, let reason): self = .unwritable(path: path, reason: reason)
         case .unlockable(let path, let reason): self = .unlockable(path: path, reason: reason)
+        case .locked(let path, let holder, let seconds): self = .locked(path: path, what: path, holder: holder, seconds: seconds)
         case .tooLarge(let path, let size, let limit): self = .tooLarge(path: path, size: size, limit: limit)
         }
     }
@@ -57,6 +63,11 @@ package struct HeraldPaths: Sendable, Equatable {
     package var lockFile: String
     /// The cached feed, `$XDG_CACHE_HOME/herald/<app-id>.feed`.
     package var cachedFeedFile: String
+
+    /// The app id the files are named after.
+    package var appID: String {
+        String(stateFile[stateFile.index(after: stateFile.lastIndex(of: "/")!)...].dropLast(".json".count))
+    }
 
     /// The paths for an app id, from an environment (`XDG_STATE_HOME`, `XDG_CACHE_HOME`, `HOME`,
     /// as `BaseDirectories` reads them).
@@ -143,12 +154,22 @@ package final class FileStateStore: StateStore, Sendable {
     package let paths: HeraldPaths
     /// Called when a corrupt state file was moved aside, with its new path.
     package let onCorruptFile: (@Sendable (String) -> Void)?
+    /// How long a change waits for the lock another process holds before it fails with
+    /// `StateStoreError.locked`: a check's timeout, 0 for the agent, which asks again later.
+    package let lockWait: Double
+
+    /// How long a change waits for the lock when no wait is given, 10 seconds: far more than
+    /// any other process's change takes, so a lock held longer is a stuck process.
+    package static let defaultLockWait = 10.0
 
     /// Creates a store for the given paths.
     ///
-    /// - Parameter onCorruptFile: told the new path of a corrupt state file moved aside.
-    package init(paths: HeraldPaths, onCorruptFile: (@Sendable (String) -> Void)? = nil) {
+    /// - Parameters:
+    ///   - lockWait: the longest wait for the lock, in seconds (`defaultLockWait` by default).
+    ///   - onCorruptFile: told the new path of a corrupt state file moved aside.
+    package init(paths: HeraldPaths, lockWait: Double = defaultLockWait, onCorruptFile: (@Sendable (String) -> Void)? = nil) {
         self.paths = paths
+        self.lockWait = lockWait
         self.onCorruptFile = onCorruptFile
     }
 
@@ -224,12 +245,18 @@ package final class FileStateStore: StateStore, Sendable {
     // MARK: - Files
 
     private func withLock<Result>(_ body: () throws -> Result) throws -> Result {
-        try Self.locked(by: paths.lockFile, body)
+        try Self.locked(by: paths.lockFile, guarding: "the state of \(paths.appID)", waitingAtMost: lockWait, body)
     }
 
     /// Runs `body` holding the lock file `lockFile` (created, mode 0600, never through a link):
     /// the lock of every read-modify-write of a file Herald keeps for the user.
-    package static func locked<Result>(by lockFile: String, _ body: () throws -> Result) throws -> Result {
+    ///
+    /// - Parameters:
+    ///   - what: what the lock guards, for the error when it is held too long.
+    ///   - seconds: the longest wait for a lock another process holds.
+    /// - Throws: `StateStoreError.locked` when another process holds the lock past `seconds`.
+    package static func locked<Result>(by lockFile: String, guarding what: String, waitingAtMost seconds: Double,
+                                       _ body: () throws -> Result) throws -> Result {
         try makeDirectory(for: lockFile)
         // O_NOFOLLOW: a link planted in the lock's place must not make Herald create or lock a
         // file elsewhere; O_NONBLOCK: a FIFO there must not hang the open.
@@ -241,8 +268,12 @@ package final class FileStateStore: StateStore, Sendable {
         guard RegularFile.isRegular(info) else {
             throw StateStoreError.unlockable(path: lockFile, reason: "it is \(RegularFile.kind(of: info)), not a regular file")
         }
-        guard RegularFile.lockExclusively(descriptor) else {
-            throw StateStoreError.unlockable(path: lockFile, reason: RegularFile.reason(errno))
+        do throws(LockFailure) {
+            try RegularFile.lockExclusively(descriptor, waitingAtMost: seconds)
+        } catch .held(let holder) {
+            throw StateStoreError.locked(path: lockFile, what: what, holder: holder, seconds: seconds)
+        } catch {
+            throw StateStoreError.unlockable(path: lockFile, reason: error.reason)
         }
         defer { flock(descriptor, LOCK_UN) }
         return try body()

@@ -7,8 +7,9 @@ final class HandoverTests: XCTestCase {
     let clock = TestClock()
     let feed = Feed(entries: ["a", "b"].map { Fixtures.entry($0, url: "https://example.org/\($0)") })
 
-    private func selected(_ state: HeraldState, agentLives: Bool = true) -> [String] {
-        let context = PolicyContext(configuration: CheckConfiguration(), now: clock.after(days: 30), isLive: { $0.processID == 77 && agentLives })
+    private func selected(_ state: HeraldState, agentLives: Bool = true, days: Double = 0.5) -> [String] {
+        let context = PolicyContext(configuration: CheckConfiguration(), now: clock.after(days: days),
+                                    runningProcess: { $0 == 77 && agentLives ? RunningProcess(startTime: 4242) : nil })
         return CheckPolicy.select(feed, state: state, in: context).candidates.map(\.key)
     }
 
@@ -16,14 +17,14 @@ final class HandoverTests: XCTestCase {
         var state = HeraldState()
         state.ignored = []
         state.presenting["a"] = .init(processID: 5, check: "x.1", until: clock.after(days: 0.01))
-        return CheckPolicy.handOver("a", Handover(place: place, agentProcessID: place == .agent ? 77 : nil,
+        return CheckPolicy.handOver("a", Handover(place: place, agentProcessID: place == .agent ? 77 : nil, agentStartTime: place == .agent ? 4242 : nil,
                                                   link: "https://example.org/a", since: clock.now), in: state)
     }
 
     func testAMessageInTheDesktopsListIsNotShownAgainWhateverRuns() {
         let state = handedOver(.desktopList)
         XCTAssertNil(state.presenting["a"], "the check's claim becomes the handover")
-        XCTAssertEqual(selected(state, agentLives: false), ["b"])
+        XCTAssertEqual(selected(state, agentLives: false, days: 30), ["b"])
         let skipped = CheckPolicy.select(feed, state: state, in: PolicyContext(configuration: CheckConfiguration(), now: clock.after(days: 30))).skipped
         XCTAssertEqual(skipped.map(\.reason), [.handedOver(since: clock.now)])
         XCTAssertEqual(skipped.first?.reason.name, "handed-over")
@@ -33,6 +34,52 @@ final class HandoverTests: XCTestCase {
         let state = handedOver(.agent)
         XCTAssertEqual(selected(state, agentLives: true), ["b"])
         XCTAssertEqual(selected(state, agentLives: false), ["b", "a"])
+    }
+
+    /// The rule on plain values: the agent's handover at `since`, judged at `now` against the
+    /// process `running` finds with its PID.
+    private func waits(_ handover: Handover, after seconds: TimeInterval, running: RunningProcess?) -> Bool {
+        Handover.isWaiting(handover, now: clock.now.addingTimeInterval(seconds), remindPeriod: 86_400 * 7) { processID in
+            XCTAssertEqual(processID, 77)
+            return running
+        }
+    }
+
+    func testAHandoverHeldByTheAgentWaitsOnlyForTheProcessWithItsPIDAndStartTime() {
+        let handover = Handover(place: .agent, agentProcessID: 77, agentStartTime: 4242, link: nil, since: clock.now)
+        XCTAssertTrue(waits(handover, after: 3600, running: RunningProcess(startTime: 4242)), "the agent runs")
+        XCTAssertFalse(waits(handover, after: 3600, running: RunningProcess(startTime: 9000)), "another process took its PID")
+        XCTAssertFalse(waits(handover, after: 3600, running: nil), "no process, or a zombie, has its PID")
+        XCTAssertTrue(waits(handover, after: 3600, running: RunningProcess(startTime: nil)),
+                      "a start time that cannot be read (no /proc) leaves the PID and the bound to say")
+    }
+
+    func testAHandoverHeldByTheAgentLapsesAfterADayEvenWhileTheAgentRuns() {
+        let handover = Handover(place: .agent, agentProcessID: 77, agentStartTime: 4242, link: nil, since: clock.now)
+        XCTAssertEqual(Handover.agentHoldLimit, 86_400)
+        XCTAssertTrue(waits(handover, after: 86_399, running: RunningProcess(startTime: 4242)))
+        XCTAssertFalse(waits(handover, after: 86_400, running: RunningProcess(startTime: 4242)))
+        XCTAssertFalse(waits(Handover(place: .agent, link: nil, since: clock.now), after: 0, running: RunningProcess(startTime: 4242)),
+                       "a handover to the agent that names no process holds nothing")
+    }
+
+    func testAHandoverWrittenBeforeTheStartTimeWasKeptIsJudgedByItsPIDAndTheBound() throws {
+        let since = ISO8601Moment.text(clock.now)
+        let json = #"{"handedOver": {"a": {"place": "agent", "agentProcessID": 77, "since": "\#(since)"}}}"#
+        let state = try XCTUnwrap(StateFileFormat.decode(Data(json.utf8)), "an older state file still reads")
+        let handover = try XCTUnwrap(state.handedOver["a"])
+        XCTAssertEqual(handover, Handover(place: .agent, agentProcessID: 77, link: nil, since: clock.now))
+        XCTAssertTrue(waits(handover, after: 3600, running: RunningProcess(startTime: 9000)), "any process with its PID, as before")
+        XCTAssertFalse(waits(handover, after: 3600, running: nil))
+        XCTAssertFalse(waits(handover, after: 86_400, running: RunningProcess(startTime: 9000)), "and a day at most")
+    }
+
+    func testTheDesktopsListKeepsItsHandoverAndThePortalOneRemindPeriod() {
+        let list = Handover(place: .desktopList, link: nil, since: clock.now)
+        XCTAssertTrue(waits(list, after: 86_400 * 365, running: nil))
+        let portal = Handover(place: .portal, link: nil, since: clock.now)
+        XCTAssertTrue(waits(portal, after: 86_400 * 7 - 1, running: nil))
+        XCTAssertFalse(waits(portal, after: 86_400 * 7, running: nil))
     }
 
     func testAnAnswerToAHandedOverMessageIsRecordedOnce() throws {

@@ -308,7 +308,7 @@ public final class Herald {
             configuration: configuration, store: store, presenter: presenter, linkOpener: linkOpener, clock: clock,
             quietReason: quietReason, offSwitches: offSwitches, prompts: { [unowned self] in Array(prompts.values) },
             feedSource: { [unowned self] url in feedSource(for: url) },
-            withdraw: { [appID = configuration.appID] key, handover in HandoverBus.withdraw(appID: appID, key: key, from: handover.place) },
+            withdraw: { [appID = configuration.appID] key, handover in HandoverBus.withdraw(appID: appID, key: key, handover) },
             ledger: ledger)
         let check = Check(for: self, inputs: inputs, launch: launch, force: force)
         self.check = check

@@ -91,10 +91,7 @@ final class AgentStateFolderEndToEndTests: XCTestCase {
 
     func testAClickInTheDesktopListNamesTheChecksStateFolderAndTheAgentWithAnotherHomeRecordsItThere() throws {
         let session = try session()
-        let applications = URL(fileURLWithPath: session.environment["XDG_DATA_HOME"]!).appendingPathComponent("applications")
-        try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
-        try "[Desktop Entry]\nType=Application\nName=Herald\nNoDisplay=true\nDBusActivatable=true\nExec=\(TestPaths.agent)\n"
-            .write(to: applications.appendingPathComponent("org.herald.Agent.desktop"), atomically: true, encoding: .utf8)
+        try session.installAgentDesktopEntry()
         let log = session.directory.appendingPathComponent("shell-calls.log")
         let shell = try ChildProcess("/usr/bin/python3", [TestPaths.support("handover_mocks.py"), log.path, "--gtk"],
                                      environment: session.environment, directory: session.directory, name: "shell-list")

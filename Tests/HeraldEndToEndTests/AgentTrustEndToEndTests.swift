@@ -255,10 +255,7 @@ final class AgentTrustEndToEndTests: XCTestCase {
 
     func testIDsReachGNOMEsListAndTheAgentWholeAndAClickOnEachRecordsItsOwn() throws {
         let session = try session()
-        let applications = URL(fileURLWithPath: session.environment["XDG_DATA_HOME"]!).appendingPathComponent("applications")
-        try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
-        try "[Desktop Entry]\nType=Application\nName=Herald\nNoDisplay=true\nDBusActivatable=true\nExec=\(TestPaths.agent)\n"
-            .write(to: applications.appendingPathComponent("org.herald.Agent.desktop"), atomically: true, encoding: .utf8)
+        try session.installAgentDesktopEntry()
         let shell = try HandoverStandIns(["--gtk"], in: session)
         addTeardownBlock { shell.stop() }
         let keys = ["2026/05/01", "2026/05/01 b", "2026/05/01\u{301} ‮é 😀"]

@@ -26,12 +26,7 @@ final class HandoverEndToEndTests: XCTestCase {
             try session.startBus(activating: "org.example.Unrelated", command: "/bin/false")
         }
         try session.startMockServer(capabilities: "actions body body-markup")
-        if agentDesktopEntry {
-            let applications = URL(fileURLWithPath: session.environment["XDG_DATA_HOME"]!).appendingPathComponent("applications")
-            try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
-            try "[Desktop Entry]\nType=Application\nName=Herald\nNoDisplay=true\nDBusActivatable=true\nExec=\(agentProgram)\nIcon=org.herald.Herald\n"
-                .write(to: applications.appendingPathComponent("org.herald.Agent.desktop"), atomically: true, encoding: .utf8)
-        }
+        if agentDesktopEntry { try session.installAgentDesktopEntry(program: agentProgram) }
         let log = session.directory.appendingPathComponent("handover-calls.log")
         if !mocks.isEmpty {
             let mock = try ChildProcess("/usr/bin/python3", [TestPaths.support("handover_mocks.py"), log.path] + mocks,

@@ -14,11 +14,11 @@ import HeraldDesktop
 /// once (`CheckPolicy.applyHandedOver`); a view opens the link the check handed over, never one
 /// a caller sends, and only when the URL rules allow it again at the click. What it shows is
 /// cleaned, capped and escaped as a check's own text is, and it holds at most `heldPerApp`
-/// notifications of an app and `heldInAll` in all. The state file is the one in the folder the handover names
-/// (`HandoverStateFolder`), not the one the agent's own environment (the session bus's) would
-/// give: a message whose folder it cannot use is refused, so the check shows it itself, and an
-/// answer it cannot record is said on standard error (the user's journal) and leaves the
-/// message unanswered. It exits when it holds nothing and no call came for `idleSeconds`.
+/// notifications of an app and `heldInAll` in all. The state file is the one in the folder the
+/// handover names (`HandoverStateFolder`), not the one the agent's own environment (the session
+/// bus's) would give: a message whose folder it cannot use is refused, so the check shows it
+/// itself, and an answer it cannot record is said on standard error (the user's journal) and
+/// leaves the message unanswered. It exits when it holds nothing and no call came for `idleSeconds`.
 @MainContext
 package final class Agent {
     /// The agent's app id and bus name.

@@ -251,7 +251,10 @@ public final class Herald {
                                    icon: configuration.icon, environment: configuration.environment)
             : desktop
         if throughPortal {
-            portalAction = ApplicationAction(name: HandoverBus.appAction, parameterType: "(sss)") { [weak self] target in
+            // (app id, key, answer, token). A click on a message an earlier Herald posted, whose target
+            // holds no token, is refused by GIO for its type; its handover lapses after one remind
+            // period, and a check shows the message again.
+            portalAction = ApplicationAction(name: HandoverBus.appAction, parameterType: "(ssss)") { [weak self] target in
                 self?.answeredThroughPortal(target)
             }
         }

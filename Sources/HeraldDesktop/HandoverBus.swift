@@ -19,7 +19,8 @@ package enum HandoverBus {
     /// token the handover's own (`Handover.token`).
     package static let agentAction = "answer"
     /// The action Herald adds to a D-Bus-activatable app inside a Flatpak sandbox,
-    /// `app.herald-answer`: its target (app id, key, answer), as the agent's.
+    /// `app.herald-answer`: its target (app id, key, answer, token), as the agent's without the
+    /// state folder.
     package static let appAction = "herald-answer"
 
     /// Which way the messages of `appID` are handed over ("Which route a herald check takes"),
@@ -85,7 +86,7 @@ package enum HandoverBus {
     /// - Throws: `HandoverFailure` with the bus's reason when the portal refuses it.
     @MainContext
     package static func addThroughPortal(_ notification: DesktopListNotification, id: String) throws(HandoverFailure) {
-        try requireNoNUL([notification.appID, notification.key, id])
+        try requireNoNUL([notification.appID, notification.key, notification.token ?? "", id])
         guard let bus = SessionBus() else { throw HandoverFailure(reason: "no session bus") }
         var arguments: [OpaquePointer?] = [g_variant_new_string(id), notification.variant()]
         g_variant_unref(try bus.call(portalName, "/org/freedesktop/portal/desktop", "org.freedesktop.portal.Notification", "AddNotification",
@@ -170,7 +171,8 @@ package struct HandoverFailure: Error, CustomStringConvertible {
 
 /// A message as GNOME Shell's list (`org.gtk.Notifications.AddNotification`) and the
 /// notification portal take it: its clicks are `app.*` actions, each targeting (app id, key,
-/// answer).
+/// answer, state folder, token) in GNOME's list and (app id, key, answer, token) through the
+/// portal.
 package struct DesktopListNotification {
     /// The action each click calls, `app.` and this: the agent's (`HandoverBus.agentAction`) in
     /// GNOME's list, the app's own (`HandoverBus.appAction`) through the portal.
@@ -194,8 +196,8 @@ package struct DesktopListNotification {
     /// The folder of the app's state, named in each action's target after the answer, for the
     /// agent to record in; `nil` through the portal, where the app records its own answers.
     package var stateFolder: String?
-    /// The handover's token, named in each action's target after the state folder: what the
-    /// agent records the click by; `nil` through the portal.
+    /// The handover's token, named last in each action's target: what the agent (or, through the
+    /// portal, the app) records the click by.
     package var token: String?
 
     /// Creates the message.
@@ -229,11 +231,12 @@ package struct DesktopListNotification {
         return GVariantDictionary.make(entries)
     }
 
-    /// The target of an action: `(sss)` app id, key, answer, and `(sssss)` with the state folder
-    /// and the token.
+    /// The target of an action: app id, key, answer, then the state folder (GNOME's list) and
+    /// the token.
     private func target(_ answer: String) -> OpaquePointer {
         var parts: [OpaquePointer?] = [g_variant_new_string(appID), g_variant_new_string(key), g_variant_new_string(answer)]
-        if let stateFolder, let token { parts += [g_variant_new_string(stateFolder), g_variant_new_string(token)] }
+        if let stateFolder { parts.append(g_variant_new_string(stateFolder)) }
+        if let token { parts.append(g_variant_new_string(token)) }
         return g_variant_new_tuple(&parts, gsize(parts.count))
     }
 }

@@ -117,6 +117,7 @@ extension HandoverFailure {
     /// handed to it.
     static let noStateFolder = HandoverFailure(reason: "the app's state is kept in no folder the Herald agent could record answers in")
 
-    /// The agent and the desktop's list take a message only with the token its handover holds.
-    static let noToken = HandoverFailure(reason: "the handover holds no token for the Herald agent to take its answers by")
+    /// A click is recorded only by the token its handover holds: a handover without one is not
+    /// posted.
+    static let noToken = HandoverFailure(reason: "the handover holds no token that its answers could be recorded by")
 }

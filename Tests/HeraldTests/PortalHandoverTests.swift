@@ -78,15 +78,10 @@ final class PortalHandoverTests: XCTestCase {
             let removeApplication = try makeApplication(appID)
             defer { removeApplication() }
             // The process that posted the message has gone; this one was started for the click.
-            let herald = try makeSandboxedHerald(appID)
-            let handover = Handover(place: .portal, link: "https://example.com/v4", since: Date()).issued(under: URLRules())
-            try herald.store.update { state in
-                state.ignored = []
-                state = CheckPolicy.handOver(key, handover, in: state)
-            }
+            let (herald, token) = try sandboxedHerald(appID, handingOverLink: "https://example.com/v4")
             let listener = AnswersGivenAwayListener()
             herald.delegate = listener
-            try click("remind", appID: appID, token: XCTUnwrap(handover.token))
+            try click("remind", appID: appID, token: token)
             XCTAssertTrue(spin(5) { (try? herald.store.load().reminded[key]) != nil })
             XCTAssertEqual(listener.heardText, [], "no message of this process: the answer waits for the launch")
             XCTAssertEqual(try herald.store.load().answeredAway[key]?.answer, "remind")
@@ -101,16 +96,11 @@ final class PortalHandoverTests: XCTestCase {
             let appID = "org.example.PortalLink"
             let removeApplication = try makeApplication(appID)
             defer { removeApplication() }
-            let herald = try makeSandboxedHerald(appID)
-            let handover = Handover(place: .portal, link: "javascript:alert(1)", since: Date()).issued(under: URLRules())
-            try herald.store.update { state in
-                state.ignored = []
-                state = CheckPolicy.handOver(key, handover, in: state)
-            }
+            let (herald, token) = try sandboxedHerald(appID, handingOverLink: "javascript:alert(1)")
             let listener = LinkRefusalListener()
             herald.delegate = listener
             let opened = session.openedLinks
-            try click("view", appID: appID, token: XCTUnwrap(handover.token))
+            try click("view", appID: appID, token: token)
             XCTAssertTrue(spin(5) { (try? herald.store.load().viewed) == [key] })
             XCTAssertEqual(listener.refused, ["javascript:alert(1): the javascript: scheme is never opened"])
             spin(0.3)
@@ -190,10 +180,23 @@ private func makeSandboxedHerald(_ appID: String) throws -> Herald {
     return try Herald(configuration: configuration)
 }
 
-/// Clicks a button as the portal's backend does: `ActivateAction("herald-answer", [target])`
-/// on the app's bus name, while the loop runs; returns once the call returned.
+/// A sandboxed app's `Herald` whose state holds a handover of the message through the portal,
+/// posted by a process that has gone, and the handover's token.
 @MainContext
-/// A click as the portal's backend makes it, with `token` last in the target.
+private func sandboxedHerald(_ appID: String, handingOverLink link: String) throws -> (Herald, token: String) {
+    let herald = try makeSandboxedHerald(appID)
+    let handover = Handover(place: .portal, link: link, since: Date()).issued(under: URLRules())
+    try herald.store.update { state in
+        state.ignored = []
+        state = CheckPolicy.handOver(key, handover, in: state)
+    }
+    return (herald, try XCTUnwrap(handover.token))
+}
+
+/// Clicks a button as the portal's backend does: `ActivateAction("herald-answer", [target])`
+/// on the app's bus name, the target (app id, key, answer, token), while the loop runs; returns
+/// once the call returned.
+@MainContext
 private func click(_ answer: String, appID: String, token: String) throws {
     let target = "('\(appID)', '\(key)', '\(answer)', '\(token)')"
     let click = try ChildProcess("/usr/bin/gapplication", ["action", appID, "herald-answer", target],

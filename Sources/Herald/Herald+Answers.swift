@@ -138,20 +138,24 @@ extension Herald {
 
 extension Herald {
     /// An answer to a message this app posted through the notification portal: a click that
-    /// activated `app.herald-answer` with the target (app id, key, answer), in this process or in
-    /// one the bus started for it. Recorded once (`CheckPolicy.applyHandedOver`): a second click
-    /// finds nothing to answer. When this process posted the message, the delegate hears the
-    /// answer now (`herald(_:didReceive:)`); otherwise at the next launch, as
-    /// `.answeredWhileAway`. A view opens the link the check allowed, never one a click carries.
+    /// activated `app.herald-answer` with the target (app id, key, answer, token), in this process
+    /// or in one the bus started for it. Any process on the bus can activate the action, so only
+    /// the handover's own token (`Handover.admits`), which the portal carries back from the post,
+    /// is taken. Recorded once (`CheckPolicy.applyHandedOver`): a
+    /// second click finds nothing to answer. When this process posted the message, the delegate
+    /// hears the answer now (`herald(_:didReceive:)`); otherwise at the next launch, as
+    /// `.answeredWhileAway`. A view opens the link the check allowed, never one a click carries,
+    /// when the URL rules still allow it.
     func answeredThroughPortal(_ target: DBusValue) {
-        guard case .tuple(let parts) = target, parts.count == 3, parts[0].string == configuration.appID, let key = parts[1].string,
-              let answer = parts[2].string.flatMap(Answer.init(rawValue:)) else { return }
+        guard case .tuple(let parts) = target, parts.count == 4, parts[0].string == configuration.appID, let key = parts[1].string,
+              let answer = parts[2].string.flatMap(Answer.init(rawValue:)), let token = parts[3].string else { return }
         let entry = postedThroughPortal[key]
         let now = self.now()
         let handover: Handover?
         do throws(HeraldError) {
             handover = try updateState { state -> Handover? in
-                guard let result = CheckPolicy.applyHandedOver(answer, to: key, state: state, now: now) else { return nil }
+                guard state.handedOver[key]?.admits(token) == true,
+                      let result = CheckPolicy.applyHandedOver(answer, to: key, state: state, now: now) else { return nil }
                 state = result.state
                 // Told now, so not again at the next launch.
                 if entry != nil { state.answeredAway[key] = nil }
@@ -164,6 +168,12 @@ extension Herald {
         guard let handover else { return }
         postedThroughPortal[key] = nil
         if let entry { delegate?.herald(self, didReceive: .message(entry, answer)) }
-        if answer == .view, let link = handover.link { Notice.open(link, with: linkOpener, herald: self) }
+        guard answer == .view, let link = handover.link else { return }
+        // Judged again at the click, as the agent judges the links it opens.
+        if let refusal = handover.linkRefusal {
+            delegate?.herald(self, didReport: .linkNotOpened(url: link, reason: refusal))
+            return
+        }
+        Notice.open(link, with: linkOpener, herald: self)
     }
 }

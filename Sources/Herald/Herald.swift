@@ -257,7 +257,10 @@ public final class Herald {
                                    icon: configuration.icon, environment: configuration.environment)
             : desktop
         if throughPortal {
-            portalAction = ApplicationAction(name: HandoverBus.appAction, parameterType: "(sss)") { [weak self] target in
+            // (app id, key, answer, token). A click on a message an earlier Herald posted, whose target
+            // holds no token, is refused by GIO for its type; its handover lapses after one remind
+            // period, and a check shows the message again.
+            portalAction = ApplicationAction(name: HandoverBus.appAction, parameterType: "(ssss)") { [weak self] target in
                 self?.answeredThroughPortal(target)
             }
         }
@@ -314,7 +317,7 @@ public final class Herald {
             configuration: configuration, store: store, presenter: presenter, linkOpener: linkOpener, clock: clock,
             quietReason: quietReason, offSwitches: offSwitches, prompts: { [unowned self] in Array(prompts.values) },
             feedSource: { [unowned self] url in feedSource(for: url) },
-            withdraw: { [appID = configuration.appID] key, handover in HandoverBus.withdraw(appID: appID, key: key, from: handover.place) },
+            withdraw: { [appID = configuration.appID] key, handover in HandoverBus.withdraw(appID: appID, key: key, handover) },
             ledger: ledger)
         let check = Check(for: self, inputs: inputs, launch: launch, force: force)
         self.check = check

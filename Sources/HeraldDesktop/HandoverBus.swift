@@ -15,10 +15,12 @@ package enum HandoverBus {
     /// The desktop portal, whose notification interface a Flatpak app posts through.
     package static let portalName = "org.freedesktop.portal.Desktop"
     /// The action the agent answers by, `app.answer`: its target (app id, key, answer, state
-    /// folder), the folder the one the handover named (`Handover.stateFolder(of:)`).
+    /// folder, token), the folder the one the handover named (`Handover.stateFolder(of:)`), the
+    /// token the handover's own (`Handover.token`).
     package static let agentAction = "answer"
     /// The action Herald adds to a D-Bus-activatable app inside a Flatpak sandbox,
-    /// `app.herald-answer`: its target (app id, key, answer), as the agent's.
+    /// `app.herald-answer`: its target (app id, key, answer, token), as the agent's without the
+    /// state folder.
     package static let appAction = "herald-answer"
 
     /// Which way the messages of `appID` are handed over ("Which route a herald check takes"),
@@ -72,7 +74,7 @@ package enum HandoverBus {
     /// - Throws: `HandoverFailure` with the bus's reason when the shell refuses it.
     @MainContext
     package static func addToDesktopList(_ notification: DesktopListNotification, id: String) throws(HandoverFailure) {
-        try requireNoNUL([notification.appID, notification.key, notification.stateFolder ?? "", id])
+        try requireNoNUL([notification.appID, notification.key, notification.stateFolder ?? "", notification.token ?? "", id])
         guard let bus = SessionBus() else { throw HandoverFailure(reason: "no session bus") }
         var arguments: [OpaquePointer?] = [g_variant_new_string(agentName), g_variant_new_string(id), notification.variant()]
         g_variant_unref(try bus.call(desktopListName, "/org/gtk/Notifications", desktopListName, "AddNotification", &arguments, reply: "()"))
@@ -84,7 +86,7 @@ package enum HandoverBus {
     /// - Throws: `HandoverFailure` with the bus's reason when the portal refuses it.
     @MainContext
     package static func addThroughPortal(_ notification: DesktopListNotification, id: String) throws(HandoverFailure) {
-        try requireNoNUL([notification.appID, notification.key, id])
+        try requireNoNUL([notification.appID, notification.key, notification.token ?? "", id])
         guard let bus = SessionBus() else { throw HandoverFailure(reason: "no session bus") }
         var arguments: [OpaquePointer?] = [g_variant_new_string(id), notification.variant()]
         g_variant_unref(try bus.call(portalName, "/org/freedesktop/portal/desktop", "org.freedesktop.portal.Notification", "AddNotification",
@@ -93,28 +95,33 @@ package enum HandoverBus {
 
     /// Gives a message to the agent to hold on screen; returns the notification's id there.
     ///
-    /// - Parameter stateFolder: the folder of the app's state, which holds the handover
-    ///   (`Handover.stateFolder(of:)`): the agent records the answer there.
+    /// - Parameters:
+    ///   - stateFolder: the folder of the app's state, which holds the handover
+    ///     (`Handover.stateFolder(of:)`): the agent records the answer there.
+    ///   - token: the handover's token (`Handover.token`), which the agent holds it by.
     /// - Throws: `HandoverFailure` with the bus's reason when the agent refuses it (among others,
-    ///   when it cannot use `stateFolder`); the check then shows the message itself.
+    ///   when it cannot use `stateFolder`, or holds as many as it may); the check then shows the
+    ///   message itself.
     @MainContext
-    package static func hold(_ notification: HeldNotification, appID: String, key: String, stateFolder: String) throws(HandoverFailure) -> UInt32 {
-        try requireNoNUL([appID, key, stateFolder])
+    package static func hold(_ notification: HeldNotification, appID: String, key: String, stateFolder: String,
+                             token: String) throws(HandoverFailure) -> UInt32 {
+        try requireNoNUL([appID, key, stateFolder, token])
         guard let bus = SessionBus() else { throw HandoverFailure(reason: "no session bus") }
         var arguments: [OpaquePointer?] = [g_variant_new_string(appID), g_variant_new_string(key), g_variant_new_string(stateFolder),
-                                           notification.variant()]
+                                           g_variant_new_string(token), notification.variant()]
         let reply = try bus.call(agentName, agentPath, "org.herald.Agent1", "Hold", &arguments, reply: "(u)", timeout: 25_000)
         defer { g_variant_unref(reply) }
         return SessionBus.child(reply) { g_variant_get_uint32($0) } ?? 0
     }
 
-    /// Takes a handed-over message back from where `place` says: out of the desktop's list, or
-    /// off the screen when the agent (already running: it is not started for this) holds it.
-    /// A withdrawal nobody takes is not retried: the caller forgets the handover anyway.
+    /// Takes a handed-over message back from where its handover says: out of the desktop's list,
+    /// or off the screen when the agent (already running: it is not started for this) holds it,
+    /// which takes it back only with the handover's token. A withdrawal nobody takes is not
+    /// retried: the caller forgets the handover anyway.
     @MainContext
-    package static func withdraw(appID: String, key: String, from place: Handover.Place) {
-        guard (try? requireNoNUL([appID, key])) != nil, (try? DesktopLibrary.gio.load()) != nil, let bus = SessionBus() else { return }
-        switch place {
+    package static func withdraw(appID: String, key: String, _ handover: Handover) {
+        guard (try? requireNoNUL([appID, key, handover.token ?? ""])) != nil, (try? DesktopLibrary.gio.load()) != nil, let bus = SessionBus() else { return }
+        switch handover.place {
         case .desktopList:
             var arguments = [g_variant_new_string(agentName), g_variant_new_string(Handover.notificationID(appID: appID, key: key))]
             if let reply = try? bus.call(desktopListName, "/org/gtk/Notifications", desktopListName, "RemoveNotification", &arguments,
@@ -124,8 +131,8 @@ package enum HandoverBus {
             if let reply = try? bus.call(portalName, "/org/freedesktop/portal/desktop", "org.freedesktop.portal.Notification", "RemoveNotification",
                                          &arguments, reply: "()", autoStart: false) { g_variant_unref(reply) }
         case .agent:
-            guard bus.hasOwner(agentName) else { return }
-            var arguments = [g_variant_new_string(appID), g_variant_new_string(key)]
+            guard bus.hasOwner(agentName), let token = handover.token else { return }
+            var arguments = [g_variant_new_string(appID), g_variant_new_string(key), g_variant_new_string(token)]
             if let reply = try? bus.call(agentName, agentPath, "org.herald.Agent1", "Withdraw", &arguments, reply: "()",
                                          autoStart: false) { g_variant_unref(reply) }
         }
@@ -133,6 +140,14 @@ package enum HandoverBus {
 }
 
 extension HandoverBus {
+    /// Whether the caller `sender` (a unique bus name) is the desktop's list: the owner of
+    /// `org.gtk.Notifications`, GNOME Shell, which calls the agent's actions for clicks in it.
+    @MainContext
+    package static func isDesktopList(_ sender: String) -> Bool {
+        guard !sender.isEmpty, let bus = SessionBus() else { return false }
+        return bus.owner(of: desktopListName) == sender
+    }
+
     /// Refuses ids that hold a NUL character: C would cut them there, and the message would be
     /// handed over (or withdrawn) under another id than its own.
     static func requireNoNUL(_ ids: [String]) throws(HandoverFailure) {
@@ -156,7 +171,8 @@ package struct HandoverFailure: Error, CustomStringConvertible {
 
 /// A message as GNOME Shell's list (`org.gtk.Notifications.AddNotification`) and the
 /// notification portal take it: its clicks are `app.*` actions, each targeting (app id, key,
-/// answer).
+/// answer, state folder, token) in GNOME's list and (app id, key, answer, token) through the
+/// portal.
 package struct DesktopListNotification {
     /// The action each click calls, `app.` and this: the agent's (`HandoverBus.agentAction`) in
     /// GNOME's list, the app's own (`HandoverBus.appAction`) through the portal.
@@ -180,13 +196,16 @@ package struct DesktopListNotification {
     /// The folder of the app's state, named in each action's target after the answer, for the
     /// agent to record in; `nil` through the portal, where the app records its own answers.
     package var stateFolder: String?
+    /// The handover's token, named last in each action's target: what the agent (or, through the
+    /// portal, the app) records the click by.
+    package var token: String?
 
     /// Creates the message.
     package init(action: String, appID: String, key: String, title: String, body: String, priority: String, defaultAnswer: String?,
-                 buttons: [(label: String, answer: String)], themedIcon: String?, stateFolder: String? = nil) {
+                 buttons: [(label: String, answer: String)], themedIcon: String?, stateFolder: String? = nil, token: String? = nil) {
         self.action = action
         (self.appID, self.key, self.title, self.body, self.priority) = (appID, key, title, body, priority)
-        (self.defaultAnswer, self.buttons, self.themedIcon, self.stateFolder) = (defaultAnswer, buttons, themedIcon, stateFolder)
+        (self.defaultAnswer, self.buttons, self.themedIcon, self.stateFolder, self.token) = (defaultAnswer, buttons, themedIcon, stateFolder, token)
     }
 
     /// The `a{sv}` AddNotification takes (floating).
@@ -212,10 +231,12 @@ package struct DesktopListNotification {
         return GVariantDictionary.make(entries)
     }
 
-    /// The target of an action: `(sss)` app id, key, answer, and `(ssss)` with the state folder.
+    /// The target of an action: app id, key, answer, then the state folder (GNOME's list) and
+    /// the token.
     private func target(_ answer: String) -> OpaquePointer {
         var parts: [OpaquePointer?] = [g_variant_new_string(appID), g_variant_new_string(key), g_variant_new_string(answer)]
         if let stateFolder { parts.append(g_variant_new_string(stateFolder)) }
+        if let token { parts.append(g_variant_new_string(token)) }
         return g_variant_new_tuple(&parts, gsize(parts.count))
     }
 }
@@ -225,7 +246,8 @@ package struct DesktopListNotification {
 package struct HeldNotification: Equatable {
     /// The summary line.
     package var summary: String
-    /// The body, escaped for the server's markup.
+    /// The body, plain text: the agent cleans, caps and escapes it for its server as a check does
+    /// its own (`NotificationText`).
     package var body: String
     /// The sender's name.
     package var appName: String
@@ -338,6 +360,15 @@ struct SessionBus {
                 return String(cString: g_variant_get_string(name, nil))
             })
         } ?? []
+    }
+
+    /// The unique name of the connection that owns `name`, or `nil`.
+    func owner(of name: String) -> String? {
+        var arguments = [g_variant_new_string(name)]
+        guard let reply = try? call(Self.daemon, "/org/freedesktop/DBus", Self.daemon, "GetNameOwner", &arguments, reply: "(s)",
+                                    timeout: 1000) else { return nil }
+        defer { g_variant_unref(reply) }
+        return Self.child(reply) { String(cString: g_variant_get_string($0, nil)) }
     }
 
     /// The process that owns `name`, or `nil`.

@@ -142,6 +142,19 @@ final class HostileJSONTests: XCTestCase {
         XCTAssertEqual(feed.problems, [FeedProblem(key: "x\u{FFFD}", reason: #"the message id holds a lone UTF-16 surrogate (\uD800), which is not text"#)])
     }
 
+    func testAMessageIDHoldingANULOrAnotherControlCharacterSkipsOnlyItsEntryAndNoOtherIDCanBeCutIntoIt() throws {
+        let feed = try FeedDecoder.decode(Data(#"{"a": {"Title": "ok"}, "a\u0000b": {"Title": "cut"}, "c\u001b[2J": {"Title": "t"}, "d\u0085": {"Title": "t"}}"#.utf8))
+        XCTAssertEqual(Array(feed.entries.keys), ["a"])
+        let sentence = ": an id is text without control characters, so that every place it goes carries it whole"
+        XCTAssertEqual(feed.problems, [
+            FeedProblem(key: "a\0b", reason: "the message id holds the control character U+0000" + sentence),
+            FeedProblem(key: "c\u{1B}[2J", reason: "the message id holds the control character U+001B" + sentence),
+            FeedProblem(key: "d\u{85}", reason: "the message id holds the control character U+0085" + sentence),
+        ])
+        XCTAssertEqual(feed.documentEntries.keys.sorted(), ["a"], "listed by herald validate as an entry that cannot be read")
+        XCTAssertNil(FeedProblem.idRefusal("2026/01/01 é 😀 \u{200B}"), "only control characters")
+    }
+
     func testSurrogatePairIsOneCharacter() throws {
         let feed = try FeedDecoder.decode(Data(#"{"a": {"Title": "\ud83d\ude00 \u00e9"}}"#.utf8))
         XCTAssertEqual(feed.entries["a"]?.title, "😀 é")

@@ -25,11 +25,21 @@ final class AgentEndToEndTests: XCTestCase {
         FileStateStore(paths: try HeraldPaths(appID: appID ?? self.appID, environment: session.environment))
     }
 
-    /// Writes the handover as `herald check` does before it posts the message.
-    func handOver(_ key: String, in session: DesktopSession, place: Handover.Place = .desktopList) throws {
+    /// Writes the handover as `herald check` does before it posts the message, with its token;
+    /// returns the token.
+    @discardableResult
+    func handOver(_ key: String, in session: DesktopSession, place: Handover.Place = .desktopList, link: String? = nil,
+                  rules: URLRules = URLRules()) throws -> String {
+        let handover = Handover(place: place, link: link ?? self.link, since: Date()).issued(under: rules)
         try store(session).update { state in
-            state = CheckPolicy.handOver(key, Handover(place: place, link: link, since: Date()), in: state)
+            state = CheckPolicy.handOver(key, handover, in: state)
         }
+        return try XCTUnwrap(handover.token)
+    }
+
+    /// The token of the handover of `key` in the state.
+    func token(_ key: String? = nil, in session: DesktopSession) throws -> String {
+        try XCTUnwrap(try store(session).load().handedOver[key ?? self.key]?.token)
     }
 
     /// The state folder a check of this session names in its handovers.
@@ -37,11 +47,13 @@ final class AgentEndToEndTests: XCTestCase {
         URL(fileURLWithPath: try store(session).paths.stateDirectory).resolvingSymlinksInPath().path
     }
 
-    /// `gapplication action org.herald.Agent answer "(APP, KEY, ANSWER, STATE FOLDER)"`, as the
-    /// shell calls it for a message in its list.
-    func click(_ answer: String, key: String? = nil, appID: String? = nil, in session: DesktopSession,
+    /// `gapplication action org.herald.Agent answer "(APP, KEY, ANSWER, STATE FOLDER, TOKEN)"`, as
+    /// the shell calls it for a message in its list; the token the state's handover holds unless
+    /// one is given.
+    func click(_ answer: String, key: String? = nil, appID: String? = nil, token: String? = nil, in session: DesktopSession,
                environment extra: [String: String] = [:]) throws -> (status: Int32, output: String) {
-        let target = "('\(appID ?? self.appID)', '\(key ?? self.key)', '\(answer)', '\(try stateFolder(session))')"
+        let token = try token ?? (try? self.token(key, in: session)) ?? "none"
+        let target = "('\(appID ?? self.appID)', '\(key ?? self.key)', '\(answer)', '\(try stateFolder(session))', '\(token)')"
         return try runToCompletion("/usr/bin/gapplication", ["action", "org.herald.Agent", "answer", target],
                                    environment: session.environment.merging(extra) { _, new in new })
     }
@@ -105,9 +117,9 @@ final class AgentEndToEndTests: XCTestCase {
     func testTheSameAnswerTwiceIsRecordedOnceAndOpensTheLinkOnceAndTheSecondIsRefusedWithASentence() throws {
         let session = try agentSession()
         defer { session.stop() }
-        try handOver(key, in: session)
+        let token = try handOver(key, in: session)
         XCTAssertEqual(try click("view", in: session).status, 0)
-        XCTAssertEqual(try click("view", in: session).status, 1, "nothing is handed over any more")
+        XCTAssertEqual(try click("view", token: token, in: session).status, 1, "nothing is handed over any more")
         XCTAssertTrue(eventually(within: 5) { session.openedLinks == [link] })
         Thread.sleep(forTimeInterval: 0.5)
         XCTAssertEqual(session.openedLinks, [link], "the second click opens nothing")
@@ -122,11 +134,12 @@ final class AgentEndToEndTests: XCTestCase {
         defer { session.stop() }
         for round in 0..<20 {
             let key = "2026/01/\(String(format: "%02d", round + 1))"
-            try handOver(key, in: session)
+            let token = try handOver(key, in: session)
             let answer = round % 2 == 0 ? "view" : "remind"
             let barrier = try ProcessBarrier()
+            let target = "('\(appID)', '\(key)', '\(answer)', '\(try stateFolder(session))', '\(token)')"
             let clicks = try (0..<2).map { index in
-                try barrier.start("/usr/bin/gapplication", ["action", "org.herald.Agent", "answer", "('\(appID)', '\(key)', '\(answer)')"],
+                try barrier.start("/usr/bin/gapplication", ["action", "org.herald.Agent", "answer", target],
                                   environment: session.environment, directory: session.directory, name: "click-\(round)-\(index)")
             }
             XCTAssertTrue(eventually { barrier.everyoneWaits })
@@ -161,12 +174,12 @@ final class AgentEndToEndTests: XCTestCase {
     func testAHeldNotificationIsShownUntilAnsweredAndItsAnswerOrDismissalIsRecorded() throws {
         let session = try agentSession(server: true)
         defer { session.stop() }
-        let notification = "{'summary': <'New in 2.0'>, 'body': <'Faster &amp; smaller'>, 'app-name': <'Example'>, 'icon': <'org.example.App'>, "
+        let notification = "{'summary': <'New in 2.0'>, 'body': <'Faster & smaller'>, 'app-name': <'Example'>, 'icon': <'org.example.App'>, "
             + "'urgency': <byte 2>, 'actions': <[('default', 'More'), ('view', 'More'), ('remind', 'Later'), ('ignore', 'Ignore')]>, "
             + "'desktop-entry': <'org.example.App'>}"
         func hold(_ key: String) throws -> Int {
-            try handOver(key, in: session, place: .agent)
-            let reply = try agentCall("Hold", [appID, key, try stateFolder(session), notification], in: session)
+            let token = try handOver(key, in: session, place: .agent)
+            let reply = try agentCall("Hold", [appID, key, try stateFolder(session), token, notification], in: session)
             XCTAssertEqual(reply.status, 0, reply.output)
             // "(uint32 7,)"
             return try XCTUnwrap(Int(reply.output.components(separatedBy: "uint32 ").last?.prefix { $0.isNumber } ?? ""), reply.output)
@@ -200,7 +213,7 @@ final class AgentEndToEndTests: XCTestCase {
 
         let withdrawn = try hold("2026/01/04")
         let before = try Data(contentsOf: URL(fileURLWithPath: store(session).paths.stateFile))
-        XCTAssertEqual(try agentCall("Withdraw", [appID, "2026/01/04"], in: session).status, 0)
+        XCTAssertEqual(try agentCall("Withdraw", [appID, "2026/01/04", try token("2026/01/04", in: session)], in: session).status, 0)
         XCTAssertTrue(eventually(within: 5) {
             (try? session.serverCalls())?.contains { $0.method == "CloseNotification" && ($0.args.first as? Int) == withdrawn } ?? false
         })
@@ -212,10 +225,10 @@ final class AgentEndToEndTests: XCTestCase {
     func testASecondHoldOfTheSameMessageReplacesTheFirstAndTakesItsAnswer() throws {
         let session = try agentSession(server: true)
         defer { session.stop() }
-        try handOver(key, in: session, place: .agent)
+        let token = try handOver(key, in: session, place: .agent)
         let notification = "{'summary': <'S'>, 'body': <'B'>, 'actions': <[('default', 'More'), ('view', 'More'), ('ignore', 'Ignore')]>}"
-        let first = try agentCall("Hold", [appID, key, try stateFolder(session), notification], in: session)
-        let second = try agentCall("Hold", [appID, key, try stateFolder(session), notification], in: session)
+        let first = try agentCall("Hold", [appID, key, try stateFolder(session), token, notification], in: session)
+        let second = try agentCall("Hold", [appID, key, try stateFolder(session), token, notification], in: session)
         XCTAssertEqual([first.status, second.status], [0, 0])
         XCTAssertEqual([first.output, second.output], ["(uint32 1,)\n", "(uint32 2,)\n"])
         XCTAssertTrue(eventually(within: 5) {
@@ -243,10 +256,12 @@ final class AgentEndToEndTests: XCTestCase {
             return child.errorOutput
         }
         let prefix = "error sending ActivateAction message to application: GDBus.Error:org.freedesktop.DBus.Error.InvalidArgs: "
-        XCTAssertEqual(refusedClick("('../org.example.App', '\(key)', 'view')"),
+        let token = try token(in: session)
+        XCTAssertEqual(refusedClick("('../org.example.App', '\(key)', 'view', '\(folder)', '\(token)')"),
                        prefix + "app id '../org.example.App' is not usable: use letters, digits, '.', '-' and '_' (e.g. org.example.App)\n")
-        XCTAssertEqual(refusedClick("('\(appID)', '\(key)', 'maybe')"), prefix + "'maybe' is not an answer: use view, remind, ignore, ok\n")
-        let hold = try agentCall("Hold", ["a/b", key, folder, "{'summary': <'S'>}"], in: session)
+        XCTAssertEqual(refusedClick("('\(appID)', '\(key)', 'maybe', '\(folder)', '\(token)')"),
+                       prefix + "'maybe' is not an answer: use view, remind, ignore, ok\n")
+        let hold = try agentCall("Hold", ["a/b", key, folder, token, "{'summary': <'S'>}"], in: session)
         XCTAssertNotEqual(hold.status, 0)
 
         XCTAssertEqual(try Data(contentsOf: stateFile), before)

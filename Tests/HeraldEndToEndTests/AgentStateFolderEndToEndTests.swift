@@ -91,10 +91,7 @@ final class AgentStateFolderEndToEndTests: XCTestCase {
 
     func testAClickInTheDesktopListNamesTheChecksStateFolderAndTheAgentWithAnotherHomeRecordsItThere() throws {
         let session = try session()
-        let applications = URL(fileURLWithPath: session.environment["XDG_DATA_HOME"]!).appendingPathComponent("applications")
-        try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
-        try "[Desktop Entry]\nType=Application\nName=Herald\nNoDisplay=true\nDBusActivatable=true\nExec=\(TestPaths.agent)\n"
-            .write(to: applications.appendingPathComponent("org.herald.Agent.desktop"), atomically: true, encoding: .utf8)
+        try session.installAgentDesktopEntry()
         let log = session.directory.appendingPathComponent("shell-calls.log")
         let shell = try ChildProcess("/usr/bin/python3", [TestPaths.support("handover_mocks.py"), log.path, "--gtk"],
                                      environment: session.environment, directory: session.directory, name: "shell-list")
@@ -107,7 +104,8 @@ final class AgentStateFolderEndToEndTests: XCTestCase {
         let call = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(posted.utf8)) as? [String: Any])
         let notification = try XCTUnwrap((call["args"] as? [Any])?.last as? [String: Any])
         let target = try XCTUnwrap(notification["default-action-target"] as? [String])
-        XCTAssertEqual(target, [appID, key, "view", try stateFolder(session)])
+        let token = try XCTUnwrap(try store(session).load().handedOver[key]?.token)
+        XCTAssertEqual(target, [appID, key, "view", try stateFolder(session), token])
 
         let clicked = try click("('" + target.joined(separator: "', '") + "')", in: session)
         XCTAssertEqual(clicked.status, 0, clicked.errorOutput + session.busErrorOutput)
@@ -159,8 +157,9 @@ final class AgentStateFolderEndToEndTests: XCTestCase {
 
     func testAHoldNamingAFolderTheAgentCannotUseIsRefusedWithASentenceAndNothingIsShownOrWritten() throws {
         let session = try session()
+        let handover = Handover(place: .agent, link: link, since: Date()).issued(under: URLRules())
         try store(session).update { state in
-            state = CheckPolicy.handOver(key, Handover(place: .agent, link: link, since: Date()), in: state)
+            state = CheckPolicy.handOver(key, handover, in: state)
         }
         let folder = try stateFolder(session)
         let linked = session.directory.appendingPathComponent("linked/herald").path
@@ -172,7 +171,8 @@ final class AgentStateFolderEndToEndTests: XCTestCase {
 
         func hold(_ key: String, in folder: String) throws -> String {
             let child = try ChildProcess("/usr/bin/gdbus", ["call", "--session", "--dest", "org.herald.Agent", "--object-path", "/org/herald/Agent",
-                                                            "--method", "org.herald.Agent1.Hold", appID, key, folder, "{'summary': <'S'>}"],
+                                                            "--method", "org.herald.Agent1.Hold", appID, key, folder, handover.token!,
+                                                            "{'summary': <'S'>}"],
                                          environment: session.environment, directory: session.directory, name: "hold-\(UUID().uuidString)")
             XCTAssertEqual(child.wait(seconds: 10), 1, folder)
             return child.errorOutput

@@ -26,12 +26,7 @@ final class HandoverEndToEndTests: XCTestCase {
             try session.startBus(activating: "org.example.Unrelated", command: "/bin/false")
         }
         try session.startMockServer(capabilities: "actions body body-markup")
-        if agentDesktopEntry {
-            let applications = URL(fileURLWithPath: session.environment["XDG_DATA_HOME"]!).appendingPathComponent("applications")
-            try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
-            try "[Desktop Entry]\nType=Application\nName=Herald\nNoDisplay=true\nDBusActivatable=true\nExec=\(agentProgram)\nIcon=org.herald.Herald\n"
-                .write(to: applications.appendingPathComponent("org.herald.Agent.desktop"), atomically: true, encoding: .utf8)
-        }
+        if agentDesktopEntry { try session.installAgentDesktopEntry(program: agentProgram) }
         let log = session.directory.appendingPathComponent("handover-calls.log")
         if !mocks.isEmpty {
             let mock = try ChildProcess("/usr/bin/python3", [TestPaths.support("handover_mocks.py"), log.path] + mocks,
@@ -87,12 +82,14 @@ final class HandoverEndToEndTests: XCTestCase {
         XCTAssertEqual(posted.map { $0["method"] as? String }, ["AddNotification"])
         let text = try XCTUnwrap(posted.first?["text"] as? String)
         let folder = stateFolder(session)
+        let token = try XCTUnwrap(handedOver(session)[key]?["token"] as? String)
+        XCTAssertEqual(token.count, 32)
         XCTAssertEqual(text, """
             ('org.herald.Agent', '\(appID) \(key)', {'title': <'Tested App: New release'>, 'body': <"See what's new & more">, \
-            'priority': <'normal'>, 'default-action': <'app.answer'>, 'default-action-target': <('\(appID)', '\(key)', 'view', '\(folder)')>, \
-            'buttons': <[{'label': <'Read'>, 'action': <'app.answer'>, 'target': <('\(appID)', '\(key)', 'view', '\(folder)')>}, \
-            {'label': <'Remind Me Later'>, 'action': <'app.answer'>, 'target': <('\(appID)', '\(key)', 'remind', '\(folder)')>}, \
-            {'label': <'Ignore'>, 'action': <'app.answer'>, 'target': <('\(appID)', '\(key)', 'ignore', '\(folder)')>}]>, \
+            'priority': <'normal'>, 'default-action': <'app.answer'>, 'default-action-target': <('\(appID)', '\(key)', 'view', '\(folder)', '\(token)')>, \
+            'buttons': <[{'label': <'Read'>, 'action': <'app.answer'>, 'target': <('\(appID)', '\(key)', 'view', '\(folder)', '\(token)')>}, \
+            {'label': <'Remind Me Later'>, 'action': <'app.answer'>, 'target': <('\(appID)', '\(key)', 'remind', '\(folder)', '\(token)')>}, \
+            {'label': <'Ignore'>, 'action': <'app.answer'>, 'target': <('\(appID)', '\(key)', 'ignore', '\(folder)', '\(token)')>}]>, \
             'icon': <('themed', <['org.herald.Herald']>)>})
             """)
         XCTAssertEqual(try session.notifyCalls().count, 0, "nothing went to the freedesktop server")
@@ -142,8 +139,9 @@ final class HandoverEndToEndTests: XCTestCase {
         XCTAssertTrue(run.output.hasSuffix(#"{"event":"shown","handedOver":"agent","id":7,"key":"\#(key)","title":"New release"}"# + "\n"), run.output)
         let held = calls(log)
         XCTAssertEqual(held.map { $0["method"] as? String }, ["Hold"])
+        let token = try XCTUnwrap(handedOver(session)[key]?["token"] as? String)
         XCTAssertEqual(held.first?["text"] as? String, """
-            ('\(appID)', '\(key)', '\(stateFolder(session))', {'summary': <'New release'>, 'body': <'See what&apos;s new &amp; more'>, 'app-name': <'Tested App'>, \
+            ('\(appID)', '\(key)', '\(stateFolder(session))', '\(token)', {'summary': <'New release'>, 'body': <"See what's new & more">, 'app-name': <'Tested App'>, \
             'icon': <'org.herald.Herald'>, 'urgency': <byte 0x01>, 'actions': <[('default', 'Read'), ('view', 'Read'), \
             ('remind', 'Remind Me Later'), ('ignore', 'Ignore')]>, 'desktop-entry': <'\(appID)'>})
             """)
@@ -154,7 +152,7 @@ final class HandoverEndToEndTests: XCTestCase {
         // The agent owning its name takes the withdrawal.
         try server.publish("feed.plist", Fixtures.xmlFeed([:]))
         XCTAssertEqual(try check(session, server.url("feed.plist")).run.status, 0)
-        XCTAssertEqual(calls(log).last?["text"] as? String, "('\(appID)', '\(key)')")
+        XCTAssertEqual(calls(log).last?["text"] as? String, "('\(appID)', '\(key)', '\(token)')")
         XCTAssertEqual(calls(log).last?["method"] as? String, "Withdraw")
         XCTAssertEqual(try handedOver(session).count, 0)
     }

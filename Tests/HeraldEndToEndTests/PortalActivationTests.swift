@@ -22,7 +22,10 @@ class PortalActivationCase: DesktopMatrixCase {
         XCTAssertTrue(eventually(within: 30) { first.output.contains("finished\n") }, "the launch check ends: \(first.output)\(first.errorOutput)", file: file, line: line)
         XCTAssertEqual(first.output, "shown \(key)\nfinished\n", file: file, line: line)
 
-        // What the portal received: the app's own action on every button, its target the answer.
+        // What the portal received: the app's own action on every button, its target the answer
+        // and the handover's token.
+        let state = try JSONSerialization.jsonObject(with: Data(contentsOf: app.stateFile)) as? [String: Any]
+        let token = ((state?["handedOver"] as? [String: Any])?[key] as? [String: Any])?["token"] as? String ?? "no token"
         let added = desktop.calls("org.freedesktop.portal.Notification", "AddNotification", since: mark).map { $0["args"] as? [Any] ?? [] }
         XCTAssertEqual(added.count, 1, "one AddNotification to the portal", file: file, line: line)
         XCTAssertEqual(added.first?.first as? String, "\(desktop.appID) \(key)", file: file, line: line)
@@ -30,7 +33,7 @@ class PortalActivationCase: DesktopMatrixCase {
         let buttons = posted["buttons"] as? [[String: Any]] ?? []
         XCTAssertEqual(buttons.map { "\($0["label"] as? String ?? "") \($0["action"] as? String ?? "") \(($0["target"] as? [String] ?? []).joined(separator: ","))" },
                        ["What's new", "Remind Me Later", "Ignore"].enumerated().map { index, label in
-                           "\(label) app.herald-answer \(desktop.appID),\(key),\(["view", "remind", "ignore"][index])"
+                           "\(label) app.herald-answer \(desktop.appID),\(key),\(["view", "remind", "ignore"][index]),\(token)"
                        }, file: file, line: line)
         XCTAssertEqual(posted["default-action"] as? String, "app.herald-answer", file: file, line: line)
         if server.isGnomeShell {
@@ -45,7 +48,7 @@ class PortalActivationCase: DesktopMatrixCase {
             let notified = desktop.notifyCalls(since: mark)
             XCTAssertEqual(notified.count, 1, "one Notify on the server", file: file, line: line)
             XCTAssertEqual(notified.first?.actions.map { "\($0.id)=\($0.label)" }, ["default="] + ["view", "remind", "ignore"].enumerated().map { index, answer in
-                "app.herald-answer(('\(desktop.appID)', '\(key)', '\(answer)'))=\(["What's new", "Remind Me Later", "Ignore"][index])"
+                "app.herald-answer(('\(desktop.appID)', '\(key)', '\(answer)', '\(token)'))=\(["What's new", "Remind Me Later", "Ignore"][index])"
             }, file: file, line: line)
         }
         // What the server drew.
@@ -70,7 +73,7 @@ class PortalActivationCase: DesktopMatrixCase {
         XCTAssertNotEqual(started, killed, file: file, line: line)
         let activated = desktop.calls("org.freedesktop.Application", "ActivateAction", since: clicked).map { $0["args"] as? [Any] ?? [] }
         XCTAssertEqual(activated.map { "\($0.first ?? "") \((($0.dropFirst().first as? [Any])?.first as? [String] ?? []).joined(separator: ","))" },
-                       ["herald-answer \(desktop.appID),\(key),view"], "the backend activated the app's action", file: file, line: line)
+                       ["herald-answer \(desktop.appID),\(key),view,\(token)"], "the backend activated the app's action", file: file, line: line)
         XCTAssertTrue(FileManager.default.fileExists(atPath: app.stateFile.path), "the sandbox's state file", file: file, line: line)
         XCTAssertFalse(FileManager.default.fileExists(atPath: desktop.environment["XDG_STATE_HOME"]! + "/herald/\(desktop.appID).json"),
                        "nothing in the host's state", file: file, line: line)
@@ -83,7 +86,8 @@ class PortalActivationCase: DesktopMatrixCase {
         // it is the backend's own call, made on the host's bus.
         XCTAssertTrue(eventually(within: 15) { !desktop.nameHasOwner(desktop.appID) }, "the started app exits when it has nothing to do: \(app.activatedLines)",
                       file: file, line: line)
-        let again = try runToCompletion("/usr/bin/gapplication", ["action", desktop.appID, "herald-answer", "('\(desktop.appID)', '\(key)', 'ignore')"],
+        let again = try runToCompletion("/usr/bin/gapplication", ["action", desktop.appID, "herald-answer",
+                                                                  "('\(desktop.appID)', '\(key)', 'ignore', '\(token)')"],
                                         environment: desktop.environment)
         XCTAssertEqual(again.status, 0, file: file, line: line)
         XCTAssertEqual(app.activations, 2, "the bus started the app again for the second click", file: file, line: line)

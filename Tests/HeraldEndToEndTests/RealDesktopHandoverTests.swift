@@ -130,16 +130,20 @@ final class RealDesktopHandoverTests: XCTestCase {
         let activations = desktop.calls("org.freedesktop.Application", "ActivateAction", since: beforeClick)
         XCTAssertEqual(activations.count, 1, "one activation for the double click")
         let stateFolder = URL(fileURLWithPath: desktop.environment["XDG_STATE_HOME"]! + "/herald").resolvingSymlinksInPath().path
+        let target = ((activations.first?["args"] as? [Any])?.dropFirst().first as? [[String]])?.first ?? []
+        let token = target.last ?? ""
+        XCTAssertEqual(token.count, 32, "the handover's token: \(target)")
         XCTAssertEqual(activations.map { ($0["args"] as? [Any])?.prefix(2).description },
-                       [#"["answer", [["\#(desktop.appID)", "\#(key)", "view", "\#(stateFolder)"]]]"#],
-                       "the body's click is the default action: view, in the check's state folder")
+                       [#"["answer", [["\#(desktop.appID)", "\#(key)", "view", "\#(stateFolder)", "\#(token)"]]]"#],
+                       "the body's click is the default action: view, in the check's state folder, with the handover's token")
         let shell = desktop.ownerProcessID(of: "org.gtk.Notifications")
         XCTAssertEqual(activations.compactMap { ($0["sender"] as? String).flatMap { processIDOwning($0, environment: desktop.environment) } }, [shell].compactMap { $0 },
                        "GNOME Shell sent it")
         XCTAssertEqual(try desktop.storedShellNotifications().map { $0["id"] }, [], "the shell forgot it once clicked")
 
         // A stale copy clicked again: the same call, as the shell makes it.
-        let again = try runToCompletion("/usr/bin/gapplication", ["action", agentName, "answer", "('\(desktop.appID)', '\(key)', 'view', '\(stateFolder)')"],
+        let again = try runToCompletion("/usr/bin/gapplication", ["action", agentName, "answer",
+                                                                  "('\(desktop.appID)', '\(key)', 'view', '\(stateFolder)', '\(token)')"],
                                         environment: desktop.environment)
         XCTAssertEqual(again.status, 1, "refused: nothing is handed over any more")
         XCTAssertTrue(eventually(within: 20) { desktop.ownerProcessID(of: self.agentName) == nil && !processIsRunning(agent) }, "the agent exits when idle")

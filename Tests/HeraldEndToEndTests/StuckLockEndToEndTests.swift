@@ -109,9 +109,13 @@ final class StuckLockEndToEndTests: XCTestCase {
         defer { session.stop() }
         try session.startBus(activating: "org.herald.Agent", command: TestPaths.agent + " --idle-exit 1")
         let stuck = "org.example.Stuck"
+        // Each handed over as a check does, with the token a click must carry.
+        var tokens: [String: String] = [:]
         for app in [appID, stuck] {
+            let handover = Handover(place: .desktopList, link: nil, since: Date()).issued(under: URLRules())
+            tokens[app] = try XCTUnwrap(handover.token)
             try FileStateStore(paths: paths(session, appID: app)).update { state in
-                state = CheckPolicy.handOver(key, Handover(place: .desktopList, link: nil, since: Date()), in: state)
+                state = CheckPolicy.handOver(key, handover, in: state)
             }
         }
         let stuckLock = try paths(session, appID: stuck).lockFile
@@ -120,7 +124,7 @@ final class StuckLockEndToEndTests: XCTestCase {
         // Both clicks reach the agent together, the stuck app's first in line.
         let barrier = try ProcessBarrier()
         for app in [stuck, appID] {
-            try barrier.start("/usr/bin/gapplication", ["action", "org.herald.Agent", "answer", "('\(app)', '\(key)', 'ignore', '\(folder)')"],
+            try barrier.start("/usr/bin/gapplication", ["action", "org.herald.Agent", "answer", "('\(app)', '\(key)', 'ignore', '\(folder)', '\(tokens[app]!)')"],
                               environment: session.environment, directory: session.directory, name: "click-\(app)")
         }
         let released = try barrier.release()

@@ -9,15 +9,16 @@ import XCTest
 final class TerminalTextTests: XCTestCase {
     let appID = "org.example.Terminal"
 
-    /// An id that would clear the screen and forge a `muted: no` line, a title that would set the
+    /// An id that would reverse what follows and forge a `muted: no` line (an id with a control
+    /// character, an escape or a line feed, is refused at decode), a title that would set the
     /// window's title, ring the bell, go back to the line's start, reverse what follows, break the
     /// line three ways and delete; a message that would turn the terminal red.
-    static let hostileKey = "a\u{1B}[2J\nmuted: no"
+    static let hostileKey = "a\u{202E}[2J\u{2028}muted: no"
     static let hostileTitle = "T\u{1B}]0;pwned\u{7}itle\r\u{202E}evil\u{2028}x\u{85}y\u{7F}z\u{2029}"
-    static let feed = #"{"a\u001b[2J\nmuted: no": {"Title": "T\u001b]0;pwned\u0007itle\r\u202eevil\u2028x\u0085y\u007fz\u2029", "Message": "m\u001b[31mred"}}"#
+    static let feed = #"{"a\u202e[2J\u2028muted: no": {"Title": "T\u001b]0;pwned\u0007itle\r\u202eevil\u2028x\u0085y\u007fz\u2029", "Message": "m\u001b[31mred"}}"#
 
     /// The id and title as the tool prints them.
-    static let visibleKey = #"a\u001B[2J\nmuted: no"#
+    static let visibleKey = #"a\u202E[2J\u2028muted: no"#
     static let visibleTitle = #"T\u001B]0;pwned\u0007itle\r\u202Eevil\u2028x\u0085y\u007Fz\u2029"#
 
     /// The characters no output may hold raw; a line break only ends a line.

@@ -353,14 +353,16 @@ extension ToolEndToEndTests {
         let session = try DesktopSession(capabilities: nil, bus: false)
         let server = try FeedServer(directory: session.directory)
         let hostile = "evil\u{202E}\u{7F}\u{2028}\u{1B}[31m\u{8}\u{C}"
-        try server.publish("feed.json", #"{"evil\u202e\u007f\u2028\u001b[31m\b\fid": {"Title": "evil\u202e\u007f\u2028\u001b[31m\b\ftitle"}}"#)
+        // An id with control characters is an error (its entry is not read); the title is another entry's.
+        try server.publish("feed.json", #"{"evil\u202e\u007f\u2028\u001b[31m\b\fid": {"Title": "t"}, "plain": {"Title": "evil\u202e\u007f\u2028\u001b[31m\b\ftitle"}}"#)
         let run = try session.run(["validate", "--json", server.url("feed.json")])
-        XCTAssertEqual(run.status, 0, run.errorOutput)
-        XCTAssertEqual(run.output.split(separator: "\n").filter { $0.contains("evil") }, [
-            #"      "Title" : "evil\u202E\u007F\u2028\u001B[31m\u0008\u000Ctitle","#, #"      "key" : "evil\u202E\u007F\u2028\u001B[31m\u0008\u000Cid""#,
-        ])
+        XCTAssertEqual(run.status, 65, run.errorOutput)
+        let title: String = #"      "Title" : "evil\u202E\u007F\u2028\u001B[31m\u0008\u000Ctitle","#
+        let key: String = #"      "key" : "evil\u202E\u007F\u2028\u001B[31m\u0008\u000Cid""#
+        let lines: [String] = run.output.split(separator: "\n").map(String.init).filter { $0.contains("evil") }
+        XCTAssertEqual(lines, [title, key, key + ",", key + ","], "the entries, the message not shown and the problem")
         XCTAssertFalse(run.output.unicodeScalars.contains(where: Self.reachesTheTerminalRaw), run.output)
         let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
-        XCTAssertEqual(report["entries"] as? [[String: String]], [["Title": hostile + "title", "key": hostile + "id"]])
+        XCTAssertEqual(report["entries"] as? [[String: String]], [["Title": hostile + "title", "key": "plain"], ["key": hostile + "id"]])
     }
 }

@@ -39,3 +39,15 @@ public final class HandoverStandIns: @unchecked Sendable {
     /// Stops them.
     public func stop() { process.stop() }
 }
+
+extension DesktopSession {
+    /// Installs the agent's desktop entry where GNOME Shell (and `HandoverBus.route`) looks for
+    /// it, under the session's `XDG_DATA_HOME`, naming `program`: the desktop's list is then the
+    /// way a check hands its messages over, when `org.gtk.Notifications` has an owner.
+    public func installAgentDesktopEntry(program: String = TestPaths.agent) throws {
+        let applications = URL(fileURLWithPath: environment["XDG_DATA_HOME"]!).appendingPathComponent("applications")
+        try FileManager.default.createDirectory(at: applications, withIntermediateDirectories: true)
+        try "[Desktop Entry]\nType=Application\nName=Herald\nNoDisplay=true\nDBusActivatable=true\nExec=\(program)\nIcon=org.herald.Herald\n"
+            .write(to: applications.appendingPathComponent("org.herald.Agent.desktop"), atomically: true, encoding: .utf8)
+    }
+}

@@ -40,13 +40,21 @@ final class PortalHandoverTests: XCTestCase {
             XCTAssertEqual(notification["title"] as? String, "Version 4")
             XCTAssertEqual(notification["body"] as? String, "Out now")
             XCTAssertEqual(notification["default-action"] as? String, "app.herald-answer")
-            XCTAssertEqual(notification["default-action-target"] as? [String], [appID, key, "view"])
+            let token = try XCTUnwrap(try herald.store.load().handedOver[key]?.token)
+            XCTAssertEqual(notification["default-action-target"] as? [String], [appID, key, "view", token])
             let buttons = try XCTUnwrap(notification["buttons"] as? [[String: Any]])
             XCTAssertEqual(buttons.map { $0["action"] as? String }, Array(repeating: "app.herald-answer", count: 3))
-            XCTAssertEqual(buttons.map { ($0["target"] as? [String])?.last }, ["view", "remind", "ignore"])
+            XCTAssertEqual(buttons.map { $0["target"] as? [String] }, ["view", "remind", "ignore"].map { [appID, key, $0, token] })
             XCTAssertEqual(try herald.store.load().handedOver[key]?.place, .portal)
 
-            try click("view", appID: appID)
+            // Any process may activate the app's action: without the token it records nothing.
+            let before = try herald.store.load()
+            try click("view", appID: appID, token: "0123456789abcdef0123456789abcdef")
+            spin(0.3)
+            XCTAssertEqual(try herald.store.load(), before, "a stranger's click records nothing")
+            XCTAssertFalse(recorder.events.contains("view \(key)"), "\(recorder.events)")
+
+            try click("view", appID: appID, token: token)
             XCTAssertTrue(spin(5) { recorder.events.contains("view \(key)") }, "\(recorder.events)")
             XCTAssertTrue(eventually { session.openedLinks.contains("https://example.com/v4") })
             let state = try herald.store.load()
@@ -55,7 +63,7 @@ final class PortalHandoverTests: XCTestCase {
             XCTAssertEqual(state.answeredAway, [:], "the delegate heard it now, not at the next launch")
 
             let opened = session.openedLinks.count
-            try click("ignore", appID: appID)
+            try click("ignore", appID: appID, token: token)
             spin(0.3)
             let answers = recorder.events.filter { event in Answer.allCases.contains { event.hasPrefix($0.rawValue + " ") } }
             XCTAssertEqual(answers, ["view \(key)"], "a second click answers nothing")
@@ -70,20 +78,33 @@ final class PortalHandoverTests: XCTestCase {
             let removeApplication = try makeApplication(appID)
             defer { removeApplication() }
             // The process that posted the message has gone; this one was started for the click.
-            let herald = try makeSandboxedHerald(appID)
-            try herald.store.update { state in
-                state.ignored = []
-                state = CheckPolicy.handOver(key, Handover(place: .portal, link: "https://example.com/v4", since: Date()), in: state)
-            }
+            let (herald, token) = try sandboxedHerald(appID, handingOverLink: "https://example.com/v4")
             let listener = AnswersGivenAwayListener()
             herald.delegate = listener
-            try click("remind", appID: appID)
+            try click("remind", appID: appID, token: token)
             XCTAssertTrue(spin(5) { (try? herald.store.load().reminded[key]) != nil })
             XCTAssertEqual(listener.heardText, [], "no message of this process: the answer waits for the launch")
             XCTAssertEqual(try herald.store.load().answeredAway[key]?.answer, "remind")
             herald.appLaunched()
             XCTAssertTrue(spin(15) { listener.finished == 1 })
             XCTAssertEqual(listener.heardText, ["\(key) remind"])
+        }
+    }
+
+    func testAViewThroughThePortalOpensNoLinkTheURLRulesNeverOpenButIsRecorded() throws {
+        try MainContext.assumeIsolated {
+            let appID = "org.example.PortalLink"
+            let removeApplication = try makeApplication(appID)
+            defer { removeApplication() }
+            let (herald, token) = try sandboxedHerald(appID, handingOverLink: "javascript:alert(1)")
+            let listener = LinkRefusalListener()
+            herald.delegate = listener
+            let opened = session.openedLinks
+            try click("view", appID: appID, token: token)
+            XCTAssertTrue(spin(5) { (try? herald.store.load().viewed) == [key] })
+            XCTAssertEqual(listener.refused, ["javascript:alert(1): the javascript: scheme is never opened"])
+            spin(0.3)
+            XCTAssertEqual(session.openedLinks, opened)
         }
     }
 
@@ -95,6 +116,7 @@ final class PortalHandoverTests: XCTestCase {
             let removeApplication = try makeApplication(appID)
             defer { removeApplication() }
             let herald = try makeSandboxedHerald(appID)
+            let handover = Handover(place: .portal, link: "https://example.com/v4", since: Date()).issued(under: URLRules())
             try herald.store.update { state in
                 state.ignored = []
                 state = CheckPolicy.handOver("2024/01/01", Handover(place: .portal, link: nil, since: Date()), in: state)
@@ -158,12 +180,37 @@ private func makeSandboxedHerald(_ appID: String) throws -> Herald {
     return try Herald(configuration: configuration)
 }
 
-/// Clicks a button as the portal's backend does: `ActivateAction("herald-answer", [target])`
-/// on the app's bus name, while the loop runs; returns once the call returned.
+/// A sandboxed app's `Herald` whose state holds a handover of the message through the portal,
+/// posted by a process that has gone, and the handover's token.
 @MainContext
-private func click(_ answer: String, appID: String) throws {
-    let click = try ChildProcess("/usr/bin/gapplication", ["action", appID, "herald-answer", "('\(appID)', '\(key)', '\(answer)')"],
+private func sandboxedHerald(_ appID: String, handingOverLink link: String) throws -> (Herald, token: String) {
+    let herald = try makeSandboxedHerald(appID)
+    let handover = Handover(place: .portal, link: link, since: Date()).issued(under: URLRules())
+    try herald.store.update { state in
+        state.ignored = []
+        state = CheckPolicy.handOver(key, handover, in: state)
+    }
+    return (herald, try XCTUnwrap(handover.token))
+}
+
+/// Clicks a button as the portal's backend does: `ActivateAction("herald-answer", [target])`
+/// on the app's bus name, the target (app id, key, answer, token), while the loop runs; returns
+/// once the call returned.
+@MainContext
+private func click(_ answer: String, appID: String, token: String) throws {
+    let target = "('\(appID)', '\(key)', '\(answer)', '\(token)')"
+    let click = try ChildProcess("/usr/bin/gapplication", ["action", appID, "herald-answer", target],
                                  environment: session.environment, directory: session.directory, name: "click")
     XCTAssertTrue(spin(10) { !click.process.isRunning }, "the click returned")
     XCTAssertEqual(click.wait(seconds: 1), 0, click.errorOutput)
+}
+
+/// A delegate that hears each link Herald would not open, as "URL: reason".
+@MainContext
+private final class LinkRefusalListener: HeraldDelegate {
+    private(set) var refused: [String] = []
+
+    func herald(_ herald: Herald, didReport event: HeraldEvent) {
+        if case .linkNotOpened(let url, let reason) = event { refused.append("\(url): \(reason)") }
+    }
 }

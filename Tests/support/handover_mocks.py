@@ -19,8 +19,8 @@ GTK = """<node><interface name="org.gtk.Notifications">
 <method name="RemoveNotification"><arg type="s" direction="in"/><arg type="s" direction="in"/></method>
 </interface></node>"""
 AGENT = """<node><interface name="org.herald.Agent1">
-<method name="Hold"><arg type="s" direction="in"/><arg type="s" direction="in"/><arg type="s" direction="in"/><arg type="a{sv}" direction="in"/><arg type="u" direction="out"/></method>
-<method name="Withdraw"><arg type="s" direction="in"/><arg type="s" direction="in"/></method>
+<method name="Hold"><arg type="s" direction="in"/><arg type="s" direction="in"/><arg type="s" direction="in"/><arg type="s" direction="in"/><arg type="a{sv}" direction="in"/><arg type="u" direction="out"/></method>
+<method name="Withdraw"><arg type="s" direction="in"/><arg type="s" direction="in"/><arg type="s" direction="in"/></method>
 </interface></node>"""
 
 PORTAL = """<node><interface name="org.freedesktop.portal.Notification">

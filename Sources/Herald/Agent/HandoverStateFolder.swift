@@ -11,6 +11,8 @@ import HeraldCore
 struct HandoverStateFolder {
     /// The app's files in the folder.
     let paths: HeraldPaths
+    /// The handover of the message the state held when the folder was checked.
+    let handover: Handover
 
     /// The folder `path` for the handover of `key` by `appID`, checked.
     ///
@@ -35,8 +37,9 @@ struct HandoverStateFolder {
         guard RegularFile.isRegular(info), info.st_uid == owner else { throw .noState(paths.stateFile, "it is not a file of this user") }
         let state: HeraldState?
         do { state = try FileStateStore(paths: paths).inspect() } catch { throw .unusable(StateStoreError(error, writing: paths.stateFile)) }
-        guard state?.handedOver[key] != nil else { throw .notHandedOver(paths.stateFile) }
+        guard let handover = state?.handedOver[key] else { throw .notHandedOver(paths.stateFile) }
         self.paths = paths
+        self.handover = handover
     }
 
     /// The state folder the agent's own environment gives `appID`: what a click whose target
@@ -60,6 +63,9 @@ enum HandoverStateProblem: Error, Equatable, CustomStringConvertible {
     /// The state file holds no handover of the message: it was answered or withdrawn already,
     /// or handed over from another folder.
     case notHandedOver(String)
+    /// The caller holds no capability for the handover: the token it presented is not the
+    /// handover's own (`Handover.admits`).
+    case notTheHolder
 
     /// The end of a sentence that names the message.
     var description: String {
@@ -69,13 +75,19 @@ enum HandoverStateProblem: Error, Equatable, CustomStringConvertible {
         case .noState(let path, let reason): return "cannot use the state file \(path): \(reason)"
         case .unusable(let error): return error.description
         case .notHandedOver(let path): return "\(path) holds no handover of it: it was answered or withdrawn already, or handed over from another state folder"
+        case .notTheHolder:
+            return "the call does not hold its handover: only a click in the desktop's list or on the agent's notification, "
+                + "or the check that handed it over (with the token it wrote in the state), may answer, hold or withdraw it"
         }
     }
 
     /// The D-Bus error the call is refused with.
     var errorName: String {
-        if case .notHandedOver = self { return "org.herald.Agent1.Error.NotHandedOver" }
-        return "org.herald.Agent1.Error.StateUnreachable"
+        switch self {
+        case .notHandedOver: return "org.herald.Agent1.Error.NotHandedOver"
+        case .notTheHolder: return "org.herald.Agent1.Error.NotTheHolder"
+        default: return "org.herald.Agent1.Error.StateUnreachable"
+        }
     }
 
     /// Whether the message still waits to be answered: its state could not be reached, so

@@ -617,7 +617,7 @@ final class Check {
         let content = item.content(labels: configuration.labels, capabilities: route.handoverCapabilities ?? capabilities ?? [],
                                    appName: configuration.appName, allowsCriticalUrgency: configuration.check.allowsCriticalUrgency)
         // Without buttons there is nothing to answer later: showing it is viewing it (D11).
-        guard content.isInteractive, let handover = route.handover(link: item.link, now: now) else { return nil }
+        guard content.isInteractive, let handover = route.handover(link: item.link, now: now)?.issued(under: configuration.urlRules) else { return nil }
         // Only this check's own claim becomes the handover: a claim that lapsed, or that another
         // check took since, is not this check's to hand over.
         guard let claim = updateState({ state -> HeraldState.Claim? in

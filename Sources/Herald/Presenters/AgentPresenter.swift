@@ -25,8 +25,10 @@ package final class AgentPresenter: HandingOverPresenter {
         (self.today, self.appName, self.appID, self.icon, self.environment) = (today, appName, appID, icon, environment)
     }
 
-    /// The server's own: the agent shows the content on the same server.
-    package var handoverCapabilities: Set<String>? { nil }
+    /// The server's own, without markup: the agent shows the content on the same server, and
+    /// escapes the plain body it is given for that server itself, as it takes no caller's text
+    /// as markup.
+    package var handoverCapabilities: Set<String>? { (try? today.capabilities())?.subtracting(["body-markup", "body-hyperlinks"]) }
 
     /// Starts the agent (once) and names its process; `nil` when it cannot be started.
     package func handover(link: String?, now: Date) -> Handover? {
@@ -40,11 +42,12 @@ package final class AgentPresenter: HandingOverPresenter {
 
     package func handOver(_ content: NotificationContent, key: String, as handover: Handover, stateFolder: String?) throws -> HandedOverMessage {
         guard let stateFolder else { throw HandoverFailure.noStateFolder }
+        guard let token = handover.token else { throw HandoverFailure.noToken }
         let sender = DesktopPresenter.sender(appName: appName, appID: appID, icon: icon, environment: environment)
         let urgency: UInt8 = switch content.urgency { case .low?: 0; case .critical?: 2; default: 1 }
         let notification = HeldNotification(summary: content.summary, body: content.body, appName: sender.name, icon: content.icon ?? sender.icon,
                                             urgency: urgency, actions: content.actions, desktopEntry: appID)
-        let id = try HandoverBus.hold(notification, appID: appID, key: key, stateFolder: stateFolder)
+        let id = try HandoverBus.hold(notification, appID: appID, key: key, stateFolder: stateFolder, token: token)
         return HandedOverNotice(id: id, handover: handover, appID: appID, key: key)
     }
 }

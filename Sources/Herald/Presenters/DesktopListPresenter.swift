@@ -40,9 +40,11 @@ package final class DesktopListPresenter: HandingOverPresenter {
     /// In GNOME's list it is the agent's, titled "APPNAME: SUMMARY"; through the portal it is the
     /// app's own, titled with its summary. Each click in GNOME's list names `stateFolder`, where the
     /// agent records it; through the portal the app records its own answers in its own state.
+    /// Each names the handover's token, which the click is recorded by.
     package func handOver(_ content: NotificationContent, key: String, as handover: Handover, stateFolder: String?) throws -> HandedOverMessage {
         let inList = place == .desktopList
         if inList, stateFolder == nil { throw HandoverFailure.noStateFolder }
+        if handover.token == nil { throw HandoverFailure.noToken }
         let sender = DesktopPresenter.sender(appName: appName, appID: appID, icon: icon, environment: environment)
         let buttons = content.actions.filter { $0.id != NotificationAction.defaultID }.map { (label: $0.label, answer: $0.id) }
         let icon = content.icon ?? sender.icon
@@ -51,7 +53,7 @@ package final class DesktopListPresenter: HandingOverPresenter {
             appID: appID, key: key, title: inList ? sender.name + ": " + content.summary : content.summary, body: content.body,
             priority: content.urgency == .critical ? "urgent" : "normal", defaultAnswer: buttons.first?.answer, buttons: buttons,
             // A path or file URI is no themed name: the agent's (or the app's) own icon stands in for it.
-            themedIcon: icon.contains("/") ? nil : icon, stateFolder: inList ? stateFolder : nil)
+            themedIcon: icon.contains("/") ? nil : icon, stateFolder: inList ? stateFolder : nil, token: handover.token)
         let id = Handover.notificationID(appID: appID, key: key)
         if inList { try HandoverBus.addToDesktopList(notification, id: id) } else { try HandoverBus.addThroughPortal(notification, id: id) }
         return HandedOverNotice(id: 0, handover: handover, appID: appID, key: key)

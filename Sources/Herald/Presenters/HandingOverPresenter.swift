@@ -63,7 +63,7 @@ final class HandedOverNotice: HandedOverMessage {
 
     /// Withdraws it from where it waits.
     func close() {
-        HandoverBus.withdraw(appID: appID, key: key, from: handover.place)
+        HandoverBus.withdraw(appID: appID, key: key, handover)
     }
 }
 
@@ -116,4 +116,8 @@ extension HandoverFailure {
     /// The agent records answers in a state folder: a state kept elsewhere (in memory) is not
     /// handed to it.
     static let noStateFolder = HandoverFailure(reason: "the app's state is kept in no folder the Herald agent could record answers in")
+
+    /// A click is recorded only by the token its handover holds: a handover without one is not
+    /// posted.
+    static let noToken = HandoverFailure(reason: "the handover holds no token that its answers could be recorded by")
 }

@@ -218,6 +218,20 @@ package struct FeedProblem: Error, Sendable, Equatable, CustomStringConvertible 
     package var description: String { "'\(key)': \(reason)" }
 }
 
+extension FeedProblem {
+    /// Why a message id cannot be used, or `nil` when it can: an id holding a control character
+    /// (NUL, a line break, an escape, C1) is refused as its entry's problem, at decode. Every
+    /// path the id takes afterwards carries it whole: C, and so D-Bus, GNOME Shell's list and
+    /// the agent, would cut it at a NUL, and two messages would share an id.
+    package static func idRefusal(_ key: String) -> String? {
+        // Printable ASCII, as nearly every id is, holds no control character.
+        if key.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return nil }
+        guard let control = key.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) else { return nil }
+        return "the message id holds the control character U+\(JSONFeedReader.hex(control.value, width: 4)): "
+            + "an id is text without control characters, so that every place it goes carries it whole"
+    }
+}
+
 /// A decoded feed: its usable entries and the problems of the entries that were skipped.
 public struct Feed: Sendable, Equatable {
     /// The usable entries, keyed by message id.

@@ -85,6 +85,14 @@ package enum FeedDecoder {
                 let documentEntry = list.moveElement(from: position)
                 list.initializeElement(at: position, to: DocumentEntry(key: "", body: .unreadable))
                 let key = documentEntry.key
+                if let refusal = FeedProblem.idRefusal(key) {
+                    // Not among the skipped entries either: `herald validate` lists it as an
+                    // entry that cannot be read at all.
+                    entries[key] = nil
+                    skipped[key] = nil
+                    skipProblems[key] = FeedProblem(key: key, reason: refusal)
+                    continue
+                }
                 switch documentEntry.body {
                 case .fields(let fields):
                     do throws(FeedProblem) {

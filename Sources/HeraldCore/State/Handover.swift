@@ -33,14 +33,64 @@ package struct Handover: Codable, Sendable, Equatable {
     package var link: String?
     /// When it was handed over.
     package var since: Date
+    /// The capability of the process that handed it over (`newToken()`): written here before the
+    /// post, and passed only to the agent's `Hold` and in the targets of the desktop list's
+    /// clicks. A caller must present it to answer, hold or withdraw the message (`admits`);
+    /// `nil` in a handover written before handovers carried one.
+    package var token: String?
+    /// The custom schemes the app's URL rules allowed when it was handed over: the link is
+    /// judged by them again when a click opens it (`linkRefusal`); `nil` for none.
+    package var allowedSchemes: [String]?
 
     /// Creates a handover.
-    package init(place: Place, agentProcessID: Int32? = nil, agentStartTime: UInt64? = nil, link: String?, since: Date) {
+    package init(place: Place, agentProcessID: Int32? = nil, agentStartTime: UInt64? = nil, link: String?, since: Date,
+                 token: String? = nil, allowedSchemes: [String]? = nil) {
         self.place = place
         self.agentProcessID = agentProcessID
         self.agentStartTime = agentStartTime
         self.link = link
         self.since = since
+        self.token = token
+        self.allowedSchemes = allowedSchemes
+    }
+
+    /// A new capability: 128 random bits, as 32 lower-case hexadecimal digits.
+    package static func newToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in
+            let hex = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+    }
+
+    /// The handover as a check makes it: with a new token, and the custom schemes `rules` allow.
+    package func issued(under rules: URLRules) -> Handover {
+        var handover = self
+        handover.token = Self.newToken()
+        handover.allowedSchemes = rules.allowedCustomSchemes.isEmpty ? nil : rules.allowedCustomSchemes.sorted()
+        return handover
+    }
+
+    /// Whether a caller that presents `token` may answer, hold or withdraw the message: only
+    /// with the handover's own token. A handover written before handovers carried one is
+    /// answered only by a click in the desktop's list (`fromDesktopList`: the call came from
+    /// the owner of `org.gtk.Notifications`), the one place it was posted to.
+    package func admits(_ token: String?, fromDesktopList: Bool = false) -> Bool {
+        guard let own = self.token else { return fromDesktopList }
+        guard let token else { return false }
+        // Compared in full whatever differs first, so the time taken tells nothing of the token.
+        let mine = Array(own.utf8), theirs = Array(token.utf8)
+        var difference = UInt8(mine.count == theirs.count ? 0 : 1)
+        for index in 0..<min(mine.count, theirs.count) { difference |= mine[index] ^ theirs[index] }
+        return difference == 0
+    }
+
+    /// Why the link may not be opened at the click, or `nil` when it may: the URL rules (DESIGN.md
+    /// D14) with the schemes the app allowed when it was handed over, judged again, so a link
+    /// the state holds is never `javascript:`, `file:` or `data:`, or a scheme the app did not allow.
+    package var linkRefusal: String? {
+        guard let link else { return nil }
+        return URLRules(allowedCustomSchemes: Set(allowedSchemes ?? [])).actionURLRefusal(link)
     }
 
     /// The longest a message held by the agent keeps its handover, a day: should the agent's

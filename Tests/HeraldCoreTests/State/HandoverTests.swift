@@ -191,4 +191,36 @@ final class HandoverTests: XCTestCase {
         XCTAssertEqual(selected(afterDays: 1.9), ["b"])
         XCTAssertEqual(selected(afterDays: 2), ["b", "a"], "a server that let it go from the screen answers nothing")
     }
+
+    func testOnlyTheHandoversOwnTokenAdmitsACallerAndAHandoverWithoutOneOnlyTheDesktopsList() {
+        let issued = Handover(place: .agent, link: "https://example.org/a", since: clock.now).issued(under: URLRules())
+        let token = try? XCTUnwrap(issued.token)
+        XCTAssertEqual(token?.count, 32)
+        XCTAssertTrue(token?.allSatisfy { $0.isHexDigit && !$0.isUppercase } == true, token ?? "")
+        XCTAssertNotEqual(issued.issued(under: URLRules()).token, token, "each handover its own")
+        XCTAssertTrue(issued.admits(token))
+        XCTAssertFalse(issued.admits(nil, fromDesktopList: true), "a handover with a token needs it, whoever calls")
+        XCTAssertFalse(issued.admits(String(token?.dropLast() ?? "")))
+        XCTAssertFalse(issued.admits((token ?? "") + "0"))
+        XCTAssertFalse(issued.admits(""))
+        let older = Handover(place: .desktopList, link: nil, since: clock.now)
+        XCTAssertTrue(older.admits(nil, fromDesktopList: true))
+        XCTAssertFalse(older.admits(nil))
+        XCTAssertFalse(older.admits("", fromDesktopList: false))
+    }
+
+    func testALinkIsJudgedAgainAtTheClickByTheURLRulesAndTheSchemesTheAppAllowed() {
+        func refusal(_ link: String, allowing schemes: Set<String> = []) -> String? {
+            Handover(place: .agent, link: link, since: clock.now).issued(under: URLRules(allowedCustomSchemes: schemes)).linkRefusal
+        }
+        XCTAssertNil(refusal("https://example.org/a"))
+        XCTAssertEqual(refusal("javascript:alert(1)"), "the javascript: scheme is never opened")
+        XCTAssertEqual(refusal("file:///etc/passwd"), "the file: scheme is never opened")
+        XCTAssertEqual(refusal("data:text/html,<script>x</script>"), "the data: scheme is never opened")
+        XCTAssertEqual(refusal("https://example.org/a b"), "the URL contains a space: percent-encode it")
+        XCTAssertEqual(refusal("myapp://open"), "the myapp: scheme is not allowed by the app")
+        XCTAssertNil(refusal("myapp://open", allowing: ["MyApp"]))
+        XCTAssertEqual(refusal("javascript:x", allowing: ["javascript"]), "the javascript: scheme is never opened")
+        XCTAssertNil(Handover(place: .agent, link: nil, since: clock.now).linkRefusal)
+    }
 }

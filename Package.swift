@@ -38,7 +38,7 @@ let package = Package(
         // the demo needs libgtk-4-dev for libgtk-4.so, and DeclarationsCheckTests its headers.
         .target(
             name: "CGtk",
-            dependencies: ["CGObject"],
+            dependencies: ["CGObject", "CDesktopLibraries"],
             linkerSettings: [.linkedLibrary("gtk-4"), .linkedLibrary("gio-2.0")]
         ),
         .target(name: "HeraldCore"),

@@ -71,11 +71,12 @@ package struct RetiredKeys: Sendable, Equatable {
     /// the rule for `herald feed add --key` and `herald feed remove`.
     package static let unwritableReason = "cannot hold a line break or another control character: FEED.keys keeps one id a line"
 
-    /// Whether `key` can be written on one ledger line and read back the same: no line break
-    /// (U+2028 and U+2029 included) and no other control character. An id that cannot be
+    /// Whether `key` can be written on one ledger line and read back the same: the feed's id
+    /// rule (`FeedProblem.idRefusal`: no control character) and no line break (U+2028 and U+2029
+    /// included). An id that cannot be
     /// retired must not be given out, or `herald feed remove` would refuse it for good.
     package static func isWritable(_ key: String) -> Bool {
-        !key.contains(where: \.isNewline) && !key.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        FeedProblem.idRefusal(key) == nil && !key.contains(where: \.isNewline)
     }
 
     /// Records `key` as retired; the first date recorded for an id is kept.

@@ -27,7 +27,8 @@ final class DeclarationsCheckTests: XCTestCase {
         let root = TestPaths.packageRoot
         let arguments = ["-c", #"exec cc -fsyntax-only -Werror "$@" 2>&1"#, "cc"]
             + flags.output.split(whereSeparator: \.isWhitespace).map(String.init)
-            + ["-I", root.appendingPathComponent(folder).path, root.appendingPathComponent("Tests/support/\(check)").path]
+            + ["-I", root.appendingPathComponent(folder).path, "-I", root.appendingPathComponent("Sources/CDesktopLibraries/include").path,
+               root.appendingPathComponent("Tests/support/\(check)").path]
         let compile = try runToCompletion("/bin/sh", arguments, environment: environment)
         XCTAssertEqual(compile.output, "", file: file, line: line)
         XCTAssertEqual(compile.status, 0, file: file, line: line)

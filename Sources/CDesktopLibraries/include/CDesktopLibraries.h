@@ -32,15 +32,8 @@ int herald_library_load(enum HeraldLibrary library, char *reason, size_t size);
 /// `G_TYPE_INT`, a macro Swift cannot call.
 static inline GType herald_type_int(void) { return G_TYPE_INT; }
 
-// An enum of the libraries' and its constants; where the declarations are checked, each constant
-// is compared with the library's own instead.
-#ifdef HERALD_CHECKING_DECLARATIONS
-#define HERALD_ENUM(type, constants) constants
-#define HERALD_CONSTANT(name, value) _Static_assert(name == (value), #name " is not " #value " in the library's header");
-#else
-#define HERALD_ENUM(type, constants) typedef enum { constants } type;
-#define HERALD_CONSTANT(name, value) name = (value),
-#endif
+// An enum of the libraries' and its constants (HERALD_ENUM, HERALD_CONSTANT).
+#include "HeraldDeclarations.h"
 
 // libsoup 3.0 (libsoup/soup-session.h, soup-message.h, soup-message-headers.h, soup-status.h)
 

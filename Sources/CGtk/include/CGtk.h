@@ -17,15 +17,9 @@
 
 G_BEGIN_DECLS
 
-// An enum of GTK's and its constants, as in CDesktopLibraries.h; where the declarations are
-// checked, each constant is compared with GTK's own instead.
-#ifdef HERALD_CHECKING_DECLARATIONS
-#define HERALD_ENUM(type, constants) constants
-#define HERALD_CONSTANT(name, value) _Static_assert(name == (value), #name " is not " #value " in the library's header");
-#else
-#define HERALD_ENUM(type, constants) typedef enum { constants } type;
-#define HERALD_CONSTANT(name, value) name = (value),
-#endif
+// An enum of GTK's and its constants (HERALD_ENUM, HERALD_CONSTANT), declared as
+// CDesktopLibraries.h declares the other libraries'.
+#include "HeraldDeclarations.h"
 
 // A widget's instance structure, which Swift sees whole (a pointer to it is typed); where the
 // declarations are checked, it is compared in size with GTK's own.

@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "HeraldEndToEndTests", dependencies: ["Herald", "HeraldCore", "HeraldDesktop", "HeraldTestSupport"]),
         .testTarget(name: "HeraldFleetTests", dependencies: ["HeraldFleet"]),
         // The command line's own values: its option declaration, the autostart entry, the manual.
-        .testTarget(name: "heraldTests", dependencies: ["herald", "HeraldCore"]),
+        .testTarget(name: "heraldTests", dependencies: ["herald", "Herald", "HeraldCore", "HeraldFleet"]),
     ]
 )
 

@@ -179,8 +179,9 @@ public final class Herald {
     ///   - configuration: the feed, the app and the settings.
     ///   - presenter: what shows messages; by default the desktop's notification server.
     ///   - quietReason: whether the person asked for quiet; by default the desktop's do-not-disturb.
-    /// - Throws: `HeraldError.configuration` for an unusable app id, a refused feed URL or a
-    ///   public key (any of them) that is not 32 bytes of base64.
+    /// - Throws: `HeraldError.configuration` for an unusable app id, a refused feed URL, a
+    ///   number out of its range (`Configuration.validate()`) or a public key (any of them)
+    ///   that is not 32 bytes of base64.
     public convenience init(configuration: Configuration, presenter: MessagePresenter? = nil,
                             quietReason: (@MainContext () -> QuietReason?)? = nil) throws {
         try self.init(configuration: configuration, store: nil, presenter: presenter, linkOpener: nil, clock: nil,
@@ -207,10 +208,7 @@ public final class Herald {
         if let feedURL = configuration.feedURL, feedURL != FeedSource.standardInput, let refusal = configuration.urlRules.feedURLRefusal(feedURL) {
             throw HeraldError.configuration("feed URL refused: \(refusal)")
         }
-        // The same limits as the tool's options, named as the configuration names them.
-        let refusal = CheckOptionLimits.timeoutRefusal(configuration.timeout.seconds).map { "timeout" + $0.dropFirst("--timeout".count) }
-            ?? configuration.waitLimit.flatMap { CheckOptionLimits.waitRefusal($0.seconds) }.map { "waitLimit" + $0.dropFirst("--wait".count) }
-        if let refusal { throw HeraldError.configuration(refusal) }
+        try configuration.validate()
         do {
             signingKeys = try configuration.publicKeys.map { key throws(FeedSignatureProblem) in try FeedSignature.publicKey(base64: key) }
         } catch {

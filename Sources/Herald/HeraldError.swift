@@ -1,7 +1,7 @@
 import HeraldCore
 import HeraldDesktop
 
-/// Why a check failed. Each maps to one exit code of `herald check`.
+/// Why a check failed; `kind` names each for a program that reads it.
 public enum HeraldError: Error, Equatable, CustomStringConvertible {
     /// The configuration cannot work (bad app id, feed URL refused).
     case configuration(String)
@@ -36,21 +36,6 @@ public enum HeraldError: Error, Equatable, CustomStringConvertible {
         case .presentation(let reason): return reason
         case .state(let error): return error.description
         case .signature(let problem): return problem.description
-        }
-    }
-
-    /// The exit code of `herald check`: 64 usage, 65 bad feed (or signature), 69 no server or
-    /// a library missing, 73 state not writable, 75 fetch failed or a lock held by another
-    /// process past the timeout (both pass: try again later), 78 a key file cannot be used.
-    public var exitCode: Int32 {
-        switch self {
-        case .configuration: return 64
-        case .feed, .signature: return 65
-        case .noNotificationServer, .presentation, .libraryUnavailable: return 69
-        case .state(.locked): return 75
-        case .state: return 73
-        case .fetch: return 75
-        case .keyFile: return 78
         }
     }
 

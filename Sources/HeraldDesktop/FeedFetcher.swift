@@ -212,10 +212,14 @@ package final class FeedFetcher {
         return made
     }
 
+    /// The longest timeout a fetch takes, in seconds: one hour, far above any sensible
+    /// setting; libsoup counts seconds in 32 bits, which a huge number would overflow.
+    nonisolated package static let longestTimeout = 3_600.0
+
     /// `timeout` as a fetch uses it: never trusting a number to fit, an infinite or huge
     /// timeout is the longest allowed, a negative one none.
     private var boundedTimeout: Double {
-        timeout.isFinite ? min(max(0, timeout), CheckOptionLimits.timeout) : CheckOptionLimits.timeout
+        timeout.isFinite ? min(max(0, timeout), Self.longestTimeout) : Self.longestTimeout
     }
 
     /// The deadline of a fetch that starts now: `timeout` from now.

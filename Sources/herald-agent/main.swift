@@ -6,7 +6,8 @@ import HeraldDesktop
 // `herald-agent`: the session's Herald agent (`Agent`, DESIGN.md D23), which D-Bus starts by its
 // name `org.herald.Agent` (org.herald.Agent.service); it is not run by hand. It takes no
 // arguments but the tests' `--idle-exit SECONDS` (how long it stays with nothing held; 10 by
-// default). Exit codes: 0 done, 64 usage, 69 no session bus, or another process owns the name.
+// default). Exit statuses, sysexits.h's as `herald`'s (`ExitStatus`): `EX_OK` done, `EX_USAGE` usage,
+// `EX_UNAVAILABLE` no session bus, or another process owns the name.
 
 /// Writes one line on standard error, as `herald-agent: message`, with the characters that act
 /// on a terminal escaped.
@@ -22,7 +23,7 @@ default: nil
 }
 guard let idleSeconds else {
     complain("takes no arguments: D-Bus starts it as the service org.herald.Agent")
-    exit(64)
+    exit(EX_USAGE)
 }
 LibraryLog.routeToStandardError(program: "herald-agent")
 let status = MainContext.assumeIsolated {

@@ -142,7 +142,7 @@ func parseArguments() -> (appID: String, feedURL: String?, inWindow: Bool) {
         case "--in-window": inWindow = true
         default:
             writeLine("usage: herald-gtk-demo [--feed URL] [--app-id ID] [--in-window]", to: 2)
-            exit(64)
+            exit(EX_USAGE)
         }
     }
     return (appID, feedURL, inWindow)

@@ -23,7 +23,7 @@ struct AutostartCommand: ParsableCommand, UsageExample {
 
         @OptionGroup var target: FeedCheckArguments
 
-        @Option(help: "Start after a random 0...N seconds, so a fleet logging in at once spreads out (at most 86400).")
+        @Option(help: "Start after a random 0...N seconds, so a fleet logging in at once spreads out (at most \(NumberText.plain(CheckOptionLimits.startDelay.upper))).")
         var startDelay: Double = StartDelay.loginDefault
 
         /// The delay is written into the login entry, so a value `herald check` would refuse
@@ -41,7 +41,7 @@ struct AutostartCommand: ParsableCommand, UsageExample {
                     to start it at login (org.freedesktop.portal.Background, RequestBackground with autostart) and calls \
                     Herald at start-up
                     """)
-                throw ExitCode(69)
+                throw ExitCode(.unavailable)
             }
             try FeedArgument(target.feed).requireReadable()
             let app = target.app
@@ -54,7 +54,7 @@ struct AutostartCommand: ParsableCommand, UsageExample {
                 try RegularFile.write(Data(entry.text.utf8), to: path, mode: 0o644)
             } catch {
                 EventReporter.complain("\(error)")
-                throw ExitCode(73)
+                throw ExitCode(.cannotCreate)
             }
             say("enabled: \(path)")
         }
@@ -82,7 +82,7 @@ struct AutostartCommand: ParsableCommand, UsageExample {
                 say("already disabled: no \(path)")
             } else {
                 EventReporter.complain("cannot remove \(path): \(String(cString: strerror(errno)))")
-                throw ExitCode(73)
+                throw ExitCode(.cannotCreate)
             }
         }
     }
@@ -99,7 +99,7 @@ struct AutostartCommand: ParsableCommand, UsageExample {
             let read: Data?
             do throws(FileError) { read = try RegularFile.read(path, limit: 65_536, followingLinks: true) } catch {
                 EventReporter.complain("\(error)")
-                throw ExitCode(66)
+                throw ExitCode(.noInput)
             }
             guard let data = read else {
                 say("off: no \(path)")

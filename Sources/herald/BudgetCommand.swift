@@ -15,10 +15,10 @@ struct BudgetCommand: ParsableCommand, UsageExample {
             set it, and what the last 24 hours and 7 days used (promotions and surveys count \
             twice). --per-day and --per-week write the user's key file, \
             $XDG_CONFIG_HOME/herald/herald.conf ([budget] PerDay, PerWeek); the administrator's \
-            key file may set a ceiling they cannot go above (exit 77). A day's figure above the \
-            week's in force is refused (exit 64). 0 lets no remote message through but a critical \
+            key file may set a ceiling they cannot go above (exit \(ExitStatus.permission.code)). A day's figure above the \
+            week's in force is refused (exit \(ExitStatus.usage.code)). 0 lets no remote message through but a critical \
             security one. --reset takes the user's figures out of the file. \
-            \(ExitStatus.summary([0, 64, 73, 77, 78]))
+            \(ExitStatus.summary([.done, .usage, .cannotCreate, .permission, .configuration]))
             """
     )
 
@@ -57,11 +57,11 @@ struct BudgetCommand: ParsableCommand, UsageExample {
                 switch switches.settingBudget(perDay: perDay, perWeek: perWeek) {
                 case .failure(let refusal):
                     EventReporter.complain("cannot set the budget: \(refusal)")
-                    throw ExitCode(77)
+                    throw ExitCode(.permission)
                 case .success(let edits):
                     if let contradiction = switches.budgetContradiction(perDay: perDay, perWeek: perWeek) {
                         EventReporter.complain("cannot set the budget to \(contradiction)")
-                        throw ExitCode(64)
+                        throw ExitCode(.usage)
                     }
                     return (edits, !edits.isEmpty)
                 }
@@ -73,14 +73,14 @@ struct BudgetCommand: ParsableCommand, UsageExample {
         for line in report.lines { say(line) }
     }
 
-    /// The user's attention ledger, read without its lock (nothing is written); exits 73
+    /// The user's attention ledger, read without its lock (nothing is written); exits `.cannotCreate`
     /// naming a ledger that cannot be read.
     static func ledger() throws -> AttentionLedger {
         do {
             return try FileAttentionLedgerStore(environment: ProcessEnvironment.read()).snapshot()
         } catch let error as StateStoreError {
             EventReporter.complain(error.description)
-            throw ExitCode(73)
+            throw ExitCode(.cannotCreate)
         }
     }
 

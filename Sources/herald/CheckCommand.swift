@@ -6,21 +6,21 @@ import HeraldCore
 import HeraldDesktop
 
 /// `herald check`: one check of a feed, waiting on the main loop for the answers.
-struct CheckCommand: ParsableCommand, UsageExample {
+struct CheckCommand: ParsableCommand, UsageExample, ParsedCheckOptions {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check a feed and show the messages this user has not answered.",
-        discussion: ExitStatus.summary(exitCodes)
+        discussion: ExitStatus.summary(exitStatuses)
     )
 
-    /// The codes a check exits with, besides a signal's.
-    static let exitCodes: [Int32] = [0, 64, 65, 66, 69, 73, 75, 78]
+    /// The statuses a check exits with, besides a signal's.
+    static let exitStatuses: [ExitStatus] = [.done, .usage, .data, .noInput, .unavailable, .cannotCreate, .temporaryFailure, .configuration]
 
     static let example = "herald check --feed https://example.org/feed.plist --app-id org.example.App"
 
     @OptionGroup var target: FeedCheckArguments
 
-    @Option(help: "Wait a random 0...N seconds before the first request, so a fleet logging in together spreads out (at most 86400).")
+    @Option(help: "Wait a random 0...N seconds before the first request, so a fleet logging in together spreads out (at most \(NumberText.plain(CheckOptionLimits.startDelay.upper))).")
     var startDelay: Double = CheckCommandLine.Defaults.startDelay
 
     @Flag(help: ArgumentHelp(
@@ -39,6 +39,12 @@ struct CheckCommand: ParsableCommand, UsageExample {
 
     func run() throws {
         try Self.run(CheckCommandLine(parsed: self))
+    }
+
+    func give(to line: inout CheckCommandLine) {
+        target.give(to: &line)
+        line.startDelay = startDelay
+        line.explain = explain
     }
 
     /// Runs the check these values ask for; the parser's and the plain reading's alike.
@@ -66,7 +72,7 @@ struct CheckCommand: ParsableCommand, UsageExample {
 
 /// What a check is about: the feed, the app, the check options and an optional prompts file.
 /// Shared by `herald check` and the autostart entry that runs it.
-struct FeedCheckArguments: ParsableArguments {
+struct FeedCheckArguments: ParsableArguments, ParsedCheckOptions {
     @Option(help: ArgumentHelp(
         "The feed: a file, - for standard input, or its URL (https, file, or http on this machine).",
         discussion: "A feed read from standard input is read once, never cached, and has no conditional request."), completion: .file())
@@ -80,6 +86,13 @@ struct FeedCheckArguments: ParsableArguments {
 
     func validate() throws {
         if let refusal = Self.feedRefusal(feed, rules: options.links.rules) { throw ValidationError(refusal) }
+    }
+
+    func give(to line: inout CheckCommandLine) {
+        line.feed = feed
+        app.give(to: &line)
+        options.give(to: &line)
+        line.prompts = prompts
     }
 
     /// Why a feed argument is refused under `rules`, or `nil`; standard input always passes.
@@ -131,7 +144,7 @@ extension CheckCommandLine {
 }
 
 /// Which links and feeds are allowed, for the commands that fetch or open them.
-struct URLRuleOptions: ParsableArguments {
+struct URLRuleOptions: ParsableArguments, ParsedCheckOptions {
     @Flag(help: "Allow feeds over plain http from other machines.")
     var allowHttp = false
 
@@ -165,10 +178,16 @@ struct URLRuleOptions: ParsableArguments {
         return nil
     }
 
+    func give(to line: inout CheckCommandLine) {
+        line.allowHttp = allowHttp
+        line.allowedSchemes = allowScheme
+        line.caFile = caFile
+        line.publicKeys = publicKey
+    }
 }
 
 /// Who the check is for.
-struct AppOptions: ParsableArguments {
+struct AppOptions: ParsableArguments, ParsedCheckOptions {
     @Option(help: "The app's id, e.g. org.example.App (names the state file and the desktop-entry hint).")
     var appID: String
 
@@ -179,6 +198,12 @@ struct AppOptions: ParsableArguments {
     var appName: String?
 
     func validate() throws { try Self.requireUsable(appID: appID) }
+
+    func give(to line: inout CheckCommandLine) {
+        line.appID = appID
+        line.appVersion = appVersion
+        line.appName = appName
+    }
 
     /// A usage error unless the app id is usable (`refusal(appID:)`).
     static func requireUsable(appID: String) throws {
@@ -193,7 +218,7 @@ struct AppOptions: ParsableArguments {
 }
 
 /// Options mirroring Herald's configuration.
-struct CheckOptions: ParsableArguments {
+struct CheckOptions: ParsableArguments, ParsedCheckOptions {
     @Option(help: "Days between checks (fractional).")
     var checkPeriod: Double = CheckCommandLine.Defaults.checkPeriod
 
@@ -228,11 +253,11 @@ struct CheckOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp(
         "Seconds the fetch may take, and the longest wait for a lock another process holds.",
-        discussion: "A check whose app state or attention ledger another process keeps locked for longer stops with a sentence naming that process, and exit 75."))
+        discussion: "A check whose app state or attention ledger another process keeps locked for longer stops with a sentence naming that process, and exit \(ExitStatus.temporaryFailure.code)."))
     var timeout: Double = CheckCommandLine.Defaults.timeout
 
     @Option(help: ArgumentHelp(
-        "Seconds to wait for the desktop's notification server to appear, when there is something to show and none is running yet (at most 600).",
+        "Seconds to wait for the desktop's notification server to appear, when there is something to show and none is running yet (at most \(NumberText.plain(CheckOptionLimits.serverWait.upper))).",
         discussion: "A check started at login may come before the desktop's server; Herald waits for it instead of starting a server the desktop did not choose."))
     var serverWait: Double = CheckCommandLine.Defaults.serverWait
 
@@ -252,7 +277,25 @@ struct CheckOptions: ParsableArguments {
     /// Refuses numbers outside `CheckOptionLimits` (NaN and infinity included) before they reach
     /// the fetcher, the timers or an autostart entry.
     func validate() throws {
-        let line = CheckCommandLine(arguments: ParsedArguments.plainForm(of: self), fromParser: true)
-        if let refusal = line?.numberRefusal { throw ValidationError(refusal) }
+        if let refusal = CheckCommandLine(parsed: self).numberRefusal { throw ValidationError(refusal) }
+    }
+
+    func give(to line: inout CheckCommandLine) {
+        line.checkPeriod = checkPeriod
+        line.remindPeriod = remindPeriod
+        line.showOldestFirst = showOldestFirst
+        line.showOnFirstLaunch = showOnFirstLaunch
+        line.debug = debug
+        line.force = force
+        line.max = max
+        line.all = all
+        line.allowCriticalUrgency = allowCriticalUrgency
+        line.wait = wait
+        line.timeout = timeout
+        line.serverWait = serverWait
+        links.give(to: &line)
+        line.icon = icon
+        line.json = json
+        line.noHandover = noHandover
     }
 }

@@ -6,10 +6,11 @@ import HeraldCore
 /// and the start delay.
 ///
 /// `options` is the one list of `herald check`'s options and where each one's value goes; the
-/// plain reading (`init(plainArguments:)`), the parser's hand-over (`init(parsed:)`) and the
-/// arguments an autostart entry runs (`checkArguments`) all go through it. The parser's option
-/// groups (`FeedCheckArguments`) say how each option is shown in the help, the manual and the
-/// completions; a property there is read into the option of the same name here.
+/// plain reading (`init(plainArguments:)`) and the arguments an autostart entry runs
+/// (`checkArguments`) go through it. The parser's option groups (`FeedCheckArguments`) say how
+/// each option is shown in the help, the manual and the completions, and each gives the line
+/// its values property by property (`init(parsed:)`); `CheckOptionDeclarationTests` proves that
+/// every option the parser declares is in `options` and reaches the line either way.
 ///
 /// The plain reading is for the command line an autostart entry runs at every login: building
 /// the parser's argument sets reflects over every option and costs a check that is not due more
@@ -96,6 +97,14 @@ struct CheckCommandLine: Sendable, Equatable {
         self.appID = appID
     }
 
+    /// The values the parser read into `groups` (`herald check` itself, or an option group of
+    /// it), each group giving its own (`ParsedCheckOptions.give(to:)`); what no group gives
+    /// keeps its default.
+    init(parsed groups: any ParsedCheckOptions...) {
+        self.init(feed: "", appID: "")
+        for group in groups { group.give(to: &self) }
+    }
+
     /// Every option of `herald check`, each once: its long name, what it takes and which value
     /// it sets. The order is the order `checkArguments` writes them in. Made once, on first use;
     /// never changed after (its closures hold only names and key paths), so every thread may read it.
@@ -122,26 +131,6 @@ struct CheckCommandLine: Sendable, Equatable {
     /// a number that does not read. The parser then gives its own answer, an error or the
     /// same values.
     init?(plainArguments arguments: [String]) {
-        self.init(arguments: arguments, fromParser: false)
-    }
-
-    /// The values the parser read into `parsed` (`herald check` itself, or option groups of
-    /// it), read as plain arguments: each of its option properties, named as the parser names
-    /// it (`appID` is `--app-id`), gives the option of that name its value.
-    ///
-    /// An option the parser declares and `options` does not list stops the program: the
-    /// declaration is incomplete (`CheckOptionDeclarationTests` finds such an option first).
-    init(parsed groups: Any...) {
-        let arguments = groups.flatMap(ParsedArguments.plainForm(of:))
-        guard let line = Self(arguments: arguments, fromParser: true) else {
-            preconditionFailure("herald check's parser declares an option CheckCommandLine.options does not read: \(arguments)")
-        }
-        self = line
-    }
-
-    /// Reads `arguments`; the parser's values, already checked by it, may begin with `-` and
-    /// may leave out the feed and the app (an option group has neither).
-    init?(arguments: [String], fromParser: Bool) {
         let options = Self.options
         var given: [(option: CheckOption, value: String)] = []
         var seen: Set<String> = []
@@ -155,11 +144,11 @@ struct CheckCommandLine: Sendable, Equatable {
                 given.append((option, ""))
                 continue
             }
-            guard index < arguments.count, fromParser || !arguments[index].hasPrefix("-") else { return nil }
+            guard index < arguments.count, !arguments[index].hasPrefix("-") else { return nil }
             given.append((option, arguments[index]))
             index += 1
         }
-        guard fromParser || (seen.contains("--feed") && seen.contains("--app-id")) else { return nil }
+        guard seen.contains("--feed"), seen.contains("--app-id") else { return nil }
         self.init(feed: "", appID: "")
         for (option, value) in given {
             guard option.read(&self, value) else { return nil }
@@ -171,19 +160,14 @@ struct CheckCommandLine: Sendable, Equatable {
     /// delay, and only the other options that differ from their defaults.
     var checkArguments: [String] { Self.options.flatMap { $0.write(self) } }
 
-    /// Why the numbers are refused, or `nil`: the ranges of `CheckOptionLimits`, and at least
-    /// one message per check. The start delay is the command's own (`startDelayRefusal`).
+    /// Why the numbers are refused, or `nil`: the ranges of `CheckOptionLimits`. The start
+    /// delay is the command's own (`CheckCommand.refusal(startDelay:)`).
     var numberRefusal: String? {
         let refusals = [
             CheckOptionLimits.periodRefusal("--check-period", checkPeriod), CheckOptionLimits.periodRefusal("--remind-period", remindPeriod),
             CheckOptionLimits.waitRefusal(wait), CheckOptionLimits.timeoutRefusal(timeout),
             CheckOptionLimits.serverWaitRefusal(serverWait),
         ]
-        return refusals.compactMap({ $0 }).first ?? Self.maxRefusal(max)
-    }
-
-    /// Why `--max` is refused, or `nil`: a check shows at least one message.
-    static func maxRefusal(_ max: Int) -> String? {
-        max >= 1 ? nil : "--max must be at least 1"
+        return refusals.compactMap({ $0 }).first ?? CheckOptionLimits.maxRefusal(max)
     }
 }

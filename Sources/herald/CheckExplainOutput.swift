@@ -16,7 +16,7 @@ struct CheckExplanation {
     let line: CheckCommandLine
     let prompts: [Prompt]
 
-    /// Prints the explanation and returns the exit code: 0, or the failure's as for a check.
+    /// Prints the explanation and returns the exit status: done, or the failure's as for a check.
     func run() -> Int32 {
         let configuration = line.configuration
         let json = line.json
@@ -34,7 +34,7 @@ struct CheckExplanation {
             }
         } catch {
             EventReporter.complain(StateStoreError(error, writing: "the state").description)
-            return 73
+            return ExitStatus.cannotCreate.code
         }
         // The off switches come first, as in a check: a muted app fetches nothing, and the
         // administrator's mirror is the feed explained.
@@ -43,7 +43,7 @@ struct CheckExplanation {
             decision = try herald.offSwitches()
         } catch {
             EventReporter.complain(error.description)
-            return HeraldError.keyFile(error.description).exitCode
+            return ExitStatus.configuration.code
         }
         let feedURL: String
         switch decision.outcome(forFeed: configuration.feedURL, rules: configuration.urlRules) {
@@ -51,10 +51,10 @@ struct CheckExplanation {
             let skip = CheckSkipReason.muted(mute)
             say(json ? Self.event("check-skipped", EventReporter.fields(of: skip))
                   : "no check: \(skip); no message\(herald.registeredPrompts.isEmpty ? "" : " or prompt") is shown")
-            return 0
+            return ExitStatus.done.code
         case .refused(let refusal):
             EventReporter.complain(refusal)
-            return HeraldError.keyFile(refusal).exitCode
+            return ExitStatus.configuration.code
         case .fetch(let url, _):
             feedURL = url ?? configuration.feedURL!
         }
@@ -65,7 +65,7 @@ struct CheckExplanation {
         case .failure(let error):
             // A check that cannot fetch still shows the prompts that are due.
             EventReporter.complain(error.description)
-            return explainPrompts(of: herald, state: state) ?? error.exitCode
+            return explainPrompts(of: herald, state: state) ?? ExitStatus(error).code
         }
         if let skip = CheckPolicy.gate(configuration.check, state: state, now: herald.now(), force: line.force).skip {
             say(json ? Self.event("check-skipped", EventReporter.fields(of: skip))
@@ -77,7 +77,7 @@ struct CheckExplanation {
         for explanation in herald.explain(loaded.feed, state: state, offSwitches: decision) {
             say(json ? Self.data(of: explanation) : Self.line(for: explanation))
         }
-        return explainPrompts(of: herald, state: state) ?? 0
+        return explainPrompts(of: herald, state: state) ?? ExitStatus.done.code
     }
 
     /// Prints a line per registered prompt; returns the exit code of a failure, or `nil`.

@@ -1,4 +1,3 @@
-import ArgumentParser
 import FoundationEssentials
 import HeraldCore
 
@@ -88,59 +87,10 @@ struct CheckOption {
     }
 }
 
-/// The values the parser read, as the plain arguments that give them.
-enum ParsedArguments {
-    /// Each option property of `group` (and of its option groups, in order) as `--name value`,
-    /// `--name` for a flag that is set, once per value of a repeated option, nothing when left
-    /// out. The name is the parser's for the property: `appID` is `--app-id`.
-    static func plainForm(of group: Any) -> [String] {
-        Mirror(reflecting: group).children.flatMap { child -> [String] in
-            guard let label = child.label, label.hasPrefix("_"), let property = child.value as? any ParsedProperty else { return [] }
-            let value = property.parsedValue
-            if property is any GroupProperty { return plainForm(of: value) }
-            let name = "--" + optionName(label.dropFirst())
-            switch value {
-            case let flag as Bool: return flag ? [name] : []
-            case let values as [String]: return values.flatMap { [name, $0] }
-            default:
-                let mirror = Mirror(reflecting: value)
-                guard mirror.displayStyle == .optional else { return [name, "\(value)"] }
-                return mirror.children.first.map { [name, "\($0.value)"] } ?? []
-            }
-        }
-    }
-
-    /// The parser's long name for a property: each capital that follows a small letter starts
-    /// a new word, and words are joined by "-" in small letters (`showOnFirstLaunch`, `appID`).
-    static func optionName(_ property: Substring) -> String {
-        var name = ""
-        var previous: Character?
-        for character in property {
-            if character.isUppercase, previous?.isLowercase == true { name.append("-") }
-            name += character.lowercased()
-            previous = character
-        }
-        return name
-    }
-}
-
-/// A property the parser fills in: an option, a flag or a group of them.
-protocol ParsedProperty {
-    /// The value the parser read.
-    var parsedValue: Any { get }
-}
-
-/// A group of options declared in a struct of its own.
-protocol GroupProperty {}
-
-extension Option: ParsedProperty {
-    var parsedValue: Any { wrappedValue }
-}
-
-extension Flag: ParsedProperty {
-    var parsedValue: Any { wrappedValue }
-}
-
-extension OptionGroup: ParsedProperty, GroupProperty {
-    var parsedValue: Any { wrappedValue }
+/// An option group of `herald check`'s parser that gives a `CheckCommandLine` the values the
+/// parser read into it, each property named: a property of the group left out here keeps its
+/// default on the line, which `CheckOptionDeclarationTests` finds.
+protocol ParsedCheckOptions {
+    /// Sets `line`'s value of each option of the group, and of the groups it holds.
+    func give(to line: inout CheckCommandLine)
 }

@@ -73,7 +73,7 @@ struct CheckSession {
         herald.closeShownMessages()
         reporter.flush()
         // A stop signal ends the process as the shell expects of it: 128 + the signal's number.
-        return (stop.signal ?? SignalWatcher.stopSignal.withLock { $0 }).map { 128 + $0 } ?? reporter.exitCode
+        return (stop.signal ?? SignalWatcher.stopSignal.withLock { $0 }).map(ExitStatus.stopped(by:)) ?? reporter.status.code
     }
 }
 
@@ -109,10 +109,10 @@ extension CheckSession {
             return (herald, file)
         } catch let error as HeraldError {
             EventReporter.complain(error.description)
-            throw ExitCode(error.exitCode)
+            throw ExitCode(ExitStatus(error))
         } catch {
             EventReporter.complain(StateStoreError(error, writing: "the state").description)
-            throw ExitCode(64)
+            throw ExitCode(.usage)
         }
     }
 }

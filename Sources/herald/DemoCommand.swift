@@ -9,7 +9,7 @@ struct DemoCommand: ParsableCommand, UsageExample {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Show the messages of a bundled sample feed as desktop notifications.",
-        discussion: "Runs in debug mode, so the samples come back once all are answered. Exit 69 without a notification server."
+        discussion: "Runs in debug mode, so the samples come back once all are answered. Exit \(ExitStatus.unavailable.code) without a notification server."
     )
 
     static let example = "herald demo --all"
@@ -38,7 +38,7 @@ struct DemoCommand: ParsableCommand, UsageExample {
             feedURL = try SampleFeed.install(appID: appID, environment: environment)
         } catch {
             EventReporter.complain("\(error)")
-            throw ExitCode(73)
+            throw ExitCode(.cannotCreate)
         }
         let configuration = Herald.Configuration(
             feedURL: feedURL, appID: appID, appVersion: HeraldVersion.current, appName: "Herald demo",

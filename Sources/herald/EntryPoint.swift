@@ -10,8 +10,8 @@ protocol UsageExample {
 extension HeraldCommand {
     /// Parses the arguments and runs the command they name, as Unix tools do: help and the
     /// version go to stdout with status 0; a command group without its subcommand prints its
-    /// help on stderr and exits 64; every error is `herald: …` on stderr, and a usage error
-    /// adds one line naming the help to read and exits 64.
+    /// help on stderr and exits `.usage`; every error is `herald: …` on stderr, and a usage error
+    /// adds one line naming the help to read and exits `.usage`.
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {

@@ -5,14 +5,14 @@ import HeraldCore
 import HeraldDesktop
 
 /// Prints a check's events: a line per event for people, or with `--json` one JSON object per
-/// event on stdout. Remembers the first failure for the exit code.
+/// event on stdout. Remembers the first failure for the exit status.
 @MainContext
 final class EventReporter: HandoverObserving {
     private let json: Bool
     private let verbose: Bool
     private let onFinish: () -> Void
-    /// The exit code the check earned: 0, or the first failure's.
-    private(set) var exitCode: Int32 = 0
+    /// The exit status the check earned: done, or the first failure's.
+    private(set) var status = ExitStatus.done
     /// Answers the user gave that the state could not keep, by message key or prompt name, with
     /// the reason it could not.
     private var unrecorded: [String: HeraldError] = [:]
@@ -115,7 +115,7 @@ final class EventReporter: HandoverObserving {
     }
 
     private func failed(_ error: HeraldError, herald: Herald) {
-        if exitCode == 0 { exitCode = error.exitCode }
+        if status == .done { status = ExitStatus(error) }
         // A feed that cannot be read is placed the way compilers place faults, so an editor
         // can jump to it: `feed.plist:23:5: …`, or the URL for a fetched one.
         var message = error.description
@@ -127,7 +127,7 @@ final class EventReporter: HandoverObserving {
             message = feedError.description(source: FeedSource.path(forFileURL: url) ?? url)
         }
         if json {
-            emit("failed", ["kind": .string(error.kind), "message": .string(message), "exitCode": .integer(Int(error.exitCode))], text: "")
+            emit("failed", ["kind": .string(error.kind), "message": .string(message), "exitCode": .integer(Int(ExitStatus(error).code))], text: "")
         } else {
             flush()
             Self.complain(message)
@@ -218,7 +218,7 @@ final class EventReporter: HandoverObserving {
 
     private func notRecorded(_ key: String, error: HeraldError) {
         unrecorded[key] = error
-        if exitCode == 0 { exitCode = error.exitCode }
+        if status == .done { status = ExitStatus(error) }
     }
 
     private func notOpened(_ url: String, reason: String) {

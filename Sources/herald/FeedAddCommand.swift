@@ -21,8 +21,8 @@ struct FeedAddCommand: ParsableCommand, UsageExample {
             the en text, which users of other languages read). A value `herald validate` would \
             call an error (a version that is not dotted numbers, a minimum above the maximum, a \
             date that cannot be read, an unknown category, a number out of range…) is refused \
-            in its words and nothing is written (exit 64); its warnings and notes are printed \
-            after the message is added. Exit 65 when the feed cannot be used.
+            in its words and nothing is written (exit \(ExitStatus.usage.code)); its warnings and notes are printed \
+            after the message is added. Exit \(ExitStatus.data.code) when the feed cannot be used.
             """
     )
 
@@ -196,7 +196,7 @@ struct FeedAddCommand: ParsableCommand, UsageExample {
                 bytes = Array(existing)
             } else {
                 EventReporter.complain("\(feed): \(RegularFile.reason(ENOENT))")
-                throw ExitCode(66)
+                throw ExitCode(.noInput)
             }
             let retired = try FeedArgument.retiredKeys(ofFeedAt: file.path)
             let taken = FeedEdits.keys(of: bytes) + retired.dates.keys
@@ -207,11 +207,11 @@ struct FeedAddCommand: ParsableCommand, UsageExample {
                 let latest = VersionComparison.caseInsensitiveOrder(of: today).last.map { today[$0] }
                 let blocking = latest.map { "'\($0)' sorts after every id \(day)-02 … -\(MessageKeys.lastSuffix) could be" } ?? "no id is left"
                 EventReporter.complain("\(feed): no id left for today: \(blocking); give one with --key")
-                throw ExitCode(65)
+                throw ExitCode(.data)
             }
             if let refusal = retired.refusal(of: key) {
                 EventReporter.complain("\(feed): not changed: '\(key)' \(refusal)")
-                throw ExitCode(65)
+                throw ExitCode(.data)
             }
             let draft = try draft()
             let result = try FeedEdits.edit(feed) { try FeedEditor.adding(draft.entry(key: key), to: bytes) }
@@ -242,14 +242,14 @@ enum FeedEdits {
         bytes?.allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) } ?? true
     }
 
-    /// Runs `edit` under the lock of the feed's folder (`SharedFile`), or exits 73 when the
+    /// Runs `edit` under the lock of the feed's folder (`SharedFile`), or exits `.cannotCreate` when the
     /// lock cannot be taken.
     static func locked<Result>(_ file: SharedFile, _ edit: () throws -> Result) throws -> Result {
         do {
             return try file.withLock(edit)
         } catch let error as FileError {
             EventReporter.complain("\(error)")
-            throw ExitCode(73)
+            throw ExitCode(.cannotCreate)
         }
     }
 
@@ -259,14 +259,14 @@ enum FeedEdits {
         return Array(feed.entries.keys) + feed.problems.map(\.key)
     }
 
-    /// Runs an edit; a refusal is one line and exit 65, the file untouched.
+    /// Runs an edit; a refusal is one line and exit `.data`, the file untouched.
     static func edit(_ feed: String, _ change: () throws -> FeedEditor.Result) throws -> FeedEditor.Result {
         do {
             return try change()
         } catch let error as FeedEditError {
             let hint = error == .undecodable(.empty) ? " (--create starts a new feed)" : ""
             EventReporter.complain("\(feed): \(error)\(hint)")
-            throw ExitCode(65)
+            throw ExitCode(.data)
         }
     }
 
@@ -277,7 +277,7 @@ enum FeedEdits {
             try file.write(Data(bytes))
         } catch {
             EventReporter.complain("\(error)")
-            throw ExitCode(73)
+            throw ExitCode(.cannotCreate)
         }
     }
 

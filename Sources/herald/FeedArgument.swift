@@ -36,7 +36,7 @@ struct FeedArgument {
     /// what a check accepts, since publishers validate what they are about to trim.
     static let sizeLimit = 64 << 20
 
-    /// Exits 66 with the reason (`feed.plist: No such file or directory`, `feed.plist: it is a
+    /// Exits `.noInput` with the reason (`feed.plist: No such file or directory`, `feed.plist: it is a
     /// FIFO, not a regular file`) unless the local file can be read; URLs and standard input
     /// pass, and so does a path with `{lang}`, which names several files that need not all be there.
     func requireReadable() throws {
@@ -46,7 +46,7 @@ struct FeedArgument {
             try RegularFile.requireReadable(path, limit: Self.sizeLimit, followingLinks: true)
         } catch {
             EventReporter.complain("\(text): \(error.reason)")
-            throw ExitCode(66)
+            throw ExitCode(.noInput)
         }
     }
 
@@ -58,8 +58,8 @@ struct FeedArgument {
     }
 
     /// The local file as a file two commands may edit at once (links resolved to the real
-    /// file), or a usage error for a URL or standard input; a missing folder is exit 66, a
-    /// link to nothing exit 73.
+    /// file), or a usage error for a URL or standard input; a missing folder is exit `.noInput`, a
+    /// link to nothing exit `.cannotCreate`.
     ///
     /// - Parameter creatingFolder: make a missing folder, for a feed being started.
     func sharedFile(toDo purpose: String, creatingFolder: Bool = false) throws -> SharedFile {
@@ -69,10 +69,10 @@ struct FeedArgument {
         } catch {
             guard case .unreadable = error else {
                 EventReporter.complain("\(error)")
-                throw ExitCode(73)
+                throw ExitCode(.cannotCreate)
             }
             EventReporter.complain("\(text): \(error.reason)")
-            throw ExitCode(66)
+            throw ExitCode(.noInput)
         }
     }
 
@@ -83,20 +83,20 @@ struct FeedArgument {
         return try Self.retiredKeys(ofFeedAt: (try? SharedFile(path))?.path ?? path)
     }
 
-    /// The retired ids in `FEED.keys` beside the feed at `realPath`, or exit 66 with the reason.
+    /// The retired ids in `FEED.keys` beside the feed at `realPath`, or exit `.noInput` with the reason.
     static func retiredKeys(ofFeedAt realPath: String) throws -> RetiredKeys {
         RetiredKeys.parse(try ledgerText(ofFeedAt: realPath))
     }
 
     /// The text of `FEED.keys` beside the feed at `realPath` (empty when there is none yet), or
-    /// exit 66 with the reason.
+    /// exit `.noInput` with the reason.
     static func ledgerText(ofFeedAt realPath: String) throws -> String {
         do throws(FileError) {
             guard let bytes = try RegularFile.read(realPath + ".keys", limit: sizeLimit) else { return "" }
             return String(decoding: bytes, as: UTF8.self)
         } catch {
             EventReporter.complain("\(error)")
-            throw ExitCode(66)
+            throw ExitCode(.noInput)
         }
     }
 
@@ -105,30 +105,30 @@ struct FeedArgument {
         if let refusal = Self.refusal(of: text) { throw ValidationError(refusal) }
     }
 
-    /// The feed's bytes, or exit 66 with the reason.
+    /// The feed's bytes, or exit `.noInput` with the reason.
     func read() throws -> Data {
         try requireNonEmpty()
         return try Self.readExisting(path ?? text, named: text)
     }
 
-    /// A local feed's bytes; a missing file, or anything `read(_:named:)` refuses, is exit 66
+    /// A local feed's bytes; a missing file, or anything `read(_:named:)` refuses, is exit `.noInput`
     /// with the reason.
     static func readExisting(_ path: String, named name: String) throws -> Data {
         guard let bytes = try read(path, named: name) else {
             EventReporter.complain("\(name): \(RegularFile.reason(ENOENT))")
-            throw ExitCode(66)
+            throw ExitCode(.noInput)
         }
         return bytes
     }
 
     /// A local feed's bytes, `nil` when there is none; anything but a regular file within
-    /// `sizeLimit` is exit 66 with the reason, at once.
+    /// `sizeLimit` is exit `.noInput` with the reason, at once.
     static func read(_ path: String, named name: String) throws -> Data? {
         do throws(FileError) {
             return try RegularFile.read(path, limit: sizeLimit, followingLinks: true)
         } catch {
             EventReporter.complain("\(name): \(error.reason)")
-            throw ExitCode(66)
+            throw ExitCode(.noInput)
         }
     }
 }

@@ -47,7 +47,7 @@ struct FeedKeygenCommand: ParsableCommand, UsageExample {
             say(publicKey.base64EncodedString())
         } catch let problem as FeedSignatureProblem {
             EventReporter.complain(problem.description)
-            throw ExitCode(70)
+            throw ExitCode(.software)
         }
     }
 }
@@ -103,7 +103,7 @@ struct FeedSignCommand: ParsableCommand, UsageExample {
                 _ = try FeedDecoder.decode(content)
             } catch {
                 EventReporter.complain("\(feed): not signed, because the feed cannot be used: \(error)")
-                throw ExitCode(65)
+                throw ExitCode(.data)
             }
             // The ledger beside the feed keeps the last version given, for a feed written anew.
             let ledger = try FeedArgument.ledgerText(ofFeedAt: file.path)
@@ -122,10 +122,10 @@ struct FeedSignCommand: ParsableCommand, UsageExample {
             }
         } catch let problem as FeedSignatureProblem {
             EventReporter.complain(problem.description)
-            throw ExitCode(65)
+            throw ExitCode(.data)
         } catch let error as FileError {
             EventReporter.complain(error.description)
-            throw ExitCode(73)
+            throw ExitCode(.cannotCreate)
         }
     }
 }
@@ -179,8 +179,8 @@ struct FeedVerifyCommand: ParsableCommand, UsageExample {
         abstract: "Check that a feed (file or URL) is signed with one of the keys whose public halves are given.",
         discussion: """
             Says the signed version, expiry and app, and which key (in the order given) matched; a \
-            signature of the previous format is unversioned. Exit 0 when the signature matches, 65 \
-            when it is missing, wrong or expired, 75 when the feed cannot be fetched.
+            signature of the previous format is unversioned. Exit \(ExitStatus.done.code) when the signature matches, \(ExitStatus.data.code) \
+            when it is missing, wrong or expired, \(ExitStatus.temporaryFailure.code) when the feed cannot be fetched.
             """
     )
 
@@ -200,7 +200,7 @@ struct FeedVerifyCommand: ParsableCommand, UsageExample {
         let keys: [Data]
         do { keys = try links.publicKey.map { key throws(FeedSignatureProblem) in try FeedSignature.publicKey(base64: key) } } catch {
             EventReporter.complain(error.description)
-            throw ExitCode(64)
+            throw ExitCode(.usage)
         }
         let outcome = MainContext.assumeIsolated { links.loadOnce(feed, publicKeys: keys) }
         switch outcome {
@@ -210,7 +210,7 @@ struct FeedVerifyCommand: ParsableCommand, UsageExample {
             say("\(feed): the signature matches (\(ValidateCommand.counted(loaded.feed.entries.count, "message"))): \(signed); \(key)")
         case .failure(let error):
             EventReporter.complain("\(feed): \(error)")
-            throw ExitCode(error.exitCode)
+            throw ExitCode(ExitStatus(error))
         }
     }
 }
@@ -225,7 +225,7 @@ enum PrivateKeyFile {
             try RegularFile.write(Data((seed.base64EncodedString() + "\n").utf8), to: absolute, mode: 0o600, replacing: false)
         } catch {
             EventReporter.complain("cannot create \(path): \(error.reason)")
-            throw ExitCode(73)
+            throw ExitCode(.cannotCreate)
         }
     }
 
@@ -234,7 +234,7 @@ enum PrivateKeyFile {
 
     /// Reads a key from a file, or from standard input for "-".
     ///
-    /// A key file that its group or others may read is refused (exit 78), as ssh refuses an
+    /// A key file that its group or others may read is refused (exit `.configuration`), as ssh refuses an
     /// unprotected private key: whoever can read it can speak to every user of the feed.
     static func read(_ path: String) throws -> Data {
         let bytes = path == "-" ? try readStandardInput() : try readProtectedFile(path)
@@ -244,34 +244,34 @@ enum PrivateKeyFile {
         return seed
     }
 
-    /// The key from standard input, or exit 66 when it is larger than a key file may be: at most
+    /// The key from standard input, or exit `.noInput` when it is larger than a key file may be: at most
     /// `sizeLimit` + 1 bytes are read.
     private static func readStandardInput() throws -> Data {
         let bytes = FileDescriptorReader.read(0, limit: sizeLimit + 1)
         guard bytes.count <= sizeLimit else {
             EventReporter.complain("cannot read the private key from standard input: it is more than the \(NumberText.mebibytes(sizeLimit)) Herald reads of a key")
-            throw ExitCode(66)
+            throw ExitCode(.noInput)
         }
         return bytes
     }
 
-    /// The key file's bytes, or exit 66 (not there, not a regular file, too large) or 78
+    /// The key file's bytes, or exit `.noInput` (not there, not a regular file, too large) or 78
     /// (readable by its group or others) with the reason.
     private static func readProtectedFile(_ path: String) throws -> Data {
         let bytes: Data?
         do throws(FileError) { bytes = try RegularFile.read(path, limit: sizeLimit, followingLinks: true) } catch {
             EventReporter.complain("cannot read the private key \(path): \(error.reason)")
-            throw ExitCode(66)
+            throw ExitCode(.noInput)
         }
         guard let bytes else {
             EventReporter.complain("cannot read the private key \(path): \(RegularFile.reason(ENOENT))")
-            throw ExitCode(66)
+            throw ExitCode(.noInput)
         }
         var info = stat()
         if stat(path, &info) == 0, info.st_mode & 0o077 != 0 {
             let mode = String(info.st_mode & 0o777, radix: 8)
             EventReporter.complain("not signed: the private key \(path) can be read by others (mode 0\(mode)); 'chmod 600 \(path)' keeps it yours")
-            throw ExitCode(78)
+            throw ExitCode(.configuration)
         }
         return bytes
     }

@@ -45,7 +45,7 @@ struct FeedPreviewCommand: ParsableCommand, UsageExample {
     func validate() throws {
         if let refusal = FeedArgument.refusal(of: feed) { throw ValidationError(refusal) }
         try AppOptions.requireUsable(appID: appID)
-        if let refusal = CheckOptionLimits.waitRefusal(wait) ?? max.flatMap(CheckCommandLine.maxRefusal) { throw ValidationError(refusal) }
+        if let refusal = CheckOptionLimits.waitRefusal(wait) ?? max.flatMap(CheckOptionLimits.maxRefusal) { throw ValidationError(refusal) }
         if let refusal = FeedCheckArguments.feedRefusal(feed, rules: links.rules) { throw ValidationError(refusal) }
     }
 

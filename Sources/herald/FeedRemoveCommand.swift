@@ -30,7 +30,7 @@ struct FeedRemoveCommand: ParsableCommand, UsageExample {
         let file = try FeedArgument(feed).sharedFile(toDo: "removing a message")
         guard let line = RetiredKeys.line(retiring: key, on: Date()) else {
             EventReporter.complain("\(feed): not changed: the id \(RetiredKeys.unwritableReason)")
-            throw ExitCode(65)
+            throw ExitCode(.data)
         }
         // The ledger and the feed are read, decided on and written as one step: a removal at the
         // same time must neither write the feed back with this id in it nor retire it twice.
@@ -45,7 +45,7 @@ struct FeedRemoveCommand: ParsableCommand, UsageExample {
                     try file.appendToCompanion(".keys", line, header: RetiredKeys.header(feedName: name))
                 } catch {
                     EventReporter.complain("\(error)")
-                    throw ExitCode(73)
+                    throw ExitCode(.cannotCreate)
                 }
             }
             try FeedEdits.write(result.bytes, to: file)

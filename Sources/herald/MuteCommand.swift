@@ -15,8 +15,8 @@ struct MuteCommand: ParsableCommand, UsageExample {
             checks fetch and show nothing; 'herald unmute' undoes it. With --category, only \
             messages of that kind are kept back (MutedCategories). An app id Herald has never \
             seen (no state file, nothing in the attention ledger, no key file naming it) is \
-            muted all the same, and herald says so, with the known id probably meant. Exit codes: 0 done, \
-            64 usage, 73 the file cannot be written, 78 a key file cannot be read.
+            muted all the same, and herald says so, with the known id probably meant. Exit codes: \(ExitStatus.done.code) done, \
+            \(ExitStatus.usage.code) usage, \(ExitStatus.cannotCreate.code) the file cannot be written, \(ExitStatus.configuration.code) a key file cannot be read.
             """
     )
 
@@ -102,25 +102,25 @@ enum UserKeyFile {
     /// Its path, for messages.
     static var path: String { OffSwitchFiles.userFile(environment: ProcessEnvironment.read()) }
 
-    /// Reads the key files, the administrator's and the user's; exits 78 (EX_CONFIG) naming a
+    /// Reads the key files, the administrator's and the user's; exits `.configuration` naming a
     /// file that cannot be read.
     static func read() throws -> OffSwitches {
         do throws(OffSwitchFileError) { return try OffSwitchFiles.read(environment: ProcessEnvironment.read()) } catch {
             EventReporter.complain(error.description)
-            throw ExitCode(78)
+            throw ExitCode(.configuration)
         }
     }
 
     /// Reads the key files and makes the changes `decide` chooses, as one locked step
-    /// (`OffSwitchFiles.change`); exits 78 (EX_CONFIG) naming a file that cannot be read, 73
+    /// (`OffSwitchFiles.change`); exits `.configuration` naming a file that cannot be read, `.cannotCreate`
     /// (EX_CANTCREAT) naming what cannot be written.
     static func change<Outcome>(_ decide: (OffSwitches) throws -> (edits: [OffSwitchEdit], outcome: Outcome)) throws -> Outcome {
         do {
             return try OffSwitchFiles.change(environment: ProcessEnvironment.read(), decide)
         } catch let error as OffSwitchEditError {
             EventReporter.complain(error.description)
-            if case .reading = error { throw ExitCode(78) }
-            throw ExitCode(73)
+            if case .reading = error { throw ExitCode(.configuration) }
+            throw ExitCode(.cannotCreate)
         }
     }
 }

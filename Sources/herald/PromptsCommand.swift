@@ -12,8 +12,8 @@ struct PromptsCommand: ParsableCommand {
         abstract: "Count one use of each prompt in a prompts file and show those that are due.",
         discussion: """
             The prompts file is a plist or JSON dictionary keyed by prompt name, with an optional \
-            'defaults' entry. 65 when the file cannot be read or holds no usable prompt.
-            """ + " " + ExitStatus.summary(CheckCommand.exitCodes)
+            'defaults' entry. \(ExitStatus.data.code) when the file cannot be read or holds no usable prompt.
+            """ + " " + ExitStatus.summary(CheckCommand.exitStatuses)
     )
 
     @OptionGroup var app: AppOptions
@@ -54,7 +54,7 @@ struct PromptsCommand: ParsableCommand {
     /// state may be (`FileStateStore.sizeLimit`) could never be kept.
     static let sizeLimit = FileStateStore.sizeLimit
 
-    /// Reads a prompts file, reporting each problem on stderr; exits 65 when it is unusable or
+    /// Reads a prompts file, reporting each problem on stderr; exits `.data` when it is unusable or
     /// holds no prompt that can be used (empty, only `defaults`, or every prompt invalid).
     static func load(_ path: String, rules: URLRules) throws -> [Prompt] {
         let bytes: Data
@@ -65,21 +65,21 @@ struct PromptsCommand: ParsableCommand {
             bytes = read
         } catch {
             EventReporter.complain("cannot read the prompts file \(path): \(error.reason)")
-            throw ExitCode(65)
+            throw ExitCode(.data)
         }
         do {
             let file = try PromptsFile.decode(bytes, rules: rules)
             for problem in file.problems { EventReporter.complain("\(path): \(problem)") }
             guard !file.prompts.isEmpty else {
                 EventReporter.complain("\(path): holds no usable prompt")
-                throw ExitCode(65)
+                throw ExitCode(.data)
             }
             return file.prompts
         } catch let exit as ExitCode {
             throw exit
         } catch {
             EventReporter.complain("\(path): \(error)")
-            throw ExitCode(65)
+            throw ExitCode(.data)
         }
     }
 }

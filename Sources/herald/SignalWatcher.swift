@@ -89,7 +89,7 @@ enum SignalWatcher {
             var pause = timespec(tv_sec: 1, tv_nsec: 0)
             var remaining = timespec()
             while nanosleep(&pause, &remaining) != 0 { pause = remaining }
-            releaseClaimsAndExit(because: "the main loop did not answer the stop request within a second", status: 128 + signal)
+            releaseClaimsAndExit(because: "the main loop did not answer the stop request within a second", status: ExitStatus.stopped(by: signal))
         }
 
         private func releaseClaimsAndExit(because reason: String, status: Int32) -> Never {

@@ -17,8 +17,8 @@ struct StateCommand: ParsableCommand, UsageExample {
             and the budget in force. A message handed over to the Herald agent whose process \
             has gone (or through the portal longer ago than the default remind period) is said \
             to be shown again at the next check. Only reads, unless --reset: a \
-            damaged state file is reported and left in place. Exit codes: 0 done, 64 usage, \
-            73 state unusable or damaged, 78 a key file cannot be read (the state is shown all the same).
+            damaged state file is reported and left in place. Exit codes: \(ExitStatus.done.code) done, \(ExitStatus.usage.code) usage, \
+            \(ExitStatus.cannotCreate.code) state unusable or damaged, \(ExitStatus.configuration.code) a key file cannot be read (the state is shown all the same).
             """
     )
 
@@ -50,7 +50,7 @@ struct StateCommand: ParsableCommand, UsageExample {
                                    onCorruptFile: EventReporter.reportCorruptStateFile)
         } catch {
             EventReporter.complain(StateStoreError(error, writing: "the state").description)
-            throw ExitCode(64)
+            throw ExitCode(.usage)
         }
         do {
             if reset {
@@ -62,7 +62,7 @@ struct StateCommand: ParsableCommand, UsageExample {
             guard let state = try store.inspect() else {
                 EventReporter.complain("\(store.paths.stateFile) is damaged: it does not decode; the next check moves it aside and starts over"
                                        + " ('herald state --app-id \(appID) --reset' forgets it now)")
-                throw ExitCode(73)
+                throw ExitCode(.cannotCreate)
             }
             let switches = offSwitches(appID)
             if json {
@@ -71,11 +71,11 @@ struct StateCommand: ParsableCommand, UsageExample {
             } else {
                 for line in describe(state, path: store.paths.stateFile, switches: switches) { say(line) }
             }
-            if switches == nil { throw ExitCode(78) }
+            if switches == nil { throw ExitCode(.configuration) }
         } catch let error as StateStoreError {
             EventReporter.complain(error.description)
             if !reset, let hint = Self.hint(for: error, appID: appID, stateFile: store.paths.stateFile) { EventReporter.complain(hint) }
-            throw ExitCode(73)
+            throw ExitCode(.cannotCreate)
         }
     }
 
@@ -187,7 +187,7 @@ private struct ShownState: Encodable {
 /// `herald state --all`: every app with a state file in `$XDG_STATE_HOME/herald`, what each
 /// showed when, what waits and why, the attention budget each used, and the budget in force.
 /// Only reads: no lock is taken and nothing is created; an app whose state cannot be read is
-/// named and the others are shown (exit 73), as they are when a key file cannot be read (78).
+/// named and the others are shown (exit `.cannotCreate`), as they are when a key file cannot be read (`.configuration`).
 struct AllAppsState {
     /// Whether to print JSON (`FeedValue.prettyJSONText`) instead of lines.
     var json: Bool
@@ -287,8 +287,8 @@ struct AllAppsState {
                 for line in Self.describe(app, appID: appID, now: now) { say(line) }
             }
         }
-        if switches == nil { throw ExitCode(78) }
-        if unreadable { throw ExitCode(73) }
+        if switches == nil { throw ExitCode(.configuration) }
+        if unreadable { throw ExitCode(.cannotCreate) }
     }
 
     /// One app's part in lines for people, its details indented under its id.

@@ -17,8 +17,8 @@ struct UnmuteCommand: ParsableCommand, UsageExample {
             here. Afterwards, each mute that still keeps something back is named with its \
             file: after --all, the apps muted one by one, the categories muted and the \
             administrator's mutes; for one app, its muted categories. Of an app id Herald has never \
-            seen, herald says so. Exit codes: 0 done, 64 usage, 73 the file cannot be written, 77 muted by the \
-            administrator, 78 a key file cannot be read.
+            seen, herald says so. Exit codes: \(ExitStatus.done.code) done, \(ExitStatus.usage.code) usage, \(ExitStatus.cannotCreate.code) the file cannot be written, \(ExitStatus.permission.code) muted by the \
+            administrator, \(ExitStatus.configuration.code) a key file cannot be read.
             """
     )
 
@@ -33,7 +33,7 @@ struct UnmuteCommand: ParsableCommand, UsageExample {
             switch switches.unmuting(target.target) {
             case .failure(let refusal):
                 EventReporter.complain("cannot unmute \(target.name): \(refusal.mute)")
-                throw ExitCode(77)
+                throw ExitCode(.permission)
             case .success(let edit):
                 return (edit.map { [$0] } ?? [], (edit != nil, target.unseen(among: switches, consequence: Self.consequence(undoing: edit != nil))))
             }
@@ -55,7 +55,7 @@ struct UnmuteCommand: ParsableCommand, UsageExample {
             switch switches.unmuting(categories, for: target.target) {
             case .failure(let refusal):
                 EventReporter.complain("cannot unmute \(names) for \(target.name): \(refusal.mute)")
-                throw ExitCode(77)
+                throw ExitCode(.permission)
             case .success(let edit):
                 return (edit.map { [$0] } ?? [], (edit != nil, target.unseen(among: switches, consequence: Self.consequence(undoing: edit != nil))))
             }

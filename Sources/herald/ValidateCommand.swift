@@ -17,8 +17,8 @@ struct ValidateCommand: ParsableCommand, UsageExample {
             minimum above the maximum, a date that cannot be read, a link that would be \
             refused, a retired id). A warning is a fault that leaves every value taken (a key \
             one typo from a known one, a link in the Message, no en text). Notes (an end \
-            already past, a critical urgency) are not faults. Exit 65 when the feed cannot be \
-            used or has an error, and with --strict on a warning too; exit 0 otherwise, so \
+            already past, a critical urgency) are not faults. Exit \(ExitStatus.data.code) when the feed cannot be \
+            used or has an error, and with --strict on a warning too; exit \(ExitStatus.done.code) otherwise, so \
             `herald validate feed.plist` can gate a publisher's CI.
             """
     )
@@ -33,7 +33,7 @@ struct ValidateCommand: ParsableCommand, UsageExample {
 
     @OptionGroup var links: URLRuleOptions
 
-    @Flag(help: "Exit 65 on warnings too, not only on errors.")
+    @Flag(help: "Exit \(ExitStatus.data.code) on warnings too, not only on errors.")
     var strict = false
 
     @Flag(help: "Print one JSON object instead of text.")
@@ -55,7 +55,7 @@ struct ValidateCommand: ParsableCommand, UsageExample {
             loaded = success
         case .failure(.signature(let problem)):
             EventReporter.complain("\(feed): \(problem)")
-            throw ExitCode(65)
+            throw ExitCode(.data)
         case .failure(.feed(let error)):
             if json {
                 say(lines: Self.json(Self.unusable(error, source: feed)))
@@ -65,10 +65,10 @@ struct ValidateCommand: ParsableCommand, UsageExample {
             } else {
                 EventReporter.complain(error.description(source: feed))
             }
-            throw ExitCode(65)
+            throw ExitCode(.data)
         case .failure(let error):
             EventReporter.complain(error.description)
-            throw ExitCode(75)
+            throw ExitCode(.temporaryFailure)
         }
         let decoded = loaded.feed
         let languageNote = FeedSource.languageNote(of: loaded, source: feed)
@@ -85,7 +85,7 @@ struct ValidateCommand: ParsableCommand, UsageExample {
             if let languageNote { say(languageNote) }
             for line in Self.text(of: report, source: feed, format: decoded.format) { say(line) }
         }
-        if !report.errors.isEmpty || strict && !report.problems.isEmpty { throw ExitCode(65) }
+        if !report.errors.isEmpty || strict && !report.problems.isEmpty { throw ExitCode(.data) }
     }
 
     /// The listing for people: a header, a line per message (`!` before one with faults, who

@@ -359,35 +359,6 @@ final class ShowAnsweredTests: XCTestCase {
     }
 }
 
-final class StartDelayTests: XCTestCase {
-    /// A repeatable generator (SplitMix64), so the test sees the same draws every run.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var value = state
-            value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-            return value ^ (value >> 31)
-        }
-    }
-
-    func testLoginChecksSpreadOverTheWholeDelayWindow() {
-        var generator = SeededGenerator(state: 42)
-        let delays = (0..<1000).map { _ in StartDelay.seconds(upTo: 120, using: &generator) }
-        XCTAssertTrue(delays.allSatisfy { $0 >= 0 && $0 <= 120 })
-        XCTAssertLessThan(delays.min()!, 10)
-        XCTAssertGreaterThan(delays.max()!, 110)
-        let firstMinute = delays.filter { $0 < 60 }.count
-        XCTAssertTrue((400...600).contains(firstMinute), "about half in each half: \(firstMinute)")
-    }
-
-    func testNoDelayAsksForNoWait() {
-        var generator = SeededGenerator(state: 1)
-        XCTAssertEqual(StartDelay.seconds(upTo: 0, using: &generator), 0)
-    }
-}
-
 extension JSONDecoder {
     /// Reads state files as `FileStateStore` writes them (ISO 8601 dates).
     static var heraldState: JSONDecoder {

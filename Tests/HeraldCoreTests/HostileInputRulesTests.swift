@@ -388,24 +388,18 @@ final class HostileURLTests: XCTestCase {
 
 /// Numbers on the command line and in prompts files stay within documented limits.
 final class HostileNumberTests: XCTestCase {
-    func testTimeoutMustBeFiniteAndAtMostAnHour() {
-        XCTAssertEqual(CheckOptionLimits.timeoutRefusal(4_294_967_296), "--timeout must be more than 0 and at most 3600 seconds, not 4294967296")
-        XCTAssertEqual(CheckOptionLimits.timeoutRefusal(.infinity), "--timeout must be more than 0 and at most 3600 seconds, not inf")
-        XCTAssertEqual(CheckOptionLimits.timeoutRefusal(.nan), "--timeout must be more than 0 and at most 3600 seconds, not nan")
-        XCTAssertEqual(CheckOptionLimits.timeoutRefusal(0), "--timeout must be more than 0 and at most 3600 seconds, not 0")
-        XCTAssertNil(CheckOptionLimits.timeoutRefusal(3_600))
-        XCTAssertNil(CheckOptionLimits.timeoutRefusal(0.5))
-    }
-
-    func testWaitStartDelayAndPeriodsHaveLimits() {
-        XCTAssertEqual(CheckOptionLimits.waitRefusal(1e9), "--wait must be more than 0 and at most 604800 seconds, not 1000000000")
-        XCTAssertNil(CheckOptionLimits.waitRefusal(604_800))
-        XCTAssertEqual(CheckOptionLimits.startDelayRefusal(.infinity), "--start-delay must be from 0 to 86400 seconds, not inf")
-        XCTAssertEqual(CheckOptionLimits.startDelayRefusal(-1), "--start-delay must be from 0 to 86400 seconds, not -1")
-        XCTAssertNil(CheckOptionLimits.startDelayRefusal(0))
-        XCTAssertEqual(CheckOptionLimits.periodRefusal("--check-period", 3_650.5), "--check-period must be from 0 to 3650 days, not 3650.5")
-        XCTAssertEqual(CheckOptionLimits.periodRefusal("--remind-period", -.infinity), "--remind-period must be from 0 to 3650 days, not -inf")
-        XCTAssertNil(CheckOptionLimits.periodRefusal("--check-period", 0))
+    func testARangeRefusesNaNInfinityAndWhatIsOutsideIt() {
+        let timeout = AllowedRange(upTo: 3_600, "seconds", zeroAllowed: false)
+        XCTAssertEqual(timeout.requirement(refusing: 4_294_967_296), "must be more than 0 and at most 3600 seconds, not 4294967296")
+        XCTAssertEqual(timeout.requirement(refusing: .infinity), "must be more than 0 and at most 3600 seconds, not inf")
+        XCTAssertEqual(timeout.requirement(refusing: .nan), "must be more than 0 and at most 3600 seconds, not nan")
+        XCTAssertEqual(timeout.requirement(refusing: 0), "must be more than 0 and at most 3600 seconds, not 0")
+        XCTAssertNil(timeout.requirement(refusing: 3_600))
+        XCTAssertNil(timeout.requirement(refusing: 0.5))
+        let period = AllowedRange(upTo: 3_650, "days", zeroAllowed: true)
+        XCTAssertEqual(period.requirement(refusing: 3_650.5), "must be from 0 to 3650 days, not 3650.5")
+        XCTAssertEqual(period.requirement(refusing: -.infinity), "must be from 0 to 3650 days, not -inf")
+        XCTAssertNil(period.requirement(refusing: 0))
     }
 
     func testPromptNumbersBeyondTheirLimitsLeaveOnlyThatPromptOut() throws {

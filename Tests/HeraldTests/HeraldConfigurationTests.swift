@@ -1,8 +1,10 @@
 import Herald
 import HeraldCore
+import HeraldDesktop
 import XCTest
 
-/// `Herald.Configuration`'s durations are `Duration`s, with iNotify's defaults.
+/// `Herald.Configuration`'s durations are `Duration`s, with iNotify's defaults, and it checks
+/// its own numbers (`validate()`).
 final class HeraldConfigurationTests: XCTestCase {
     func testDurationsDefaultToAMinutesFetchNoWaitLimitAndINotifysPeriods() {
         let configuration = Herald.Configuration(feedURL: "https://example.com/feed.plist", appID: "org.example.App", appVersion: "1",
@@ -52,5 +54,30 @@ final class HeraldConfigurationTests: XCTestCase {
         configuration.labels = own
         configuration.check.audience = Audience(languages: ["it"])
         XCTAssertEqual(configuration.labels, own)
+    }
+
+    func testAConfigurationValidatesItsNumbersNamingItsOwnFields() {
+        var configuration = Herald.Configuration(feedURL: "https://example.com/feed.plist", appID: "org.example.App", appVersion: "1",
+                                                 waitLimit: .seconds(600), environment: [:])
+        XCTAssertEqual(configuration.problems, [])
+        XCTAssertNoThrow(try configuration.validate())
+        configuration.timeout = .zero
+        configuration.waitLimit = .seconds(7 * 86_400 + 1)
+        XCTAssertEqual(configuration.problems.map(\.description), [
+            "timeout must be more than 0 and at most 3600 seconds, not 0",
+            "waitLimit must be more than 0 and at most 604800 seconds, not 604801",
+        ])
+        XCTAssertThrowsError(try configuration.validate()) { error in
+            XCTAssertEqual(error as? HeraldError, .configuration("timeout must be more than 0 and at most 3600 seconds, not 0"), "the first problem")
+        }
+        configuration.timeout = .seconds(3_600)
+        configuration.waitLimit = nil
+        XCTAssertEqual(configuration.problems, [], "the longest timeout, and no wait limit")
+    }
+
+    func testAConfigurationsLongestTimeoutIsTheFetchersLongest() {
+        XCTAssertEqual(Herald.Configuration.range(of: .timeout).upper, FeedFetcher.longestTimeout)
+        XCTAssertEqual(Herald.Configuration.problem(.timeout, seconds: FeedFetcher.longestTimeout), nil)
+        XCTAssertEqual(Herald.Configuration.problem(.timeout, seconds: .nan)?.description, "timeout must be more than 0 and at most 3600 seconds, not nan")
     }
 }

@@ -4,9 +4,10 @@ import XCTest
 @testable import herald
 
 /// `herald check`'s options are declared once (`CheckCommandLine.options`) and every use goes
-/// through that declaration: each option the parser knows reaches the line, the plain reading
-/// and the arguments of an autostart entry, enumerated from the parser's own description of
-/// the command, so an option added to the parser and forgotten anywhere fails here.
+/// through that declaration: each option the parser knows reaches the line (through its
+/// group's `give(to:)`), the plain reading and the arguments of an autostart entry, enumerated
+/// from the parser's own description of the command, so an option added to the parser and
+/// forgotten anywhere fails here.
 final class CheckOptionDeclarationTests: XCTestCase {
     let base = ["--feed", "https://example.org/feed.plist", "--app-id", "org.example.App"]
 
@@ -42,12 +43,12 @@ final class CheckOptionDeclarationTests: XCTestCase {
     }
 
     func testEveryOptionOfTheParserReachesTheLineThePlainReadingAndTheAutostartArguments() throws {
-        let standard = try XCTUnwrap(CheckCommandLine(arguments: ParsedArguments.plainForm(of: CheckCommand.parse(base)), fromParser: true))
+        let standard = CheckCommandLine(parsed: try CheckCommand.parse(base))
         XCTAssertEqual(standard, CheckCommandLine(feed: base[1], appID: base[3]))
         for (name, kind) in try parsersOptions() where !base.contains(name) {
             let arguments = try base + (kind == .flag ? [name] : [name, XCTUnwrap(acceptedValue(for: name), name)])
             // The parser's values, handed over as the check receives them.
-            let parsed = try XCTUnwrap(CheckCommandLine(arguments: ParsedArguments.plainForm(of: CheckCommand.parse(arguments)), fromParser: true), name)
+            let parsed = CheckCommandLine(parsed: try CheckCommand.parse(arguments))
             XCTAssertNotEqual(parsed, standard, "\(name) changes nothing")
             XCTAssertEqual(CheckCommandLine(plainArguments: arguments), parsed, "the plain reading of \(name)")
             // An autostart entry's arguments give the same check, whichever reading reads them.

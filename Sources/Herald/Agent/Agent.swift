@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 import HeraldCore
 import HeraldDesktop
 
@@ -66,7 +67,7 @@ package final class Agent {
     /// The answers waiting to be recorded until another process lets go of their app's lock.
     private var recordsWaiting = 0
     private var leaving = false
-    private var status: Int32 = 0
+    private var status = EX_OK
     private var server: NotificationServer?
 
     /// The most notifications of one app the agent holds at once: a check shows a few at a time.
@@ -89,7 +90,7 @@ package final class Agent {
     /// Exports the interfaces, owns the name and answers calls until it has been idle for
     /// `idleSeconds`; then releases the name, answers what was already sent, and returns.
     ///
-    /// - Returns: 0 when it ran and went idle; 69 (unavailable) when there is no session bus or
+    /// - Returns: `EX_OK` when it ran and went idle; `EX_UNAVAILABLE` when there is no session bus or
     ///   another process owns the name, having said why.
     package func run() -> Int32 {
         let service: SessionService
@@ -97,7 +98,7 @@ package final class Agent {
             service = try SessionService(path: Self.objectPath, introspection: Self.introspection) { [weak self] call in self?.handle(call) }
         } catch {
             complain(error.description)
-            return 69
+            return EX_UNAVAILABLE
         }
         self.service = service
         let loop = MainLoop()
@@ -106,7 +107,7 @@ package final class Agent {
             guard let self else { return }
             if ownership == .lost, !self.leaving {
                 self.complain("cannot own \(Self.busName) on the session bus: another process owns it, or the bus has gone")
-                self.status = 69
+                self.status = EX_UNAVAILABLE
                 self.leaving = true
                 loop.quit()
             }

@@ -3,8 +3,8 @@ import HeraldCore
 /// How the installs of a fleet start their checks each day.
 package enum SessionPattern: Sendable, Equatable {
     /// One login a day at a time of day drawn from a normal distribution (each install, each
-    /// day, its own draw); the login entry then waits `StartDelay.seconds(upTo: startDelay)`
-    /// before it asks the gate (DESIGN.md D19).
+    /// day, its own draw); the login entry then waits `loginDelay(upTo: startDelay)` before it
+    /// asks the gate (DESIGN.md D19).
     case login(meanTime: Double, deviation: Double, startDelay: Double)
     /// The app starts a few times a day (each install, each day, a count drawn uniformly from
     /// `perDay`), each start at a uniform time of day within `between`, and calls
@@ -15,6 +15,12 @@ package enum SessionPattern: Sendable, Equatable {
     package var startDelay: Double {
         if case .login(_, _, let startDelay) = self { return startDelay }
         return 0
+    }
+
+    /// The wait of a login entry before its check, drawn as `herald check --start-delay`
+    /// draws it: uniformly in 0...limit, none when the limit is 0.
+    package static func loginDelay<Generator: RandomNumberGenerator>(upTo limit: Double, using random: inout Generator) -> Double {
+        limit > 0 ? Double.random(in: 0...limit, using: &random) : 0
     }
 
     /// Writes the times (seconds from the start of the simulated days, in order) at which one
@@ -28,7 +34,7 @@ package enum SessionPattern: Sendable, Equatable {
         switch self {
         case .login(let meanTime, let deviation, let startDelay):
             let login = random.normal(mean: meanTime, deviation: deviation)
-            times.append(midnight + login + StartDelay.seconds(upTo: startDelay, using: &random))
+            times.append(midnight + login + Self.loginDelay(upTo: startDelay, using: &random))
         case .appLaunches(let perDay, let between):
             let count = Int.random(in: perDay, using: &random)
             for _ in 0..<count { times.append(midnight + Double.random(in: between, using: &random)) }
@@ -60,8 +66,8 @@ package struct FleetScenario: Sendable, Equatable {
     }
 
     /// The start delay that `herald autostart enable` writes into the login entry by default
-    /// (its `--start-delay`), in seconds.
-    package static let autostartStartDelay = StartDelay.loginDefault
+    /// (its `--start-delay`), in seconds: two minutes, as `StartDelayTests` holds it to the tool's.
+    package static let autostartStartDelay = 120.0
 
     /// An office: one login a day around 9:00 (σ 20 minutes), through the autostart entry.
     package static let spread = FleetScenario(

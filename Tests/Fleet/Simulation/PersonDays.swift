@@ -60,7 +60,7 @@ struct PersonDays {
                 for (slot, app) in apps.enumerated() {
                     switch catalog[app].trigger {
                     case .login(let startDelay):
-                        checks.append(Check(time: midnight + login + StartDelay.seconds(upTo: startDelay, using: &random), slot: slot))
+                        checks.append(Check(time: midnight + login + SessionPattern.loginDelay(upTo: startDelay, using: &random), slot: slot))
                     case .appStart(let chance):
                         for opening in 0..<2 where random.unit() < (opening == 0 ? chance : chance / 3) {
                             checks.append(Check(time: midnight + login + Double.random(in: 0..<length, using: &random), slot: slot))

@@ -1,7 +1,7 @@
 import HeraldCore
 import XCTest
 
-/// One number formatter: a number reads the same in a feed value, its JSON, an option's
+/// One number formatter: a number reads the same in a feed value, its JSON, a range's
 /// refusal, a skipped message's reason and an option's refusal (a fetch's timeout:
 /// `FetchErrorTests`).
 final class NumberTextTests: XCTestCase {
@@ -21,7 +21,7 @@ final class NumberTextTests: XCTestCase {
             XCTAssertEqual(FeedValue.real(value).textValue, text)
             XCTAssertEqual(FeedValue.real(value).jsonText, text)
             XCTAssertEqual(between(MessageSkipReason.outsideRollout(value).description, "outside the ", " % rollout"), text)
-            XCTAssertEqual(CheckOptionLimits.timeoutRefusal(-value)?.hasSuffix(", not -" + text), true, "\(value)")
+            XCTAssertEqual(AllowedRange(upTo: 1, "seconds", zeroAllowed: false).requirement(refusing: -value)?.hasSuffix(", not -" + text), true, "\(value)")
             XCTAssertEqual(NumberText.oneDecimal(value), value < 0.05 ? "0" : text)
         }
     }

@@ -3,9 +3,9 @@ import Glibc
 import Herald
 
 /// What `herald`'s exit statuses mean: one list for every command (the BSD `sysexits` codes,
-/// named as sysexits.h names them), from which `herald --help`'s last section, the manual page's EXIT STATUS and
-/// desktop/docs/cli.md's table ("Exit status") are all written. No place in the sources writes
-/// a status's number.
+/// named as sysexits.h names them), from which `herald --help`'s last section, the manual
+/// page's EXIT STATUS and desktop/docs/cli.md's table ("Exit status") are all written. No
+/// place in the sources writes a status's number (`ExitStatusTests`).
 enum ExitStatus: CaseIterable, Sendable {
     /// The command did what it was asked, or found nothing to do.
     case done

@@ -103,6 +103,14 @@ final class ToolConventionsTests: XCTestCase {
         XCTAssertEqual(pageRows, helpRows)
     }
 
+    func testTheAgentRefusesArgumentsWithTheToolsUsageStatus() throws {
+        let session = try DesktopSession(capabilities: nil, bus: false)
+        let agent = try ChildProcess(TestPaths.agent, ["--feed", "x"], environment: session.environment, directory: session.directory, name: "agent-usage")
+        XCTAssertEqual(Run(status: agent.wait(seconds: 60), output: agent.output, errorOutput: agent.errorOutput),
+                       Run(status: 64, output: "", errorOutput: "herald-agent: takes no arguments: D-Bus starts it as the service org.herald.Agent\n"))
+        XCTAssertEqual(try run(session, ["check", "--feed", "x"]).status, 64, "herald's own usage status")
+    }
+
     func testHeraldWithoutASubcommandPrintsItsUsageOnStandardErrorAndExits64() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
         for group in [[], ["autostart"], ["feed"]] {

@@ -40,7 +40,7 @@ extension Herald {
         check?.withdraw(messageKey: key)
         let now = self.now()
         try updateState { state in
-            state = CheckPolicy.applyFromApp(answer, to: key, state: state, in: configuration.policyContext(at: now))
+            state = CheckPolicy.applyFromApp(answer, to: key, state: state, in: policyContext(at: now))
         }
     }
 
@@ -57,7 +57,7 @@ extension Herald {
     ///
     /// - Throws: `HeraldError.state` when the state cannot be read.
     public func pendingMessages(in feed: Feed) throws(HeraldError) -> [FeedEntry] {
-        CheckPolicy.select(feed, state: try readState(), in: configuration.policyContext(at: now()),
+        CheckPolicy.select(feed, state: try readState(), in: policyContext(at: now()),
                            // Nothing is drawn by asking: an install without a draw yet is outside
                            // every rollout until its first check draws one.
                            rolloutDraw: { 1 }).candidates
@@ -71,7 +71,7 @@ extension Herald {
     /// - Parameter offSwitches: the key files' word on categories and the attention budget; the
     ///   budget is kept against the person's ledger as last written.
     package func explain(_ feed: Feed, state: HeraldState, offSwitches: OffSwitchDecision = .none) -> [MessageExplanation] {
-        CheckPolicy.explain(feed, state: state, quiet: quietReason(), in: configuration.policyContext(at: now(), offSwitches: offSwitches),
+        CheckPolicy.explain(feed, state: state, quiet: quietReason(), in: policyContext(at: now(), offSwitches: offSwitches),
                             attention: (try? ledger.snapshot()).map { (configuration.appID, $0) })
     }
 
@@ -83,7 +83,7 @@ extension Herald {
     /// nothing at all (`reasonNotToCheck()` says so), and `herald(_:shouldDisplay:)` may still
     /// decline a prompt that is due.
     package func explainPrompts(state: HeraldState) -> [PromptExplanation] {
-        CheckPolicy.explain(registeredPrompts, state: state, quiet: quietReason(), in: configuration.policyContext(at: now()))
+        CheckPolicy.explain(registeredPrompts, state: state, quiet: quietReason(), in: policyContext(at: now()))
     }
 
     /// Why a launch check would not run now, as the gate sees it (iNotify's
@@ -91,16 +91,21 @@ extension Herald {
     /// is due. A mute comes first; the delegate's `heraldShouldCheck` is asked last, as a launch
     /// check does. Reads the state without changing it, so asking does not pass the first launch.
     ///
-    /// - Throws: `HeraldError.keyFile` when a key file of the off switches cannot be
-    ///   read, `HeraldError.state` when the state cannot be read.
+    /// The stages are a check's own (`CheckStages`), asked in a check's order.
+    ///
+    /// - Throws: `HeraldError.keyFile` when a key file of the off switches cannot be read or
+    ///   the administrator's mirror is refused (a check stops on either), `HeraldError.state`
+    ///   when the state cannot be read.
     public func reasonNotToCheck() throws(HeraldError) -> CheckSkipReason? {
-        do {
-            if let mute = try offSwitches().mute { return .muted(mute) }
-        } catch {
-            throw HeraldError.keyFile(error.description)
+        let decision = try CheckStages.decide(
+            offSwitches: offSwitches, feedURL: configuration.feedURL, rules: configuration.urlRules, configuration: configuration.check,
+            state: readState, now: now(), force: false, shouldCheck: { delegate?.heraldShouldCheck(self) })
+        switch decision {
+        case .stop(.muted(let mute)): return .muted(mute)
+        case .stop(.keyFile(let problem)): throw HeraldError.keyFile(problem)
+        case .skip(let reason): return reason
+        case .fetch: return nil
         }
-        if let skip = CheckPolicy.gate(configuration.check, state: try readState(), now: now()).skip { return skip }
-        return delegate?.heraldShouldCheck(self) == false ? .delegateDeclined : nil
     }
 
     /// Whether a launch check would run now: `reasonNotToCheck()` is `nil`. A state that

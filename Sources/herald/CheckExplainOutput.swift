@@ -36,27 +36,22 @@ struct CheckExplanation {
             EventReporter.complain(StateStoreError(error, writing: "the state").description)
             return 73
         }
-        // The off switches come first, as in a check: a muted app fetches nothing, and the
-        // administrator's mirror is the feed explained.
-        let decision: OffSwitchDecision
-        do {
-            decision = try herald.offSwitches()
-        } catch {
-            EventReporter.complain(error.description)
-            return HeraldError.keyFile(error.description).exitCode
-        }
+        // The stages go in a check's order (`CheckStages`): the off switches first, so a muted
+        // app fetches nothing, and the administrator's mirror is the feed explained.
         let feedURL: String
-        switch decision.outcome(forFeed: configuration.feedURL, rules: configuration.urlRules) {
-        case .muted(let mute):
+        let decision: OffSwitchDecision
+        switch CheckStages.offSwitches(herald.offSwitches, feedURL: configuration.feedURL, rules: configuration.urlRules) {
+        case .stop(.muted(let mute)):
             let skip = CheckSkipReason.muted(mute)
             say(json ? Self.event("check-skipped", EventReporter.fields(of: skip))
                   : "no check: \(skip); no message\(herald.registeredPrompts.isEmpty ? "" : " or prompt") is shown")
             return 0
-        case .refused(let refusal):
-            EventReporter.complain(refusal)
-            return HeraldError.keyFile(refusal).exitCode
-        case .fetch(let url, _):
+        case .stop(.keyFile(let problem)):
+            EventReporter.complain(problem)
+            return HeraldError.keyFile(problem).exitCode
+        case .go(let url, _, let offSwitches):
             feedURL = url ?? configuration.feedURL!
+            decision = offSwitches
         }
         let source = herald.feedSource(for: feedURL, cache: nil)
         let loaded: LoadedFeed
@@ -67,7 +62,7 @@ struct CheckExplanation {
             EventReporter.complain(error.description)
             return explainPrompts(of: herald, state: state) ?? error.exitCode
         }
-        if let skip = CheckPolicy.gate(configuration.check, state: state, now: herald.now(), force: line.force).skip {
+        if let skip = CheckStages.gate(configuration.check, state: state, now: herald.now(), force: line.force).skip {
             say(json ? Self.event("check-skipped", EventReporter.fields(of: skip))
                   : "no check now (\(skip)); a due check would decide:")
         }

@@ -185,6 +185,8 @@ final class Check {
         guard updateState({ _ in }) != nil else { return finish(nil) }
         if let mirror = route.mirror { delegate?.herald(herald, didReport: .fetchingMirror(mirror)) }
         let url = route.url!
+        // A delegate that closed everything while it was asked has stopped the check already.
+        guard case .gating = phase else { return finish(nil) }
         phase = .fetching(route)
         inputs.feedSource(url).load(cached: gate.state.cachedFeed, accepted: gate.state.acceptedSignature(from: url)) { [self] result in
             switch result {

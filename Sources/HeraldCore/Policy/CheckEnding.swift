@@ -34,6 +34,7 @@ package struct CheckEnding: Sendable, Equatable {
             self.signature = signature
         }
 
+        /// Equal when the records and the signatures are.
         package static func == (lhs: FetchedFeed, rhs: FetchedFeed) -> Bool {
             lhs.cacheRecord == rhs.cacheRecord && lhs.signature?.metadata == rhs.signature?.metadata
                 && lhs.signature?.bytes == rhs.signature?.bytes && lhs.signature?.url == rhs.signature?.url

@@ -8,7 +8,7 @@ import HeraldDesktop
 /// Owned by its `Herald` and handed to each check it starts; the check names itself here as
 /// it starts and leaves as it ends.
 @MainContext
-final class RunningChecks {
+package final class RunningChecks {
     private var running: Set<String> = []
     private var made = 0
     /// Names this registry's checks apart from another `Herald`'s in this process.
@@ -17,10 +17,10 @@ final class RunningChecks {
     private nonisolated static let processToken = String(UInt64.random(in: 1...UInt64.max), radix: 36)
 
     /// An empty registry.
-    init() {}
+    package init() {}
 
     /// Names a new check and counts it as running until `ended(_:)`.
-    func start() -> Claimant {
+    package func start() -> Claimant {
         made += 1
         let claimant = Claimant(processID: getpid(), check: "\(Self.processToken).\(token).\(made)")
         running.insert(claimant.check)
@@ -28,14 +28,14 @@ final class RunningChecks {
     }
 
     /// The check is over: its claims no longer hold anything back.
-    func ended(_ claimant: Claimant) {
+    package func ended(_ claimant: Claimant) {
         running.remove(claimant.check)
     }
 
     /// Whether the check holding a claim may still run: one of these running checks, one of
     /// another `Herald` of this process (which releases its claims as it ends, or lets them
     /// lapse), or any check of another live process.
-    func isLive(_ claim: HeraldState.Claim) -> Bool {
+    package func isLive(_ claim: HeraldState.Claim) -> Bool {
         guard claim.processID == getpid() else { return kill(claim.processID, 0) == 0 || errno == EPERM }
         guard let check = claim.check, check.hasPrefix(Self.processToken + ".") else { return false }
         guard check.hasPrefix("\(Self.processToken).\(token).") else { return true }

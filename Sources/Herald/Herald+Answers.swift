@@ -75,6 +75,36 @@ extension Herald {
                             attention: (try? ledger.snapshot()).map { (configuration.appID, $0) })
     }
 
+    /// What a check would do now, stage by stage in a check's order (`CheckStages`), for
+    /// `herald check --explain` to print: the off switches (a stop ends it there), the feed
+    /// (`load`s it from the feed source the stages chose, without the cached copy), the gate's
+    /// reason not to check now, if any, and what the plan would decide for each message and
+    /// prompt. Nothing is shown, drawn, claimed or written.
+    ///
+    /// - Parameters:
+    ///   - state: the app's state, which the caller read.
+    ///   - force: a manual check: the gate passes, and no prompt is decided.
+    ///   - load: fetches the feed once from the source, refusing a signature older than the
+    ///     one accepted.
+    package func explainCheck(state: HeraldState, force: Bool,
+                              load: (FeedSource, FeedSignature.Accepted?) -> Result<LoadedFeed, HeraldError>) -> ExplainedCheck {
+        let prompts = force ? [] : explainPrompts(state: state)
+        switch CheckStages.offSwitches(offSwitches, feedURL: configuration.feedURL, rules: configuration.urlRules) {
+        case .stop(let stop):
+            return .stopped(stop)
+        case .go(let url, _, let decision):
+            let feedURL = url ?? configuration.feedURL!
+            switch load(feedSource(for: feedURL, cache: nil), state.acceptedSignature(from: feedURL)) {
+            case .failure(let error):
+                // A check that cannot fetch still shows the prompts that are due.
+                return .notFetched(error, prompts: prompts)
+            case .success(let loaded):
+                return .explained(skip: CheckStages.gate(configuration.check, state: state, now: now(), force: force).skip, loaded: loaded,
+                                  messages: explain(loaded.feed, state: state, offSwitches: decision), prompts: prompts)
+            }
+        }
+    }
+
     /// What a launch check would decide now for each registered prompt, in name order, and why
     /// (`CheckPolicy.explain(_:state:now:quiet:isLive:)`), against `state`, which the caller read
     /// (`herald check --explain`): this launch counted, as `appLaunched()` counts it, then due,
@@ -181,4 +211,15 @@ extension Herald {
         }
         Notice.open(link, with: linkOpener, herald: self)
     }
+}
+
+/// What `Herald.explainCheck` found, stage by stage.
+package enum ExplainedCheck {
+    /// The off switches stop the check: nothing is fetched or shown.
+    case stopped(CheckStages.Stop)
+    /// The feed could not be fetched; the prompts a launch check would still decide.
+    case notFetched(HeraldError, prompts: [PromptExplanation])
+    /// The feed as fetched; the gate's reason not to check now (`nil` when due); what a due
+    /// check would decide for each message, and for each prompt.
+    case explained(skip: CheckSkipReason?, loaded: LoadedFeed, messages: [MessageExplanation], prompts: [PromptExplanation])
 }

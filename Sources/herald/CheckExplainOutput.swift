@@ -36,51 +36,40 @@ struct CheckExplanation {
             EventReporter.complain(StateStoreError(error, writing: "the state").description)
             return 73
         }
-        // The stages go in a check's order (`CheckStages`): the off switches first, so a muted
-        // app fetches nothing, and the administrator's mirror is the feed explained.
-        let feedURL: String
-        let decision: OffSwitchDecision
-        switch CheckStages.offSwitches(herald.offSwitches, feedURL: configuration.feedURL, rules: configuration.urlRules) {
-        case .stop(.muted(let mute)):
+        // The stages go in a check's order: the off switches first, so a muted app fetches
+        // nothing, and the administrator's mirror is the feed explained.
+        switch herald.explainCheck(state: state, force: line.force, load: { source, accepted in source.loadOnce(accepted: accepted) }) {
+        case .stopped(.muted(let mute)):
             let skip = CheckSkipReason.muted(mute)
             say(json ? Self.event("check-skipped", EventReporter.fields(of: skip))
                   : "no check: \(skip); no message\(herald.registeredPrompts.isEmpty ? "" : " or prompt") is shown")
             return 0
-        case .stop(.keyFile(let problem)):
+        case .stopped(.keyFile(let problem)):
             EventReporter.complain(problem)
             return HeraldError.keyFile(problem).exitCode
-        case .go(let url, _, let offSwitches):
-            feedURL = url ?? configuration.feedURL!
-            decision = offSwitches
-        }
-        let source = herald.feedSource(for: feedURL, cache: nil)
-        let loaded: LoadedFeed
-        switch source.loadOnce(accepted: state.acceptedSignature(from: feedURL)) {
-        case .success(let success): loaded = success
-        case .failure(let error):
-            // A check that cannot fetch still shows the prompts that are due.
+        case .notFetched(let error, let prompts):
             EventReporter.complain(error.description)
-            return explainPrompts(of: herald, state: state) ?? error.exitCode
+            sayPrompts(prompts)
+            return error.exitCode
+        case .explained(let skip, let loaded, let messages, let prompts):
+            if let skip {
+                say(json ? Self.event("check-skipped", EventReporter.fields(of: skip))
+                      : "no check now (\(skip)); a due check would decide:")
+            }
+            if let note = FeedSource.languageNote(of: loaded, source: line.feed) {
+                say(json ? Self.event("feed-url", ["url": .string(loaded.url), "notFound": .array(loaded.notFound.map(FeedValue.string))]) : note)
+            }
+            for explanation in messages { say(json ? Self.data(of: explanation) : Self.line(for: explanation)) }
+            sayPrompts(prompts)
+            return 0
         }
-        if let skip = CheckStages.gate(configuration.check, state: state, now: herald.now(), force: line.force).skip {
-            say(json ? Self.event("check-skipped", EventReporter.fields(of: skip))
-                  : "no check now (\(skip)); a due check would decide:")
-        }
-        if let note = FeedSource.languageNote(of: loaded, source: line.feed) {
-            say(json ? Self.event("feed-url", ["url": .string(loaded.url), "notFound": .array(loaded.notFound.map(FeedValue.string))]) : note)
-        }
-        for explanation in herald.explain(loaded.feed, state: state, offSwitches: decision) {
-            say(json ? Self.data(of: explanation) : Self.line(for: explanation))
-        }
-        return explainPrompts(of: herald, state: state) ?? 0
     }
 
-    /// Prints a line per registered prompt; returns the exit code of a failure, or `nil`.
-    private func explainPrompts(of herald: Herald, state: HeraldState) -> Int32? {
-        for explanation in herald.explainPrompts(state: state) {
+    /// Prints a line per prompt.
+    private func sayPrompts(_ prompts: [PromptExplanation]) {
+        for explanation in prompts {
             say(line.json ? Self.data(of: explanation) : "prompt '\(explanation.name)' \(explanation)")
         }
-        return nil
     }
 
     /// `{"event": "prompt-explained", "prompt", "decision", "reason", "detail"}`.

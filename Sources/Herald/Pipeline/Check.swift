@@ -37,7 +37,7 @@ final class Check {
         /// Reading the off switches and asking the gate.
         case gating
         /// The feed is on its way from the URL the off switches chose.
-        case fetching(FeedRoute)
+        case fetching(FeedToFetch)
         /// Told to stop (`closeAll`) before presenting: nothing more is planned or shown.
         case stopped
         /// Showing what the plan claimed; what is on screen so far.
@@ -49,7 +49,7 @@ final class Check {
     }
 
     /// The feed the off switches let the check fetch, and their word on categories and budget.
-    struct FeedRoute {
+    struct FeedToFetch {
         /// The app's own feed URL, or the administrator's mirror of it.
         var url: String?
         /// The administrator's mirror, told to the delegate when the check fetches from it.
@@ -60,7 +60,7 @@ final class Check {
 
     /// What the presentation phase has.
     struct Presenting {
-        var route: FeedRoute
+        var target: FeedToFetch
         /// The server's capabilities, which the content is built for.
         var capabilities: Set<String>
         /// When the check planned: the time its outcome is recorded at.
@@ -131,7 +131,7 @@ final class Check {
     /// Runs the check: the off switches, then the gate (with the launch's prompt uses), then the
     /// feed when due, then the plan.
     func start() {
-        let route: FeedRoute
+        let target: FeedToFetch
         switch CheckStages.offSwitches({ () throws(OffSwitchFileError) in try inputs.offSwitches() }, feedURL: configuration.feedURL,
                                        rules: configuration.urlRules) {
         case .stop(.muted(let mute)):
@@ -141,9 +141,9 @@ final class Check {
             report(.keyFile(problem))
             return finish(nil)
         case .go(let url, let mirror, let decision):
-            route = FeedRoute(url: url, mirror: mirror, offSwitches: decision)
+            target = FeedToFetch(url: url, mirror: mirror, offSwitches: decision)
         }
-        let feedRuns = route.url != nil && (force || configuration.checkAtLaunch)
+        let feedRuns = target.url != nil && (force || configuration.checkAtLaunch)
         let prompts = inputs.prompts()
         let countUses = launch && !prompts.isEmpty
         let takesAnswersGivenAway = launch && configuration.reportsAnswersGivenAway
@@ -154,7 +154,7 @@ final class Check {
         // are answers given while the app was away to take.
         if feedRuns, !countUses, let snapshot = try? store.snapshot(), !takesAnswersGivenAway || snapshot.answeredAway.isEmpty {
             let gate = CheckStages.gate(configuration.check, state: snapshot, now: now, force: force)
-            if gate.state == snapshot { return run(gate, route) }
+            if gate.state == snapshot { return run(gate, target) }
         }
         var answersGivenAway: [(key: String, answer: Answer, at: Date)] = []
         let gate = updateState { state -> (skip: CheckSkipReason?, state: HeraldState) in
@@ -170,32 +170,32 @@ final class Check {
         for given in gate == nil ? [] : answersGivenAway {
             delegate?.herald(herald, didReport: .answeredWhileAway(key: given.key, answer: given.answer, at: given.at))
         }
-        guard feedRuns, let gate else { return plan(after: .notRun, route, snapshot: gate?.state) }
-        run(gate, route)
+        guard feedRuns, let gate else { return plan(after: .notRun, target, snapshot: gate?.state) }
+        run(gate, target)
     }
 
     /// Acts on the gate's decision: skips the fetch, or fetches the feed and plans.
-    private func run(_ gate: (skip: CheckSkipReason?, state: HeraldState), _ route: FeedRoute) {
+    private func run(_ gate: (skip: CheckSkipReason?, state: HeraldState), _ target: FeedToFetch) {
         if let skip = gate.skip ?? CheckStages.delegate(force: force, shouldCheck: { delegate?.heraldShouldCheck(herald) }) {
             delegate?.herald(herald, didReport: .checkSkipped(skip))
-            return plan(after: .notRun, route, snapshot: gate.state)
+            return plan(after: .notRun, target, snapshot: gate.state)
         }
         // The gate may have read a snapshot without the lock; the lock is taken once here, so a
         // lock file that cannot be used stops the check before the server is asked, not after.
         guard updateState({ _ in }) != nil else { return finish(nil) }
-        if let mirror = route.mirror { delegate?.herald(herald, didReport: .fetchingMirror(mirror)) }
-        let url = route.url!
+        if let mirror = target.mirror { delegate?.herald(herald, didReport: .fetchingMirror(mirror)) }
+        let url = target.url!
         // A delegate that closed everything while it was asked has stopped the check already.
         guard case .gating = phase else { return finish(nil) }
-        phase = .fetching(route)
+        phase = .fetching(target)
         inputs.feedSource(url).load(cached: gate.state.cachedFeed, accepted: gate.state.acceptedSignature(from: url)) { [self] result in
             switch result {
             case .success(let loaded):
                 delegate?.herald(herald, didReport: .feedFetched(loaded.feed, notModified: loaded.notModified))
-                plan(after: .fetched(loaded, from: url), route, snapshot: gate.state)
+                plan(after: .fetched(loaded, from: url), target, snapshot: gate.state)
             case .failure(let error):
                 report(error)
-                plan(after: .failed(error), route, snapshot: gate.state)
+                plan(after: .failed(error), target, snapshot: gate.state)
             }
         }
     }

@@ -41,7 +41,7 @@ extension Check {
     /// only when a plan on the snapshot shows something, so the lock is never held across D-Bus
     /// and a check with nothing to show never touches the bus. The desktop's quiet is asked
     /// then too, once.
-    func plan(after step: FeedStep, _ route: FeedRoute, snapshot: HeraldState?) {
+    func plan(after step: FeedStep, _ target: FeedToFetch, snapshot: HeraldState?) {
         let now = inputs.clock.now
         func ending(_ screen: CheckEnding.Screen) -> CheckEnding {
             CheckEnding(feed: step.ending, screen: screen, plannedAt: now, now: inputs.clock.now)
@@ -71,7 +71,7 @@ extension Check {
             }
         }
         if let snapshot {
-            let planned = makePlan(step.feed, prompts, route, state: snapshot, ledger: ledgerSnapshot, draw: draw)
+            let planned = makePlan(step.feed, prompts, target, state: snapshot, ledger: ledgerSnapshot, draw: draw)
             if planned.showsAnything, let screen = screenUnavailable(releasing: .init(), planned) { return finish(ending(screen)) }
         }
         var recorded = false
@@ -79,12 +79,12 @@ extension Check {
             var budgeted: CheckPlan?
             if usesLedger(for: step.feed, state: state, read: ledgerSnapshot) {
                 budgeted = updateLedger { ledger -> CheckPlan in
-                    let plan = makePlan(step.feed, prompts, route, state: state, ledger: ledger, draw: draw)
+                    let plan = makePlan(step.feed, prompts, target, state: state, ledger: ledger, draw: draw)
                     if let changed = plan.ledger { ledger = changed }
                     return plan
                 }
             }
-            let plan = budgeted ?? makePlan(step.feed, prompts, route, state: state, ledger: nil, draw: draw)
+            let plan = budgeted ?? makePlan(step.feed, prompts, target, state: state, ledger: nil, draw: draw)
             // Nothing to show: the outcome goes in this update, one write.
             recorded = !plan.showsAnything
             state = recorded ? CheckPolicy.finished(ending(.nothingShown), in: plan.state, claimant: claimant) : plan.state
@@ -98,16 +98,16 @@ extension Check {
         // The state changed since the snapshot, or there was none: there is something to show after all.
         if capabilities == nil, let screen = screenUnavailable(releasing: claims(of: plan), plan) { return finish(ending(screen)) }
         report(plan, feedFetched: step.feed != nil)
-        var presenting = Presenting(route: route, capabilities: capabilities ?? [], plannedAt: now)
+        var presenting = Presenting(target: target, capabilities: capabilities ?? [], plannedAt: now)
         presenting.record.budgeted = plan.ledger != nil
         present(plan, after: step, presenting)
     }
 
-    private func makePlan(_ feed: Feed?, _ prompts: [Prompt], _ route: FeedRoute, state: HeraldState, ledger: AttentionLedger?,
+    private func makePlan(_ feed: Feed?, _ prompts: [Prompt], _ target: FeedToFetch, state: HeraldState, ledger: AttentionLedger?,
                           draw: Double) -> CheckPlan {
         let now = inputs.clock.now
         return CheckPolicy.plan(feed: feed, prompts: prompts, state: state, claimant: claimant, claimUntil: claimUntil(now),
-                                in: herald.policyContext(at: now, offSwitches: route.offSwitches), rolloutDraw: draw,
+                                in: herald.policyContext(at: now, offSwitches: target.offSwitches), rolloutDraw: draw,
                                 attention: ledger.map { (configuration.appID, $0) })
     }
 
@@ -128,7 +128,7 @@ extension Check {
         let now = inputs.clock.now
         let passedOver = presenting.record.notShown.messages.filter { claimed.contains($0) }
         let until = claimUntil(now)
-        let context = herald.policyContext(at: now, offSwitches: presenting.route.offSwitches)
+        let context = herald.policyContext(at: now, offSwitches: presenting.target.offSwitches)
         let budgeted = presenting.record.budgeted
         let outcome = updateState { state -> MessageSkipReason? in
             state = CheckPolicy.release(messages: passedOver, heldBy: claimant, in: state)

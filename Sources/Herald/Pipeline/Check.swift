@@ -24,8 +24,11 @@ final class Check {
     let claimant: Claimant
     /// The `Herald` the events are about; held, so that it outlives the answers.
     let herald: Herald
+    /// What the check works with.
     let inputs: CheckInputs
+    /// A launch: the prompts' uses are counted, and due prompts shown.
     let launch: Bool
+    /// A manual check: no gate and no `heraldShouldCheck`.
     let force: Bool
     /// Where the check is, and what it has there.
     var phase = Phase.gating

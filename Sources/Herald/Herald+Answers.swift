@@ -40,7 +40,7 @@ extension Herald {
         check?.withdraw(messageKey: key)
         let now = self.now()
         try updateState { state in
-            state = CheckPolicy.applyFromApp(answer, to: key, state: state, in: configuration.policyContext(at: now))
+            state = CheckPolicy.applyFromApp(answer, to: key, state: state, in: policyContext(at: now))
         }
     }
 
@@ -57,7 +57,7 @@ extension Herald {
     ///
     /// - Throws: `HeraldError.state` when the state cannot be read.
     public func pendingMessages(in feed: Feed) throws(HeraldError) -> [FeedEntry] {
-        CheckPolicy.select(feed, state: try readState(), in: configuration.policyContext(at: now()),
+        CheckPolicy.select(feed, state: try readState(), in: policyContext(at: now()),
                            // Nothing is drawn by asking: an install without a draw yet is outside
                            // every rollout until its first check draws one.
                            rolloutDraw: { 1 }).candidates
@@ -71,8 +71,38 @@ extension Herald {
     /// - Parameter offSwitches: the key files' word on categories and the attention budget; the
     ///   budget is kept against the person's ledger as last written.
     package func explain(_ feed: Feed, state: HeraldState, offSwitches: OffSwitchDecision = .none) -> [MessageExplanation] {
-        CheckPolicy.explain(feed, state: state, quiet: quietReason(), in: configuration.policyContext(at: now(), offSwitches: offSwitches),
+        CheckPolicy.explain(feed, state: state, quiet: quietReason(), in: policyContext(at: now(), offSwitches: offSwitches),
                             attention: (try? ledger.snapshot()).map { (configuration.appID, $0) })
+    }
+
+    /// What a check would do now, stage by stage in a check's order (`CheckStages`), for
+    /// `herald check --explain` to print: the off switches (a stop ends it there), the feed
+    /// (`load`s it from the feed source the stages chose, without the cached copy), the gate's
+    /// reason not to check now, if any, and what the plan would decide for each message and
+    /// prompt. Nothing is shown, drawn, claimed or written.
+    ///
+    /// - Parameters:
+    ///   - state: the app's state, which the caller read.
+    ///   - force: a manual check: the gate passes, and no prompt is decided.
+    ///   - load: fetches the feed once from the source, refusing a signature older than the
+    ///     one accepted.
+    package func explainCheck(state: HeraldState, force: Bool,
+                              load: (FeedSource, FeedSignature.Accepted?) -> Result<LoadedFeed, HeraldError>) -> ExplainedCheck {
+        let prompts = force ? [] : explainPrompts(state: state)
+        switch CheckStages.offSwitches(offSwitches, feedURL: configuration.feedURL, rules: configuration.urlRules) {
+        case .stop(let stop):
+            return .stopped(stop)
+        case .go(let url, _, let decision):
+            let feedURL = url ?? configuration.feedURL!
+            switch load(feedSource(for: feedURL, cache: nil), state.acceptedSignature(from: feedURL)) {
+            case .failure(let error):
+                // A check that cannot fetch still shows the prompts that are due.
+                return .notFetched(error, prompts: prompts)
+            case .success(let loaded):
+                return .explained(skip: CheckStages.gate(configuration.check, state: state, now: now(), force: force).skip, loaded: loaded,
+                                  messages: explain(loaded.feed, state: state, offSwitches: decision), prompts: prompts)
+            }
+        }
     }
 
     /// What a launch check would decide now for each registered prompt, in name order, and why
@@ -83,7 +113,7 @@ extension Herald {
     /// nothing at all (`reasonNotToCheck()` says so), and `herald(_:shouldDisplay:)` may still
     /// decline a prompt that is due.
     package func explainPrompts(state: HeraldState) -> [PromptExplanation] {
-        CheckPolicy.explain(registeredPrompts, state: state, quiet: quietReason(), in: configuration.policyContext(at: now()))
+        CheckPolicy.explain(registeredPrompts, state: state, quiet: quietReason(), in: policyContext(at: now()))
     }
 
     /// Why a launch check would not run now, as the gate sees it (iNotify's
@@ -91,16 +121,21 @@ extension Herald {
     /// is due. A mute comes first; the delegate's `heraldShouldCheck` is asked last, as a launch
     /// check does. Reads the state without changing it, so asking does not pass the first launch.
     ///
-    /// - Throws: `HeraldError.keyFile` when a key file of the off switches cannot be
-    ///   read, `HeraldError.state` when the state cannot be read.
+    /// The stages are a check's own (`CheckStages`), asked in a check's order.
+    ///
+    /// - Throws: `HeraldError.keyFile` when a key file of the off switches cannot be read or
+    ///   the administrator's mirror is refused (a check stops on either), `HeraldError.state`
+    ///   when the state cannot be read.
     public func reasonNotToCheck() throws(HeraldError) -> CheckSkipReason? {
-        do {
-            if let mute = try offSwitches().mute { return .muted(mute) }
-        } catch {
-            throw HeraldError.keyFile(error.description)
+        let decision = try CheckStages.decide(
+            offSwitches: offSwitches, feedURL: configuration.feedURL, rules: configuration.urlRules, configuration: configuration.check,
+            state: readState, now: now(), force: false, shouldCheck: { delegate?.heraldShouldCheck(self) })
+        switch decision {
+        case .stop(.muted(let mute)): return .muted(mute)
+        case .stop(.keyFile(let problem)): throw HeraldError.keyFile(problem)
+        case .skip(let reason): return reason
+        case .fetch: return nil
         }
-        if let skip = CheckPolicy.gate(configuration.check, state: try readState(), now: now()).skip { return skip }
-        return delegate?.heraldShouldCheck(self) == false ? .delegateDeclined : nil
     }
 
     /// Whether a launch check would run now: `reasonNotToCheck()` is `nil`. A state that
@@ -176,4 +211,15 @@ extension Herald {
         }
         Notice.open(link, with: linkOpener, herald: self)
     }
+}
+
+/// What `Herald.explainCheck` found, stage by stage.
+package enum ExplainedCheck {
+    /// The off switches stop the check: nothing is fetched or shown.
+    case stopped(CheckStages.Stop)
+    /// The feed could not be fetched; the prompts a launch check would still decide.
+    case notFetched(HeraldError, prompts: [PromptExplanation])
+    /// The feed as fetched; the gate's reason not to check now (`nil` when due); what a due
+    /// check would decide for each message, and for each prompt.
+    case explained(skip: CheckSkipReason?, loaded: LoadedFeed, messages: [MessageExplanation], prompts: [PromptExplanation])
 }

@@ -117,7 +117,16 @@ public final class Herald {
     /// Receives the events; held weakly.
     public weak var delegate: HeraldDelegate?
     /// Shows the messages: the desktop's notification server unless another was given.
-    public let presenter: MessagePresenter
+    public var presenter: MessagePresenter { route.presenter }
+    /// How every check's messages reach the person, chosen once, here.
+    let route: PresentationRoute
+    /// Where `appWillQuit()` hands the messages still on screen: the agent or the desktop's
+    /// list, for a Herald on the desktop's own server outside a sandbox; `nil` closes them.
+    private let quitRoute: HandingOverPresenter?
+    /// Hears where each handed-over message went, instead of the delegate's `didShow`.
+    package weak var handoverObserver: HandoverObserving?
+    /// The checks of this Herald still running: whose claims still hold.
+    let running = RunningChecks()
     /// Opens view links and tells whether a link can be opened.
     package let linkOpener: any LinkOpening
     /// The time, and the timers of a check (its wait limit).
@@ -200,7 +209,9 @@ public final class Herald {
     ///   - ledger: the attention ledger the budget is kept in; by default the user's, shared by
     ///     every app, when the state is the app's own file too, and one in memory when `store`
     ///     is given (a store of its own is a run apart from the user's).
-    package init(configuration: Configuration, store: (any StateStore)?, presenter: MessagePresenter? = nil,
+    ///   - handingOver: hands each check's messages over to outlive it, showing through
+    ///     `presenter` what it does not (`herald check`); `nil` shows them through `presenter`.
+    package init(configuration: Configuration, store: (any StateStore)?, presenter: MessagePresenter? = nil, handingOver: HandingOverPresenter? = nil,
                  linkOpener: (any LinkOpening)? = nil, clock: (any HeraldClock)? = nil,
                  quietReason: (@MainContext () -> QuietReason?)? = nil,
                  offSwitches: (@MainContext () throws(OffSwitchFileError) -> OffSwitchDecision)? = nil,
@@ -250,10 +261,19 @@ public final class Herald {
         // Asked only in a sandbox: elsewhere making a Herald loads no library and asks no bus.
         let throughPortal = presenter == nil && configuration.isSandboxed
             && HandoverBus.route(appID: configuration.appID, environment: configuration.environment, sandboxed: true) == .portal
-        self.presenter = throughPortal
-            ? DesktopListPresenter(today: desktop, place: .portal, appName: configuration.appName, appID: configuration.appID,
-                                   icon: configuration.icon, environment: configuration.environment)
-            : desktop
+        if throughPortal {
+            route = .handingOver(DesktopListPresenter(today: desktop, place: .portal, appName: configuration.appName, appID: configuration.appID,
+                                                      icon: configuration.icon, environment: configuration.environment))
+        } else if let handingOver {
+            route = .handingOver(handingOver)
+        } else {
+            route = .onScreen(desktop)
+        }
+        // In a sandbox the agent is out of reach, and the portal is taken from the start or not at all.
+        quitRoute = presenter == nil && !configuration.isSandboxed
+            ? HandoverRoutePresenter(today: desktop, appName: configuration.appName, appID: configuration.appID, icon: configuration.icon,
+                                     environment: configuration.environment)
+            : nil
         if throughPortal {
             // (app id, key, answer, token). A click on a message an earlier Herald posted, whose target
             // holds no token, is refused by GIO for its type; its handover lapses after one remind
@@ -301,18 +321,14 @@ public final class Herald {
     /// `closeShownMessages()` closes them. Returns when it is done: the process may exit.
     public func appWillQuit() {
         guard let check else { return }
-        // In a sandbox the agent is out of reach, and the portal is taken from the start or not at all.
-        if presenter is DesktopPresenter, !configuration.isSandboxed {
-            check.handOverShown(through: HandoverRoutePresenter(today: presenter, appName: configuration.appName, appID: configuration.appID,
-                                                                icon: configuration.icon, environment: configuration.environment))
-        }
+        if let quitRoute { check.handOverShown(through: quitRoute) }
         check.closeAll()
     }
 
     private func begin(launch: Bool, force: Bool) {
         guard check == nil else { return }
         let inputs = CheckInputs(
-            configuration: configuration, store: store, presenter: presenter, linkOpener: linkOpener, clock: clock,
+            configuration: configuration, store: store, route: route, linkOpener: linkOpener, clock: clock, running: running,
             quietReason: quietReason, offSwitches: offSwitches, prompts: { [unowned self] in Array(prompts.values) },
             feedSource: { [unowned self] url in feedSource(for: url) },
             withdraw: { [appID = configuration.appID] key, handover in HandoverBus.withdraw(appID: appID, key: key, handover) },
@@ -320,6 +336,14 @@ public final class Herald {
         let check = Check(for: self, inputs: inputs, launch: launch, force: force)
         self.check = check
         check.start()
+    }
+
+    /// What the policy decides this app's messages against at `now`: the check settings, the
+    /// URL rules, which checks still run, and what the key files say of categories and the
+    /// attention budget.
+    func policyContext(at now: Date, offSwitches: OffSwitchDecision = .none) -> PolicyContext {
+        PolicyContext(configuration: configuration.check, now: now, urlRules: configuration.urlRules, isLive: running.isLive,
+                      runningProcess: RunningProcess.find, mutedCategories: offSwitches.mutedCategories, budget: offSwitches.budget)
     }
 
     /// Called by the check when it is over.

@@ -15,7 +15,7 @@ import HeraldDesktop
 @MainContext
 public final class RecordingPresenter: MessagePresenter {
     /// One message as Herald handed it over.
-    public final class Message: AbandonablePresentedMessage {
+    public final class Message: PresentedMessage {
         /// The notification's text and buttons.
         public let content: NotificationContent
         /// The link its view (or action) button opens.
@@ -39,9 +39,6 @@ public final class RecordingPresenter: MessagePresenter {
             isClosed = true
             deliver(.closed(.closedByHerald))
         }
-
-        /// Lets go of the check's closure without answering, as Herald asks of a replaced message.
-        package func abandon() { respond = nil }
 
         fileprivate func deliver(_ response: NotificationResponse) {
             guard let respond else { return }
@@ -81,6 +78,9 @@ public final class RecordingPresenter: MessagePresenter {
                         respond: @escaping @MainContext (NotificationResponse) -> Void) throws -> PresentedMessage {
         guard !refusesMessages else { throw HeraldError.presentation("the notification server refused it") }
         let message = Message(content: content, link: link, id: reusesIDs ? 1 : UInt32(shown.count + 1), respond: respond)
+        // As a server does, the new notification replaces the one that had its id: no answer
+        // comes from that one any more.
+        for replaced in shown where replaced.id == message.id { replaced.respond = nil }
         shown.append(message)
         return message
     }

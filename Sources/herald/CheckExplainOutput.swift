@@ -36,56 +36,40 @@ struct CheckExplanation {
             EventReporter.complain(StateStoreError(error, writing: "the state").description)
             return ExitStatus.cannotCreate.code
         }
-        // The off switches come first, as in a check: a muted app fetches nothing, and the
-        // administrator's mirror is the feed explained.
-        let decision: OffSwitchDecision
-        do {
-            decision = try herald.offSwitches()
-        } catch {
-            EventReporter.complain(error.description)
-            return ExitStatus.configuration.code
-        }
-        let feedURL: String
-        switch decision.outcome(forFeed: configuration.feedURL, rules: configuration.urlRules) {
-        case .muted(let mute):
+        // The stages go in a check's order: the off switches first, so a muted app fetches
+        // nothing, and the administrator's mirror is the feed explained.
+        switch herald.explainCheck(state: state, force: line.force, load: { source, accepted in source.loadOnce(accepted: accepted) }) {
+        case .stopped(.muted(let mute)):
             let skip = CheckSkipReason.muted(mute)
             say(json ? Self.event("check-skipped", EventReporter.fields(of: skip))
                   : "no check: \(skip); no message\(herald.registeredPrompts.isEmpty ? "" : " or prompt") is shown")
             return ExitStatus.done.code
-        case .refused(let refusal):
-            EventReporter.complain(refusal)
-            return ExitStatus.configuration.code
-        case .fetch(let url, _):
-            feedURL = url ?? configuration.feedURL!
-        }
-        let source = herald.feedSource(for: feedURL, cache: nil)
-        let loaded: LoadedFeed
-        switch source.loadOnce(accepted: state.acceptedSignature(from: feedURL)) {
-        case .success(let success): loaded = success
-        case .failure(let error):
-            // A check that cannot fetch still shows the prompts that are due.
+        case .stopped(.keyFile(let problem)):
+            EventReporter.complain(problem)
+            return ExitStatus(HeraldError.keyFile(problem)).code
+        case .notFetched(let error, let prompts):
             EventReporter.complain(error.description)
-            return explainPrompts(of: herald, state: state) ?? ExitStatus(error).code
+            sayPrompts(prompts)
+            return ExitStatus(error).code
+        case .explained(let skip, let loaded, let messages, let prompts):
+            if let skip {
+                say(json ? Self.event("check-skipped", EventReporter.fields(of: skip))
+                      : "no check now (\(skip)); a due check would decide:")
+            }
+            if let note = FeedSource.languageNote(of: loaded, source: line.feed) {
+                say(json ? Self.event("feed-url", ["url": .string(loaded.url), "notFound": .array(loaded.notFound.map(FeedValue.string))]) : note)
+            }
+            for explanation in messages { say(json ? Self.data(of: explanation) : Self.line(for: explanation)) }
+            sayPrompts(prompts)
+            return ExitStatus.done.code
         }
-        if let skip = CheckPolicy.gate(configuration.check, state: state, now: herald.now(), force: line.force).skip {
-            say(json ? Self.event("check-skipped", EventReporter.fields(of: skip))
-                  : "no check now (\(skip)); a due check would decide:")
-        }
-        if let note = FeedSource.languageNote(of: loaded, source: line.feed) {
-            say(json ? Self.event("feed-url", ["url": .string(loaded.url), "notFound": .array(loaded.notFound.map(FeedValue.string))]) : note)
-        }
-        for explanation in herald.explain(loaded.feed, state: state, offSwitches: decision) {
-            say(json ? Self.data(of: explanation) : Self.line(for: explanation))
-        }
-        return explainPrompts(of: herald, state: state) ?? ExitStatus.done.code
     }
 
-    /// Prints a line per registered prompt; returns the exit code of a failure, or `nil`.
-    private func explainPrompts(of herald: Herald, state: HeraldState) -> Int32? {
-        for explanation in herald.explainPrompts(state: state) {
+    /// Prints a line per prompt.
+    private func sayPrompts(_ prompts: [PromptExplanation]) {
+        for explanation in prompts {
             say(line.json ? Self.data(of: explanation) : "prompt '\(explanation.name)' \(explanation)")
         }
-        return nil
     }
 
     /// `{"event": "prompt-explained", "prompt", "decision", "reason", "detail"}`.

@@ -44,12 +44,13 @@ struct CheckSession {
             serverWait: serverWait,
             fallback: TerminalPresenter.isAvailable && !json ? TerminalPresenter(labels: configuration.labels) : nil,
             onServerInUse: { inUse in SignalWatcher.guardWaitLimit(inUse ? waitLimit : nil) })
-        let presenter: MessagePresenter = handsOver
+        let handingOver = handsOver
             ? HandoverRoutePresenter(today: today, appName: configuration.appName, appID: configuration.appID, icon: configuration.icon,
                                      environment: configuration.environment)
-            : today
+            : nil
         do {
-            (herald, file) = try Self.makeHerald(configuration, store: store, presenter: presenter, respectsQuietAndMutes: respectsQuietAndMutes)
+            (herald, file) = try Self.makeHerald(configuration, store: store, presenter: today, handingOver: handingOver,
+                                                 respectsQuietAndMutes: respectsQuietAndMutes)
         } catch {
             return error.rawValue
         }
@@ -58,6 +59,7 @@ struct CheckSession {
         reporter.promptsFile = promptsFile
         for prompt in prompts { herald.register(prompt) }
         herald.delegate = reporter
+        herald.handoverObserver = reporter
         let stop = StopRequest()
         SignalWatcher.start(store: file) { signal in
             stop.signal = signal
@@ -83,7 +85,7 @@ extension CheckSession {
     /// its exit code.
     @MainContext
     static func makeHerald(_ configuration: Herald.Configuration, store: (any StateStore)?, presenter: MessagePresenter? = nil,
-                           respectsQuietAndMutes: Bool = true) throws(ExitCode) -> (herald: Herald, file: FileStateStore?) {
+                           handingOver: HandingOverPresenter? = nil, respectsQuietAndMutes: Bool = true) throws(ExitCode) -> (herald: Herald, file: FileStateStore?) {
         do {
             var file: FileStateStore?
             if store == nil {
@@ -104,7 +106,7 @@ extension CheckSession {
             let ledger: any AttentionLedgerStore = file != nil && respectsQuietAndMutes
                 ? FileAttentionLedgerStore(environment: configuration.environment, lockWait: configuration.timeout.seconds)
                 : MemoryAttentionLedgerStore()
-            let herald = try Herald(configuration: configuration, store: store ?? file, presenter: presenter,
+            let herald = try Herald(configuration: configuration, store: store ?? file, presenter: presenter, handingOver: handingOver,
                                     quietReason: ignoresQuiet, offSwitches: ignoresMutes, ledger: ledger)
             return (herald, file)
         } catch let error as HeraldError {

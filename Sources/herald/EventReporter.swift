@@ -7,7 +7,7 @@ import HeraldDesktop
 /// Prints a check's events: a line per event for people, or with `--json` one JSON object per
 /// event on stdout. Remembers the first failure for the exit status.
 @MainContext
-final class EventReporter: HandoverObserving {
+final class EventReporter: HeraldDelegate, HandoverObserving {
     private let json: Bool
     private let verbose: Bool
     private let onFinish: () -> Void

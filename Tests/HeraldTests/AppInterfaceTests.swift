@@ -162,4 +162,32 @@ final class AppInterfaceTests: XCTestCase {
 @MainContext
 private final class DecliningDelegate: HeraldDelegate {
     func heraldShouldCheck(_ herald: Herald) -> Bool { false }
+
+    func testAReasonNotToCheckFollowsACheckAndARefusedMirrorStopsItAsAKeyFileProblem() throws {
+        try MainContext.assumeIsolated {
+            let mirror = FeedMirror(url: "http://mirror.example.com/feed.plist", file: "/etc/xdg/herald/herald.conf")
+            let (_, _, herald, _) = try CheckPipelineTests.pipeline("file:///feed.plist", offSwitches: { .init(mirror: mirror) })
+            XCTAssertThrowsError(try herald.reasonNotToCheck()) { error in
+                XCTAssertEqual((error as? HeraldError)?.description,
+                               HeraldError.keyFile("the feed URL http://mirror.example.com/feed.plist of /etc/xdg/herald/herald.conf is refused: "
+                                                   + "plain http is refused for feeds outside this machine (use https, or allow http)").description)
+            }
+            XCTAssertFalse(herald.shouldCheck, "a check stops on it")
+        }
+    }
+
+    func testExplainingACheckOfAMutedAppStopsAtTheOffSwitchesAndFetchesNothing() throws {
+        try MainContext.assumeIsolated {
+            let mute = Mute(by: .user, scope: .app, file: "/home/u/.config/herald/herald.conf")
+            let (_, _, herald, _) = try CheckPipelineTests.pipeline("file:///feed.plist", offSwitches: { .init(mute: mute) })
+            var fetched: [String] = []
+            let explained = herald.explainCheck(state: CheckPipelineTests.launched, force: true) { source, _ in
+                fetched.append(source.url)
+                return .failure(.fetch(.transport("not asked")))
+            }
+            guard case .stopped(.muted(let stoppedBy)) = explained else { return XCTFail("\(explained)") }
+            XCTAssertEqual(stoppedBy, mute)
+            XCTAssertEqual(fetched, [])
+        }
+    }
 }

@@ -89,11 +89,11 @@ public enum Notice: Equatable {
         herald.delegate?.herald(herald, didShow: self, notificationID: notificationID)
     }
 
-    /// Tells the delegate the message was handed over to `place`: as shown, unless it hears of
-    /// handovers (`HandoverObserving`).
+    /// Tells the `Herald`'s handover observer the message was handed over to `place`; without
+    /// one, the delegate hears it as shown.
     @MainContext
     func reportHandedOver(to place: Handover.Place, notificationID: UInt32, herald: Herald) {
-        guard let observer = herald.delegate as? HandoverObserving else { return reportShown(notificationID: notificationID, herald: herald) }
+        guard let observer = herald.handoverObserver else { return reportShown(notificationID: notificationID, herald: herald) }
         observer.herald(herald, didHandOver: self, to: place, notificationID: notificationID)
     }
 

@@ -40,14 +40,13 @@ package final class AgentPresenter: HandingOverPresenter {
         return agent.map { Handover(place: .agent, agentProcessID: $0.processID, agentStartTime: $0.startTime, link: link, since: now) }
     }
 
-    package func handOver(_ content: NotificationContent, key: String, as handover: Handover, stateFolder: String?) throws -> HandedOverMessage {
+    package func handOver(_ content: NotificationContent, key: String, as handover: Handover, stateFolder: String?) throws -> UInt32 {
         guard let stateFolder else { throw HandoverFailure.noStateFolder }
         guard let token = handover.token else { throw HandoverFailure.noToken }
         let sender = DesktopPresenter.sender(appName: appName, appID: appID, icon: icon, environment: environment)
         let urgency: UInt8 = switch content.urgency { case .low?: 0; case .critical?: 2; default: 1 }
         let notification = HeldNotification(summary: content.summary, body: content.body, appName: sender.name, icon: content.icon ?? sender.icon,
                                             urgency: urgency, actions: content.actions, desktopEntry: appID)
-        let id = try HandoverBus.hold(notification, appID: appID, key: key, stateFolder: stateFolder, token: token)
-        return HandedOverNotice(id: id, handover: handover, appID: appID, key: key)
+        return try HandoverBus.hold(notification, appID: appID, key: key, stateFolder: stateFolder, token: token)
     }
 }

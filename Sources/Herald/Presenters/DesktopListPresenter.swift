@@ -41,7 +41,7 @@ package final class DesktopListPresenter: HandingOverPresenter {
     /// app's own, titled with its summary. Each click in GNOME's list names `stateFolder`, where the
     /// agent records it; through the portal the app records its own answers in its own state.
     /// Each names the handover's token, which the click is recorded by.
-    package func handOver(_ content: NotificationContent, key: String, as handover: Handover, stateFolder: String?) throws -> HandedOverMessage {
+    package func handOver(_ content: NotificationContent, key: String, as handover: Handover, stateFolder: String?) throws -> UInt32 {
         let inList = place == .desktopList
         if inList, stateFolder == nil { throw HandoverFailure.noStateFolder }
         if handover.token == nil { throw HandoverFailure.noToken }
@@ -56,6 +56,6 @@ package final class DesktopListPresenter: HandingOverPresenter {
             themedIcon: icon.contains("/") ? nil : icon, stateFolder: inList ? stateFolder : nil, token: handover.token)
         let id = Handover.notificationID(appID: appID, key: key)
         if inList { try HandoverBus.addToDesktopList(notification, id: id) } else { try HandoverBus.addThroughPortal(notification, id: id) }
-        return HandedOverNotice(id: 0, handover: handover, appID: appID, key: key)
+        return 0
     }
 }

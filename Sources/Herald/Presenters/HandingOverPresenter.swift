@@ -22,7 +22,8 @@ package protocol HandingOverPresenter: MessagePresenter {
     ///   `nil` when the state is kept in no folder, and then only the portal can take it.
     /// - Throws: when it was not taken (the agent refuses a folder it cannot use); the check
     ///   then forgets the handover and shows it as today.
-    func handOver(_ content: NotificationContent, key: String, as handover: Handover, stateFolder: String?) throws -> HandedOverMessage
+    /// - Returns: the id it has where it waits (0 in a desktop's list).
+    func handOver(_ content: NotificationContent, key: String, as handover: Handover, stateFolder: String?) throws -> UInt32
 }
 
 extension HandingOverPresenter {
@@ -35,36 +36,12 @@ extension HandingOverPresenter {
     }
 }
 
-/// A message handed over: it waits for its answer where its handover says, not in this process.
+/// Hears of a message handed over instead of `HeraldDelegate.herald(_:didShow:notificationID:)`
+/// (`Herald.handoverObserver`): the `herald` tool, which says where each message went.
 @MainContext
-package protocol HandedOverMessage: PresentedMessage {
-    /// Where it waits, and the link its view opens.
-    var handover: Handover { get }
-}
-
-/// A delegate that hears of a message handed over instead of `herald(_:didShow:notificationID:)`.
-@MainContext
-package protocol HandoverObserving: HeraldDelegate {
+package protocol HandoverObserving: AnyObject {
     /// `message` was handed over to `place`, with the id it has there (0 in the desktop's list).
     func herald(_ herald: Herald, didHandOver message: Notice, to place: Handover.Place, notificationID: UInt32)
-}
-
-/// A handed-over message of an app.
-@MainContext
-final class HandedOverNotice: HandedOverMessage {
-    let id: UInt32
-    let handover: Handover
-    private let appID: String
-    private let key: String
-
-    init(id: UInt32, handover: Handover, appID: String, key: String) {
-        (self.id, self.handover, self.appID, self.key) = (id, handover, appID, key)
-    }
-
-    /// Withdraws it from where it waits.
-    func close() {
-        HandoverBus.withdraw(appID: appID, key: key, handover)
-    }
 }
 
 /// Hands a `herald check`'s messages over the way the session allows ("Which route a herald
@@ -106,7 +83,7 @@ package final class HandoverRoutePresenter: HandingOverPresenter {
 
     package func handover(link: String?, now: Date) -> Handover? { route?.handover(link: link, now: now) }
 
-    package func handOver(_ content: NotificationContent, key: String, as handover: Handover, stateFolder: String?) throws -> HandedOverMessage {
+    package func handOver(_ content: NotificationContent, key: String, as handover: Handover, stateFolder: String?) throws -> UInt32 {
         guard let route else { throw HandoverFailure(reason: "no route to hand messages over") }
         return try route.handOver(content, key: key, as: handover, stateFolder: stateFolder)
     }

@@ -29,15 +29,6 @@ public protocol PresentedMessage: AnyObject {
     func close()
 }
 
-/// A message on screen whose `respond` closure outlives the check's handle (a test's stand-in
-/// for a server that hands out one id twice).
-@MainContext
-package protocol AbandonablePresentedMessage: PresentedMessage {
-    /// Tells it no answer is wanted any more (the server replaced it with another): it lets go
-    /// of its `respond` closure without calling it.
-    func abandon()
-}
-
 /// Shows messages as freedesktop notifications through libnotify.
 package final class DesktopPresenter: MessagePresenter {
     private var appName: String

@@ -1,0 +1,163 @@
+import FoundationEssentials
+import HeraldCore
+import HeraldDesktop
+
+/// The plan and the claims of a check (DESIGN.md D16): what it chooses to show is claimed in the
+/// same locked update, later claims are made one at a time as the presentation passes over a
+/// claimed message, and every claim the check gives back goes through `releasing`.
+extension Check {
+    /// What the feed stage brought: nothing (not due, declined, no feed), a failure, or a feed.
+    enum FeedStep {
+        case notRun
+        case failed(HeraldError)
+        case fetched(LoadedFeed, from: String)
+
+        var feed: Feed? {
+            if case .fetched(let loaded, _) = self { return loaded.feed }
+            return nil
+        }
+
+        /// The feed stage as the check's outcome records it (DESIGN.md D4): a fetch, feed or
+        /// signature failure is a failure; another one (a missing library) counts as neither.
+        var ending: CheckEnding.Feed {
+            switch self {
+            case .notRun: return .notRun
+            case .fetched(let loaded, let url):
+                let signature = loaded.signedMetadata.flatMap { metadata in loaded.signature.map { (metadata, $0, url) } }
+                return .fetched(.init(cacheRecord: loaded.cacheRecord, signature: signature))
+            case .failed(let error):
+                switch error {
+                case .fetch, .feed, .signature: return .failed(reason: error.description, countsAsFailure: true)
+                case .noNotificationServer, .configuration, .keyFile, .presentation, .state, .libraryUnavailable:
+                    return .failed(reason: error.description, countsAsFailure: false)
+                }
+            }
+        }
+    }
+
+    /// Plans what to show and claims it, in one update; then presents it.
+    ///
+    /// The server's capabilities are asked (a synchronous D-Bus call) before the update, and
+    /// only when a plan on the snapshot shows something, so the lock is never held across D-Bus
+    /// and a check with nothing to show never touches the bus. The desktop's quiet is asked
+    /// then too, once.
+    func plan(after step: FeedStep, _ target: FeedToFetch, snapshot: HeraldState?) {
+        let now = inputs.clock.now
+        func ending(_ screen: CheckEnding.Screen) -> CheckEnding {
+            CheckEnding(feed: step.ending, screen: screen, plannedAt: now, now: inputs.clock.now)
+        }
+        if case .stopped = phase { return finish(ending(.stopped)) }
+        if let feed = step.feed, snapshot?.handedOver.isEmpty != true { withdrawHandedOver(from: feed) }
+        // Prompts are counted and shown at a launch; a manual check is about the feed alone.
+        let prompts = launch ? inputs.prompts() : []
+        if case .notRun = step, prompts.isEmpty { return finish(nil) }
+        // Drawn once per check, so the plan on a snapshot and the plan that claims agree, and
+        // only by a check that plans (a draw is a system call a check that is not due never needs).
+        let draw = Double.random(in: 0..<1)
+        var capabilities: Set<String>?
+        /// Asks for quiet and the server, once there is something to show: the screen the check
+        /// ends on when it cannot show it, or `nil` with the capabilities known.
+        func screenUnavailable(releasing claims: CheckEnding.Claims, _ planned: CheckPlan) -> CheckEnding.Screen? {
+            if let quiet = inputs.quietReason() {
+                delegate?.herald(herald, didReport: .checkDeferred(quiet))
+                return .deferredForQuiet(released: claims, waiting: planned.messages.prefix(planned.claimedMessages).map(candidate))
+            }
+            do {
+                capabilities = try inputs.route.presenter.capabilities()
+                return nil
+            } catch {
+                report(error as? HeraldError ?? .noNotificationServer)
+                return .noServer(released: claims)
+            }
+        }
+        if let snapshot {
+            let planned = makePlan(step.feed, prompts, target, state: snapshot, ledger: ledgerSnapshot, draw: draw)
+            if planned.showsAnything, let screen = screenUnavailable(releasing: .init(), planned) { return finish(ending(screen)) }
+        }
+        var recorded = false
+        guard let plan = (updateState { state -> CheckPlan in
+            var budgeted: CheckPlan?
+            if usesLedger(for: step.feed, state: state, read: ledgerSnapshot) {
+                budgeted = updateLedger { ledger -> CheckPlan in
+                    let plan = makePlan(step.feed, prompts, target, state: state, ledger: ledger, draw: draw)
+                    if let changed = plan.ledger { ledger = changed }
+                    return plan
+                }
+            }
+            let plan = budgeted ?? makePlan(step.feed, prompts, target, state: state, ledger: nil, draw: draw)
+            // Nothing to show: the outcome goes in this update, one write.
+            recorded = !plan.showsAnything
+            state = recorded ? CheckPolicy.finished(ending(.nothingShown), in: plan.state, claimant: claimant) : plan.state
+            return plan
+        }) else { return finish(nil) }
+        if recorded {
+            report(plan, feedFetched: step.feed != nil)
+            for (prompt, decision) in plan.prompts { delegate?.herald(herald, didReport: .promptDecided(prompt, decision)) }
+            return finish(ending(.nothingShown), recorded: true)
+        }
+        // The state changed since the snapshot, or there was none: there is something to show after all.
+        if capabilities == nil, let screen = screenUnavailable(releasing: claims(of: plan), plan) { return finish(ending(screen)) }
+        report(plan, feedFetched: step.feed != nil)
+        var presenting = Presenting(target: target, capabilities: capabilities ?? [], plannedAt: now)
+        presenting.record.budgeted = plan.ledger != nil
+        present(plan, after: step, presenting)
+    }
+
+    private func makePlan(_ feed: Feed?, _ prompts: [Prompt], _ target: FeedToFetch, state: HeraldState, ledger: AttentionLedger?,
+                          draw: Double) -> CheckPlan {
+        let now = inputs.clock.now
+        return CheckPolicy.plan(feed: feed, prompts: prompts, state: state, claimant: claimant, claimUntil: claimUntil(now),
+                                in: herald.policyContext(at: now, offSwitches: target.offSwitches), rolloutDraw: draw,
+                                attention: ledger.map { (configuration.appID, $0) })
+    }
+
+    /// The claims `plan` made for this check.
+    private func claims(of plan: CheckPlan) -> CheckEnding.Claims {
+        CheckEnding.Claims(messages: plan.messages.prefix(plan.claimedMessages).map(\.key), prompts: plan.duePrompts.map(\.name))
+    }
+
+    /// Until when a claim made at `now` holds: the wait limit, or a day without one.
+    func claimUntil(_ now: Date) -> Date {
+        now.addingTimeInterval((configuration.waitLimit ?? .days(1)).seconds)
+    }
+
+    /// Claims a message the plan left unclaimed, in one update with the release of the claimed
+    /// ones passed over so far. Returns whether it is claimed; when it is not, it is reported
+    /// as skipped (or the state failure is) and counted as not shown.
+    func claimLater(_ message: FeedEntry, claimed: inout Set<String>) -> Bool {
+        let now = inputs.clock.now
+        let passedOver = presenting.record.notShown.messages.filter { claimed.contains($0) }
+        let until = claimUntil(now)
+        let context = herald.policyContext(at: now, offSwitches: presenting.target.offSwitches)
+        let budgeted = presenting.record.budgeted
+        let outcome = updateState { state -> MessageSkipReason? in
+            state = CheckPolicy.release(messages: passedOver, heldBy: claimant, in: state)
+            var claimedLater = state
+            if let reason = CheckPolicy.claimLater(message, state: &claimedLater, claimant: claimant, claimUntil: until, in: context) {
+                return reason
+            }
+            // A ledger that cannot be written leaves the message to show without the budget.
+            if budgeted, let reason = takeRoom(for: message, givingBack: passedOver, until: until, in: context) {
+                return reason
+            }
+            state = claimedLater
+            return nil
+        }
+        guard let outcome else {
+            presenting.record.notShown.messages.append(message.key)
+            return false
+        }
+        claimed.subtract(passedOver)
+        if let reason = outcome {
+            skip(message, reason)
+            return false
+        }
+        claimed.insert(message.key)
+        return true
+    }
+
+    /// The state without the claims this check holds on `items`.
+    func releasing(_ items: [Notice], in state: HeraldState) -> HeraldState {
+        CheckPolicy.release(messages: items.flatMap(\.messageKeys), prompts: items.flatMap(\.promptNames), heldBy: claimant, in: state)
+    }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import HeraldTestSupport
+import XCTest
+
+/// libherald-1, built by its build command (`desktop/libherald/build.sh PREFIX`) into a prefix of
+/// its own, and used from there by the examples in `desktop/examples` for C (pkg-config), Python
+/// (PyGObject, GTK 4), GJS and Vala (its .vapi), on a private session bus that can start the
+/// Herald agent, with python3-dbusmock's notification server and a loopback feed of one message.
+/// Each example prints a line per signal it hears: "shown KEY", "answered KEY ANSWER" (with
+/// " while away" for an answer given while it was not running), "failed SENTENCE", "finished".
+final class LibHeraldTests: XCTestCase {
+    let appID = "org.example.LibHerald"
+    let key = "2024/01/10"
+    let feed = Fixtures.xmlFeed(["2024/01/10": ["Title": "A tip", "Message": "Plain text", "ActionURL": "https://example.com/tip"]])
+
+    // MARK: C (pkg-config --cflags --libs herald-1)
+
+    func testCProgramHearsTheAnswerClickedInTheServer() throws {
+        try assertTheClickReachesTheApp(try cExample(), answer: "ignore")
+    }
+
+    func testCProgramHearsAtItsNextLaunchTheAnswerTheAgentTookAfterItQuit() throws {
+        try assertTheAnswerGivenAwayReachesTheNextLaunch(try cExample())
+    }
+
+    // MARK: Python (PyGObject, GTK 4)
+
+    func testPythonGTKAppHearsTheAnswerClickedInTheServer() throws {
+        try assertTheClickReachesTheApp(try pythonExample(), answer: "view", display: true)
+        XCTAssertEqual(lastSession?.openedLinks, ["https://example.com/tip"], "Herald opens the link of a view")
+    }
+
+    func testPythonGTKAppHearsAtItsNextLaunchTheAnswerTheAgentTookAfterItQuit() throws {
+        try assertTheAnswerGivenAwayReachesTheNextLaunch(try pythonExample(), display: true)
+    }
+
+    // MARK: GJS
+
+    func testGJSScriptHearsTheAnswerClickedInTheServer() throws {
+        try assertTheClickReachesTheApp(try gjsExample(), answer: "remind")
+    }
+
+    func testGJSScriptHearsAtItsNextLaunchTheAnswerTheAgentTookAfterItQuit() throws {
+        try assertTheAnswerGivenAwayReachesTheNextLaunch(try gjsExample())
+    }
+
+    // MARK: Vala (valac --pkg herald-1)
+
+    func testValaProgramHearsTheAnswerClickedInTheServer() throws {
+        try assertTheClickReachesTheApp(try valaExample(), answer: "ignore")
+    }
+
+    func testValaProgramHearsAtItsNextLaunchTheAnswerTheAgentTookAfterItQuit() throws {
+        try assertTheAnswerGivenAwayReachesTheNextLaunch(try valaExample())
+    }
+
+    // MARK: The rules, the same for every language
+
+    /// The session of the test running, for a look at what it recorded.
+    var lastSession: DesktopSession?
+
+    /// A session whose bus can start the built Herald agent, with the mock notification server,
+    /// and an X display for a GTK app.
+    func agentSession(display: Bool) throws -> DesktopSession {
+        let session = try DesktopSession(server: .none, bus: false, display: display)
+        addTeardownBlock { session.stop() }
+        try session.startBus(activating: "org.herald.Agent", command: TestPaths.agent + " --idle-exit 5")
+        try session.startMockServer(capabilities: "actions body body-markup")
+        lastSession = session
+        return session
+    }
+
+    /// The app shows the message, hears the answer clicked in the server (its ActionInvoked)
+    /// from its `answered` handler, and the end of the check; it quits on SIGTERM.
+    func assertTheClickReachesTheApp(_ command: [String], answer: String, display: Bool = false,
+                                     file: StaticString = #filePath, line: UInt = #line) throws {
+        let session = try agentSession(display: display)
+        let server = try session.serveFeed(feed)
+        let app = try start(command, in: session, feed: server.url("feed.plist"))
+        XCTAssertTrue(eventually { app.output == "shown \(key)\n" }, "\(app.output)\(app.errorOutput)", file: file, line: line)
+        try session.invoke(answer, on: 1)
+        XCTAssertTrue(eventually { app.output == "shown \(key)\nanswered \(key) \(answer)\nfinished\n" }, "\(app.output)\(app.errorOutput)",
+                      file: file, line: line)
+        app.signal(SIGTERM)
+        XCTAssertEqual(app.wait(), 0, app.errorOutput, file: file, line: line)
+    }
+
+    /// The app shows the message and quits (SIGTERM, on which it calls app_will_quit): the agent
+    /// takes the message over and shows it; its click is recorded with no app running, and the
+    /// next launch hears it from `answered`, marked as given while away, once.
+    func assertTheAnswerGivenAwayReachesTheNextLaunch(_ command: [String], display: Bool = false,
+                                                      file: StaticString = #filePath, line: UInt = #line) throws {
+        let session = try agentSession(display: display)
+        let server = try session.serveFeed(feed)
+        let first = try start(command, in: session, feed: server.url("feed.plist"))
+        XCTAssertTrue(eventually { first.output == "shown \(key)\n" }, "\(first.output)\(first.errorOutput)", file: file, line: line)
+        first.signal(SIGTERM)
+        XCTAssertEqual(first.wait(), 0, first.errorOutput, file: file, line: line)
+        // The app's notification was 1; the agent shows the message again as 2.
+        XCTAssertTrue(eventually { (try? session.notifyCalls().count) == 2 }, "the agent shows the message", file: file, line: line)
+        XCTAssertEqual(try session.notifyCalls().map(\.summary), ["A tip", "A tip"], file: file, line: line)
+        try session.invoke("ignore", on: 2)
+        XCTAssertTrue(eventually { ((try? session.state(appID: appID)["answeredAway"]) as? [String: Any])?.keys.sorted() == [key] },
+                      "the agent records the answer for the app", file: file, line: line)
+        let second = try start(command, in: session, feed: server.url("feed.plist"))
+        XCTAssertTrue(eventually { second.output == "answered \(key) ignore while away\nfinished\n" }, "\(second.output)\(second.errorOutput)",
+                      file: file, line: line)
+        second.signal(SIGTERM)
+        XCTAssertEqual(second.wait(), 0, second.errorOutput, file: file, line: line)
+        XCTAssertEqual(try session.notifyCalls().count, 2, "an ignored message is not shown again", file: file, line: line)
+    }
+
+    /// Starts an example against `url`, with the installed library found as an app finds it
+    /// under a prefix: GI_TYPELIB_PATH, and the loader's path.
+    func start(_ command: [String], in session: DesktopSession, feed url: String) throws -> ChildProcess {
+        let prefix = try InstalledLibHerald.prefix()
+        var environment = session.environment
+        environment["GI_TYPELIB_PATH"] = prefix.appendingPathComponent("lib/girepository-1.0").path
+        environment["LD_LIBRARY_PATH"] = prefix.appendingPathComponent("lib").path
+        let app = try ChildProcess(command[0], Array(command.dropFirst()) + [url, appID], environment: environment,
+                                   directory: session.directory, name: "app")
+        addTeardownBlock { app.stop() }
+        return app
+    }
+
+    // MARK: The examples
+
+    func example(_ path: String) -> String { TestPaths.packageRoot.appendingPathComponent("desktop/examples/" + path).path }
+
+    func pythonExample() throws -> [String] {
+        guard FileManager.default.fileExists(atPath: "/usr/lib/x86_64-linux-gnu/girepository-1.0/Gtk-4.0.typelib") else {
+            throw XCTSkip("GTK 4's typelib is not installed (Debian: gir1.2-gtk-4.0)")
+        }
+        return ["/usr/bin/python3", example("python/herald_app.py")]
+    }
+
+    func gjsExample() throws -> [String] {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/gjs") else { throw XCTSkip("gjs is not installed (Debian: gjs)") }
+        return ["/usr/bin/gjs", example("gjs/herald_app.js")]
+    }
+
+    /// Builds the C example with the command its header gives, warnings as errors.
+    func cExample() throws -> [String] {
+        let program = try InstalledLibHerald.prefix().appendingPathComponent("herald_app_c").path
+        let flags = try InstalledLibHerald.pkgConfig(["--cflags", "--libs", "herald-1"])
+        try InstalledLibHerald.build("/usr/bin/gcc", ["-Wall", "-Wextra", "-Werror", "-o", program, example("c/herald_app.c")] + flags)
+        return [program]
+    }
+
+    /// Builds the Vala example with valac and the installed .vapi.
+    func valaExample() throws -> [String] {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/valac") else { throw XCTSkip("valac is not installed (Debian: valac)") }
+        let prefix = try InstalledLibHerald.prefix()
+        let program = prefix.appendingPathComponent("herald_app_vala").path
+        try InstalledLibHerald.build("/usr/bin/valac", ["--vapidir", prefix.appendingPathComponent("share/vala/vapi").path, "--pkg", "herald-1",
+                                                         "-o", program, example("vala/herald_app.vala")])
+        return [program]
+    }
+}
+
+/// libherald-1 as its build command installs it, built once for the test run into a temporary prefix.
+enum InstalledLibHerald {
+    private static let built: Result<URL, any Error> = Result {
+        let prefix = try Fixtures.temporaryDirectory("libherald-prefix")
+        let build = try runToCompletion(TestPaths.packageRoot.appendingPathComponent("desktop/libherald/build.sh").path, [prefix.path],
+                                        environment: ProcessInfo.processInfo.environment)
+        guard build.status == 0 else { throw TestSetupError("desktop/libherald/build.sh failed (its messages are above): \(build.output)") }
+        return prefix
+    }
+
+    /// The prefix, built on first use.
+    static func prefix() throws -> URL { try built.get() }
+
+    /// The environment that finds the installed library's pkg-config file.
+    static func environment() throws -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["PKG_CONFIG_PATH"] = try prefix().appendingPathComponent("lib/pkgconfig").path
+        return environment
+    }
+
+    /// pkg-config's words for `arguments`, with the installed herald-1.pc.
+    static func pkgConfig(_ arguments: [String]) throws -> [String] {
+        let run = try runToCompletion("/usr/bin/pkg-config", arguments, environment: try environment())
+        guard run.status == 0 else { throw TestSetupError("pkg-config \(arguments.joined(separator: " ")) failed") }
+        return run.output.split(whereSeparator: \.isWhitespace).map(String.init)
+    }
+
+    /// Runs a compiler with the installed library's pkg-config file in reach.
+    static func build(_ compiler: String, _ arguments: [String]) throws {
+        let run = try runToCompletion(compiler, arguments, environment: try environment())
+        guard run.status == 0 else { throw TestSetupError("\(compiler) did not build the example (its messages are above)") }
+    }
+}

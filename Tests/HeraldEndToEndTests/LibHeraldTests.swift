@@ -34,6 +34,29 @@ final class LibHeraldTests: XCTestCase {
         try assertTheAnswerGivenAwayReachesTheNextLaunch(try pythonExample(), display: true)
     }
 
+    /// On a real server, xfce4-notifyd on an X display, the button the user clicks (found on
+    /// the screen by its label) reaches the Python app's `answered` handler.
+    func testPythonGTKAppHearsTheButtonClickedOnXfce4Notifyd() throws {
+        _ = SharedDisplayStopper.registered
+        let server = RealServer.xfce4Notifyd
+        let missing = server.missingPrograms
+        if !missing.isEmpty { throw XCTSkip("\(server.rawValue) is not installed: no \(missing.joined(separator: ", "))") }
+        let command = try pythonExample()
+        let desktop = try RealDesktop(server: server, display: try SharedDisplay.start())
+        addTeardownBlock { desktop.stop() }
+        let feedServer = try FeedServer(directory: desktop.directory.appendingPathComponent("feed"))
+        addTeardownBlock { feedServer.stop() }
+        try feedServer.publish("feed.plist", feed)
+        let app = try start(command, environment: desktop.environment, in: desktop.directory, feed: feedServer.url("feed.plist"))
+        XCTAssertTrue(eventually(within: 20) { app.output == "shown \(key)\n" }, "\(app.output)\(app.errorOutput)")
+        let seen = try XCTUnwrap(try desktop.drawnText(within: 12) { $0.centre(of: "Ignore") != nil }, "xfce4-notifyd draws the Ignore button")
+        let point = try XCTUnwrap(seen.text.centre(of: "Ignore"))
+        try desktop.click(x: point.x, y: point.y)
+        XCTAssertTrue(eventually(within: 10) { app.output == "shown \(key)\nanswered \(key) ignore\nfinished\n" }, "\(app.output)\(app.errorOutput)")
+        app.signal(SIGTERM)
+        XCTAssertEqual(app.wait(), 0, app.errorOutput)
+    }
+
     // MARK: GJS
 
     func testGJSScriptHearsTheAnswerClickedInTheServer() throws {
@@ -113,12 +136,17 @@ final class LibHeraldTests: XCTestCase {
     /// Starts an example against `url`, with the installed library found as an app finds it
     /// under a prefix: GI_TYPELIB_PATH, and the loader's path.
     func start(_ command: [String], in session: DesktopSession, feed url: String) throws -> ChildProcess {
+        try start(command, environment: session.environment, in: session.directory, feed: url)
+    }
+
+    /// Starts an example in a desktop's `environment`.
+    func start(_ command: [String], environment desktop: [String: String], in directory: URL, feed url: String) throws -> ChildProcess {
         let prefix = try InstalledLibHerald.prefix()
-        var environment = session.environment
+        var environment = desktop
         environment["GI_TYPELIB_PATH"] = prefix.appendingPathComponent("lib/girepository-1.0").path
         environment["LD_LIBRARY_PATH"] = prefix.appendingPathComponent("lib").path
         let app = try ChildProcess(command[0], Array(command.dropFirst()) + [url, appID], environment: environment,
-                                   directory: session.directory, name: "app")
+                                   directory: directory, name: "app")
         addTeardownBlock { app.stop() }
         return app
     }

@@ -77,6 +77,77 @@ final class LibHeraldTests: XCTestCase {
         try assertTheAnswerGivenAwayReachesTheNextLaunch(try valaExample())
     }
 
+    // MARK: Ownership and memory
+
+    /// From C: the client and each message are finalized exactly once (a message the app keeps
+    /// when the client goes too, once the app lets it go), the user data of every handler is
+    /// freed once, and each failing call gives a GError of the HERALD_ERROR domain to free.
+    func testClientAndMessagesAreFinalizedOnceAndEveryHandlersUserDataIsFreedOnce() throws {
+        let session = try agentSession(display: false)
+        let server = try session.serveFeed(feed)
+        let program = try InstalledLibHerald.prefix().appendingPathComponent("libherald_ownership").path
+        try InstalledLibHerald.build("/usr/bin/gcc", ["-Wall", "-Wextra", "-Werror", "-o", program, TestPaths.support("libherald_ownership.c")]
+                                                     + InstalledLibHerald.pkgConfig(["--cflags", "--libs", "herald-1"]))
+        let app = try start([program], in: session, feed: server.url("feed.plist"))
+        XCTAssertTrue(eventually { app.output.hasSuffix("shown \(key)\n") }, "\(app.output)\(app.errorOutput)")
+        try session.invoke("ignore", on: 1)
+        XCTAssertEqual(app.wait(), 0, app.errorOutput)
+        XCTAssertEqual(app.output, """
+            add_prompts_file: g-file-error-quark -: Failed to open file “/nonexistent/prompts.plist”: No such file or directory
+            add_prompt: herald-error-quark configuration: the prompt's link javascript:alert(1) cannot be offered: the javascript: scheme is never opened
+            should-show \(key): A tip, {'ActionURL': <'https://example.com/tip'>, 'Message': <'Plain text'>, 'Title': <'A tip'>}
+            shown \(key)
+            answered \(key) ignore
+            clients finalized: 1
+            user data freed: 4 of 4
+            messages finalized while the app keeps one: 0 of 1
+            messages finalized: 1 of 1
+
+            """, app.errorOutput)
+    }
+
+    /// The C example under valgrind's memcheck (Tests/scripts/libherald-memcheck.sh runs this
+    /// test alone): it shows the message, hears the click and quits, and no block that
+    /// libherald-1 allocated is definitely lost. (What GLib's module loader leaks is GLib's; the
+    /// uninitialised values memcheck reports are the Swift runtime reading the bytes of a
+    /// directory entry's name a word at a time, as `String(cString:)` does.)
+    func testTheCExampleLosesNoMemoryOfItsOwnUnderValgrind() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind") else { throw XCTSkip("valgrind is not installed (Debian: valgrind)") }
+        let session = try agentSession(display: false)
+        let server = try session.serveFeed(feed)
+        let log = session.directory.appendingPathComponent("valgrind.log").path
+        let app = try start(["/usr/bin/valgrind", "--leak-check=full", "--show-leak-kinds=definite", "--log-file=" + log] + (try cExample()),
+                            in: session, feed: server.url("feed.plist"))
+        XCTAssertTrue(eventually(within: 60) { app.output == "shown \(key)\n" }, "\(app.output)\(app.errorOutput)")
+        try session.invoke("ignore", on: 1)
+        XCTAssertTrue(eventually(within: 30) { app.output == "shown \(key)\nanswered \(key) ignore\nfinished\n" }, app.output)
+        app.signal(SIGTERM)
+        XCTAssertEqual(app.wait(seconds: 60), 0, app.errorOutput)
+        let report = try String(contentsOfFile: log, encoding: .utf8)
+        XCTAssertTrue(report.contains("LEAK SUMMARY") || report.contains("All heap blocks were freed"), report)
+        XCTAssertEqual(Self.definiteLeaks(in: report).filter { $0.contains("libherald-1.so") }, [], "blocks libherald-1 lost")
+    }
+
+    /// Each record of a block definitely lost in a memcheck report, with its stack.
+    static func definiteLeaks(in report: String) -> [String] {
+        var records: [String] = []
+        var current: [String]?
+        for line in report.split(separator: "\n", omittingEmptySubsequences: false) {
+            let text = String(line.replacing(/^==\d+== ?/, with: ""))
+            if text.contains("are definitely lost in loss record") {
+                current = [text]
+            } else if current != nil {
+                if text.isEmpty {
+                    records.append(current!.joined(separator: "\n"))
+                    current = nil
+                } else {
+                    current!.append(text)
+                }
+            }
+        }
+        return records
+    }
+
     // MARK: The rules, the same for every language
 
     /// The session of the test running, for a look at what it recorded.

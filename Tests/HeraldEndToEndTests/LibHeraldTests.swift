@@ -81,7 +81,8 @@ final class LibHeraldTests: XCTestCase {
 
     /// From C: the client and each message are finalized exactly once (a message the app keeps
     /// when the client goes too, once the app lets it go), the user data of every handler is
-    /// freed once, and each failing call gives a GError of the HERALD_ERROR domain to free.
+    /// freed once, and each failing call gives a GError of the HERALD_ERROR domain to free; the
+    /// check's other events arrive as `event` with a kind an app can switch on.
     func testClientAndMessagesAreFinalizedOnceAndEveryHandlersUserDataIsFreedOnce() throws {
         let session = try agentSession(display: false)
         let server = try session.serveFeed(feed)
@@ -95,15 +96,35 @@ final class LibHeraldTests: XCTestCase {
         XCTAssertEqual(app.output, """
             add_prompts_file: g-file-error-quark -: Failed to open file “/nonexistent/prompts.plist”: No such file or directory
             add_prompt: herald-error-quark configuration: the prompt's link javascript:alert(1) cannot be offered: the javascript: scheme is never opened
+            event feed-fetched - fetched
+            event pending \(key) -
             should-show \(key): A tip, {'ActionURL': <'https://example.com/tip'>, 'Message': <'Plain text'>, 'Title': <'A tip'>}
             shown \(key)
             answered \(key) ignore
             clients finalized: 1
-            user data freed: 4 of 4
+            user data freed: 5 of 5
             messages finalized while the app keeps one: 0 of 1
             messages finalized: 1 of 1
 
             """, app.errorOutput)
+    }
+
+    /// From Python: a should-show handler that reads the HeraldMessage (every key of the feed in
+    /// its details) and says no keeps the message off the screen, and the check reports it
+    /// left out at the app's word.
+    func testAShouldShowHandlerThatSaysNoKeepsTheMessageOffTheScreen() throws {
+        let session = try agentSession(display: false)
+        let server = try session.serveFeed(feed)
+        let app = try start(["/usr/bin/python3", TestPaths.support("libherald_veto.py")], in: session, feed: server.url("feed.plist"))
+        XCTAssertEqual(app.wait(), 0, app.errorOutput)
+        XCTAssertEqual(app.output, """
+            event feed-fetched None fetched
+            event pending \(key) None
+            asked \(key) A tip Plain text https://example.com/tip False {'ActionURL': 'https://example.com/tip', 'Message': 'Plain text', 'Title': 'A tip'}
+            event message-skipped \(key) delegate-declined
+
+            """, app.errorOutput)
+        XCTAssertEqual(try session.notifyCalls().count, 0, "nothing reached the server")
     }
 
     /// The C example under valgrind's memcheck (Tests/scripts/libherald-memcheck.sh runs this

@@ -1,7 +1,7 @@
 /* What libherald-1 frees, counted from C (LibHeraldMemoryTests): the client and every message
  * finalized exactly once, also a message the app keeps past the signal, and the user data of
  * every signal handler freed exactly once, when the client goes. Runs one check that shows one
- * message, and prints the counts at the end.
+ * message, and prints what it hears and the counts at the end.
  *
  *   libherald_ownership FEED_URL APP_ID
  */
@@ -59,6 +59,14 @@ on_answered (G_GNUC_UNUSED HeraldClient *herald, const char *key, const char *an
 }
 
 static void
+on_event (G_GNUC_UNUSED HeraldClient *herald, HeraldEventKind kind, const char *subject, const char *reason,
+          G_GNUC_UNUSED const char *detail, G_GNUC_UNUSED gpointer data)
+{
+  GEnumValue *value = g_enum_get_value (g_type_class_ref (HERALD_TYPE_EVENT_KIND), kind);
+  g_print ("event %s %s %s\n", value->value_nick, subject != NULL ? subject : "-", reason != NULL ? reason : "-");
+}
+
+static void
 on_check_finished (G_GNUC_UNUSED HeraldClient *herald, G_GNUC_UNUSED gpointer data)
 {
   g_main_loop_quit (loop);
@@ -85,6 +93,7 @@ main (int argc, char **argv)
   g_signal_connect_data (herald, "should-show", G_CALLBACK (on_should_show), new_data (), free_data, 0);
   g_signal_connect_data (herald, "shown", G_CALLBACK (on_shown), new_data (), free_data, 0);
   g_signal_connect_data (herald, "answered", G_CALLBACK (on_answered), new_data (), free_data, 0);
+  g_signal_connect_data (herald, "event", G_CALLBACK (on_event), new_data (), free_data, 0);
   g_signal_connect_data (herald, "check-finished", G_CALLBACK (on_check_finished), new_data (), free_data, 0);
   GError *error = NULL;
   if (!herald_client_add_prompts_file (herald, "/nonexistent/prompts.plist", &error))

@@ -13,6 +13,34 @@ final class LibHeraldTests: XCTestCase {
     let key = "2024/01/10"
     let feed = Fixtures.xmlFeed(["2024/01/10": ["Title": "A tip", "Message": "Plain text", "ActionURL": "https://example.com/tip"]])
 
+    // MARK: The build command's contract
+
+    /// build.sh makes every file its header names, the library's SONAME is libherald-1.so.0, it
+    /// exports its C API and GType functions alone, and it needs no Swift library at run time.
+    func testTheBuildCommandMakesTheLibraryItsIntrospectionDataAndVapiAndTheLibraryExportsHeraldsCAPIAlone() throws {
+        let prefix = try InstalledLibHerald.prefix()
+        let contract = ["include/herald-1/herald.h", "lib/libherald-1.so.0.0.0", "lib/libherald-1.so.0", "lib/libherald-1.so",
+                        "lib/pkgconfig/herald-1.pc", "share/gir-1.0/Herald-1.gir", "lib/girepository-1.0/Herald-1.typelib",
+                        "share/vala/vapi/herald-1.vapi", "share/vala/vapi/herald-1.deps"]
+        XCTAssertEqual(contract.filter { !FileManager.default.fileExists(atPath: prefix.appendingPathComponent($0).path) }, [], "missing")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: prefix.appendingPathComponent("lib/libherald-1.so").path), "libherald-1.so.0")
+        let library = prefix.appendingPathComponent("lib/libherald-1.so.0.0.0").path
+        let dynamic = try runToCompletion("/usr/bin/readelf", ["-d", library], environment: [:]).output
+        let needed = dynamic.split(separator: "\n").filter { $0.contains("(NEEDED)") || $0.contains("(SONAME)") || $0.contains("PATH)") }
+            .map { $0.split(separator: ":", maxSplits: 1).last!.trimmingCharacters(in: .whitespaces) }
+        XCTAssertEqual(needed.sorted(), ["[ld-linux-x86-64.so.2]", "[libc.so.6]", "[libgcc_s.so.1]", "[libglib-2.0.so.0]", "[libgobject-2.0.so.0]",
+                                         "[libherald-1.so.0]", "[libm.so.6]", "[libstdc++.so.6]"], "no Swift library, no run path")
+        let exported = try runToCompletion("/usr/bin/nm", ["-D", "--defined-only", "--format=just-symbols", library], environment: [:]).output
+        XCTAssertEqual(exported.split(separator: "\n").map { String($0.split(separator: "@").first!) }.sorted(), [
+            "herald_client_add_prompt", "herald_client_add_prompts_file", "herald_client_app_launched", "herald_client_app_will_quit",
+            "herald_client_check_now", "herald_client_close_shown_messages", "herald_client_get_type", "herald_client_new",
+            "herald_error_get_type", "herald_error_quark", "herald_event_kind_get_type",
+            "herald_message_get_action_url", "herald_message_get_body", "herald_message_get_button_label", "herald_message_get_details",
+            "herald_message_get_id", "herald_message_get_is_prompt", "herald_message_get_title", "herald_message_get_type",
+        ])
+        XCTAssertEqual(try InstalledLibHerald.pkgConfig(["--modversion", "herald-1"]), ["0.1.0"])
+    }
+
     // MARK: C (pkg-config --cflags --libs herald-1)
 
     func testCProgramHearsTheAnswerClickedInTheServer() throws {

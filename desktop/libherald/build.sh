@@ -5,7 +5,7 @@
 #
 # makes, in OUT:
 #   lib/libherald-1.so.0.0.0          the library (SONAME libherald-1.so.0), with the Swift runtime
-#   lib/libherald-1.so.0, .so         linked inside it (no Swift toolchain at run time); it exports
+#   lib/libherald-1.so.0, .so         linked inside it, and libstdc++ (no Swift toolchain at run time); it exports
 #                                     herald_* alone (desktop/libherald/libherald-1.map)
 #   include/herald-1/herald.h         the C API, with gtk-doc/introspection annotations
 #   lib/pkgconfig/herald-1.pc         pkg-config's herald-1; its first line, prefix=OUT, may be
@@ -38,6 +38,15 @@ options=(-c release --static-swift-stdlib -Xswiftc -static-stdlib --disable-loca
          -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
          -Xlinker "--version-script=$here/libherald-1.map" -Xlinker -soname=libherald-1.so.0)
 swift_folder="$(dirname "$(readlink -f "$(command -v swift)")")"
+# The C++ library the Swift runtime uses linked in from libstdc++.a (as desktop/release.sh links
+# the programs), hidden by the version script: an app that has not loaded libstdc++.so then does
+# not load it with libherald (about 0.9 ms of a start).
+archive="$("$swift_folder/clang" -print-file-name=libstdc++.a 2>/dev/null || true)"
+if [ -f "$archive" ]; then
+  mkdir -p "$scratch/static-libstdc++"
+  ln -sfn "$archive" "$scratch/static-libstdc++/libstdc++.a"
+  options+=(-Xswiftc "-L$(cd "$scratch/static-libstdc++" && pwd)")
+fi
 if [ -x "$swift_folder/ld.lld" ]; then
   options+=(-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
 fi

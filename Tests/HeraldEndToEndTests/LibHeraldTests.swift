@@ -111,7 +111,9 @@ final class LibHeraldTests: XCTestCase {
     /// From C: the client and each message are finalized exactly once (a message the app keeps
     /// when the client goes too, once the app lets it go), the user data of every handler is
     /// freed once, and each failing call gives a GError of the HERALD_ERROR domain to free; the
-    /// check's other events arrive as `event` with a kind an app can switch on.
+    /// check's other events arrive as `event` with a kind an app can switch on. Every handler
+    /// runs on the main thread, and a call from another thread while the main loop runs is
+    /// refused with a critical warning, rather than racing Herald.
     func testClientAndMessagesAreFinalizedOnceAndEveryHandlersUserDataIsFreedOnce() throws {
         let session = try agentSession(display: false)
         let server = try session.serveFeed(feed)
@@ -130,17 +132,21 @@ final class LibHeraldTests: XCTestCase {
             should-show \(key): A tip, {'ActionURL': <'https://example.com/tip'>, 'Message': <'Plain text'>, 'Title': <'A tip'>}
             shown \(key)
             answered \(key) ignore
+            handlers called off the main thread: 0
             clients finalized: 1
             user data freed: 5 of 5
             messages finalized while the app keeps one: 0 of 1
             messages finalized: 1 of 1
 
             """, app.errorOutput)
+        XCTAssertTrue(app.errorOutput.contains("herald_client_close_shown_messages: called from a thread other than the one that runs the GLib default main context"),
+                      app.errorOutput)
     }
 
     /// From Python: a should-show handler that reads the HeraldMessage (every key of the feed in
     /// its details) and says no keeps the message off the screen, and the check reports it
-    /// left out at the app's word.
+    /// left out at the app's word. A configuration that cannot work is a `failed` GError of the
+    /// HERALD_ERROR domain, from the loop after app_launched() returned.
     func testAShouldShowHandlerThatSaysNoKeepsTheMessageOffTheScreen() throws {
         let session = try agentSession(display: false)
         let server = try session.serveFeed(feed)
@@ -151,6 +157,8 @@ final class LibHeraldTests: XCTestCase {
             event pending \(key) None
             asked \(key) A tip Plain text https://example.com/tip False {'ActionURL': 'https://example.com/tip', 'Message': 'Plain text', 'Title': 'A tip'}
             event message-skipped \(key) delegate-declined
+            launched
+            failed herald-error-quark configuration feed URL refused: feeds are fetched over https, http or file, not ftp:
 
             """, app.errorOutput)
         XCTAssertEqual(try session.notifyCalls().count, 0, "nothing reached the server")

@@ -1,14 +1,16 @@
 /* What libherald-1 frees, counted from C (LibHeraldMemoryTests): the client and every message
  * finalized exactly once, also a message the app keeps past the signal, and the user data of
  * every signal handler freed exactly once, when the client goes. Runs one check that shows one
- * message, and prints what it hears and the counts at the end.
+ * message, and prints what it hears and the counts at the end; every handler runs on the main
+ * thread, and a call from another thread while the main loop runs is refused.
  *
  *   libherald_ownership FEED_URL APP_ID
  */
 #include <herald.h>
 #include <locale.h>
 
-static int clients_finalized, messages_made, messages_finalized, data_given, data_freed;
+static int clients_finalized, messages_made, messages_finalized, data_given, data_freed, off_main_thread;
+static GThread *main_thread;
 static HeraldMessage *kept;
 static GMainLoop *loop;
 
@@ -32,9 +34,26 @@ free_data (gpointer data, G_GNUC_UNUSED GClosure *closure)
   g_free (data);
 }
 
+/* Counts a handler called off the main thread, which runs the default main context. */
+static void
+check_thread (void)
+{
+  if (g_thread_self () != main_thread || !g_main_context_is_owner (g_main_context_default ()))
+    off_main_thread++;
+}
+
+/* Another thread's call while the main loop runs: refused, with a critical warning. */
+static gpointer
+close_from_another_thread (gpointer herald)
+{
+  herald_client_close_shown_messages (herald);
+  return NULL;
+}
+
 static gboolean
 on_should_show (G_GNUC_UNUSED HeraldClient *herald, HeraldMessage *message, G_GNUC_UNUSED gpointer data)
 {
+  check_thread ();
   messages_made++;
   g_object_weak_ref (G_OBJECT (message), count_finalization, &messages_finalized);
   g_set_object (&kept, message);
@@ -46,15 +65,18 @@ on_should_show (G_GNUC_UNUSED HeraldClient *herald, HeraldMessage *message, G_GN
 }
 
 static void
-on_shown (G_GNUC_UNUSED HeraldClient *herald, const char *key, G_GNUC_UNUSED gpointer data)
+on_shown (HeraldClient *herald, const char *key, G_GNUC_UNUSED gpointer data)
 {
+  check_thread ();
   g_print ("shown %s\n", key);
+  g_thread_join (g_thread_new ("other", close_from_another_thread, herald));
 }
 
 static void
 on_answered (G_GNUC_UNUSED HeraldClient *herald, const char *key, const char *answer, G_GNUC_UNUSED gboolean away,
              G_GNUC_UNUSED gpointer data)
 {
+  check_thread ();
   g_print ("answered %s %s\n", key, answer);
 }
 
@@ -62,6 +84,7 @@ static void
 on_event (G_GNUC_UNUSED HeraldClient *herald, HeraldEventKind kind, const char *subject, const char *reason,
           G_GNUC_UNUSED const char *detail, G_GNUC_UNUSED gpointer data)
 {
+  check_thread ();
   GEnumValue *value = g_enum_get_value (g_type_class_ref (HERALD_TYPE_EVENT_KIND), kind);
   g_print ("event %s %s %s\n", value->value_nick, subject != NULL ? subject : "-", reason != NULL ? reason : "-");
 }
@@ -69,6 +92,7 @@ on_event (G_GNUC_UNUSED HeraldClient *herald, HeraldEventKind kind, const char *
 static void
 on_check_finished (G_GNUC_UNUSED HeraldClient *herald, G_GNUC_UNUSED gpointer data)
 {
+  check_thread ();
   g_main_loop_quit (loop);
 }
 
@@ -84,6 +108,7 @@ int
 main (int argc, char **argv)
 {
   setlocale (LC_ALL, "");
+  main_thread = g_thread_self ();
   if (argc != 3)
     return 64;
   loop = g_main_loop_new (NULL, FALSE);
@@ -105,6 +130,7 @@ main (int argc, char **argv)
   g_main_loop_run (loop);
   herald_client_app_will_quit (herald);
   g_object_unref (herald);
+  g_print ("handlers called off the main thread: %d\n", off_main_thread);
   g_print ("clients finalized: %d\n", clients_finalized);
   g_print ("user data freed: %d of %d\n", data_freed, data_given);
   g_print ("messages finalized while the app keeps one: %d of %d\n", messages_finalized, messages_made);

@@ -13,6 +13,9 @@ let package = Package(
         .executable(name: "herald", targets: ["herald"]),
         .executable(name: "herald-agent", targets: ["herald-agent"]),
         .executable(name: "herald-gtk-demo", targets: ["herald-gtk-demo"]),
+        // libherald-1: Herald as a GObject library with introspection, for apps in C, Python,
+        // JavaScript and Vala; desktop/libherald/build.sh links it with the Swift runtime inside.
+        .library(name: "herald-1", type: .dynamic, targets: ["HeraldGObject"]),
     ],
     // The `herald` tool's command line, on by default. An app that depends on the library with
     // `traits: []` never resolves or fetches swift-argument-parser.
@@ -61,6 +64,10 @@ let package = Package(
         // command line's parser and publishing tools, so the one process that stays maps less.
         .executableTarget(name: "herald-agent", dependencies: ["Herald", "HeraldCore", "HeraldDesktop"]),
         .executableTarget(name: "herald-gtk-demo", dependencies: ["Herald", "CGtk"]),
+        // libherald-1's GObject types (HeraldClient, HeraldMessage) and its public header, in C.
+        .target(name: "libherald", dependencies: ["CGObject"]),
+        // Herald's public API as the small C interface libherald's types call (@_cdecl).
+        .target(name: "HeraldGObject", dependencies: ["Herald", "libherald"]),
         // libFuzzer targets when built by Tests/scripts/fuzz.sh; otherwise a corpus replay tool.
         .executableTarget(name: "herald-fuzz", dependencies: ["HeraldCore", "HeraldPublishing"], path: "Tests/Fuzz/Harness"),
         // What a publisher's feed host carries for a fleet, from Herald's own check policy.

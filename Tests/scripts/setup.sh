@@ -12,7 +12,9 @@
 #                                    and the desktops of the desktop matrix: GNOME Shell, Plasma,
 #                                    xfce4-notifyd with xfconf, the portal with its gtk backend,
 #                                    bubblewrap for the sandbox, tesseract to read screenshots,
-#                                    and faketime to run a check with the clock a year ahead
+#                                    faketime to run a check with the clock a year ahead, and
+#                                    gobject-introspection, libgirepository1.0-dev and valac for
+#                                    libherald-1's introspection data, .vapi and Vala example
 set -euo pipefail
 packages=(pkg-config libnotify-dev libglib2.0-dev libglib2.0-bin libsoup-3.0-dev glib-networking
           gsettings-desktop-schemas libgtk-4-dev)
@@ -21,7 +23,8 @@ if [ "${1:-}" = "--tests" ]; then
              imagemagick desktop-file-utils valgrind gcc libnotify-bin python3-gi libjson-glib-dev
              dpkg-dev lintian man-db
              gnome-shell gjs plasma-workspace plasma-desktop xfce4-notifyd xfconf xdg-desktop-portal
-             xdg-desktop-portal-gtk bubblewrap tesseract-ocr tesseract-ocr-eng faketime)
+             xdg-desktop-portal-gtk bubblewrap tesseract-ocr tesseract-ocr-eng faketime
+             gobject-introspection libgirepository1.0-dev valac)
 fi
 missing=()
 for package in "${packages[@]}"; do

@@ -1,0 +1,53 @@
+/* The error domain and the enumerations of libherald.
+ * Copyright (c) 2026 the Herald authors. MIT licence: see LICENSE.
+ */
+#include "herald.h"
+
+G_DEFINE_QUARK (herald-error-quark, herald_error)
+
+GType
+herald_error_get_type (void)
+{
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+    { HERALD_ERROR_CONFIGURATION, "HERALD_ERROR_CONFIGURATION", "configuration" },
+    { HERALD_ERROR_KEY_FILE, "HERALD_ERROR_KEY_FILE", "key-file" },
+    { HERALD_ERROR_FETCH, "HERALD_ERROR_FETCH", "fetch" },
+    { HERALD_ERROR_FEED, "HERALD_ERROR_FEED", "feed" },
+    { HERALD_ERROR_NO_NOTIFICATION_SERVER, "HERALD_ERROR_NO_NOTIFICATION_SERVER", "no-notification-server" },
+    { HERALD_ERROR_PRESENTATION, "HERALD_ERROR_PRESENTATION", "presentation" },
+    { HERALD_ERROR_LIBRARY_UNAVAILABLE, "HERALD_ERROR_LIBRARY_UNAVAILABLE", "library-unavailable" },
+    { HERALD_ERROR_STATE_LOCKED, "HERALD_ERROR_STATE_LOCKED", "state-locked" },
+    { HERALD_ERROR_STATE, "HERALD_ERROR_STATE", "state" },
+    { HERALD_ERROR_FEED_REPLAYED, "HERALD_ERROR_FEED_REPLAYED", "feed-replayed" },
+    { HERALD_ERROR_FEED_EXPIRED, "HERALD_ERROR_FEED_EXPIRED", "feed-expired" },
+    { HERALD_ERROR_FEED_FOR_ANOTHER_APP, "HERALD_ERROR_FEED_FOR_ANOTHER_APP", "feed-for-another-app" },
+    { HERALD_ERROR_SIGNATURE, "HERALD_ERROR_SIGNATURE", "signature" },
+    { 0, NULL, NULL },
+  };
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static (g_intern_static_string ("HeraldError"), values));
+  return type;
+}
+
+GType
+herald_event_kind_get_type (void)
+{
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+    { HERALD_EVENT_CHECK_SKIPPED, "HERALD_EVENT_CHECK_SKIPPED", "check-skipped" },
+    { HERALD_EVENT_CHECK_DEFERRED, "HERALD_EVENT_CHECK_DEFERRED", "check-deferred" },
+    { HERALD_EVENT_FETCHING_MIRROR, "HERALD_EVENT_FETCHING_MIRROR", "fetching-mirror" },
+    { HERALD_EVENT_FEED_FETCHED, "HERALD_EVENT_FEED_FETCHED", "feed-fetched" },
+    { HERALD_EVENT_BUDGET_NOT_KEPT, "HERALD_EVENT_BUDGET_NOT_KEPT", "budget-not-kept" },
+    { HERALD_EVENT_PENDING, "HERALD_EVENT_PENDING", "pending" },
+    { HERALD_EVENT_MESSAGE_SKIPPED, "HERALD_EVENT_MESSAGE_SKIPPED", "message-skipped" },
+    { HERALD_EVENT_PROMPT_DECIDED, "HERALD_EVENT_PROMPT_DECIDED", "prompt-decided" },
+    { HERALD_EVENT_LINK_NOT_OPENED, "HERALD_EVENT_LINK_NOT_OPENED", "link-not-opened" },
+    { HERALD_EVENT_ANSWER_NOT_RECORDED, "HERALD_EVENT_ANSWER_NOT_RECORDED", "answer-not-recorded" },
+    { 0, NULL, NULL },
+  };
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static (g_intern_static_string ("HeraldEventKind"), values));
+  return type;
+}

@@ -1,0 +1,159 @@
+/* libherald-1: Herald for apps written in C, Python, JavaScript, Vala and every language
+ * GObject Introspection reaches (namespace Herald, version 1; pkg-config herald-1).
+ * Copyright (c) 2026 the Herald authors. MIT licence: see LICENSE.
+ */
+#ifndef HERALD_H
+#define HERALD_H
+
+#include <glib-object.h>
+
+G_BEGIN_DECLS
+
+/**
+ * SECTION:herald
+ * @title: Herald
+ * @short_description: messages from an app's feed, as desktop notifications
+ *
+ * A #HeraldClient checks an app's message feed and shows what this user has not answered,
+ * as Herald's Swift library does; its signals report what happens. Create one at start-up,
+ * connect the signals, and call herald_client_app_launched(). Everything runs on the GLib
+ * default main context, which a GTK or GLib app's loop already runs: call the client from the
+ * thread that runs that loop. The signals are emitted in the thread-default main context of
+ * the thread that created the client, never from another thread.
+ */
+
+/**
+ * HERALD_ERROR:
+ *
+ * The error domain of the errors a #HeraldClient reports in #HeraldClient::failed; the codes
+ * are #HeraldError.
+ */
+#define HERALD_ERROR (herald_error_quark ())
+
+/**
+ * herald_error_quark:
+ *
+ * The quark of the #HERALD_ERROR domain.
+ *
+ * Returns: the error domain's quark
+ */
+GQuark herald_error_quark (void);
+
+/**
+ * HeraldError:
+ * @HERALD_ERROR_CONFIGURATION: the configuration cannot work (an unusable app id, a refused
+ *   feed URL, a public key that is not 32 bytes of base64, a limit out of range)
+ * @HERALD_ERROR_KEY_FILE: a key file of the off switches cannot be read or used
+ * @HERALD_ERROR_FETCH: the feed could not be fetched
+ * @HERALD_ERROR_FEED: the feed (or a prompts file) could not be used
+ * @HERALD_ERROR_NO_NOTIFICATION_SERVER: no notification server runs on the session bus
+ * @HERALD_ERROR_PRESENTATION: the notification server refused a notification
+ * @HERALD_ERROR_LIBRARY_UNAVAILABLE: GIO, libsoup 3 or libnotify cannot be loaded
+ * @HERALD_ERROR_STATE_LOCKED: another process held the app's state past the timeout
+ * @HERALD_ERROR_STATE: the state or the cached feed could not be written
+ * @HERALD_ERROR_FEED_REPLAYED: the feed's signature matches but the feed is older than one accepted
+ * @HERALD_ERROR_FEED_EXPIRED: the feed's signature matches but the feed has expired
+ * @HERALD_ERROR_FEED_FOR_ANOTHER_APP: the feed's signature matches but it is for another app
+ * @HERALD_ERROR_SIGNATURE: a public key is configured and the feed's signature is missing or wrong
+ *
+ * Why a check failed (the codes of #HERALD_ERROR): one for each kind of Herald's errors (`HeraldError.kind`).
+ */
+typedef enum {
+  HERALD_ERROR_CONFIGURATION,
+  HERALD_ERROR_KEY_FILE,
+  HERALD_ERROR_FETCH,
+  HERALD_ERROR_FEED,
+  HERALD_ERROR_NO_NOTIFICATION_SERVER,
+  HERALD_ERROR_PRESENTATION,
+  HERALD_ERROR_LIBRARY_UNAVAILABLE,
+  HERALD_ERROR_STATE_LOCKED,
+  HERALD_ERROR_STATE,
+  HERALD_ERROR_FEED_REPLAYED,
+  HERALD_ERROR_FEED_EXPIRED,
+  HERALD_ERROR_FEED_FOR_ANOTHER_APP,
+  HERALD_ERROR_SIGNATURE,
+} HeraldError;
+
+GType herald_error_get_type (void);
+#define HERALD_TYPE_ERROR (herald_error_get_type ())
+
+/**
+ * HeraldEventKind:
+ * @HERALD_EVENT_CHECK_SKIPPED: a check did not run; the reason is first-launch, check-period,
+ *   failure-backoff, delegate-declined or muted
+ * @HERALD_EVENT_CHECK_DEFERRED: the person asked for quiet; nothing is shown, a later check
+ *   tries again; the reason is the quiet's name
+ * @HERALD_EVENT_FETCHING_MIRROR: the check fetches the administrator's mirror; the subject is its URL
+ * @HERALD_EVENT_FEED_FETCHED: the feed arrived; the reason is fetched or not-modified
+ * @HERALD_EVENT_BUDGET_NOT_KEPT: the person's attention ledger cannot be used; the check goes
+ *   on without the budget
+ * @HERALD_EVENT_PENDING: the messages pending for this user; the subject is their ids in
+ *   display order, separated by new lines (empty when none)
+ * @HERALD_EVENT_MESSAGE_SKIPPED: a message (the subject) is left out at this check, and why
+ * @HERALD_EVENT_PROMPT_DECIDED: a prompt's (the subject) decision at this launch
+ * @HERALD_EVENT_LINK_NOT_OPENED: a view link (the subject) could not be opened
+ * @HERALD_EVENT_ANSWER_NOT_RECORDED: an answer to a message (the subject) could not be written
+ *   to the state; it comes back at a later check
+ *
+ * What a check reports in #HeraldClient::event, besides the signals of its own (shown,
+ * answered, closed, failed, check-finished).
+ */
+typedef enum {
+  HERALD_EVENT_CHECK_SKIPPED,
+  HERALD_EVENT_CHECK_DEFERRED,
+  HERALD_EVENT_FETCHING_MIRROR,
+  HERALD_EVENT_FEED_FETCHED,
+  HERALD_EVENT_BUDGET_NOT_KEPT,
+  HERALD_EVENT_PENDING,
+  HERALD_EVENT_MESSAGE_SKIPPED,
+  HERALD_EVENT_PROMPT_DECIDED,
+  HERALD_EVENT_LINK_NOT_OPENED,
+  HERALD_EVENT_ANSWER_NOT_RECORDED,
+} HeraldEventKind;
+
+GType herald_event_kind_get_type (void);
+#define HERALD_TYPE_EVENT_KIND (herald_event_kind_get_type ())
+
+/**
+ * HeraldMessage:
+ *
+ * A message of the feed, or a local prompt, as #HeraldClient::should-show offers it: what an
+ * app needs to draw its own interface for it.
+ */
+#define HERALD_TYPE_MESSAGE (herald_message_get_type ())
+G_DECLARE_FINAL_TYPE (HeraldMessage, herald_message, HERALD, MESSAGE, GObject)
+
+const char *herald_message_get_id (HeraldMessage *message);
+const char *herald_message_get_title (HeraldMessage *message);
+const char *herald_message_get_body (HeraldMessage *message);
+const char *herald_message_get_action_url (HeraldMessage *message);
+const char *herald_message_get_button_label (HeraldMessage *message);
+GVariant *herald_message_get_details (HeraldMessage *message);
+gboolean herald_message_get_is_prompt (HeraldMessage *message);
+
+/**
+ * HeraldClient:
+ *
+ * Herald for one app: its feed, its prompts, and the signals that report what happens. Keep
+ * the client for as long as you want its signals: a check still running when it is finalized
+ * goes on (its notifications stay answerable and their answers are recorded) but reports
+ * nothing more.
+ */
+#define HERALD_TYPE_CLIENT (herald_client_get_type ())
+G_DECLARE_FINAL_TYPE (HeraldClient, herald_client, HERALD, CLIENT, GObject)
+
+HeraldClient *herald_client_new (const char *feed_url, const char *app_id, const char *app_version);
+
+void herald_client_app_launched (HeraldClient *client);
+void herald_client_check_now (HeraldClient *client);
+void herald_client_app_will_quit (HeraldClient *client);
+void herald_client_close_shown_messages (HeraldClient *client);
+
+gboolean herald_client_add_prompts_file (HeraldClient *client, const char *path, GError **error);
+gboolean herald_client_add_prompt (HeraldClient *client, const char *name, const char *title, const char *body,
+                                   const char *action_url, guint uses_until_prompt, double days_until_prompt,
+                                   GError **error);
+
+G_END_DECLS
+
+#endif /* HERALD_H */

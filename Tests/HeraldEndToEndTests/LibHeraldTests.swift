@@ -1,0 +1,367 @@
+import Foundation
+import HeraldTestSupport
+import XCTest
+
+/// libherald-1, built by its build command (`desktop/libherald/build.sh PREFIX`) into a prefix of
+/// its own, and used from there by the examples in `desktop/examples` for C (pkg-config), Python
+/// (PyGObject, GTK 4), GJS and Vala (its .vapi), on a private session bus that can start the
+/// Herald agent, with python3-dbusmock's notification server and a loopback feed of one message.
+/// Each example prints a line per signal it hears: "shown KEY", "answered KEY ANSWER" (with
+/// " while away" for an answer given while it was not running), "failed SENTENCE", "finished".
+final class LibHeraldTests: XCTestCase {
+    let appID = "org.example.LibHerald"
+    let key = "2024/01/10"
+    let feed = Fixtures.xmlFeed(["2024/01/10": ["Title": "A tip", "Message": "Plain text", "ActionURL": "https://example.com/tip"]])
+
+    // MARK: The build command's contract
+
+    /// build.sh makes every file its header names, the library's SONAME is libherald-1.so.0, it
+    /// exports its C API and GType functions alone, and it needs no Swift library at run time
+    /// (nor libstdc++, linked in).
+    func testTheBuildCommandMakesTheLibraryItsIntrospectionDataAndVapiAndTheLibraryExportsHeraldsCAPIAlone() throws {
+        let prefix = try InstalledLibHerald.prefix()
+        let contract = ["include/herald-1/herald.h", "lib/libherald-1.so.0.0.0", "lib/libherald-1.so.0", "lib/libherald-1.so",
+                        "lib/pkgconfig/herald-1.pc", "share/gir-1.0/Herald-1.gir", "lib/girepository-1.0/Herald-1.typelib",
+                        "share/vala/vapi/herald-1.vapi", "share/vala/vapi/herald-1.deps"]
+        XCTAssertEqual(contract.filter { !FileManager.default.fileExists(atPath: prefix.appendingPathComponent($0).path) }, [], "missing")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: prefix.appendingPathComponent("lib/libherald-1.so").path), "libherald-1.so.0")
+        let library = prefix.appendingPathComponent("lib/libherald-1.so.0.0.0").path
+        let dynamic = try runToCompletion("/usr/bin/readelf", ["-d", library], environment: [:]).output
+        let needed = dynamic.split(separator: "\n").filter { $0.contains("(NEEDED)") || $0.contains("(SONAME)") || $0.contains("PATH)") }
+            .map { $0.split(separator: ":", maxSplits: 1).last!.trimmingCharacters(in: .whitespaces) }
+        XCTAssertEqual(needed.sorted(), ["[ld-linux-x86-64.so.2]", "[libc.so.6]", "[libgcc_s.so.1]", "[libglib-2.0.so.0]", "[libgobject-2.0.so.0]",
+                                         "[libherald-1.so.0]", "[libm.so.6]"], "no Swift library nor libstdc++, no run path")
+        let exported = try runToCompletion("/usr/bin/nm", ["-D", "--defined-only", "--format=just-symbols", library], environment: [:]).output
+        XCTAssertEqual(exported.split(separator: "\n").map { String($0.split(separator: "@").first!) }.sorted(), [
+            "herald_client_add_prompt", "herald_client_add_prompts_file", "herald_client_app_launched", "herald_client_app_will_quit",
+            "herald_client_check_now", "herald_client_close_shown_messages", "herald_client_get_type", "herald_client_new",
+            "herald_error_get_type", "herald_error_quark", "herald_event_kind_get_type",
+            "herald_message_get_action_url", "herald_message_get_body", "herald_message_get_button_label", "herald_message_get_details",
+            "herald_message_get_id", "herald_message_get_is_prompt", "herald_message_get_title", "herald_message_get_type",
+        ])
+        XCTAssertEqual(try InstalledLibHerald.pkgConfig(["--modversion", "herald-1"]), ["0.1.0"])
+    }
+
+    // MARK: C (pkg-config --cflags --libs herald-1)
+
+    func testCProgramHearsTheAnswerClickedInTheServer() throws {
+        try assertTheClickReachesTheApp(try cExample(), answer: "ignore")
+    }
+
+    func testCProgramHearsAtItsNextLaunchTheAnswerTheAgentTookAfterItQuit() throws {
+        try assertTheAnswerGivenAwayReachesTheNextLaunch(try cExample())
+    }
+
+    // MARK: Python (PyGObject, GTK 4)
+
+    func testPythonGTKAppHearsTheAnswerClickedInTheServer() throws {
+        try assertTheClickReachesTheApp(try pythonExample(), answer: "view", display: true)
+        XCTAssertEqual(lastSession?.openedLinks, ["https://example.com/tip"], "Herald opens the link of a view")
+    }
+
+    func testPythonGTKAppHearsAtItsNextLaunchTheAnswerTheAgentTookAfterItQuit() throws {
+        try assertTheAnswerGivenAwayReachesTheNextLaunch(try pythonExample(), display: true)
+    }
+
+    /// On a real server, xfce4-notifyd on an X display, the button the user clicks (found on
+    /// the screen by its label) reaches the Python app's `answered` handler.
+    func testPythonGTKAppHearsTheButtonClickedOnXfce4Notifyd() throws {
+        _ = SharedDisplayStopper.registered
+        let server = RealServer.xfce4Notifyd
+        let missing = server.missingPrograms
+        if !missing.isEmpty { throw XCTSkip("\(server.rawValue) is not installed: no \(missing.joined(separator: ", "))") }
+        let command = try pythonExample()
+        let desktop = try RealDesktop(server: server, display: try SharedDisplay.start())
+        addTeardownBlock { desktop.stop() }
+        let feedServer = try FeedServer(directory: desktop.directory.appendingPathComponent("feed"))
+        addTeardownBlock { feedServer.stop() }
+        try feedServer.publish("feed.plist", feed)
+        let app = try start(command, environment: desktop.environment, in: desktop.directory, arguments: [feedServer.url("feed.plist"), appID])
+        XCTAssertTrue(eventually(within: 20) { app.output == "shown \(key)\n" }, "\(app.output)\(app.errorOutput)")
+        let seen = try XCTUnwrap(try desktop.drawnText(within: 12) { $0.centre(of: "Ignore") != nil }, "xfce4-notifyd draws the Ignore button")
+        let point = try XCTUnwrap(seen.text.centre(of: "Ignore"))
+        try desktop.click(x: point.x, y: point.y)
+        XCTAssertTrue(eventually(within: 10) { app.output == "shown \(key)\nanswered \(key) ignore\nfinished\n" }, "\(app.output)\(app.errorOutput)")
+        app.signal(SIGTERM)
+        XCTAssertEqual(app.wait(), 0, app.errorOutput)
+    }
+
+    // MARK: GJS
+
+    func testGJSScriptHearsTheAnswerClickedInTheServer() throws {
+        try assertTheClickReachesTheApp(try gjsExample(), answer: "remind")
+    }
+
+    func testGJSScriptHearsAtItsNextLaunchTheAnswerTheAgentTookAfterItQuit() throws {
+        try assertTheAnswerGivenAwayReachesTheNextLaunch(try gjsExample())
+    }
+
+    // MARK: Vala (valac --pkg herald-1)
+
+    func testValaProgramHearsTheAnswerClickedInTheServer() throws {
+        try assertTheClickReachesTheApp(try valaExample(), answer: "ignore")
+    }
+
+    func testValaProgramHearsAtItsNextLaunchTheAnswerTheAgentTookAfterItQuit() throws {
+        try assertTheAnswerGivenAwayReachesTheNextLaunch(try valaExample())
+    }
+
+    // MARK: Ownership and memory
+
+    /// From C: the client and each message are finalized exactly once (a message the app keeps
+    /// when the client goes too, once the app lets it go), the user data of every handler is
+    /// freed once, and each failing call gives a GError of the HERALD_ERROR domain to free; the
+    /// check's other events arrive as `event` with a kind an app can switch on. Every handler
+    /// runs on the main thread, and a call from another thread while the main loop runs is
+    /// refused with a critical warning, rather than racing Herald.
+    func testClientAndMessagesAreFinalizedOnceAndEveryHandlersUserDataIsFreedOnce() throws {
+        let session = try agentSession(display: false)
+        let server = try session.serveFeed(feed)
+        let program = try InstalledLibHerald.prefix().appendingPathComponent("libherald_ownership").path
+        try InstalledLibHerald.build("/usr/bin/gcc", ["-Wall", "-Wextra", "-Werror", "-o", program, TestPaths.support("libherald_ownership.c")]
+                                                     + InstalledLibHerald.pkgConfig(["--cflags", "--libs", "herald-1"]))
+        let app = try start([program], in: session, feed: server.url("feed.plist"))
+        XCTAssertTrue(eventually { app.output.hasSuffix("shown \(key)\n") }, "\(app.output)\(app.errorOutput)")
+        try session.invoke("ignore", on: 1)
+        XCTAssertEqual(app.wait(), 0, app.errorOutput)
+        XCTAssertEqual(app.output, """
+            add_prompts_file: g-file-error-quark -: Failed to open file “/nonexistent/prompts.plist”: No such file or directory
+            add_prompt: herald-error-quark configuration: the prompt's link javascript:alert(1) cannot be offered: the javascript: scheme is never opened
+            event feed-fetched - fetched
+            event pending \(key) -
+            should-show \(key): A tip, {'ActionURL': <'https://example.com/tip'>, 'Message': <'Plain text'>, 'Title': <'A tip'>}
+            shown \(key)
+            answered \(key) ignore
+            handlers called off the main thread: 0
+            clients finalized: 1
+            user data freed: 5 of 5
+            messages finalized while the app keeps one: 0 of 1
+            messages finalized: 1 of 1
+
+            """, app.errorOutput)
+        XCTAssertTrue(app.errorOutput.contains("herald_client_close_shown_messages: called from a thread other than the one that runs the GLib default main context"),
+                      app.errorOutput)
+    }
+
+    /// From Python: a should-show handler that reads the HeraldMessage (every key of the feed in
+    /// its details) and says no keeps the message off the screen, and the check reports it
+    /// left out at the app's word. A configuration that cannot work is a `failed` GError of the
+    /// HERALD_ERROR domain, from the loop after app_launched() returned.
+    func testAShouldShowHandlerThatSaysNoKeepsTheMessageOffTheScreen() throws {
+        let session = try agentSession(display: false)
+        let server = try session.serveFeed(feed)
+        let app = try start(["/usr/bin/python3", TestPaths.support("libherald_veto.py")], in: session, feed: server.url("feed.plist"))
+        XCTAssertEqual(app.wait(), 0, app.errorOutput)
+        XCTAssertEqual(app.output, """
+            event feed-fetched None fetched
+            event pending \(key) None
+            asked \(key) A tip Plain text https://example.com/tip False {'ActionURL': 'https://example.com/tip', 'Message': 'Plain text', 'Title': 'A tip'}
+            event message-skipped \(key) delegate-declined
+            launched
+            failed herald-error-quark configuration feed URL refused: feeds are fetched over https, http or file, not ftp:
+
+            """, app.errorOutput)
+        XCTAssertEqual(try session.notifyCalls().count, 0, "nothing reached the server")
+    }
+
+    /// From Python: a prompt registered one by one, due at the first launch, is shown, and its
+    /// button clicked in the server reaches `prompt-answered`.
+    func testAPromptRegisteredOneByOneIsShownAndItsButtonHeard() throws {
+        let session = try agentSession(display: false)
+        let app = try start(["/usr/bin/python3", TestPaths.support("libherald_prompt.py")], in: session, arguments: [appID])
+        XCTAssertTrue(eventually { app.output == "prompt-shown rate\n" }, "\(app.output)\(app.errorOutput)")
+        XCTAssertEqual(try session.notifyCalls().map(\.summary), ["Enjoying the app?"])
+        try session.invoke("action", on: 1)
+        XCTAssertEqual(app.wait(), 0, app.errorOutput)
+        XCTAssertEqual(app.output, "prompt-shown rate\nprompt-answered rate action\nfinished\n", app.errorOutput)
+    }
+
+    /// The C example under valgrind's memcheck (Tests/scripts/libherald-memcheck.sh runs this
+    /// test alone): it shows the message, hears the click and quits, and no block that
+    /// libherald-1 allocated is definitely lost. (What GLib's module loader leaks is GLib's; the
+    /// uninitialised values memcheck reports are the Swift runtime reading the bytes of a
+    /// directory entry's name a word at a time, as `String(cString:)` does.)
+    func testTheCExampleLosesNoMemoryOfItsOwnUnderValgrind() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind") else { throw XCTSkip("valgrind is not installed (Debian: valgrind)") }
+        let session = try agentSession(display: false)
+        let server = try session.serveFeed(feed)
+        let log = session.directory.appendingPathComponent("valgrind.log").path
+        let app = try start(["/usr/bin/valgrind", "--leak-check=full", "--show-leak-kinds=definite", "--log-file=" + log] + (try cExample()),
+                            in: session, feed: server.url("feed.plist"))
+        XCTAssertTrue(eventually(within: 60) { app.output == "shown \(key)\n" }, "\(app.output)\(app.errorOutput)")
+        try session.invoke("ignore", on: 1)
+        XCTAssertTrue(eventually(within: 30) { app.output == "shown \(key)\nanswered \(key) ignore\nfinished\n" }, app.output)
+        app.signal(SIGTERM)
+        XCTAssertEqual(app.wait(seconds: 60), 0, app.errorOutput)
+        let report = try String(contentsOfFile: log, encoding: .utf8)
+        XCTAssertTrue(report.contains("LEAK SUMMARY") || report.contains("All heap blocks were freed"), report)
+        XCTAssertEqual(Self.definiteLeaks(in: report).filter { $0.contains("libherald-1.so") }, [], "blocks libherald-1 lost")
+    }
+
+    /// Each record of a block definitely lost in a memcheck report, with its stack.
+    static func definiteLeaks(in report: String) -> [String] {
+        var records: [String] = []
+        var current: [String]?
+        for line in report.split(separator: "\n", omittingEmptySubsequences: false) {
+            let text = String(line.replacing(/^==\d+== ?/, with: ""))
+            if text.contains("are definitely lost in loss record") {
+                current = [text]
+            } else if current != nil {
+                if text.isEmpty {
+                    records.append(current!.joined(separator: "\n"))
+                    current = nil
+                } else {
+                    current!.append(text)
+                }
+            }
+        }
+        return records
+    }
+
+    // MARK: The rules, the same for every language
+
+    /// The session of the test running, for a look at what it recorded.
+    var lastSession: DesktopSession?
+
+    /// A session whose bus can start the built Herald agent, with the mock notification server,
+    /// and an X display for a GTK app.
+    func agentSession(display: Bool) throws -> DesktopSession {
+        let session = try DesktopSession(server: .none, bus: false, display: display)
+        addTeardownBlock { session.stop() }
+        try session.startBus(activating: "org.herald.Agent", command: TestPaths.agent + " --idle-exit 5")
+        try session.startMockServer(capabilities: "actions body body-markup")
+        lastSession = session
+        return session
+    }
+
+    /// The app shows the message, hears the answer clicked in the server (its ActionInvoked)
+    /// from its `answered` handler, and the end of the check; it quits on SIGTERM.
+    func assertTheClickReachesTheApp(_ command: [String], answer: String, display: Bool = false,
+                                     file: StaticString = #filePath, line: UInt = #line) throws {
+        let session = try agentSession(display: display)
+        let server = try session.serveFeed(feed)
+        let app = try start(command, in: session, feed: server.url("feed.plist"))
+        XCTAssertTrue(eventually { app.output == "shown \(key)\n" }, "\(app.output)\(app.errorOutput)", file: file, line: line)
+        try session.invoke(answer, on: 1)
+        XCTAssertTrue(eventually { app.output == "shown \(key)\nanswered \(key) \(answer)\nfinished\n" }, "\(app.output)\(app.errorOutput)",
+                      file: file, line: line)
+        app.signal(SIGTERM)
+        XCTAssertEqual(app.wait(), 0, app.errorOutput, file: file, line: line)
+    }
+
+    /// The app shows the message and quits (SIGTERM, on which it calls app_will_quit): the agent
+    /// takes the message over and shows it; its click is recorded with no app running, and the
+    /// next launch hears it from `answered`, marked as given while away, once.
+    func assertTheAnswerGivenAwayReachesTheNextLaunch(_ command: [String], display: Bool = false,
+                                                      file: StaticString = #filePath, line: UInt = #line) throws {
+        let session = try agentSession(display: display)
+        let server = try session.serveFeed(feed)
+        let first = try start(command, in: session, feed: server.url("feed.plist"))
+        XCTAssertTrue(eventually { first.output == "shown \(key)\n" }, "\(first.output)\(first.errorOutput)", file: file, line: line)
+        first.signal(SIGTERM)
+        XCTAssertEqual(first.wait(), 0, first.errorOutput, file: file, line: line)
+        // The app's notification was 1; the agent shows the message again as 2.
+        XCTAssertTrue(eventually { (try? session.notifyCalls().count) == 2 }, "the agent shows the message", file: file, line: line)
+        XCTAssertEqual(try session.notifyCalls().map(\.summary), ["A tip", "A tip"], file: file, line: line)
+        try session.invoke("ignore", on: 2)
+        XCTAssertTrue(eventually { ((try? session.state(appID: appID)["answeredAway"]) as? [String: Any])?.keys.sorted() == [key] },
+                      "the agent records the answer for the app", file: file, line: line)
+        let second = try start(command, in: session, feed: server.url("feed.plist"))
+        XCTAssertTrue(eventually { second.output == "answered \(key) ignore while away\nfinished\n" }, "\(second.output)\(second.errorOutput)",
+                      file: file, line: line)
+        second.signal(SIGTERM)
+        XCTAssertEqual(second.wait(), 0, second.errorOutput, file: file, line: line)
+        XCTAssertEqual(try session.notifyCalls().count, 2, "an ignored message is not shown again", file: file, line: line)
+    }
+
+    /// Starts an example against `url`, with the installed library found as an app finds it
+    /// under a prefix: GI_TYPELIB_PATH, and the loader's path.
+    func start(_ command: [String], in session: DesktopSession, feed url: String) throws -> ChildProcess {
+        try start(command, environment: session.environment, in: session.directory, arguments: [url, appID])
+    }
+
+    /// Starts a program of the tests with its own arguments.
+    func start(_ command: [String], in session: DesktopSession, arguments: [String]) throws -> ChildProcess {
+        try start(command, environment: session.environment, in: session.directory, arguments: arguments)
+    }
+
+    /// Starts a program with `arguments` in a desktop's `environment`.
+    func start(_ command: [String], environment desktop: [String: String], in directory: URL, arguments: [String]) throws -> ChildProcess {
+        let prefix = try InstalledLibHerald.prefix()
+        var environment = desktop
+        environment["GI_TYPELIB_PATH"] = prefix.appendingPathComponent("lib/girepository-1.0").path
+        environment["LD_LIBRARY_PATH"] = prefix.appendingPathComponent("lib").path
+        let app = try ChildProcess(command[0], Array(command.dropFirst()) + arguments, environment: environment,
+                                   directory: directory, name: "app")
+        addTeardownBlock { app.stop() }
+        return app
+    }
+
+    // MARK: The examples
+
+    func example(_ path: String) -> String { TestPaths.packageRoot.appendingPathComponent("desktop/examples/" + path).path }
+
+    func pythonExample() throws -> [String] {
+        guard FileManager.default.fileExists(atPath: "/usr/lib/x86_64-linux-gnu/girepository-1.0/Gtk-4.0.typelib") else {
+            throw XCTSkip("GTK 4's typelib is not installed (Debian: gir1.2-gtk-4.0)")
+        }
+        return ["/usr/bin/python3", example("python/herald_app.py")]
+    }
+
+    func gjsExample() throws -> [String] {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/gjs") else { throw XCTSkip("gjs is not installed (Debian: gjs)") }
+        return ["/usr/bin/gjs", example("gjs/herald_app.js")]
+    }
+
+    /// Builds the C example with the command its header gives, warnings as errors.
+    func cExample() throws -> [String] {
+        let program = try InstalledLibHerald.prefix().appendingPathComponent("herald_app_c").path
+        let flags = try InstalledLibHerald.pkgConfig(["--cflags", "--libs", "herald-1"])
+        try InstalledLibHerald.build("/usr/bin/gcc", ["-Wall", "-Wextra", "-Werror", "-o", program, example("c/herald_app.c")] + flags)
+        return [program]
+    }
+
+    /// Builds the Vala example with valac and the installed .vapi.
+    func valaExample() throws -> [String] {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/valac") else { throw XCTSkip("valac is not installed (Debian: valac)") }
+        let prefix = try InstalledLibHerald.prefix()
+        let program = prefix.appendingPathComponent("herald_app_vala").path
+        try InstalledLibHerald.build("/usr/bin/valac", ["--vapidir", prefix.appendingPathComponent("share/vala/vapi").path, "--pkg", "herald-1",
+                                                         "-o", program, example("vala/herald_app.vala")])
+        return [program]
+    }
+}
+
+/// libherald-1 as its build command installs it, built once for the test run into a temporary prefix.
+enum InstalledLibHerald {
+    private static let built: Result<URL, any Error> = Result {
+        let prefix = try Fixtures.temporaryDirectory("libherald-prefix")
+        let build = try runToCompletion(TestPaths.packageRoot.appendingPathComponent("desktop/libherald/build.sh").path, [prefix.path],
+                                        environment: ProcessInfo.processInfo.environment)
+        guard build.status == 0 else { throw TestSetupError("desktop/libherald/build.sh failed (its messages are above): \(build.output)") }
+        return prefix
+    }
+
+    /// The prefix, built on first use.
+    static func prefix() throws -> URL { try built.get() }
+
+    /// The environment that finds the installed library's pkg-config file.
+    static func environment() throws -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["PKG_CONFIG_PATH"] = try prefix().appendingPathComponent("lib/pkgconfig").path
+        return environment
+    }
+
+    /// pkg-config's words for `arguments`, with the installed herald-1.pc.
+    static func pkgConfig(_ arguments: [String]) throws -> [String] {
+        let run = try runToCompletion("/usr/bin/pkg-config", arguments, environment: try environment())
+        guard run.status == 0 else { throw TestSetupError("pkg-config \(arguments.joined(separator: " ")) failed") }
+        return run.output.split(whereSeparator: \.isWhitespace).map(String.init)
+    }
+
+    /// Runs a compiler with the installed library's pkg-config file in reach.
+    static func build(_ compiler: String, _ arguments: [String]) throws {
+        let run = try runToCompletion(compiler, arguments, environment: try environment())
+        guard run.status == 0 else { throw TestSetupError("\(compiler) did not build the example (its messages are above)") }
+    }
+}

@@ -14,7 +14,8 @@
 #                                    bubblewrap for the sandbox, tesseract to read screenshots,
 #                                    faketime to run a check with the clock a year ahead, and
 #                                    gobject-introspection, libgirepository1.0-dev and valac for
-#                                    libherald-1's introspection data, .vapi and Vala example
+#                                    libherald-1's introspection data, .vapi and Vala example,
+#                                    and gi-docgen for its API reference (Tests/scripts/libherald-docs.sh)
 set -euo pipefail
 packages=(pkg-config libnotify-dev libglib2.0-dev libglib2.0-bin libsoup-3.0-dev glib-networking
           gsettings-desktop-schemas libgtk-4-dev)
@@ -24,7 +25,7 @@ if [ "${1:-}" = "--tests" ]; then
              dpkg-dev lintian man-db
              gnome-shell gjs plasma-workspace plasma-desktop xfce4-notifyd xfconf xdg-desktop-portal
              xdg-desktop-portal-gtk bubblewrap tesseract-ocr tesseract-ocr-eng faketime
-             gobject-introspection libgirepository1.0-dev valac)
+             gobject-introspection libgirepository1.0-dev valac gi-docgen)
 fi
 missing=()
 for package in "${packages[@]}"; do

@@ -223,6 +223,26 @@ static const LibheraldCallbacks callbacks = {
   .check_finished = report_check_finished,
 };
 
+/* ---- Herald's context ---- */
+
+/* Herald runs on the GLib default main context: a call into it takes that context for its time,
+ * which works on the thread that runs its loop, or on any thread while no loop runs it. From
+ * another thread the call is refused with a critical warning, rather than racing Herald. */
+static gboolean
+enter_herald_context (const char *call)
+{
+  if (g_main_context_acquire (g_main_context_default ()))
+    return TRUE;
+  g_critical ("%s: called from a thread other than the one that runs the GLib default main context, where Herald runs", call);
+  return FALSE;
+}
+
+static void
+leave_herald_context (void)
+{
+  g_main_context_release (g_main_context_default ());
+}
+
 /* ---- The object ---- */
 
 /* Sets a string property's copy. */
@@ -249,9 +269,16 @@ herald_client_constructed (GObject *object)
   HeraldClient *client = HERALD_CLIENT (object);
   G_OBJECT_CLASS (herald_client_parent_class)->constructed (object);
   client->context = g_main_context_ref_thread_default ();
+  if (!enter_herald_context ("herald_client_new"))
+    {
+      client->configuration_error = g_error_new_literal (HERALD_ERROR, HERALD_ERROR_CONFIGURATION,
+                                                         "the client was made off the thread that runs the GLib default main context");
+      return;
+    }
   int code = 0;
   char *message = NULL;
   client->bridge = libherald_bridge_new (&client->configuration, &callbacks, client, &code, &message);
+  leave_herald_context ();
   if (client->bridge == NULL)
     client->configuration_error = g_error_new_literal (HERALD_ERROR, code, message != NULL ? message : "");
   g_free (message);
@@ -261,10 +288,12 @@ static void
 herald_client_dispose (GObject *object)
 {
   HeraldClient *client = HERALD_CLIENT (object);
-  if (client->bridge != NULL)
+  /* Off Herald's thread the bridge is left alone (and reports to a client that is gone). */
+  if (client->bridge != NULL && enter_herald_context ("g_object_unref (HeraldClient)"))
     {
       libherald_bridge_free (client->bridge);
       client->bridge = NULL;
+      leave_herald_context ();
     }
   G_OBJECT_CLASS (herald_client_parent_class)->dispose (object);
 }
@@ -649,8 +678,11 @@ herald_client_app_launched (HeraldClient *client)
   g_return_if_fail (HERALD_IS_CLIENT (client));
   if (client->bridge == NULL)
     report_configuration_error (client);
-  else
-    libherald_bridge_app_launched (client->bridge);
+  else if (enter_herald_context ("herald_client_app_launched"))
+    {
+      libherald_bridge_app_launched (client->bridge);
+      leave_herald_context ();
+    }
 }
 
 /**
@@ -665,8 +697,11 @@ herald_client_check_now (HeraldClient *client)
   g_return_if_fail (HERALD_IS_CLIENT (client));
   if (client->bridge == NULL)
     report_configuration_error (client);
-  else
-    libherald_bridge_check_now (client->bridge);
+  else if (enter_herald_context ("herald_client_check_now"))
+    {
+      libherald_bridge_check_now (client->bridge);
+      leave_herald_context ();
+    }
 }
 
 /**
@@ -682,8 +717,11 @@ void
 herald_client_app_will_quit (HeraldClient *client)
 {
   g_return_if_fail (HERALD_IS_CLIENT (client));
-  if (client->bridge != NULL)
-    libherald_bridge_app_will_quit (client->bridge);
+  if (client->bridge != NULL && enter_herald_context ("herald_client_app_will_quit"))
+    {
+      libherald_bridge_app_will_quit (client->bridge);
+      leave_herald_context ();
+    }
 }
 
 /**
@@ -697,8 +735,11 @@ void
 herald_client_close_shown_messages (HeraldClient *client)
 {
   g_return_if_fail (HERALD_IS_CLIENT (client));
-  if (client->bridge != NULL)
-    libherald_bridge_close_shown_messages (client->bridge);
+  if (client->bridge != NULL && enter_herald_context ("herald_client_close_shown_messages"))
+    {
+      libherald_bridge_close_shown_messages (client->bridge);
+      leave_herald_context ();
+    }
 }
 
 /* Sets `error` from the bridge's code and message, which it takes. */
@@ -707,6 +748,15 @@ set_bridge_error (GError **error, int code, char *message)
 {
   g_set_error_literal (error, HERALD_ERROR, code, message != NULL ? message : "");
   g_free (message);
+  return FALSE;
+}
+
+/* Sets `error` for a call refused off Herald's thread. */
+static gboolean
+set_off_context_error (GError **error)
+{
+  g_set_error_literal (error, HERALD_ERROR, HERALD_ERROR_CONFIGURATION,
+                       "called off the thread that runs the GLib default main context, where Herald runs");
   return FALSE;
 }
 
@@ -737,9 +787,15 @@ herald_client_add_prompts_file (HeraldClient *client, const char *path, GError *
   gsize length = 0;
   if (!g_file_get_contents (path, &bytes, &length, error))
     return FALSE;
+  if (!enter_herald_context ("herald_client_add_prompts_file"))
+    {
+      g_free (bytes);
+      return set_off_context_error (error);
+    }
   int code = 0;
   char *message = NULL;
   gboolean added = libherald_bridge_add_prompts (client->bridge, bytes, length, &code, &message);
+  leave_herald_context ();
   g_free (bytes);
   return added ? TRUE : set_bridge_error (error, code, message);
 }
@@ -772,10 +828,12 @@ herald_client_add_prompt (HeraldClient *client, const char *name, const char *ti
       g_propagate_error (error, g_error_copy (client->configuration_error));
       return FALSE;
     }
+  if (!enter_herald_context ("herald_client_add_prompt"))
+    return set_off_context_error (error);
   int code = 0;
   char *message = NULL;
-  if (libherald_bridge_add_prompt (client->bridge, name, title, body, action_url, uses_until_prompt, days_until_prompt, &code,
-                                   &message))
-    return TRUE;
-  return set_bridge_error (error, code, message);
+  gboolean added = libherald_bridge_add_prompt (client->bridge, name, title, body, action_url, uses_until_prompt,
+                                                days_until_prompt, &code, &message);
+  leave_herald_context ();
+  return added ? TRUE : set_bridge_error (error, code, message);
 }

@@ -13,6 +13,35 @@ final class LibHeraldTests: XCTestCase {
     let key = "2024/01/10"
     let feed = Fixtures.xmlFeed(["2024/01/10": ["Title": "A tip", "Message": "Plain text", "ActionURL": "https://example.com/tip"]])
 
+    // MARK: The build command's contract
+
+    /// build.sh makes every file its header names, the library's SONAME is libherald-1.so.0, it
+    /// exports its C API and GType functions alone, and it needs no Swift library at run time
+    /// (nor libstdc++, linked in).
+    func testTheBuildCommandMakesTheLibraryItsIntrospectionDataAndVapiAndTheLibraryExportsHeraldsCAPIAlone() throws {
+        let prefix = try InstalledLibHerald.prefix()
+        let contract = ["include/herald-1/herald.h", "lib/libherald-1.so.0.0.0", "lib/libherald-1.so.0", "lib/libherald-1.so",
+                        "lib/pkgconfig/herald-1.pc", "share/gir-1.0/Herald-1.gir", "lib/girepository-1.0/Herald-1.typelib",
+                        "share/vala/vapi/herald-1.vapi", "share/vala/vapi/herald-1.deps"]
+        XCTAssertEqual(contract.filter { !FileManager.default.fileExists(atPath: prefix.appendingPathComponent($0).path) }, [], "missing")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: prefix.appendingPathComponent("lib/libherald-1.so").path), "libherald-1.so.0")
+        let library = prefix.appendingPathComponent("lib/libherald-1.so.0.0.0").path
+        let dynamic = try runToCompletion("/usr/bin/readelf", ["-d", library], environment: [:]).output
+        let needed = dynamic.split(separator: "\n").filter { $0.contains("(NEEDED)") || $0.contains("(SONAME)") || $0.contains("PATH)") }
+            .map { $0.split(separator: ":", maxSplits: 1).last!.trimmingCharacters(in: .whitespaces) }
+        XCTAssertEqual(needed.sorted(), ["[ld-linux-x86-64.so.2]", "[libc.so.6]", "[libgcc_s.so.1]", "[libglib-2.0.so.0]", "[libgobject-2.0.so.0]",
+                                         "[libherald-1.so.0]", "[libm.so.6]"], "no Swift library nor libstdc++, no run path")
+        let exported = try runToCompletion("/usr/bin/nm", ["-D", "--defined-only", "--format=just-symbols", library], environment: [:]).output
+        XCTAssertEqual(exported.split(separator: "\n").map { String($0.split(separator: "@").first!) }.sorted(), [
+            "herald_client_add_prompt", "herald_client_add_prompts_file", "herald_client_app_launched", "herald_client_app_will_quit",
+            "herald_client_check_now", "herald_client_close_shown_messages", "herald_client_get_type", "herald_client_new",
+            "herald_error_get_type", "herald_error_quark", "herald_event_kind_get_type",
+            "herald_message_get_action_url", "herald_message_get_body", "herald_message_get_button_label", "herald_message_get_details",
+            "herald_message_get_id", "herald_message_get_is_prompt", "herald_message_get_title", "herald_message_get_type",
+        ])
+        XCTAssertEqual(try InstalledLibHerald.pkgConfig(["--modversion", "herald-1"]), ["0.1.0"])
+    }
+
     // MARK: C (pkg-config --cflags --libs herald-1)
 
     func testCProgramHearsTheAnswerClickedInTheServer() throws {
@@ -75,6 +104,106 @@ final class LibHeraldTests: XCTestCase {
 
     func testValaProgramHearsAtItsNextLaunchTheAnswerTheAgentTookAfterItQuit() throws {
         try assertTheAnswerGivenAwayReachesTheNextLaunch(try valaExample())
+    }
+
+    // MARK: Ownership and memory
+
+    /// From C: the client and each message are finalized exactly once (a message the app keeps
+    /// when the client goes too, once the app lets it go), the user data of every handler is
+    /// freed once, and each failing call gives a GError of the HERALD_ERROR domain to free; the
+    /// check's other events arrive as `event` with a kind an app can switch on. Every handler
+    /// runs on the main thread, and a call from another thread while the main loop runs is
+    /// refused with a critical warning, rather than racing Herald.
+    func testClientAndMessagesAreFinalizedOnceAndEveryHandlersUserDataIsFreedOnce() throws {
+        let session = try agentSession(display: false)
+        let server = try session.serveFeed(feed)
+        let program = try InstalledLibHerald.prefix().appendingPathComponent("libherald_ownership").path
+        try InstalledLibHerald.build("/usr/bin/gcc", ["-Wall", "-Wextra", "-Werror", "-o", program, TestPaths.support("libherald_ownership.c")]
+                                                     + InstalledLibHerald.pkgConfig(["--cflags", "--libs", "herald-1"]))
+        let app = try start([program], in: session, feed: server.url("feed.plist"))
+        XCTAssertTrue(eventually { app.output.hasSuffix("shown \(key)\n") }, "\(app.output)\(app.errorOutput)")
+        try session.invoke("ignore", on: 1)
+        XCTAssertEqual(app.wait(), 0, app.errorOutput)
+        XCTAssertEqual(app.output, """
+            add_prompts_file: g-file-error-quark -: Failed to open file “/nonexistent/prompts.plist”: No such file or directory
+            add_prompt: herald-error-quark configuration: the prompt's link javascript:alert(1) cannot be offered: the javascript: scheme is never opened
+            event feed-fetched - fetched
+            event pending \(key) -
+            should-show \(key): A tip, {'ActionURL': <'https://example.com/tip'>, 'Message': <'Plain text'>, 'Title': <'A tip'>}
+            shown \(key)
+            answered \(key) ignore
+            handlers called off the main thread: 0
+            clients finalized: 1
+            user data freed: 5 of 5
+            messages finalized while the app keeps one: 0 of 1
+            messages finalized: 1 of 1
+
+            """, app.errorOutput)
+        XCTAssertTrue(app.errorOutput.contains("herald_client_close_shown_messages: called from a thread other than the one that runs the GLib default main context"),
+                      app.errorOutput)
+    }
+
+    /// From Python: a should-show handler that reads the HeraldMessage (every key of the feed in
+    /// its details) and says no keeps the message off the screen, and the check reports it
+    /// left out at the app's word. A configuration that cannot work is a `failed` GError of the
+    /// HERALD_ERROR domain, from the loop after app_launched() returned.
+    func testAShouldShowHandlerThatSaysNoKeepsTheMessageOffTheScreen() throws {
+        let session = try agentSession(display: false)
+        let server = try session.serveFeed(feed)
+        let app = try start(["/usr/bin/python3", TestPaths.support("libherald_veto.py")], in: session, feed: server.url("feed.plist"))
+        XCTAssertEqual(app.wait(), 0, app.errorOutput)
+        XCTAssertEqual(app.output, """
+            event feed-fetched None fetched
+            event pending \(key) None
+            asked \(key) A tip Plain text https://example.com/tip False {'ActionURL': 'https://example.com/tip', 'Message': 'Plain text', 'Title': 'A tip'}
+            event message-skipped \(key) delegate-declined
+            launched
+            failed herald-error-quark configuration feed URL refused: feeds are fetched over https, http or file, not ftp:
+
+            """, app.errorOutput)
+        XCTAssertEqual(try session.notifyCalls().count, 0, "nothing reached the server")
+    }
+
+    /// The C example under valgrind's memcheck (Tests/scripts/libherald-memcheck.sh runs this
+    /// test alone): it shows the message, hears the click and quits, and no block that
+    /// libherald-1 allocated is definitely lost. (What GLib's module loader leaks is GLib's; the
+    /// uninitialised values memcheck reports are the Swift runtime reading the bytes of a
+    /// directory entry's name a word at a time, as `String(cString:)` does.)
+    func testTheCExampleLosesNoMemoryOfItsOwnUnderValgrind() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind") else { throw XCTSkip("valgrind is not installed (Debian: valgrind)") }
+        let session = try agentSession(display: false)
+        let server = try session.serveFeed(feed)
+        let log = session.directory.appendingPathComponent("valgrind.log").path
+        let app = try start(["/usr/bin/valgrind", "--leak-check=full", "--show-leak-kinds=definite", "--log-file=" + log] + (try cExample()),
+                            in: session, feed: server.url("feed.plist"))
+        XCTAssertTrue(eventually(within: 60) { app.output == "shown \(key)\n" }, "\(app.output)\(app.errorOutput)")
+        try session.invoke("ignore", on: 1)
+        XCTAssertTrue(eventually(within: 30) { app.output == "shown \(key)\nanswered \(key) ignore\nfinished\n" }, app.output)
+        app.signal(SIGTERM)
+        XCTAssertEqual(app.wait(seconds: 60), 0, app.errorOutput)
+        let report = try String(contentsOfFile: log, encoding: .utf8)
+        XCTAssertTrue(report.contains("LEAK SUMMARY") || report.contains("All heap blocks were freed"), report)
+        XCTAssertEqual(Self.definiteLeaks(in: report).filter { $0.contains("libherald-1.so") }, [], "blocks libherald-1 lost")
+    }
+
+    /// Each record of a block definitely lost in a memcheck report, with its stack.
+    static func definiteLeaks(in report: String) -> [String] {
+        var records: [String] = []
+        var current: [String]?
+        for line in report.split(separator: "\n", omittingEmptySubsequences: false) {
+            let text = String(line.replacing(/^==\d+== ?/, with: ""))
+            if text.contains("are definitely lost in loss record") {
+                current = [text]
+            } else if current != nil {
+                if text.isEmpty {
+                    records.append(current!.joined(separator: "\n"))
+                    current = nil
+                } else {
+                    current!.append(text)
+                }
+            }
+        }
+        return records
     }
 
     // MARK: The rules, the same for every language

@@ -9,6 +9,7 @@
 # class of the modules in MEMCHECK_MODULES runs (the end-to-end tests run `herald` in child
 # processes, which valgrind does not follow, so they are left out). The report is
 # Tests/support/memcheck_report.py's; the XML and the test output stay in .build/memcheck/.
+# Then Tests/scripts/libherald-memcheck.sh checks libherald-1 in the C example's process.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -96,3 +97,8 @@ if [ "$status" -ne 0 ] || [ -z "$summary" ] || [[ $summary == "Executed 0 tests"
 fi
 
 /usr/bin/python3 Tests/support/memcheck_report.py --modules "$HERALD_MODULES" --sources Sources "$OUT/memcheck.xml"
+
+# libherald-1 runs in a C app's process: its memory is checked there (MEMCHECK_LIBHERALD=0 skips it).
+if [ "${MEMCHECK_LIBHERALD:-1}" = 1 ]; then
+  Tests/scripts/libherald-memcheck.sh --skip-build
+fi

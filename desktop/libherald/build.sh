@@ -5,7 +5,7 @@
 #
 # makes, in OUT:
 #   lib/libherald-1.so.0.0.0          the library (SONAME libherald-1.so.0), with the Swift runtime
-#   lib/libherald-1.so.0, .so         linked inside it (no Swift toolchain at run time); it exports
+#   lib/libherald-1.so.0, .so         linked inside it, and libstdc++ (no Swift toolchain at run time); it exports
 #                                     herald_* alone (desktop/libherald/libherald-1.map)
 #   include/herald-1/herald.h         the C API, with gtk-doc/introspection annotations
 #   lib/pkgconfig/herald-1.pc         pkg-config's herald-1; its first line, prefix=OUT, may be
@@ -17,7 +17,7 @@
 #
 # The Swift build is kept in .build-lib of the package (HERALD_LIB_SCRATCH sets another), so the
 # next run only links what changed. Needs: the Swift toolchain, libglib2.0-dev,
-# gobject-introspection and libgirepository1.0-dev, valac (Tests/scripts/setup.sh).
+# gobject-introspection and libgirepository1.0-dev, valac, binutils' strip (Tests/scripts/setup.sh).
 set -euo pipefail
 if [ $# -ne 1 ]; then
   echo "usage: $0 OUT" >&2
@@ -38,6 +38,15 @@ options=(-c release --static-swift-stdlib -Xswiftc -static-stdlib --disable-loca
          -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
          -Xlinker "--version-script=$here/libherald-1.map" -Xlinker -soname=libherald-1.so.0)
 swift_folder="$(dirname "$(readlink -f "$(command -v swift)")")"
+# The C++ library the Swift runtime uses linked in from libstdc++.a (as desktop/release.sh links
+# the programs), hidden by the version script: an app that has not loaded libstdc++.so then does
+# not load it with libherald (about 0.9 ms of a start).
+archive="$("$swift_folder/clang" -print-file-name=libstdc++.a 2>/dev/null || true)"
+if [ -f "$archive" ]; then
+  mkdir -p "$scratch/static-libstdc++"
+  ln -sfn "$archive" "$scratch/static-libstdc++/libstdc++.a"
+  options+=(-Xswiftc "-L$(cd "$scratch/static-libstdc++" && pwd)")
+fi
 if [ -x "$swift_folder/ld.lld" ]; then
   options+=(-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
 fi
@@ -45,7 +54,10 @@ swift build --package-path "$root" "${options[@]}"
 bin="$(swift build --package-path "$root" "${options[@]}" --show-bin-path)"
 
 mkdir -p "$out/lib/pkgconfig" "$out/include/herald-1" "$out/share/gir-1.0" "$out/lib/girepository-1.0" "$out/share/vala/vapi"
-install -m 644 "$bin/libherald-1.so" "$out/lib/libherald-1.so.0.0.0"
+# Without its debug information (27 MB with it, 23 without), which Debian 12's valgrind cannot
+# read (DWARF 5); the copy in the build folder keeps it.
+strip --strip-debug -o "$out/lib/libherald-1.so.0.0.0" "$bin/libherald-1.so"
+chmod 644 "$out/lib/libherald-1.so.0.0.0"
 ln -sfn libherald-1.so.0.0.0 "$out/lib/libherald-1.so.0"
 ln -sfn libherald-1.so.0 "$out/lib/libherald-1.so"
 install -m 644 "$root/Sources/libherald/include/herald.h" "$out/include/herald-1/herald.h"

@@ -123,6 +123,13 @@ install_stripped() {
 }
 
 build_libherald() {
+  local tool
+  for tool in g-ir-scanner g-ir-compiler vapigen; do
+    if ! command -v "$tool" >/dev/null; then
+      echo "$(basename "$0"): libherald-1's introspection data needs $tool, which is missing: run Tests/scripts/setup.sh (Debian: gobject-introspection, libgirepository1.0-dev, valac)" >&2
+      exit 69
+    fi
+  done
   "$root/desktop/libherald/build.sh" "$1" >&2
 }
 

@@ -76,7 +76,7 @@ final class LibHeraldTests: XCTestCase {
         let feedServer = try FeedServer(directory: desktop.directory.appendingPathComponent("feed"))
         addTeardownBlock { feedServer.stop() }
         try feedServer.publish("feed.plist", feed)
-        let app = try start(command, environment: desktop.environment, in: desktop.directory, feed: feedServer.url("feed.plist"))
+        let app = try start(command, environment: desktop.environment, in: desktop.directory, arguments: [feedServer.url("feed.plist"), appID])
         XCTAssertTrue(eventually(within: 20) { app.output == "shown \(key)\n" }, "\(app.output)\(app.errorOutput)")
         let seen = try XCTUnwrap(try desktop.drawnText(within: 12) { $0.centre(of: "Ignore") != nil }, "xfce4-notifyd draws the Ignore button")
         let point = try XCTUnwrap(seen.text.centre(of: "Ignore"))
@@ -162,6 +162,18 @@ final class LibHeraldTests: XCTestCase {
 
             """, app.errorOutput)
         XCTAssertEqual(try session.notifyCalls().count, 0, "nothing reached the server")
+    }
+
+    /// From Python: a prompt registered one by one, due at the first launch, is shown, and its
+    /// button clicked in the server reaches `prompt-answered`.
+    func testAPromptRegisteredOneByOneIsShownAndItsButtonHeard() throws {
+        let session = try agentSession(display: false)
+        let app = try start(["/usr/bin/python3", TestPaths.support("libherald_prompt.py")], in: session, arguments: [appID])
+        XCTAssertTrue(eventually { app.output == "prompt-shown rate\n" }, "\(app.output)\(app.errorOutput)")
+        XCTAssertEqual(try session.notifyCalls().map(\.summary), ["Enjoying the app?"])
+        try session.invoke("action", on: 1)
+        XCTAssertEqual(app.wait(), 0, app.errorOutput)
+        XCTAssertEqual(app.output, "prompt-shown rate\nprompt-answered rate action\nfinished\n", app.errorOutput)
     }
 
     /// The C example under valgrind's memcheck (Tests/scripts/libherald-memcheck.sh runs this
@@ -265,16 +277,21 @@ final class LibHeraldTests: XCTestCase {
     /// Starts an example against `url`, with the installed library found as an app finds it
     /// under a prefix: GI_TYPELIB_PATH, and the loader's path.
     func start(_ command: [String], in session: DesktopSession, feed url: String) throws -> ChildProcess {
-        try start(command, environment: session.environment, in: session.directory, feed: url)
+        try start(command, environment: session.environment, in: session.directory, arguments: [url, appID])
     }
 
-    /// Starts an example in a desktop's `environment`.
-    func start(_ command: [String], environment desktop: [String: String], in directory: URL, feed url: String) throws -> ChildProcess {
+    /// Starts a program of the tests with its own arguments.
+    func start(_ command: [String], in session: DesktopSession, arguments: [String]) throws -> ChildProcess {
+        try start(command, environment: session.environment, in: session.directory, arguments: arguments)
+    }
+
+    /// Starts a program with `arguments` in a desktop's `environment`.
+    func start(_ command: [String], environment desktop: [String: String], in directory: URL, arguments: [String]) throws -> ChildProcess {
         let prefix = try InstalledLibHerald.prefix()
         var environment = desktop
         environment["GI_TYPELIB_PATH"] = prefix.appendingPathComponent("lib/girepository-1.0").path
         environment["LD_LIBRARY_PATH"] = prefix.appendingPathComponent("lib").path
-        let app = try ChildProcess(command[0], Array(command.dropFirst()) + [url, appID], environment: environment,
+        let app = try ChildProcess(command[0], Array(command.dropFirst()) + arguments, environment: environment,
                                    directory: directory, name: "app")
         addTeardownBlock { app.stop() }
         return app

@@ -134,7 +134,10 @@ gboolean herald_message_get_is_prompt (HeraldMessage *message);
 /**
  * HeraldClient:
  *
- * Herald for one app: its feed, its prompts, and the signals that report what happens.
+ * Herald for one app: its feed, its prompts, and the signals that report what happens. Keep
+ * the client for as long as you want its signals: a check still running when it is finalized
+ * goes on (its notifications stay answerable and their answers are recorded) but reports
+ * nothing more.
  */
 #define HERALD_TYPE_CLIENT (herald_client_get_type ())
 G_DECLARE_FINAL_TYPE (HeraldClient, herald_client, HERALD, CLIENT, GObject)

@@ -2,8 +2,12 @@
 # Installs Herald for the current user (or into --prefix): the herald tool, the agent (in libexec,
 # started by D-Bus) and the GTK demo, built with the Swift runtime linked in (they run without a
 # Swift toolchain) and stripped, their manual pages, herald's bash, zsh and fish completions, the
-# desktop entries, the agent's D-Bus and systemd user services, the icons and the licence. Undo with
-# desktop/uninstall.sh and the same --prefix.
+# desktop entries, the agent's D-Bus and systemd user services, the icons and the licence; and
+# libherald-1 for apps in C, Python, JavaScript and Vala (desktop/docs/other-languages.md): the
+# library in lib/<multiarch triplet> (lib where there is none), its header in include/herald-1,
+# herald-1.pc, Herald-1.gir, Herald-1.typelib and herald-1.vapi. It then says which variables
+# let programs find what it put where they do not look. Undo with desktop/uninstall.sh and the
+# same --prefix.
 #
 #   desktop/install.sh [--prefix DIR]      (default ~/.local)
 set -euo pipefail
@@ -14,6 +18,7 @@ build_release "${HERALD_BUILD_DIR:-$root/.build-release}"
 generated="$(mktemp -d)"
 trap 'rm -rf "$generated"' EXIT
 write_manual_and_completions "$generated"
+build_libherald "$generated/libherald"
 
 installed=()
 put() { # put MODE SOURCE DESTINATION
@@ -55,6 +60,23 @@ case "$prefix" in
   *) units="$prefix/share/systemd/user" ;;
 esac
 put 644 "$generated/herald-agent.service" "$units/herald-agent.service"
+# libherald-1, laid out as build.sh made it, with the library where the system keeps libraries.
+libraries="$(library_folder)"
+libdir="$prefix/$libraries"
+made="$generated/libherald"
+install_stripped "$made/lib/libherald-1.so.0.0.0" "$libdir/libherald-1.so.0.0.0" 644
+installed+=("$libdir/libherald-1.so.0.0.0")
+for link in libherald-1.so.0 libherald-1.so; do
+  ln -sfn "$(readlink "$made/lib/$link")" "$libdir/$link"
+  installed+=("$libdir/$link")
+done
+put 644 "$made/include/herald-1/herald.h" "$prefix/include/herald-1/herald.h"
+write_libherald_pc "$made" "$prefix" "$libraries" "$libdir/pkgconfig/herald-1.pc"
+installed+=("$libdir/pkgconfig/herald-1.pc")
+put 644 "$made/lib/girepository-1.0/Herald-1.typelib" "$libdir/girepository-1.0/Herald-1.typelib"
+put 644 "$made/share/gir-1.0/Herald-1.gir" "$prefix/share/gir-1.0/Herald-1.gir"
+put 644 "$made/share/vala/vapi/herald-1.vapi" "$prefix/share/vala/vapi/herald-1.vapi"
+put 644 "$made/share/vala/vapi/herald-1.deps" "$prefix/share/vala/vapi/herald-1.deps"
 # The licence, where a package keeps its documents.
 put 644 "$root/LICENSE" "$prefix/share/doc/herald/LICENSE"
 while IFS= read -r icon; do
@@ -64,6 +86,37 @@ done < <(cd "$root/icons" && find hicolor -type f \( -name '*.png' -o -name '*.s
 mkdir -p "$(dirname "$manifest")"
 printf '%s\n' "${installed[@]}" > "$manifest"
 echo "installed ${#installed[@]} files under $prefix (list: $manifest)"
+
+# --- Whether programs find libherald-1 ------------------------------------------------------
+# The loader searches /usr and /usr/local (once its cache knows the library), pkg-config its
+# pc_path, and GObject Introspection the system's typelib folder alone; anything else needs a
+# variable, which the user sets where their apps and builds start.
+case "$prefix" in
+  /usr | /usr/local)
+    if [ "$(id -u)" = 0 ]; then ldconfig; fi
+    loader_finds=1 ;;
+  *) loader_finds=0 ;;
+esac
+pc_path="$(pkg-config --variable pc_path pkg-config 2>/dev/null || true)"
+typelib_path="$(pkg-config --variable typelibdir gobject-introspection-1.0 2>/dev/null || echo /usr/lib/girepository-1.0)"
+settings=()
+if [ "$loader_finds" = 0 ]; then
+  settings+=("export LD_LIBRARY_PATH=\"$libdir\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}\"")
+fi
+if [ "$typelib_path" != "$libdir/girepository-1.0" ]; then
+  settings+=("export GI_TYPELIB_PATH=\"$libdir/girepository-1.0\${GI_TYPELIB_PATH:+:\$GI_TYPELIB_PATH}\"")
+fi
+if [[ ":$pc_path:" != *":$libdir/pkgconfig:"* ]]; then
+  settings+=("export PKG_CONFIG_PATH=\"$libdir/pkgconfig\${PKG_CONFIG_PATH:+:\$PKG_CONFIG_PATH}\"")
+fi
+if [ ${#settings[@]} -gt 0 ]; then
+  cat <<MESSAGE
+
+Programs find libherald-1 under $prefix once these are set (in ~/.profile, or where the
+app and its build start):
+MESSAGE
+  printf '    %s\n' "${settings[@]}"
+fi
 
 # --- Whether the session bus finds the agent's service file ---------------------------------
 # dbus-daemon starts session services from $XDG_DATA_HOME/dbus-1/services and each

@@ -13,9 +13,16 @@
 #   write_manual_and_completions DIR
 #                                  DIR/man1/herald.1, DIR/man1/herald-gtk-demo.1 and the
 #                                  completions DIR/bash/herald, DIR/zsh/_herald, DIR/fish/herald.fish
-#   install_stripped SOURCE DESTINATION
-#                                  a program without its symbols and debug information (the
-#                                  release build keeps them: 27 MB for herald, about half stripped)
+#   install_stripped SOURCE DESTINATION [MODE]
+#                                  a program (or, MODE 644, a library) without its symbols and
+#                                  debug information (the release build keeps them: 27 MB for
+#                                  herald, about half stripped)
+#   build_libherald OUT            libherald-1 with its header, .pc, introspection data and .vapi,
+#                                  made by desktop/libherald/build.sh into OUT (its layout)
+#   library_folder                 where a prefix keeps libraries: lib/<multiarch triplet> on Debian
+#                                  and its derivatives (as their packages and Meson put them), else lib
+#   write_libherald_pc OUT PREFIX LIBRARY_FOLDER DESTINATION
+#                                  OUT's herald-1.pc for the library installed in PREFIX/LIBRARY_FOLDER
 #
 # The manual and completions come from the built herald's own command tree (the manual is
 # `herald _man`, which adds the exit statuses, files, environment and examples; the completions
@@ -110,7 +117,31 @@ completion_name() {
 }
 
 install_stripped() {
-  install -Dm755 "$1" "$2"
+  install -Dm"${3:-755}" "$1" "$2"
   # What Debian's dh_strip does for a program.
   strip --strip-unneeded --remove-section=.comment --remove-section=.note "$2"
+}
+
+build_libherald() {
+  local tool
+  for tool in g-ir-scanner g-ir-compiler vapigen; do
+    if ! command -v "$tool" >/dev/null; then
+      echo "$(basename "$0"): libherald-1's introspection data needs $tool, which is missing: run Tests/scripts/setup.sh (Debian: gobject-introspection, libgirepository1.0-dev, valac)" >&2
+      exit 69
+    fi
+  done
+  "$root/desktop/libherald/build.sh" "$1" >&2
+}
+
+library_folder() {
+  local triplet
+  triplet="$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch 2>/dev/null || true)"
+  echo "lib${triplet:+/$triplet}"
+}
+
+write_libherald_pc() {
+  local out=$1 prefix=$2 folder=$3 destination=$4
+  mkdir -p "$(dirname "$destination")"
+  sed -e "s|^prefix=.*|prefix=$prefix|" -e "s|^libdir=.*|libdir=\${prefix}/$folder|" "$out/lib/pkgconfig/herald-1.pc" > "$destination"
+  chmod 644 "$destination"
 }

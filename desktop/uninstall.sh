@@ -11,7 +11,8 @@ fi
 count=0
 while IFS= read -r file; do
   case "$file" in "$prefix"/*) ;; *) echo "skipping $file: outside $prefix" >&2; continue ;; esac
-  if [ -e "$file" ]; then rm -f "$file"; count=$((count + 1)); fi
+  # -L: a link to a file removed before it still goes.
+  if [ -e "$file" ] || [ -L "$file" ]; then rm -f "$file"; count=$((count + 1)); fi
   dir="$(dirname "$file")"
   while [ "$dir" != "$prefix" ] && rmdir "$dir" 2>/dev/null; do dir="$(dirname "$dir")"; done
 done < "$manifest"

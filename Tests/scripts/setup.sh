@@ -2,7 +2,10 @@
 # Installs what Herald needs on Debian 12, with apt-get, only what is missing.
 #
 #   Tests/scripts/setup.sh           to build and run: the C libraries Herald builds against
-#                                    (GTK 4 for the demo app) and the TLS module libsoup uses
+#                                    (GTK 4 for the demo app), the TLS module libsoup uses, and
+#                                    gobject-introspection, libgirepository1.0-dev and valac for
+#                                    libherald-1's introspection data and .vapi (desktop/install.sh
+#                                    and build-deb.sh install them)
 #   Tests/scripts/setup.sh --tests   also what the tests run against: a session bus, a mock and
 #                                    two real notification servers, an X server, xdotool,
 #                                    imagemagick, desktop-file-utils, valgrind, and gcc and
@@ -13,18 +16,17 @@
 #                                    xfce4-notifyd with xfconf, the portal with its gtk backend,
 #                                    bubblewrap for the sandbox, tesseract to read screenshots,
 #                                    faketime to run a check with the clock a year ahead, and
-#                                    gobject-introspection, libgirepository1.0-dev and valac for
-#                                    libherald-1's introspection data, .vapi and Vala example
+#                                    gi-docgen for libherald-1's API reference (desktop/libherald/docs.sh)
 set -euo pipefail
 packages=(pkg-config libnotify-dev libglib2.0-dev libglib2.0-bin libsoup-3.0-dev glib-networking
-          gsettings-desktop-schemas libgtk-4-dev)
+          gsettings-desktop-schemas libgtk-4-dev gobject-introspection libgirepository1.0-dev valac)
 if [ "${1:-}" = "--tests" ]; then
   packages+=(dbus python3-dbus python3-dbusmock xvfb xauth notification-daemon dunst xdotool
              imagemagick desktop-file-utils valgrind gcc libnotify-bin python3-gi libjson-glib-dev
              dpkg-dev lintian man-db
              gnome-shell gjs plasma-workspace plasma-desktop xfce4-notifyd xfconf xdg-desktop-portal
              xdg-desktop-portal-gtk bubblewrap tesseract-ocr tesseract-ocr-eng faketime
-             gobject-introspection libgirepository1.0-dev valac)
+             gi-docgen)
 fi
 missing=()
 for package in "${packages[@]}"; do

@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
-# Builds the Debian packages herald_<version>_<arch>.deb and herald-gtk-demo_<version>_<arch>.deb
-# and prints their paths, one a line. Both hold release programs with the Swift runtime linked in
-# and stripped, the copyright file and the changelog. herald holds the herald command, its manual
+# Builds the Debian packages herald, herald-gtk-demo, libherald-1-0, libherald-1-dev and
+# gir1.2-herald-1 (each NAME_<version>_<arch>.deb) and prints their paths, one a line, in that
+# order. Each holds the copyright file and the changelog; the programs and the library are release
+# builds with the Swift runtime linked in, stripped. herald holds the herald command, its manual
 # page and its bash, zsh and fish completions, the agent (/usr/libexec/herald-agent, which D-Bus
-# starts), its manual page, desktop entry, D-Bus service and systemd user unit, and the icons; herald-gtk-demo
-# holds the GTK demo, its manual page, its desktop entry and (as an example) its login entry, and
-# depends on herald of the same version, so that herald itself needs no GTK. The version is the one the built herald reports (`herald
-# --version`), and must be the changelog's latest. Each package depends on the libraries
-# dpkg-shlibdeps finds its own programs use; herald also on glib-networking (libsoup's TLS, for
-# https feeds), and it recommends a notification server.
+# starts), its manual page, desktop entry, D-Bus service and systemd user unit, and the icons;
+# herald-gtk-demo holds the GTK demo, its manual page, its desktop entry and (as an example) its
+# login entry, and depends on herald of the same version, so that herald itself needs no GTK.
+# libherald-1-0 holds libherald-1.so.0 (made by desktop/libherald/build.sh) in Debian's multiarch
+# folder, with its shlibs and symbols files (every exported herald_* symbol, at this version) for
+# the packages of apps that link it; libherald-1-dev its header, the libherald-1.so link,
+# herald-1.pc, Herald-1.gir and herald-1.vapi; gir1.2-herald-1 the typelib. The version is the one
+# the built herald reports (`herald --version`), and must be the changelog's latest. Each package
+# with a program or a library depends on the libraries dpkg-shlibdeps finds it uses; herald and
+# libherald-1-0 also on those Herald loads when it runs (libsoup, libnotify) and glib-networking
+# (libsoup's TLS, for https feeds); herald recommends a notification server.
 #
 #   desktop/debian/build-deb.sh [--output DIR]        (default: the current folder)
 #
@@ -34,6 +40,9 @@ say() { printf 'build-deb: %s\n' "$*" >&2; }
 started=$(date +%s)
 
 build_release "${HERALD_BUILD_DIR:-$root/.build-release}" >&2
+stage="$(mktemp -d)"
+trap 'rm -rf "$stage"' EXIT
+build_libherald "$stage/libherald"
 if [[ " ${products[*]} " != *" herald-gtk-demo "* ]]; then
   say "GTK 4 is missing (pkg-config gtk4), so herald-gtk-demo cannot be built: run Tests/scripts/setup.sh"
   exit 69
@@ -50,10 +59,11 @@ arch="$(dpkg --print-architecture)"
 SOURCE_DATE_EPOCH="$(date -d "$(dpkg-parsechangelog -l "$here/changelog" -S Date)" +%s)"
 export SOURCE_DATE_EPOCH
 
-stage="$(mktemp -d)"
-trap 'rm -rf "$stage"' EXIT
 cli="$stage/herald"
 demo="$stage/herald-gtk-demo"
+library="$stage/libherald-1-0"
+dev="$stage/libherald-1-dev"
+typelib="$stage/gir1.2-herald-1"
 write_manual_and_completions "$stage/generated"
 
 # A package's program and its manual page.
@@ -99,20 +109,58 @@ install_doc "$demo"
 # every session would read it, it would check a feed at every user's login.
 install -Dm644 "$root/desktop/org.herald.GtkDemo.herald.desktop" "$demo/usr/share/doc/herald-gtk-demo/examples/org.herald.GtkDemo.herald.desktop"
 
-# dpkg-shlibdeps reads the source package's control file; this one names only the packages.
+# libherald-1, in the folders where Debian keeps a library, its development files and typelibs.
+libraries="usr/$(library_folder)"
+made="$stage/libherald"
+install_stripped "$made/lib/libherald-1.so.0.0.0" "$library/$libraries/libherald-1.so.0.0.0" 644
+ln -s libherald-1.so.0.0.0 "$library/$libraries/libherald-1.so.0"
+install_doc "$library"
+install -Dm644 "$made/include/herald-1/herald.h" "$dev/usr/include/herald-1/herald.h"
+mkdir -p "$dev/$libraries"
+ln -s libherald-1.so.0 "$dev/$libraries/libherald-1.so"
+write_libherald_pc "$made" /usr "${libraries#usr/}" "$dev/$libraries/pkgconfig/herald-1.pc"
+install -Dm644 "$made/share/gir-1.0/Herald-1.gir" "$dev/usr/share/gir-1.0/Herald-1.gir"
+install -Dm644 "$made/share/vala/vapi/herald-1.vapi" "$dev/usr/share/vala/vapi/herald-1.vapi"
+install -Dm644 "$made/share/vala/vapi/herald-1.deps" "$dev/usr/share/vala/vapi/herald-1.deps"
+install_doc "$dev"
+install -Dm644 "$made/lib/girepository-1.0/Herald-1.typelib" "$typelib/$libraries/girepository-1.0/Herald-1.typelib"
+install_doc "$typelib"
+
+# dpkg-shlibdeps and dpkg-gensymbols read the source package's control file; this one names only the packages.
 mkdir -p "$stage/debian"
-printf 'Source: herald\n\nPackage: herald\nArchitecture: %s\n\nPackage: herald-gtk-demo\nArchitecture: %s\n' "$arch" "$arch" > "$stage/debian/control"
+{
+  printf 'Source: herald\n'
+  for package in "$cli" "$demo" "$library" "$dev" "$typelib"; do
+    printf '\nPackage: %s\nArchitecture: %s\n' "$(basename "$package")" "$arch"
+  done
+} > "$stage/debian/control"
+# The library's symbols file (every symbol it exports, at this version, which is the first that
+# has them) and its shlibs file, from which the packages of apps linking it get their dependency;
+# its trigger has the loader's cache learn it.
+mkdir -p "$library/DEBIAN"
+(cd "$stage" && dpkg-gensymbols -q -plibherald-1-0 -v"$version" -P"$library" -e"$library/$libraries/libherald-1.so.0.0.0" -O"$library/DEBIAN/symbols")
+printf 'libherald-1 0 libherald-1-0 (>= %s)\n' "$version" > "$library/DEBIAN/shlibs"
+printf 'activate-noawait ldconfig\n' > "$library/DEBIAN/triggers"
+chmod 644 "$library/DEBIAN/symbols" "$library/DEBIAN/shlibs" "$library/DEBIAN/triggers"
+
 mkdir -p "$output"
 debs=()
-for package in "$cli" "$demo"; do
+for package in "$cli" "$demo" "$library" "$dev" "$typelib"; do
   name="$(basename "$package")"
   find "$package" -exec touch --no-dereference --date="@$SOURCE_DATE_EPOCH" {} +
   mkdir -p "$package/DEBIAN"
   # Each package's libraries from its own programs only, so that herald's are not the demo's.
-  programs=("$name/usr/bin/$name")
-  if [ "$name" = herald ]; then programs+=("$name/usr/libexec/herald-agent"); fi
-  depends="$(cd "$stage" && dpkg-shlibdeps -O "${programs[@]}")"
-  depends=${depends#shlibs:Depends=}
+  case $name in
+    herald) programs=("$name/usr/bin/$name" "$name/usr/libexec/herald-agent") ;;
+    herald-gtk-demo) programs=("$name/usr/bin/$name") ;;
+    libherald-1-0) programs=("$name/$libraries/libherald-1.so.0.0.0") ;;
+    *) programs=() ;;
+  esac
+  depends=
+  if [ ${#programs[@]} -gt 0 ]; then
+    depends="$(cd "$stage" && dpkg-shlibdeps -O "${programs[@]}")"
+    depends=${depends#shlibs:Depends=}
+  fi
   installed_size="$(du -sk --apparent-size "$package" | cut -f 1)"
   # control.in holds one paragraph for each package.
   awk -v RS= -v name="$name" '$0 ~ "^Package: " name "\n" { print }' "$here/control.in" |

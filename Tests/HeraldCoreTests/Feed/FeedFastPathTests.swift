@@ -8,25 +8,18 @@ extension FeedFields {
     fileprivate var values: [FeedValue] { pairs.indices.map(value(at:)) }
 }
 
-/// The readers' shortcuts give what their general paths give.
+/// The readers' and the ordering's shortcuts (strings scanned eight bytes at a time, keys
+/// ordered by their folded prefixes, long entries indexed) give what their general paths give.
 final class FeedFastPathTests: XCTestCase {
-    /// Keys that are one of `FeedKey`'s, or nearly: the shortcut must take only the exact ones.
+    /// Keys that are one of `FeedKey`'s, or nearly: each must be read as written.
     private let keys = [
         "Title", "Message", "ActionURL", "ActionButton", "MinVersion", "MaxVersion",
         "title", "Titles", "Titl", "TITLE", "Messages", "ActionURl", "MinVersio", "MaxVersionX", "MidVersion",
         "ActionButtoN", "Tîtle", "", "Extra",
     ]
 
-    func testAKnownKeyIsSpelledByItsConstantAndNoOtherTextIs() {
-        let known: Set = [FeedKey.title, FeedKey.message, FeedKey.actionURL, FeedKey.actionButton, FeedKey.minVersion, FeedKey.maxVersion]
-        for key in keys {
-            let found = Array(key.utf8).withUnsafeBufferPointer { FeedFields.knownKey($0) }
-            XCTAssertEqual(found, known.contains(key) ? key : nil, key)
-        }
-    }
-
-    func testJSONKeysReadThroughTheShortcutEqualKeysReadWithEscapes() throws {
-        // An escape in a key sends it through the general path; the entries must come out equal.
+    func testAJSONKeyReadsTheSameWrittenPlainOrWithEscapes() throws {
+        // A key written with escapes is the same key: the entries must come out equal.
         var plain = "{\"k\": {", escaped = "{\"k\": {"
         for (index, key) in keys.enumerated() {
             let separator = index == 0 ? "" : ", "
@@ -44,7 +37,7 @@ final class FeedFastPathTests: XCTestCase {
         XCTAssertEqual(fast.entries["k"]?.details.count, keys.count)
     }
 
-    func testXMLKeysReadThroughTheShortcutEqualKeysReadWithReferences() throws {
+    func testAnXMLKeyReadsTheSameWrittenPlainOrWithReferences() throws {
         var plain = "<plist><dict><key>k</key><dict>", referenced = plain
         for (index, key) in keys.enumerated() {
             plain += "<key>\(key)</key><string>v\(index)</string>"
@@ -59,9 +52,9 @@ final class FeedFastPathTests: XCTestCase {
         XCTAssertEqual(fast.entries["k"]?.details.count, keys.count)
     }
 
-    func testBinaryKeysReadThroughTheShortcutEqualKeysWrittenAsUTF16() throws {
-        // A key in a short ASCII string takes the shortcut; the same key as UTF-16, or with its
-        // length written as a separate integer, takes the general path.
+    func testABinaryKeyReadsTheSameAsASCIIAsUTF16OrWithItsLengthApart() throws {
+        // A key in a short ASCII string, the same key as UTF-16, or with its length written as a
+        // separate integer: the same key.
         let asciiKeys = keys.filter { $0.utf8.allSatisfy { $0 < 0x80 } }
         func feed(_ spell: (String) -> [UInt8]) throws -> Feed {
             // Object 0 the root, 1 its key, 2 the entry; then each key and its value.
@@ -114,132 +107,6 @@ final class FeedFastPathTests: XCTestCase {
         }
     }
 
-    /// The fields of the document's first entry as a check reads them, after checking that they
-    /// equal those of `eagerly`, the same reader making every string at once.
-    private func firstEntryReadBothWays(_ bytes: Data, eagerly: ([UInt8]) throws -> FeedDocument) throws -> FeedFields {
-        let lazy = try FeedDecoder.read(bytes), eager = try eagerly(Array(bytes))
-        guard case .fields(let left)? = lazy.entries?.first?.body, case .fields(let right)? = eager.entries?.first?.body else {
-            throw FeedError.unreadable("its first entry is not a dictionary")
-        }
-        XCTAssertEqual(left.pairs.map(\.name), right.pairs.map(\.name))
-        XCTAssertEqual(left.values, right.values)
-        XCTAssertEqual(Self.textsInDocument(right), 0)
-        return left
-    }
-
-    /// How many of the values are left in the document.
-    private static func textsInDocument(_ fields: FeedFields) -> Int {
-        fields.pairs.filter { if case .text = $0.stored { true } else { false } }.count
-    }
-
-    func testPlainJSONTextsLeftInTheDocumentReadAsStringsMadeAtOnce() throws {
-        // Plain ASCII values are left in the document's bytes; escaped, non-ASCII and other
-        // values are made at once. Both must read as the reader that makes every string reads.
-        var values = (0...40).map { "\"" + String(repeating: "x", count: $0) + "\"" }
-        values += ["\"caf\\u00e9\"", "\"café\"", "\"tab\\there\"", "12", "1.5", "true", "null", "[\"a\", \"b\"]", "{\"en\": \"Hi\"}"]
-        var document = "{\"k\": {\"Title\": \"first\", \"Message\": \"Body text that is longer than a small string\", "
-        for (index, value) in values.enumerated() { document += "\"f\(index)\": \(value), " }
-        document += "\"Title\": \"second\"}}"
-        let bytes = Data(document.utf8)
-        let left = try firstEntryReadBothWays(bytes, eagerly: JSONFeedReader.read)
-        XCTAssertEqual(left["Title"], .string("second"), "a key given twice keeps its last value")
-        XCTAssertEqual(Self.textsInDocument(left), 2 + 41, "the title, the message and the 41 plain values")
-        let entry = try XCTUnwrap(FeedDecoder.decode(bytes).entries["k"])
-        XCTAssertEqual(entry.title, "second")
-        XCTAssertEqual(entry.message, "Body text that is longer than a small string")
-        XCTAssertEqual(entry.field("f3"), .string("xxx"))
-        XCTAssertEqual(entry.field("f41"), .string("café"))
-    }
-
-    func testPlainXMLTextsLeftInTheDocumentReadAsStringsMadeAtOnce() throws {
-        // Plain `<string>` text is left in the document's bytes, whatever its length or script;
-        // text with a reference, CDATA or a comment, and other values, are made at once.
-        var values = (0...40).map { "<string>" + String(repeating: "x", count: $0) + "</string>" }
-        values += ["<string>café</string>", "<string>a &amp; b</string>", "<string><![CDATA[<b>]]></string>", "<string>a<!-- c -->b</string>",
-                   "<string/>", "<string>\n  spaced  \n</string>", "<integer>12</integer>", "<real>1.5</real>", "<true/>",
-                   "<array><string>a</string></array>", "<dict><key>en</key><string>Hi</string></dict>"]
-        var document = "<?xml version=\"1.0\"?><plist version=\"1.0\"><dict><key>k</key><dict><key>Title</key><string>first</string>"
-        for (index, value) in values.enumerated() { document += "<key>f\(index)</key>\(value)" }
-        document += "<key>Title</key><string>second</string></dict></dict></plist>"
-        let left = try firstEntryReadBothWays(Data(document.utf8), eagerly: XMLPropertyList.read)
-        XCTAssertEqual(left["f41"], .string("café"))
-        XCTAssertEqual(left["Title"], .string("second"), "a key given twice keeps its last value")
-        XCTAssertEqual(Self.textsInDocument(left), 1 + 41 + 2, "the title, the 41 plain values, café and the spaced text")
-        // Bytes that are not UTF-8 read as the reader that makes every string reads them.
-        var invalid = Data("<plist><dict><key>k</key><dict><key>Title</key><string>a".utf8)
-        invalid += [0xFF, 0xC3] + Data("b</string></dict></dict></plist>".utf8)
-        XCTAssertEqual(try firstEntryReadBothWays(invalid, eagerly: XMLPropertyList.read)["Title"], .string("a\u{FFFD}\u{FFFD}b"))
-        // A plain text whose close tag is not its own is refused, as any other text is.
-        XCTAssertThrowsError(try FeedDecoder.decode(Data("<plist><dict><key>k</key><dict><key>Title</key><string>a</integer></dict></dict></plist>".utf8))) {
-            XCTAssertTrue("\($0)".contains("</integer>"), "\($0)")
-        }
-    }
-
-    func testBinaryASCIIStringsLeftInTheDocumentReadAsStringsMadeAtOnce() throws {
-        // ASCII and UTF-8 string objects whose bytes are all ASCII are left in the document,
-        // whatever the form of their length; UTF-16, non-ASCII and other values are made at once,
-        // and an ASCII object holding other bytes still spoils its entry.
-        var values: [[UInt8]] = (0...20).map { BinaryPlistObject.ascii(String(repeating: "x", count: $0)) }
-        values += [
-            [0x5F, 0x10, 3] + Array("abc".utf8),
-            [0x73] + Array("utf".utf8),
-            [0x75] + Array("café".utf8),
-            BinaryPlistObject.utf16(Array("wide".utf16)),
-            [0x10, 12], [0x09], [0x40],
-        ]
-        // Object 0 the root; 1, 2 its keys; 3, 4 the entries; 5 a string both entries share;
-        // then each field's key and value.
-        var objects: [[UInt8]] = [BinaryPlistObject.dictionary([(key: 1, value: 3), (key: 2, value: 4)]), BinaryPlistObject.ascii("k"),
-                                  BinaryPlistObject.ascii("m"), [], [], BinaryPlistObject.ascii("Shared text of both entries")]
-        var pairs: [(key: Int, value: Int)] = []
-        for (index, value) in values.enumerated() {
-            pairs.append((key: objects.count, value: objects.count + 1))
-            objects.append(BinaryPlistObject.ascii("f\(index)"))
-            objects.append(value)
-        }
-        pairs.append((key: objects.count, value: 5))
-        objects.append(BinaryPlistObject.ascii("Title"))
-        objects[3] = BinaryPlistObject.dictionary(pairs)
-        objects[4] = BinaryPlistObject.dictionary([(key: objects.count - 1, value: 5)])
-        let bytes = Fixtures.binaryPlist(objects: objects)
-        let left = try firstEntryReadBothWays(bytes, eagerly: BinaryPropertyList.read)
-        XCTAssertEqual(left["f21"], .string("abc"))
-        XCTAssertEqual(left["f22"], .string("utf"))
-        XCTAssertEqual(Self.textsInDocument(left), 21 + 2 + 1, "the 21 ASCII values, abc, utf and the title")
-        let feed = try FeedDecoder.decode(bytes)
-        XCTAssertEqual(feed.entries["k"]?.title, "Shared text of both entries")
-        XCTAssertEqual(feed.entries["m"]?.title, "Shared text of both entries")
-        XCTAssertEqual(feed.entries["k"]?.field("f23"), .string("café"))
-        XCTAssertEqual(feed.entries["k"]?.field("f24"), .string("wide"))
-        // Bytes beyond ASCII in an ASCII string spoil the entry, read either way.
-        objects[5] = [0x52, 0x61, 0xE9]
-        let spoiled = try FeedDecoder.decode(Fixtures.binaryPlist(objects: objects))
-        XCTAssertEqual(spoiled.entries.count, 0)
-        XCTAssertEqual(spoiled.problems.count, 2)
-        XCTAssertEqual(spoiled.problems.first?.reason, "Title holds an ASCII string with bytes beyond ASCII")
-    }
-
-    func testAnEntryReadsItsTextsAfterTheBytesItWasReadFromAreGone() throws {
-        // The bytes are a slice that does not start at 0, and nothing but the entry keeps them.
-        func readEntry() throws -> FeedEntry {
-            let padded = Data(Array(repeating: UInt8(ascii: " "), count: 64) + Array("{\"k\": {\"Title\": \"A title\", \"ActionURL\": \"https://example.com/a\", \"MinVersion\": \"1.2\"}}".utf8))
-            let feed = try FeedDecoder.decode(padded[64...])
-            return try XCTUnwrap(feed.entries["k"])
-        }
-        var entry = try readEntry()
-        XCTAssertEqual(entry.title, "A title")
-        XCTAssertEqual(entry.actionURL, "https://example.com/a")
-        XCTAssertEqual(entry.minVersion, "1.2")
-        XCTAssertEqual(entry.details, ["Title": .string("A title"), "ActionURL": .string("https://example.com/a"), "MinVersion": .string("1.2")])
-        // Replacing the keys keeps the texts that were read from the document.
-        let copy = entry
-        entry.details = ["Other": .integer(1)]
-        XCTAssertEqual(entry.title, "A title")
-        XCTAssertEqual(entry.field("Other"), .integer(1))
-        XCTAssertEqual(copy.field("ActionURL"), .string("https://example.com/a"))
-        XCTAssertNotEqual(entry, copy)
-    }
-
     func testOrderingByFoldedPrefixesGivesTheOrderOfTheFullComparison() {
         // Long shared prefixes, case-only differences, equal keys, NUL bytes, non-ASCII keys
         // mixed with ASCII ones: the shortcut must agree with `caseInsensitive` everywhere.
@@ -272,9 +139,9 @@ final class FeedFastPathTests: XCTestCase {
         XCTAssertEqual(read, expected?.mapValues { FeedValue.string($0) })
     }
 
-    func testAKeyOfALengthNoKeyHasIsNewAndOnlyThen() {
-        // Keys are told new by their length first; lengths 64 apart share a bit, and a removed
-        // key leaves its length's bit behind: neither may make a key look new or old wrongly.
+    func testFieldsKeepEachKeyOnceInTheOrderItWasFirstAdded() {
+        // Adding, replacing and removing keys, of lengths 64 apart among them, keeps each key
+        // once, in the order it was first added.
         let long = String(repeating: "b", count: 65)
         var fields = FeedFields()
         fields.add("a", .integer(1))

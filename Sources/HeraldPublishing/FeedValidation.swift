@@ -427,10 +427,11 @@ package enum FeedValidation {
         }
         var seen: [String: String] = [:]
         for id in newestFirst.reversed() {
-            if let other = seen[id.lowercased()] {
+            let folded = id.lowercased()
+            if let other = seen[folded] {
                 add(id, .duplicateID, "differs from '\(other)' only in case: their order is arbitrary")
             }
-            seen[id.lowercased()] = id
+            seen[folded] = id
         }
         let dates = newestFirst.map { MessageDate(id: $0) }
         let dated = dates.compactMap { $0 }

@@ -75,7 +75,7 @@ while [ $# -gt 0 ]; do
     --against|--against-rev)
       if [ $# -lt 2 ]; then echo "bench: $1 takes a herald program or a revision" >&2; exit 64; fi
       against_option=$1; against=$2; shift ;;
-    -h|--help) sed -n '2,50p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,51p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench: unknown argument $1 (see --help)" >&2; exit 64 ;;
   esac
   shift

@@ -315,6 +315,8 @@ fi
 results="$work/results"
 mkdir -p "$results"
 
+# A check shows its message itself (--no-handover), as the floor does, even where a
+# herald-agent could be started on this bus (an installed org.herald.Agent.service).
 # One run of one program for one figure; its measurements are appended to results/FIGURE-PROGRAM
 # unless it is a warm-up. A run that fails ends the script (set -e).
 run_once() {
@@ -325,17 +327,17 @@ run_once() {
     program=herald
   fi
   case $figure-$program in
-    exit-herald) fresh_state; line=$(probe time --shown "$herald_shown" -- "$herald" check --feed "$feed" --app-id "$app" --force --max 1 --wait 0.001 --json) ;;
+    exit-herald) fresh_state; line=$(probe time --shown "$herald_shown" -- "$herald" check --feed "$feed" --app-id "$app" --no-handover --force --max 1 --wait 0.001 --json) ;;
     exit-floor) line=$(EXIT_AFTER_SHOW=1 probe time --shown "$floor_shown" -- "$work/floor" "$feed") ;;
     exit-notify) line=$(probe time --shown "$notify_shown" -- notify-send --print-id "Message 1" "Body text") ;;
-    hold-herald) fresh_state; line=$(probe hold --shown "$herald_shown" -- "$herald" check --feed "$feed" --app-id "$app" --force --max 1 --json) ;;
+    hold-herald) fresh_state; line=$(probe hold --shown "$herald_shown" -- "$herald" check --feed "$feed" --app-id "$app" --no-handover --force --max 1 --json) ;;
     hold-floor) line=$(probe hold --shown "$floor_shown" -- "$work/floor" "$feed") ;;
     hold-notify) line=$(probe hold --shown "$notify_shown" -- notify-send --print-id -A view=View -A ignore=Ignore "Message 1" "Body text") ;;
-    big-herald) fresh_state; line=$(probe time --shown "$herald_shown" -- "$herald" check --feed "$big_feed" --app-id "$app" --force --max 1 --wait 0.001 --json) ;;
+    big-herald) fresh_state; line=$(probe time --shown "$herald_shown" -- "$herald" check --feed "$big_feed" --app-id "$app" --no-handover --force --max 1 --wait 0.001 --json) ;;
     big-floor) line=$(EXIT_AFTER_SHOW=1 probe time --shown "$floor_shown" -- "$work/floor" "$big_feed") ;;
     due-herald) line=$(XDG_STATE_HOME="$due_state" probe time --shown '"event":"check-skipped"' -- "$herald" check --feed "$feed" --app-id "$app" --json) ;;
     due-notify) line=$(probe time -- notify-send --version) ;;
-    budget-herald) line=$(XDG_STATE_HOME="$work/budget-$2" probe time -- "$herald" check --feed "$budget_feed" --app-id "$app" --force --max 1 --wait 0.001 --json) ;;
+    budget-herald) line=$(XDG_STATE_HOME="$work/budget-$2" probe time -- "$herald" check --feed "$budget_feed" --app-id "$app" --no-handover --force --max 1 --wait 0.001 --json) ;;
     budget-floor) line=$(EXIT_AFTER_SHOW=1 probe time --shown "$floor_shown" -- "$work/floor" "$budget_feed") ;;
     # Its 10,000 lines to /dev/null, as a publisher's CI keeps only the exit status: a terminal would time its reader.
     validate-herald) line=$(probe time -- sh -c 'exec "$0" validate "$1" >/dev/null' "$herald" "$work/feed/validate.plist") ;;

@@ -314,6 +314,10 @@ package enum FeedValidation {
     /// The first word of a text that a desktop would take for a link (`scheme://…` or `www.…`),
     /// as GNOME Shell finds links in a notification's body.
     static func link(in text: String) -> String? {
+        // A word taken for a link holds "://" or begins with "www.": a text that holds neither
+        // (most messages) is not split into words, whose Unicode properties cost most of a
+        // validation of a long feed.
+        guard mayHoldLink(text) else { return nil }
         for word in text.split(whereSeparator: { $0.isWhitespace || $0 == "<" || $0 == ">" || $0 == "\"" }) {
             let lower = word.lowercased()
             if lower.hasPrefix("www."), lower.count > 4 { return String(word) }
@@ -325,6 +329,23 @@ package enum FeedValidation {
             }
         }
         return nil
+    }
+
+    /// Whether `text` holds "://" or "www." in any case, without which `link(in:)` finds none.
+    private static func mayHoldLink(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.count >= 3 else { return false }
+            for index in 0..<bytes.count - 2 {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/") { return true }
+                if index + 3 < bytes.count, byte | 0x20 == UInt8(ascii: "w"), bytes[index + 1] | 0x20 == UInt8(ascii: "w"), bytes[index + 2] | 0x20 == UInt8(ascii: "w"),
+                   bytes[index + 3] == UInt8(ascii: ".") {
+                    return true
+                }
+            }
+            return false
+        }
     }
 
     /// A value for a sentence: "an integer (3)", "an array", "null".
@@ -406,10 +427,11 @@ package enum FeedValidation {
         }
         var seen: [String: String] = [:]
         for id in newestFirst.reversed() {
-            if let other = seen[id.lowercased()] {
+            let folded = id.lowercased()
+            if let other = seen[folded] {
                 add(id, .duplicateID, "differs from '\(other)' only in case: their order is arbitrary")
             }
-            seen[id.lowercased()] = id
+            seen[folded] = id
         }
         let dates = newestFirst.map { MessageDate(id: $0) }
         let dated = dates.compactMap { $0 }

@@ -219,6 +219,9 @@ final class FeedValidationTests: XCTestCase {
         XCTAssertEqual(try findings(#"{"a": {"Title": "T", "Message": "See https://e.com/x today"}}"#), [finding("a", "Message", .linkInText, sentence)])
         XCTAssertEqual(try findings(#"{"a": {"Title": "T", "Message": {"en": "No link", "de": "(https://e.com/x)"}}}"#).map(\.kind), [.linkInText])
         XCTAssertEqual(try findings(#"{"a": {"Title": "T", "Message": "Visit www.example.org"}}"#).map(\.kind), [.linkInText])
+        // In any case, and as the last word of the text.
+        XCTAssertEqual(try findings(#"{"a": {"Title": "T", "Message": "Visit WWW.Example.org"}}"#).map(\.kind), [.linkInText])
+        XCTAssertEqual(try findings(#"{"a": {"Title": "T", "Message": "Fetch it from ftp://x"}}"#).map(\.kind), [.linkInText])
         XCTAssertEqual(FeedFinding.Kind.linkInText.severity, .warning)
     }
 

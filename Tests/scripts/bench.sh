@@ -4,6 +4,7 @@
 # Markdown table of medians with herald's ratio to its peer.
 #
 #   Tests/scripts/bench.sh [--quick] [--runs N] [--keep DIR] [--instructions] [--only-handover]
+#                          [--against HERALD | --against-rev REV]
 #   Tests/scripts/bench.sh --write-link-order
 #
 # Every figure comes from runs interleaved with its peers' (each iteration runs herald, the
@@ -22,6 +23,15 @@
 # left against the floor's one process waiting, and against five `herald check --no-handover`
 # waiting (before the handover), and a handing-over check's start → exit against the floor's
 # start → shown, interleaved in rounds of their own. --only-handover measures only that table.
+#
+# --against HERALD also measures another release `herald` (the build before, say) in the same
+# interleaved runs, in a column of its own beside this tree's; --against-rev REV first builds
+# REV's `herald` as desktop/release.sh builds it, in .build-against/REV (its sources, from
+# `git archive`, and its scratch folder; kept for the next run). Besides the rows below, both
+# are measured on a check of a 2,100-message feed (0.9 MB) under the default attention budget,
+# each with a state and ledger of its own kept from run to run, as a person's are, and on
+# `herald validate` of a 10,000-entry XML plist, beside CPython's `plistlib.load` of it (each a
+# process of its own, from its start to its exit).
 #
 # --instructions also counts, under valgrind's callgrind, the instructions of one decode on each
 # side of the decoding table (a figure the machine's load and speed do not move; a few minutes).
@@ -45,6 +55,8 @@ cd "$(dirname "$0")/../.."
 runs=10
 warmups=2
 keep=
+against_option=
+against=
 write_link_order=0
 only_handover=0
 instructions=()
@@ -60,7 +72,10 @@ while [ $# -gt 0 ]; do
     --write-link-order) write_link_order=1 ;;
     --instructions) instructions=(--instructions) ;;
     --only-handover) only_handover=1 ;;
-    -h|--help) sed -n '2,41p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --against|--against-rev)
+      if [ $# -lt 2 ]; then echo "bench: $1 takes a herald program or a revision" >&2; exit 64; fi
+      against_option=$1; against=$2; shift ;;
+    -h|--help) sed -n '2,51p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench: unknown argument $1 (see --help)" >&2; exit 64 ;;
   esac
   shift
@@ -120,6 +135,24 @@ bin_path=$bin
 herald="$bin_path/herald"
 agent="$bin_path/herald-agent"
 for product in "${products[@]}"; do [ -x "$bin_path/$product" ] || die "no $product binary in $bin_path"; done
+# The other herald (--against, --against-rev), measured beside this one as "before".
+before=
+if [ "$against_option" = --against-rev ]; then
+  commit=$(git rev-parse --verify --quiet "$against^{commit}") || die "--against-rev: no revision $against in this repository"
+  other_tree="$root/.build-against/$(git rev-parse --short "$commit")"
+  if [ ! -f "$other_tree/Package.swift" ]; then
+    mkdir -p "$other_tree"
+    git archive "$commit" | tar -x -C "$other_tree"
+  fi
+  say "building $against's herald as its desktop/release.sh builds it, in $other_tree"
+  # shellcheck disable=SC1091 # the other revision's own release.sh
+  (root=$other_tree; cd "$other_tree" && source desktop/release.sh && link_release "$other_tree/.build-release" herald >&2 && echo "$bin") >"$work/other-bin" \
+    || die "$against's herald could not be built"
+  before="$(cat "$work/other-bin")/herald"
+elif [ "$against_option" = --against ]; then
+  before=$against
+fi
+[ -z "$before" ] || [ -x "$before" ] || die "no herald program at $before"
 if [ "$have_floor" = 1 ]; then
   say "building the floor from $floor_source"
   # shellcheck disable=SC2046 # pkg-config's flags are meant to split into words
@@ -174,22 +207,46 @@ while True:
 with open(sys.argv[1], "wb") as handle:
     plistlib.dump(messages, handle)
 PY
+# A feed of 2,100 messages (0.9 MB), for a check under the default attention budget: most of them
+# are held back, as a person's first checks of a long feed hold them back.
+"$python" - "$work/feed/budget.plist" <<'PY'
+import plistlib, sys
+messages = {}
+for number in range(2100):
+    messages["2020/%02d/%02d-%d" % (1 + number // 28 % 12, 1 + number % 28, number)] = {
+        "Title": "Message %d" % number, "Message": ("A body text of a real length, for message %d. " % number) * 3,
+        "ActionButton": "Read more", "MinVersion": "1.0", "MaxVersion": "9.9"}
+with open(sys.argv[1], "wb") as handle:
+    plistlib.dump(messages, handle)
+PY
+# The 10,000-entry XML plist of the decoding table, for `herald validate` (--against).
+"$python" - "$work/feed/validate.plist" <<'PY'
+import importlib.util, plistlib, sys
+spec = importlib.util.spec_from_file_location("bench_decoding", "Tests/support/bench_decoding.py")
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+with open(sys.argv[1], "wb") as handle:
+    plistlib.dump(module.feed(10000), handle, fmt=plistlib.FMT_XML)
+PY
 "$python" Tests/support/feed_server.py --root "$work/feed" --log "$work/feed-requests.log" --lifetime 86400 >"$work/feed-port" 2>"$work/feed-server.log" &
 pids+=($!)
 wait_for_line "$work/feed-port" || die "the feed server did not start: $(cat "$work/feed-server.log")"
 feed="http://127.0.0.1:$(head -n 1 "$work/feed-port")/feed.plist"
 big_feed="http://127.0.0.1:$(head -n 1 "$work/feed-port")/big.plist"
+budget_feed="http://127.0.0.1:$(head -n 1 "$work/feed-port")/budget.plist"
 
 app=org.example.Bench
 herald_shown='"event":"shown"'
 floor_shown='^shown '
 notify_shown='^[0-9]+$'
 
-# The "no check due" state: a real check's state whose last check is then set a minute back.
-due_state="$work/due-state"
+# The "no check due" state: a real check's state whose last check is then set a minute back;
+# each herald makes its own.
+make_due_state() {
+local program=$1 due_state=$2
 mkdir -p "$due_state"
-XDG_STATE_HOME="$due_state" "$herald" check --feed "$feed" --app-id "$app" --force --max 1 --wait 0.001 --json >"$work/due-setup.log" 2>&1 \
-  || die "herald could not make the 'no check due' state: $(cat "$work/due-setup.log")"
+XDG_STATE_HOME="$due_state" "$program" check --feed "$feed" --app-id "$app" --force --max 1 --wait 0.001 --json >"$work/due-setup.log" 2>&1 \
+  || die "$program could not make the 'no check due' state: $(cat "$work/due-setup.log")"
 "$python" - "$due_state/herald/$app.json" <<'PY' || die "could not set the last check of $due_state/herald/$app.json"
 import datetime, json, sys
 path = sys.argv[1]
@@ -202,6 +259,10 @@ state["lastChecked"] = minute_ago.strftime("%Y-%m-%dT%H:%M:%SZ")
 with open(path, "w") as handle:
     json.dump(state, handle)
 PY
+}
+due_state="$work/due-state"
+make_due_state "$herald" "$due_state"
+[ -z "$before" ] || make_due_state "$before" "$work/due-state-before"
 
 probe() { "$python" Tests/support/bench_probe.py "$@"; }
 fresh_state() { rm -rf "$work/state"; mkdir -p "$work/state"; }
@@ -254,35 +315,50 @@ fi
 results="$work/results"
 mkdir -p "$results"
 
+# A check shows its message itself (--no-handover), as the floor does, even where a
+# herald-agent could be started on this bus (an installed org.herald.Agent.service).
 # One run of one program for one figure; its measurements are appended to results/FIGURE-PROGRAM
 # unless it is a warm-up. A run that fails ends the script (set -e).
 run_once() {
-  local figure=$1 program=$2 record=$3 line
+  local figure=$1 program=$2 record=$3 line herald=$herald due_state=$due_state
+  if [ "$program" = before ]; then
+    # The other herald, in the same runs as this one's, with its own states.
+    herald=$before due_state="$work/due-state-before"
+    program=herald
+  fi
   case $figure-$program in
-    exit-herald) fresh_state; line=$(probe time --shown "$herald_shown" -- "$herald" check --feed "$feed" --app-id "$app" --force --max 1 --wait 0.001 --json) ;;
+    exit-herald) fresh_state; line=$(probe time --shown "$herald_shown" -- "$herald" check --feed "$feed" --app-id "$app" --no-handover --force --max 1 --wait 0.001 --json) ;;
     exit-floor) line=$(EXIT_AFTER_SHOW=1 probe time --shown "$floor_shown" -- "$work/floor" "$feed") ;;
     exit-notify) line=$(probe time --shown "$notify_shown" -- notify-send --print-id "Message 1" "Body text") ;;
-    hold-herald) fresh_state; line=$(probe hold --shown "$herald_shown" -- "$herald" check --feed "$feed" --app-id "$app" --force --max 1 --json) ;;
+    hold-herald) fresh_state; line=$(probe hold --shown "$herald_shown" -- "$herald" check --feed "$feed" --app-id "$app" --no-handover --force --max 1 --json) ;;
     hold-floor) line=$(probe hold --shown "$floor_shown" -- "$work/floor" "$feed") ;;
     hold-notify) line=$(probe hold --shown "$notify_shown" -- notify-send --print-id -A view=View -A ignore=Ignore "Message 1" "Body text") ;;
-    big-herald) fresh_state; line=$(probe time --shown "$herald_shown" -- "$herald" check --feed "$big_feed" --app-id "$app" --force --max 1 --wait 0.001 --json) ;;
+    big-herald) fresh_state; line=$(probe time --shown "$herald_shown" -- "$herald" check --feed "$big_feed" --app-id "$app" --no-handover --force --max 1 --wait 0.001 --json) ;;
     big-floor) line=$(EXIT_AFTER_SHOW=1 probe time --shown "$floor_shown" -- "$work/floor" "$big_feed") ;;
     due-herald) line=$(XDG_STATE_HOME="$due_state" probe time --shown '"event":"check-skipped"' -- "$herald" check --feed "$feed" --app-id "$app" --json) ;;
     due-notify) line=$(probe time -- notify-send --version) ;;
+    budget-herald) line=$(XDG_STATE_HOME="$work/budget-$2" probe time -- "$herald" check --feed "$budget_feed" --app-id "$app" --no-handover --force --max 1 --wait 0.001 --json) ;;
+    budget-floor) line=$(EXIT_AFTER_SHOW=1 probe time --shown "$floor_shown" -- "$work/floor" "$budget_feed") ;;
+    # Its 10,000 lines to /dev/null, as a publisher's CI keeps only the exit status: a terminal would time its reader.
+    validate-herald) line=$(probe time -- sh -c 'exec "$0" validate "$1" >/dev/null' "$herald" "$work/feed/validate.plist") ;;
+    validate-notify) line=$(probe time -- "$python" -c 'import plistlib, sys; plistlib.load(open(sys.argv[1], "rb"))' "$work/feed/validate.plist") ;;
     *) die "no run for $figure-$program" ;;
   esac
-  if [ "$record" = 1 ]; then printf '%s\n' "$line" >>"$results/$figure-$program"; fi
+  if [ "$record" = 1 ]; then printf '%s\n' "$line" >>"$results/$figure-$2"; fi
 }
 
 # Runs each program of a figure once, starting with the iteration's turn.
 run_iteration() {
   local iteration=$1 record=$2 figure programs count start index
-  for figure in exit hold big due; do
+  local figures=(exit hold big due)
+  [ -z "$before" ] || figures+=(budget validate)
+  for figure in "${figures[@]}"; do
     case $figure in
-      due) programs=(herald notify) ;;
-      big) programs=(herald floor) ;;
+      due|validate) programs=(herald notify) ;;
+      big|budget) programs=(herald floor) ;;
       *) programs=(herald floor notify) ;;
     esac
+    [ -z "$before" ] || programs+=(before)
     if [ "$have_floor" = 0 ]; then
       local kept=() program
       for program in "${programs[@]}"; do [ "$program" = floor ] || kept+=("$program"); done
@@ -544,6 +620,13 @@ if [ "$only_handover" = 1 ]; then
   exit 0
 fi
 load_before=$(cut -d ' ' -f 1 /proc/loadavg)
+if [ -n "$before" ]; then
+  # A person's state and ledger after the first checks of the 2,100-message feed: the day's
+  # budget spent, the rest held back; each herald keeps its own from run to run.
+  for program in herald before; do
+    for _ in 1 2 3 4; do run_once budget "$program" 0; done
+  done
+fi
 say "warming up ($warmups iterations), then $runs measured iterations"
 for ((iteration = 0; iteration < warmups; iteration++)); do run_iteration "$iteration" 0; done
 for ((iteration = 0; iteration < runs; iteration++)); do
@@ -566,10 +649,12 @@ total() { grep -o "\"$3\": [0-9]*" "$results/$1-$2" | awk '{sum += $2} END {prin
 format() { awk -v value="$1" -v scale="$2" -v digits="$3" 'BEGIN { printf "%.*f", digits, value / scale }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "—"; else printf "%.2f", a / b }'; }
 
-# A table row: figure, then the three programs' medians of a key (scaled), herald ÷ peer.
+# A table row: figure, then the programs' medians of a key (scaled), herald ÷ peer (and, with
+# --against, the other herald's column and its ratio).
 row() {
-  local label=$1 figure=$2 key=$3 scale=$4 digits=$5 peer=$6 program cells=() values=()
-  for program in herald floor notify; do
+  local label=$1 figure=$2 key=$3 scale=$4 digits=$5 peer=$6 program cells=() values=() columns=(herald floor notify)
+  [ -z "$before" ] || columns=(herald floor notify before)
+  for program in "${columns[@]}"; do
     if [ -s "$results/$figure-$program" ]; then
       values+=("$(median "$figure" "$program" "$key")")
       cells+=("$(format "${values[-1]}" "$scale" "$digits")")
@@ -578,9 +663,15 @@ row() {
       cells+=("—")
     fi
   done
-  local peer_value=${values[1]}
+  local peer_value=${values[1]} peer_name=${peer/notify/notify-send}
   [ "$peer" = notify ] && peer_value=${values[2]}
-  printf '| %s | %s | %s | %s | %s |\n' "$label" "${cells[0]}" "${cells[1]}" "${cells[2]}" "$(ratio "${values[0]}" "$peer_value") (÷ ${peer/notify/notify-send})"
+  [ "$figure" = validate ] && peer_name=plistlib
+  if [ -z "$before" ]; then
+    printf '| %s | %s | %s | %s | %s |\n' "$label" "${cells[0]}" "${cells[1]}" "${cells[2]}" "$(ratio "${values[0]}" "$peer_value") (÷ $peer_name)"
+  else
+    printf '| %s | %s | %s | %s | %s | %s (÷ %s) | %s |\n' "$label" "${cells[0]}" "${cells[3]}" "${cells[1]}" "${cells[2]}" \
+      "$(ratio "${values[0]}" "$peer_value")" "$peer_name" "$(ratio "${values[3]}" "$peer_value")"
+  fi
 }
 
 ticks_cell() { printf '%s (%s in all)' "$(median hold "$1" ticks)" "$(total hold "$1" ticks)"; }
@@ -588,8 +679,15 @@ ticks_cell() { printf '%s (%s in all)' "$(median hold "$1" ticks)" "$(total hold
 echo "Herald bench: $machine, load average $load_before → $load_after; herald $revision ($ordered);" \
   "$runs interleaved runs each after $warmups warm-up, medians"
 echo
-echo "| figure | herald | floor | notify-send | ratio |"
-echo "|---|---|---|---|---|"
+if [ -z "$before" ]; then
+  echo "| figure | herald | floor | notify-send | ratio |"
+  echo "|---|---|---|---|---|"
+else
+  echo "Before: $before"
+  echo
+  echo "| figure | herald | before | floor | notify-send (validate: plistlib) | herald ÷ peer | before ÷ peer |"
+  echo "|---|---|---|---|---|---|---|"
+fi
 row "start → shown, ms (http, 5-entry feed; exits after showing)" exit shown_ms 1 1 floor
 row "start → exit, ms (same runs)" exit exit_ms 1 1 floor
 row "CPU time start → exit (user+sys), ms (same runs)" exit cpu_ms 1 1 floor
@@ -600,11 +698,23 @@ ticks_herald=$(ticks_cell herald)
 ticks_floor=—
 [ "$have_floor" = 0 ] || ticks_floor=$(ticks_cell floor)
 ticks_notify=$(ticks_cell notify)
-printf '| CPU ticks (utime+stime, 1/%s s) in 1 s of waiting | %s | %s | %s | %s |\n' "$(getconf CLK_TCK)" \
-  "$ticks_herald" "$ticks_floor" "$ticks_notify" "$([ "$have_floor" = 0 ] && echo — || ratio "$(total hold herald ticks)" "$(total hold floor ticks)") (÷ floor, totals)"
+ticks_ratio="$([ "$have_floor" = 0 ] && echo — || ratio "$(total hold herald ticks)" "$(total hold floor ticks)") (÷ floor, totals)"
+if [ -z "$before" ]; then
+  printf '| CPU ticks (utime+stime, 1/%s s) in 1 s of waiting | %s | %s | %s | %s |\n' "$(getconf CLK_TCK)" \
+    "$ticks_herald" "$ticks_floor" "$ticks_notify" "$ticks_ratio"
+else
+  printf '| CPU ticks (utime+stime, 1/%s s) in 1 s of waiting | %s | %s | %s | %s | %s | %s |\n' "$(getconf CLK_TCK)" \
+    "$ticks_herald" "$(ticks_cell before)" "$ticks_floor" "$ticks_notify" "$ticks_ratio" \
+    "$([ "$have_floor" = 0 ] && echo — || ratio "$(total hold before ticks)" "$(total hold floor ticks)")"
+fi
 row "CPU time of a whole check of a 1 MiB feed (user+sys), ms" big cpu_ms 1 1 floor
 row "no check due: start → exit, ms (herald: checked a minute ago; notify-send --version)" due exit_ms 1 1 notify
 row "no check due: CPU time (user+sys), ms" due cpu_ms 1 1 notify
+if [ -n "$before" ]; then
+  row "CPU time of a check of a 2,100-message feed (0.9 MB) under the default budget, its state kept, ms" budget cpu_ms 1 1 floor
+  row "herald validate of a 10,000-entry XML plist (5.1 MB), start → exit, ms (plistlib.load)" validate exit_ms 1 1 notify
+  row "the same, CPU time (user+sys), ms" validate cpu_ms 1 1 notify
+fi
 echo
 echo "start → shown: from just before the process is started until it prints its shown line" \
   "(herald --json \"shown\" event, the floor's \"shown\", notify-send --print-id's id), all after the" \

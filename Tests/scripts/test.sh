@@ -19,15 +19,25 @@
 # the in-process tests of the library, its GLib side and its test double (HeraldTests,
 # HeraldDesktopTests, HeraldTestingTests), in about two minutes after the build; no end-to-end
 # test, no sanitizer, valgrind, fuzzing, documentation, packaging or benchmark.
+#
+#   Tests/scripts/test.sh --unit
+#
+# runs only the rules as plain values: HeraldCoreTests, HeraldFleetTests, HeraldPublishingTests
+# and heraldTests, without the few of their tests that start a process or take more than a few
+# seconds in a debug build (below, `unit_skip`; --quick runs them), in about fifteen seconds
+# after the build; no session bus, no main loop, nothing installed beyond the build's own
+# packages. A unit test that starts a process belongs in `unit_skip`.
 set -euo pipefail
 quick=0
+unit=0
 case ${1:-} in
   --quick) quick=1 ;;
+  --unit) quick=1; unit=1 ;;
   "") ;;
-  *) echo "test: unknown option $1 (--quick runs the unit and in-process tests only)" >&2; exit 64 ;;
+  *) echo "test: unknown option $1 (--quick runs the unit and in-process tests only, --unit the unit tests only)" >&2; exit 64 ;;
 esac
 cd "$(dirname "$0")/../.."
-Tests/scripts/setup.sh --tests
+if [ "$unit" = 1 ]; then Tests/scripts/setup.sh; else Tests/scripts/setup.sh --tests; fi
 source Tests/scripts/build-flags.sh
 swift build --build-tests "${HERALD_BUILD_FLAGS[@]}"
 log=$(mktemp)
@@ -37,6 +47,13 @@ status=0
 tests=()
 # Test targets, not classes: a new class of a quick target is quick without a change here.
 [ "$quick" = 0 ] || tests=(--filter '^(HeraldCoreTests|HeraldFleetTests|HeraldDesktopTests|HeraldPublishingTests|HeraldTests|HeraldTestingTests|heraldTests)\.')
+# The unit tests that start a process (the fuzz corpus's replays, a child to see end, a killed
+# writer, bash completing, groff and man rendering the manual, the built herald-fleet) and the
+# three that take 5 to 45 s in a debug build (every option line through the parser, a state
+# past the size limit).
+unit_skip='FuzzCorpusTests|testThisProcessIsFoundWithItsStartTimeAndAnEndedChildIsNotEvenBeforeItIsReaped|testTemporaryFileOfAKilledWriterIsRemovedAtTheNextWrite|CompletionTests|testManualPageRendersWithoutWarnings|testTheToolPrintsTheSameReportForTheSameSeed'
+unit_skip+='|testThePlainReadingRefusesWhatTheParserRefusesWithTheParsersFirstMessage|testEveryOptionOfTheParserReachesTheLineThePlainReadingAndTheAutostartArguments|testStateThatWouldOutgrowTheSizeLimitIsNotWrittenAndTheOldFileStays'
+[ "$unit" = 0 ] || tests=(--filter '^(HeraldCoreTests|HeraldFleetTests|HeraldPublishingTests|heraldTests)\.' --skip "$unit_skip")
 swift test --skip-build --disable-swift-testing "${tests[@]}" 2>&1 | tee "$log" || status=$?
 further=0
 docs=

@@ -15,8 +15,10 @@ package protocol AttentionLedgerStore: AnyObject {
 
 /// The user's attention ledger in a file, `$XDG_STATE_HOME/herald/attention/ledger.json`,
 /// written as the state files are (`FileStateStore`): under its own lock file, to a temporary
-/// file renamed over the old one. A ledger that does not decode is started over: it only holds
-/// back, so losing it costs a week of room at most.
+/// file renamed over the old one, but not flushed to disk (no `fsync`), as the feed's cached
+/// copy is not. A ledger that does not decode, as one a crash left half written may, is
+/// started over: it only holds back, so losing it costs a week of room at most, where flushing
+/// it cost a check that shows a message four disk flushes, two of them before the notification.
 package final class FileAttentionLedgerStore: AttentionLedgerStore, Sendable {
     /// The largest ledger read or written, 1 MiB: a week of showings of every app is far less.
     package static let sizeLimit = 1 << 20
@@ -57,7 +59,7 @@ package final class FileAttentionLedgerStore: AttentionLedgerStore, Sendable {
                 guard bytes.count <= Self.sizeLimit else {
                     throw StateStoreError.wouldBeTooLarge(path: file, size: bytes.count, limit: Self.sizeLimit)
                 }
-                try FileStateStore.writeFileAtomically(bytes, to: file)
+                try FileStateStore.writeFileAtomically(bytes, to: file, durable: false)
             }
             return result
         }

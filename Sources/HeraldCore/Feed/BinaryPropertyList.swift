@@ -24,8 +24,6 @@ struct BinaryPropertyList {
     private let objectAreaEnd: Int
     /// The root object's number.
     private let rootObject: Int
-    /// The document's bytes to leave entries' ASCII strings in, or `nil` to make every string.
-    private let document: DocumentBytes?
     /// The objects from the root down to the one being read, to find cycles.
     private var path: [Int] = []
     private var values = 0
@@ -55,17 +53,15 @@ struct BinaryPropertyList {
         try bytes.withUnsafeBufferPointer { (buffer) throws(DocumentFailure) -> FeedDocument in try read(buffer) }
     }
 
-    /// Reads a whole document from bytes that stay valid while it is read; with `document`
-    /// (the same bytes, kept), an entry's ASCII strings are left in them, not made strings.
-    static func read(_ buffer: UnsafeBufferPointer<UInt8>, document: DocumentBytes? = nil) throws(DocumentFailure) -> FeedDocument {
-        var reader = try BinaryPropertyList(bytes: buffer, document: document)
+    /// Reads a whole document from bytes that stay valid while it is read.
+    static func read(_ buffer: UnsafeBufferPointer<UInt8>) throws(DocumentFailure) -> FeedDocument {
+        var reader = try BinaryPropertyList(bytes: buffer)
         return try reader.wholeDocument()
     }
 
     /// Reads and checks the header, the trailer and the offset table.
-    private init(bytes: UnsafeBufferPointer<UInt8>, document: DocumentBytes?) throws(DocumentFailure) {
+    private init(bytes: UnsafeBufferPointer<UInt8>) throws(DocumentFailure) {
         self.bytes = bytes
-        self.document = document
         let trailerSize = 32
         guard bytes.count >= 8 + 1 + trailerSize else { throw .endsEarly("the file is too short to hold a trailer") }
         guard bytes.starts(with: Array("bplist00".utf8)) else {
@@ -141,7 +137,7 @@ struct BinaryPropertyList {
             }
         }
         try enter(object)
-        var fields = FeedFields(capacity: count, document: document)
+        var fields = FeedFields(capacity: count)
         for index in 0..<count {
             let keyStart = range.lowerBound + index * referenceSize
             let valueStart = keyStart + count * referenceSize
@@ -151,14 +147,7 @@ struct BinaryPropertyList {
             let key = try key(keyObject, problem: &keyProblem)
             if let keyProblem { problems.noteKey(keyProblem) }
             let valueKind = marker(of: valueObject).kind
-            if valueKind == 0x5 || valueKind == 0x7, document != nil, decodedSlot[valueObject] == 0,
-               let text = try asciiText(valueObject) {
-                // An ASCII string, as most values of an entry are, is left in the document: it
-                // cannot spoil the entry, and a check makes strings of the few it shows.
-                try self.count()
-                try countBytes(text.count)
-                fields.add(key, textAt: text.lowerBound, count: text.count)
-            } else if valueKind != 0xA, valueKind != 0xD {
+            if valueKind != 0xA, valueKind != 0xD {
                 // A value holding no references, as most values of an entry are: read here, its
                 // key put on the problem path only when it has a problem, instead of for every value.
                 try self.count()
@@ -280,14 +269,7 @@ struct BinaryPropertyList {
     /// A dictionary key: a string object.
     private mutating func key(_ object: Int, problem: inout String?) throws(DocumentFailure) -> String {
         try count()
-        // A key Herald reads, in a short string (its length in the marker): the constant it is
-        // compared with, counted as the decoded string would be.
-        let (kind, info, start) = marker(of: object)
-        if kind == 0x5 || kind == 0x7, info < 0x0F, Int(info) <= objectAreaEnd - start,
-           let known = FeedFields.knownKey(UnsafeBufferPointer(rebasing: bytes[start..<start + Int(info)])) {
-            try countBytes(Int(info))
-            return known
-        }
+        let kind = marker(of: object).kind
         guard (0x5...0x7).contains(kind), case .string(let text) = try leaf(object, problem: &problem) else {
             throw damaged(object, "a dictionary key (object \(object)) is not a string")
         }
@@ -347,15 +329,6 @@ struct BinaryPropertyList {
         decodedSlot[object] = decoded.count
         problem = problem ?? found
         return value
-    }
-
-    /// Where the bytes of an ASCII or UTF-8 string object lie when they are all ASCII; `nil`
-    /// for any other string, which `leaf` reads.
-    private func asciiText(_ object: Int) throws(DocumentFailure) -> Range<Int>? {
-        let (_, info, start) = marker(of: object)
-        let (count, first) = try length(of: object, info: info, start: start)
-        let range = try payload(of: object, start: first, count: count, size: 1)
-        return ByteSearch.isASCII(UnsafeBufferPointer(rebasing: bytes[range])) ? range : nil
     }
 
     /// Strings and data, with the bytes they count against `FeedLimits.maximumExpandedBytes`.

@@ -3,9 +3,7 @@ import FoundationEssentials
 /// One message of a feed: the dictionary stored under a message id.
 ///
 /// Its parts live in one shared, copy-on-write box: a check copies entries while it orders
-/// and plans them, and a copy then costs one reference count instead of one per string. An
-/// entry decoded from a JSON, XML or binary plist feed keeps the feed's bytes, where its plain
-/// texts are read from when they are asked for.
+/// and plans them, and a copy then costs one reference count instead of one per string.
 public struct FeedEntry: Sendable, Equatable {
     /// Where one of the known texts (title, message…) of an entry is.
     ///

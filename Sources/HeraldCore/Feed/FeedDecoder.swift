@@ -204,8 +204,6 @@ package enum FeedDecoder {
     ///
     /// The bytes are read where they lie: copying a large feed into an array first cost a
     /// copy and the page faults of a fresh allocation.
-    /// An entry's plain JSON and XML texts and binary plist ASCII strings are left in the
-    /// bytes, which its fields keep (`DocumentBytes`).
     package static func read(_ data: Data) throws(FeedError) -> FeedDocument {
         let result = data.withUnsafeBytes { (raw) -> Result<FeedDocument, FeedError> in
             let bytes = raw.assumingMemoryBound(to: UInt8.self)
@@ -213,13 +211,13 @@ package enum FeedDecoder {
             do throws(DocumentFailure) {
                 switch format {
                 case .binaryPropertyList:
-                    return .success(try BinaryPropertyList.read(bytes, document: DocumentBytes(data)))
+                    return .success(try BinaryPropertyList.read(bytes))
                 case .json:
-                    return .success(try JSONFeedReader.read(bytes, document: DocumentBytes(data)))
+                    return .success(try JSONFeedReader.read(bytes))
                 case .openStepPropertyList:
                     return .success(try OpenStepPropertyList.read(Array(bytes)))
                 case .xmlPropertyList:
-                    return .success(try XMLPropertyList.read(bytes, document: DocumentBytes(data)))
+                    return .success(try XMLPropertyList.read(bytes))
                 }
             } catch {
                 return .failure(error.error(in: format, bytes: Array(bytes)))

@@ -9,8 +9,6 @@
 package struct JSONFeedReader {
     /// The document, read through a pointer: indexing an array checked bounds at every byte.
     private let bytes: UnsafeBufferPointer<UInt8>
-    /// The document's bytes to leave entries' plain texts in, or `nil` to make every string.
-    private let document: DocumentBytes?
     private var position = 0
     private var depth = 0
     private var values = 0
@@ -24,17 +22,13 @@ package struct JSONFeedReader {
     }
 
     /// Reads a whole document from bytes that stay valid while it is read.
-    ///
-    /// - Parameter document: the same bytes, kept: an entry's plain string values are then left
-    ///   in them (`FeedFields.Stored.text`) rather than each made a string.
-    static func read(_ buffer: UnsafeBufferPointer<UInt8>, document: DocumentBytes? = nil) throws(DocumentFailure) -> FeedDocument {
-        var reader = JSONFeedReader(bytes: buffer, document: document)
+    static func read(_ buffer: UnsafeBufferPointer<UInt8>) throws(DocumentFailure) -> FeedDocument {
+        var reader = JSONFeedReader(bytes: buffer)
         return try reader.wholeDocument()
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, document: DocumentBytes? = nil) {
+    private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
-        self.document = document
         // A UTF-8 byte order mark is tolerated, as JSONDecoder did.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
     }
@@ -113,20 +107,14 @@ package struct JSONFeedReader {
         skipSpace()
         guard peek == UInt8(ascii: "{") else { return .other(try value()) }
         try countValue()
-        var fields = FeedFields(capacity: 8, document: document)
+        var fields = FeedFields(capacity: 8)
         try members { (reader, key, keyProblem) throws(DocumentFailure) in
             if let keyProblem { reader.problems.noteKey(keyProblem) }
             reader.skipSpace()
             if reader.peek == UInt8(ascii: "\"") {
                 // A string, as most values of an entry are: read here, its key put on the
-                // problem path only when it has a problem, instead of for every value. Plain
-                // ASCII text is left in the document when the reader has it.
+                // problem path only when it has a problem, instead of for every value.
                 try reader.countValue()
-                if reader.document != nil, let plain = reader.plainString(), plain.isASCII {
-                    fields.add(key, textAt: reader.position + 1, count: plain.end - reader.position - 1)
-                    reader.position = plain.end + 1
-                    return
-                }
                 var problem: String?
                 let text = try reader.string(problem: &problem)
                 if let problem {
@@ -178,7 +166,7 @@ package struct JSONFeedReader {
             guard byte == UInt8(ascii: "\"") else { throw unexpected(where: "a key in double quotes") }
             try countValue()
             var keyProblem: String?
-            let key = try string(problem: &keyProblem, isKey: true)
+            let key = try string(problem: &keyProblem)
             skipSpace()
             guard let colon = peek else { throw notClosed }
             guard colon == UInt8(ascii: ":") else {
@@ -299,16 +287,11 @@ package struct JSONFeedReader {
 
     /// A string. A lone surrogate escape becomes U+FFFD and invalid UTF-8 is replaced the same
     /// way; either is reported in `problem`, so the caller can skip the entry holding it.
-    /// A key Herald reads (`isKey`) comes back as the constant it is compared with.
-    private mutating func string(problem: inout String?, isKey: Bool = false) throws(DocumentFailure) -> String {
+    private mutating func string(problem: inout String?) throws(DocumentFailure) -> String {
         // Most strings have no escapes: made straight from their bytes, and only checked as
         // UTF-8 when a byte is not ASCII.
         if let plain = plainString() {
             let run = UnsafeBufferPointer(rebasing: bytes[position + 1..<plain.end])
-            if isKey, let known = FeedFields.knownKey(run) {
-                position = plain.end + 1
-                return known
-            }
             if let text = plain.isASCII ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self) {
                 position = plain.end + 1
                 return text

@@ -16,8 +16,6 @@ import FoundationEssentials
 /// bounded by `FeedLimits`.
 struct XMLPropertyList {
     private let bytes: UnsafeBufferPointer<UInt8>
-    /// The document's bytes to leave entries' plain texts in, or `nil` to make every string.
-    private let document: DocumentBytes?
     private var position = 0
     private var depth = 0
     private var values = 0
@@ -31,17 +29,13 @@ struct XMLPropertyList {
     }
 
     /// Reads a whole document from bytes that stay valid while it is read.
-    ///
-    /// - Parameter document: the same bytes, kept: an entry's `<string>` values written as plain
-    ///   text are then left in them (`FeedFields.Stored.text`) rather than each made a string.
-    static func read(_ buffer: UnsafeBufferPointer<UInt8>, document: DocumentBytes? = nil) throws(DocumentFailure) -> FeedDocument {
-        var reader = XMLPropertyList(bytes: buffer, document: document)
+    static func read(_ buffer: UnsafeBufferPointer<UInt8>) throws(DocumentFailure) -> FeedDocument {
+        var reader = XMLPropertyList(bytes: buffer)
         return try reader.wholeDocument()
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, document: DocumentBytes?) {
+    private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
-        self.document = document
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
     }
 
@@ -211,19 +205,8 @@ struct XMLPropertyList {
     private mutating func entryBody(_ tag: Tag) throws(DocumentFailure) -> DocumentEntry.Body {
         guard tag.name == .dict else { return .other(try value(tag)) }
         try countValue()
-        var fields = FeedFields(capacity: 8, document: document)
+        var fields = FeedFields(capacity: 8)
         try members(of: tag) { (reader, key, valueTag) throws(DocumentFailure) in
-            // A string of plain text, as most values of an entry are, is left in the document
-            // when the reader has it. It cannot spoil the entry, so its key is not put on the
-            // problem path.
-            if valueTag.name == .string, !valueTag.isEmpty, reader.document != nil, let end = reader.plainTextEnd() {
-                try reader.countValue()
-                let start = reader.position
-                reader.position = end
-                try reader.closeTag(of: valueTag)
-                fields.add(key, textAt: start, count: end - start)
-                return
-            }
             reader.problems.enter(key)
             fields.add(key, try reader.value(valueTag))
             reader.problems.leave()
@@ -369,7 +352,7 @@ struct XMLPropertyList {
         if tag.isEmpty { return "" }
         if let end = plainTextEnd() {
             let run = UnsafeBufferPointer(rebasing: bytes[position..<end])
-            let text = tag.name == .key ? FeedFields.knownKey(run) ?? String(decoding: run, as: UTF8.self) : String(decoding: run, as: UTF8.self)
+            let text = String(decoding: run, as: UTF8.self)
             position = end
             try closeTag(of: tag)
             return text

@@ -95,6 +95,22 @@ final class HostileBinaryPlistTests: XCTestCase {
         XCTAssertEqual(Set(feed.entries.values.map(\.title)), ["Same"])
     }
 
+    func testAnASCIIStringHoldingBytesBeyondASCIISpoilsEveryEntryThatSharesItAndNoOther() throws {
+        // Object 0 the root; 1, 2, 3 its keys; 4, 5 entries sharing the title 7, 6 an entry
+        // with a title of its own (8); 9 the key Title.
+        let objects: [[UInt8]] = [
+            BinaryPlistObject.dictionary([(key: 1, value: 4), (key: 2, value: 5), (key: 3, value: 6)]),
+            BinaryPlistObject.ascii("k"), BinaryPlistObject.ascii("m"), BinaryPlistObject.ascii("ok"),
+            BinaryPlistObject.dictionary([(key: 9, value: 7)]), BinaryPlistObject.dictionary([(key: 9, value: 7)]),
+            BinaryPlistObject.dictionary([(key: 9, value: 8)]),
+            [0x52, 0x61, 0xE9], BinaryPlistObject.ascii("Fine"), BinaryPlistObject.ascii("Title"),
+        ]
+        let feed = try FeedDecoder.decode(Fixtures.binaryPlist(objects: objects))
+        XCTAssertEqual(feed.entries.mapValues(\.title), ["ok": "Fine"])
+        XCTAssertEqual(feed.problems.map(\.key).sorted(), ["k", "m"])
+        XCTAssertEqual(Set(feed.problems.map(\.reason)), ["Title holds an ASCII string with bytes beyond ASCII"])
+    }
+
     func testEveryValueKindReadsAsTheXMLOfTheSameFeedDoes() throws {
         let entry: [String: Any] = [
             "Title": "Ünïcode 😀", "Count": 42, "Negative": -7, "Big": Int64.max, "Ratio": 1.5, "Flag": true,

@@ -130,7 +130,7 @@ package struct CheckEnding: Sendable, Equatable {
     }
 
     /// How the attention ledger changes: nothing, the room the plan took settled by what was
-    /// shown, or the messages deferred for quiet put to wait.
+    /// shown (nothing, without a server), or the messages deferred for quiet put to wait.
     package enum LedgerChange: Sendable, Equatable {
         /// The ledger is not touched.
         case none
@@ -145,6 +145,8 @@ package struct CheckEnding: Sendable, Equatable {
         switch screen {
         case .presented(let presentation) where presentation.budgeted: return .settle(shown: Set(presentation.shownMessages))
         case .deferredForQuiet(_, let waiting) where !waiting.isEmpty: return .deferForQuiet(waiting)
+        // The plan claimed (and may have taken room for) messages no server can show: room back.
+        case .noServer(let released) where !released.messages.isEmpty: return .settle(shown: [])
         default: return .none
         }
     }

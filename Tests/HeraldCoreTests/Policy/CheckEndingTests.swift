@@ -169,9 +169,14 @@ final class CheckEndingTests: XCTestCase {
     func testTheLedgerIsLeftAloneUnlessThePlanTookRoomOrMessagesWaitForQuiet() {
         var unbudgeted = CheckEnding.Presentation()
         unbudgeted.shownMessages = ["a"]
-        let endings: [CheckEnding.Screen] = [.nothingShown, .stopped, .noServer(released: .init(messages: ["a"])), .presented(unbudgeted),
+        let endings: [CheckEnding.Screen] = [.nothingShown, .stopped, .noServer(released: .init(prompts: ["pro"])), .presented(unbudgeted),
                                              .deferredForQuiet(released: .init(messages: ["a"]), waiting: [])]
         XCTAssertEqual(endings.map { CheckEnding(feed: fetched, screen: $0, plannedAt: plannedAt, now: now).ledgerChange },
                        Array(repeating: .none, count: endings.count))
+    }
+
+    func testWithoutANotificationServerTheRoomThePlanTookForItsMessagesGoesBack() {
+        let ending = CheckEnding(feed: fetched, screen: .noServer(released: .init(messages: ["a", "b"], prompts: ["pro"])), plannedAt: plannedAt, now: now)
+        XCTAssertEqual(ending.ledgerChange, .settle(shown: []))
     }
 }

@@ -176,6 +176,56 @@ final class LibHeraldTests: XCTestCase {
         XCTAssertEqual(app.output, "prompt-shown rate\nprompt-answered rate action\nfinished\n", app.errorOutput)
     }
 
+    /// From Python, every method as an app calls it: a broken prompts file is a GError of the
+    /// HERALD_ERROR domain and a real one registers its prompts; should-show's message carries
+    /// the feed's date (seconds since 1970) and data (bytes) values; a message the server
+    /// closes reaches `closed` with its reason, check_now() shows it again at once, and
+    /// close_shown_messages() takes it off the screen (`closed`, closed-by-herald) and ends
+    /// the check.
+    func testEveryMethodOfTheClientReachesItsSignalsFromPython() throws {
+        let session = try agentSession(display: false)
+        let server = try session.serveFeed("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+              <key>\(key)</key>
+              <dict>
+                <key>Title</key><string>A tip</string>
+                <key>Message</key><string>Plain text</string>
+                <key>Published</key><date>2024-01-10T12:00:00Z</date>
+                <key>Checksum</key><data>AAEC/w==</data>
+              </dict>
+            </dict>
+            </plist>
+
+            """)
+        let prompts = session.directory.appendingPathComponent("prompts.json")
+        try #"{"pro": {"title": "Go Pro", "message": "Unlock sync.", "usesUntilPrompt": 10}}"#.write(to: prompts, atomically: true, encoding: .utf8)
+        let broken = session.directory.appendingPathComponent("broken.json")
+        try #"{"pro": "#.write(to: broken, atomically: true, encoding: .utf8)
+        let app = try start(["/usr/bin/python3", TestPaths.support("libherald_calls.py")], in: session,
+                            arguments: [server.url("feed.plist"), appID, prompts.path, broken.path])
+        XCTAssertTrue(eventually { app.output.hasSuffix("shown \(key)\nevent prompt-decided pro days\n") }, "\(app.output)\(app.errorOutput)")
+        try session.close(1, reason: 1)
+        XCTAssertEqual(app.wait(), 0, app.errorOutput)
+        let details = "{'Checksum': <[byte 0x00, 0x01, 0x02, 0xff]>, 'Message': <'Plain text'>, 'Published': <int64 1704888000>, 'Title': <'A tip'>}"
+        XCTAssertEqual(app.output, """
+            add_prompts_file herald-error-quark feed the prompts file cannot be used: line 1, column 9: the document ends early: a value is missing (JSON)
+            add_prompts_file added
+            asked \(key) \(details)
+            shown \(key)
+            event prompt-decided pro days
+            closed \(key) expired
+            finished
+            asked \(key) \(details)
+            shown \(key)
+            closed \(key) closed-by-herald
+            finished
+
+            """, app.errorOutput)
+        XCTAssertEqual(try session.notifyCalls().map(\.summary), ["A tip", "A tip"])
+    }
+
     /// The C example under valgrind's memcheck (Tests/scripts/libherald-memcheck.sh runs this
     /// test alone): it shows the message, hears the click and quits, and no block that
     /// libherald-1 allocated is definitely lost. (What GLib's module loader leaks is GLib's; the

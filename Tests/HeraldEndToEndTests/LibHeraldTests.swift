@@ -143,6 +143,28 @@ final class LibHeraldTests: XCTestCase {
                       app.errorOutput)
     }
 
+    /// From C: a client created in a thread of the app's while it pushed a GMainContext of its
+    /// own is refused at construction with a critical warning (Herald runs on the default
+    /// context, which that thread does not run), and its launch reports `failed` in the
+    /// thread's own context.
+    func testAClientCreatedWhileAnotherMainContextIsThreadDefaultIsRefused() throws {
+        let session = try agentSession(display: false)
+        let program = try InstalledLibHerald.prefix().appendingPathComponent("libherald_context").path
+        try InstalledLibHerald.build("/usr/bin/gcc", ["-Wall", "-Wextra", "-Werror", "-o", program, TestPaths.support("libherald_context.c")]
+                                                     + InstalledLibHerald.pkgConfig(["--cflags", "--libs", "herald-1"]))
+        let app = try start([program], in: session, arguments: [appID])
+        XCTAssertEqual(app.wait(), 0, app.errorOutput)
+        XCTAssertEqual(app.output, """
+            failed herald-error-quark configuration: the client was made while another GMainContext than the GLib default \
+            main context was thread-default (in the thread's own context: yes)
+            thread done
+
+            """, app.errorOutput)
+        XCTAssertTrue(app.errorOutput.contains("herald_client_new: called while another GMainContext than the default one is thread-default"),
+                      app.errorOutput)
+        XCTAssertEqual(try session.notifyCalls().count, 0, "nothing reached the server")
+    }
+
     /// From Python: a should-show handler that reads the HeraldMessage (every key of the feed in
     /// its details) and says no keeps the message off the screen, and the check reports it
     /// left out at the app's word. A configuration that cannot work is a `failed` GError of the

@@ -186,6 +186,39 @@ final class LibHeraldTests: XCTestCase {
         XCTAssertEqual(try session.notifyCalls().count, 0, "nothing reached the server")
     }
 
+    /// From Vala with its non-null checks: the .vapi marks the HeraldMessage strings that can be
+    /// NULL as `string?`, and a program that reads them so builds without a warning and hears a
+    /// message with no button label as null.
+    func testTheVapiMarksTheMessageStringsThatCanBeNullAndAValaProgramBuildsWithNonNullChecks() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/valac") else { throw XCTSkip("valac is not installed (Debian: valac)") }
+        let prefix = try InstalledLibHerald.prefix()
+        let vapi = try String(contentsOf: prefix.appendingPathComponent("share/vala/vapi/herald-1.vapi"), encoding: .utf8)
+        XCTAssertEqual(vapi.split(separator: "\n").filter { $0.contains(" { ") && $0.contains("string") }.map { $0.trimmingCharacters(in: .whitespaces) }, [
+            "public string[]? allowed_schemes { owned get; construct; }",
+            "public string app_id { owned get; construct; }",
+            "public string? app_name { owned get; construct; }",
+            "public string? app_version { owned get; construct; }",
+            "public string? ca_file { owned get; construct; }",
+            "public string? feed_url { owned get; construct; }",
+            "public string? icon { owned get; construct; }",
+            "public string[]? public_keys { owned get; construct; }",
+            "public string? action_url { get; construct; }",
+            "public string? body { get; construct; }",
+            "public string? button_label { get; construct; }",
+            "public string id { get; construct; }",
+            "public string? title { get; construct; }",
+        ])
+        let program = prefix.appendingPathComponent("libherald_message").path
+        try InstalledLibHerald.build("/usr/bin/valac", ["--enable-experimental-non-null", "--fatal-warnings",
+                                                         "--vapidir", prefix.appendingPathComponent("share/vala/vapi").path, "--pkg", "herald-1",
+                                                         "-o", program, TestPaths.support("libherald_message.vala")])
+        let session = try agentSession(display: false)
+        let server = try session.serveFeed(feed)
+        let app = try start([program], in: session, feed: server.url("feed.plist"))
+        XCTAssertEqual(app.wait(), 0, app.errorOutput)
+        XCTAssertEqual(app.output, "asked \(key): A tip, Plain text, https://example.com/tip, (Herald's label)\nfinished\n", app.errorOutput)
+    }
+
     /// From Python: a prompt registered one by one, due at the first launch, is shown, and its
     /// button clicked in the server reaches `prompt-answered`.
     func testAPromptRegisteredOneByOneIsShownAndItsButtonHeard() throws {

@@ -10,7 +10,8 @@ struct _HeraldClient {
   /* The construct properties; its strings and string arrays are the client's own. */
   LibheraldConfiguration configuration;
 
-  /* The thread-default main context at creation: where every signal is emitted. */
+  /* The thread-default main context at creation, where every signal is emitted: the default one
+   * for a client that works. */
   GMainContext *context;
   /* Herald itself; NULL when the configuration cannot work, and then `configuration_error` says why. */
   void *bridge;
@@ -185,8 +186,8 @@ report_check_finished (void *client)
   emit (client, SIGNAL_CHECK_FINISHED, NULL, NULL, NULL, 0, FALSE, NULL);
 }
 
-/* Asked synchronously, since Herald waits for the answer: only where this thread runs the
- * client's context. A client made in another context than Herald's shows every message. */
+/* Asked synchronously, since Herald waits for the answer, on the thread that runs the client's
+ * context: the default one, where Herald runs (a client made in another is refused). */
 static gboolean
 ask_should_show (void *client_pointer, const char *id, const char *title, const char *body, const char *action_url,
                  const char *button_label, GVariant *details, gboolean is_prompt)
@@ -194,9 +195,9 @@ ask_should_show (void *client_pointer, const char *id, const char *title, const 
   HeraldClient *client = client_pointer;
   gboolean show = TRUE;
   g_variant_ref_sink (details);
-  /* Herald runs on the default context: acquiring it here only succeeds on the thread that runs it. */
+  /* Herald reports from its context: acquiring it here only succeeds on the thread that runs it. */
   gboolean owner = g_main_context_is_owner (client->context);
-  gboolean acquired = !owner && client->context == g_main_context_default () && g_main_context_acquire (client->context);
+  gboolean acquired = !owner && g_main_context_acquire (client->context);
   if (owner || acquired)
     {
       HeraldMessage *message = g_object_new (HERALD_TYPE_MESSAGE, "id", id, "title", title, "body", body, "action-url",
@@ -269,6 +270,18 @@ herald_client_constructed (GObject *object)
   HeraldClient *client = HERALD_CLIENT (object);
   G_OBJECT_CLASS (herald_client_parent_class)->constructed (object);
   client->context = g_main_context_ref_thread_default ();
+  /* Herald's I/O and timers run on the default context: a thread that runs a context of its own
+   * would never see them, so such a client is refused (herald.h says so). */
+  if (client->context != g_main_context_default ())
+    {
+      g_critical ("herald_client_new: called while another GMainContext than the default one is thread-default "
+                  "(g_main_context_push_thread_default); Herald runs on the GLib default main context: create and "
+                  "call the client where no other context is pushed");
+      client->configuration_error = g_error_new_literal (HERALD_ERROR, HERALD_ERROR_CONFIGURATION,
+                                                         "the client was made while another GMainContext than the "
+                                                         "GLib default main context was thread-default");
+      return;
+    }
   if (!enter_herald_context ("herald_client_new"))
     {
       client->configuration_error = g_error_new_literal (HERALD_ERROR, HERALD_ERROR_CONFIGURATION,

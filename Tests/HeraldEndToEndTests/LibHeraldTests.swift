@@ -143,6 +143,28 @@ final class LibHeraldTests: XCTestCase {
                       app.errorOutput)
     }
 
+    /// From C: a client created in a thread of the app's while it pushed a GMainContext of its
+    /// own is refused at construction with a critical warning (Herald runs on the default
+    /// context, which that thread does not run), and its launch reports `failed` in the
+    /// thread's own context.
+    func testAClientCreatedWhileAnotherMainContextIsThreadDefaultIsRefused() throws {
+        let session = try agentSession(display: false)
+        let program = try InstalledLibHerald.prefix().appendingPathComponent("libherald_context").path
+        try InstalledLibHerald.build("/usr/bin/gcc", ["-Wall", "-Wextra", "-Werror", "-o", program, TestPaths.support("libherald_context.c")]
+                                                     + InstalledLibHerald.pkgConfig(["--cflags", "--libs", "herald-1"]))
+        let app = try start([program], in: session, arguments: [appID])
+        XCTAssertEqual(app.wait(), 0, app.errorOutput)
+        XCTAssertEqual(app.output, """
+            failed herald-error-quark configuration: the client was made while another GMainContext than the GLib default \
+            main context was thread-default (in the thread's own context: yes)
+            thread done
+
+            """, app.errorOutput)
+        XCTAssertTrue(app.errorOutput.contains("herald_client_new: called while another GMainContext than the default one is thread-default"),
+                      app.errorOutput)
+        XCTAssertEqual(try session.notifyCalls().count, 0, "nothing reached the server")
+    }
+
     /// From Python: a should-show handler that reads the HeraldMessage (every key of the feed in
     /// its details) and says no keeps the message off the screen, and the check reports it
     /// left out at the app's word. A configuration that cannot work is a `failed` GError of the
@@ -164,6 +186,39 @@ final class LibHeraldTests: XCTestCase {
         XCTAssertEqual(try session.notifyCalls().count, 0, "nothing reached the server")
     }
 
+    /// From Vala with its non-null checks: the .vapi marks the HeraldMessage strings that can be
+    /// NULL as `string?`, and a program that reads them so builds without a warning and hears a
+    /// message with no button label as null.
+    func testTheVapiMarksTheMessageStringsThatCanBeNullAndAValaProgramBuildsWithNonNullChecks() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/valac") else { throw XCTSkip("valac is not installed (Debian: valac)") }
+        let prefix = try InstalledLibHerald.prefix()
+        let vapi = try String(contentsOf: prefix.appendingPathComponent("share/vala/vapi/herald-1.vapi"), encoding: .utf8)
+        XCTAssertEqual(vapi.split(separator: "\n").filter { $0.contains(" { ") && $0.contains("string") }.map { $0.trimmingCharacters(in: .whitespaces) }, [
+            "public string[]? allowed_schemes { owned get; construct; }",
+            "public string app_id { owned get; construct; }",
+            "public string? app_name { owned get; construct; }",
+            "public string? app_version { owned get; construct; }",
+            "public string? ca_file { owned get; construct; }",
+            "public string? feed_url { owned get; construct; }",
+            "public string? icon { owned get; construct; }",
+            "public string[]? public_keys { owned get; construct; }",
+            "public string? action_url { get; construct; }",
+            "public string? body { get; construct; }",
+            "public string? button_label { get; construct; }",
+            "public string id { get; construct; }",
+            "public string? title { get; construct; }",
+        ])
+        let program = prefix.appendingPathComponent("libherald_message").path
+        try InstalledLibHerald.build("/usr/bin/valac", ["--enable-experimental-non-null", "--fatal-warnings",
+                                                         "--vapidir", prefix.appendingPathComponent("share/vala/vapi").path, "--pkg", "herald-1",
+                                                         "-o", program, TestPaths.support("libherald_message.vala")])
+        let session = try agentSession(display: false)
+        let server = try session.serveFeed(feed)
+        let app = try start([program], in: session, feed: server.url("feed.plist"))
+        XCTAssertEqual(app.wait(), 0, app.errorOutput)
+        XCTAssertEqual(app.output, "asked \(key): A tip, Plain text, https://example.com/tip, (Herald's label)\nfinished\n", app.errorOutput)
+    }
+
     /// From Python: a prompt registered one by one, due at the first launch, is shown, and its
     /// button clicked in the server reaches `prompt-answered`.
     func testAPromptRegisteredOneByOneIsShownAndItsButtonHeard() throws {
@@ -176,17 +231,68 @@ final class LibHeraldTests: XCTestCase {
         XCTAssertEqual(app.output, "prompt-shown rate\nprompt-answered rate action\nfinished\n", app.errorOutput)
     }
 
+    /// From Python, every method as an app calls it: a broken prompts file is a GError of the
+    /// HERALD_ERROR domain and a real one registers its prompts; should-show's message carries
+    /// the feed's date (seconds since 1970) and data (bytes) values; a message the server
+    /// closes reaches `closed` with its reason, check_now() shows it again at once, and
+    /// close_shown_messages() takes it off the screen (`closed`, closed-by-herald) and ends
+    /// the check.
+    func testEveryMethodOfTheClientReachesItsSignalsFromPython() throws {
+        let session = try agentSession(display: false)
+        let server = try session.serveFeed("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0">
+            <dict>
+              <key>\(key)</key>
+              <dict>
+                <key>Title</key><string>A tip</string>
+                <key>Message</key><string>Plain text</string>
+                <key>Published</key><date>2024-01-10T12:00:00Z</date>
+                <key>Checksum</key><data>AAEC/w==</data>
+              </dict>
+            </dict>
+            </plist>
+
+            """)
+        let prompts = session.directory.appendingPathComponent("prompts.json")
+        try #"{"pro": {"title": "Go Pro", "message": "Unlock sync.", "usesUntilPrompt": 10}}"#.write(to: prompts, atomically: true, encoding: .utf8)
+        let broken = session.directory.appendingPathComponent("broken.json")
+        try #"{"pro": "#.write(to: broken, atomically: true, encoding: .utf8)
+        let app = try start(["/usr/bin/python3", TestPaths.support("libherald_calls.py")], in: session,
+                            arguments: [server.url("feed.plist"), appID, prompts.path, broken.path])
+        XCTAssertTrue(eventually { app.output.hasSuffix("shown \(key)\nevent prompt-decided pro days\n") }, "\(app.output)\(app.errorOutput)")
+        try session.close(1, reason: 1)
+        XCTAssertEqual(app.wait(), 0, app.errorOutput)
+        let details = "{'Checksum': <[byte 0x00, 0x01, 0x02, 0xff]>, 'Message': <'Plain text'>, 'Published': <int64 1704888000>, 'Title': <'A tip'>}"
+        XCTAssertEqual(app.output, """
+            add_prompts_file herald-error-quark feed the prompts file cannot be used: line 1, column 9: the document ends early: a value is missing (JSON)
+            add_prompts_file added
+            asked \(key) \(details)
+            shown \(key)
+            event prompt-decided pro days
+            closed \(key) expired
+            finished
+            asked \(key) \(details)
+            shown \(key)
+            closed \(key) closed-by-herald
+            finished
+
+            """, app.errorOutput)
+        XCTAssertEqual(try session.notifyCalls().map(\.summary), ["A tip", "A tip"])
+    }
+
     /// The C example under valgrind's memcheck (Tests/scripts/libherald-memcheck.sh runs this
-    /// test alone): it shows the message, hears the click and quits, and no block that
-    /// libherald-1 allocated is definitely lost. (What GLib's module loader leaks is GLib's; the
-    /// uninitialised values memcheck reports are the Swift runtime reading the bytes of a
-    /// directory entry's name a word at a time, as `String(cString:)` does.)
+    /// test alone): it shows the message, hears the click and quits, no block that libherald-1
+    /// allocated is definitely lost (what GLib's module loader leaks is GLib's), and no value it
+    /// reads is uninitialised, apart from the one misreading Tests/support/libherald.supp
+    /// explains (an enum's tag read beside payload bits).
     func testTheCExampleLosesNoMemoryOfItsOwnUnderValgrind() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind") else { throw XCTSkip("valgrind is not installed (Debian: valgrind)") }
         let session = try agentSession(display: false)
         let server = try session.serveFeed(feed)
         let log = session.directory.appendingPathComponent("valgrind.log").path
-        let app = try start(["/usr/bin/valgrind", "--leak-check=full", "--show-leak-kinds=definite", "--log-file=" + log] + (try cExample()),
+        let app = try start(["/usr/bin/valgrind", "--leak-check=full", "--show-leak-kinds=definite", "--log-file=" + log,
+                             "--suppressions=" + TestPaths.support("libherald.supp")] + (try cExample()),
                             in: session, feed: server.url("feed.plist"))
         XCTAssertTrue(eventually(within: 60) { app.output == "shown \(key)\n" }, "\(app.output)\(app.errorOutput)")
         try session.invoke("ignore", on: 1)
@@ -195,16 +301,19 @@ final class LibHeraldTests: XCTestCase {
         XCTAssertEqual(app.wait(seconds: 60), 0, app.errorOutput)
         let report = try String(contentsOfFile: log, encoding: .utf8)
         XCTAssertTrue(report.contains("LEAK SUMMARY") || report.contains("All heap blocks were freed"), report)
-        XCTAssertEqual(Self.definiteLeaks(in: report).filter { $0.contains("libherald-1.so") }, [], "blocks libherald-1 lost")
+        XCTAssertEqual(Self.records(in: report) { $0.contains("are definitely lost in loss record") }.filter { $0.contains("libherald-1.so") },
+                       [], "blocks libherald-1 lost")
+        XCTAssertEqual(Self.records(in: report) { $0.contains("uninitialised value") }.filter { $0.contains("libherald-1.so") },
+                       [], "uninitialised values libherald-1 reads")
     }
 
-    /// Each record of a block definitely lost in a memcheck report, with its stack.
-    static func definiteLeaks(in report: String) -> [String] {
+    /// Each record of a memcheck report whose first line passes `opening`, with its stack.
+    static func records(in report: String, opening: (String) -> Bool) -> [String] {
         var records: [String] = []
         var current: [String]?
         for line in report.split(separator: "\n", omittingEmptySubsequences: false) {
             let text = String(line.replacing(/^==\d+== ?/, with: ""))
-            if text.contains("are definitely lost in loss record") {
+            if opening(text) {
                 current = [text]
             } else if current != nil {
                 if text.isEmpty {

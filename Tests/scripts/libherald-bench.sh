@@ -3,7 +3,8 @@
 #   - loading it: a GLib program's start (from just before the parent starts it to its main)
 #     without and with the library linked, and dlopen("libherald-1.so.0") in a fresh GLib process;
 #   - herald_client_app_launched(): how long it holds the caller's thread (the call and the
-#     main-loop work it queues), next to Herald.appLaunched() timed by herald-launch-bench.
+#     main-loop work it queues), next to Herald.appLaunched() timed by herald-launch-bench, a
+#     check due on both sides, and one not due that both stop at the check period (checked).
 # ROUNDS rounds (default 15), each measuring every figure, which alternate which side goes
 # first; the table gives the median of the rounds' medians.
 #
@@ -40,11 +41,19 @@ def start_us(program, times=20):
         spans.append(float(subprocess.run([program], check=True, capture_output=True, text=True, env=env).stdout))
     return statistics.median(spans)
 
+# The gate each case's check must stop at, the same on both sides: none for a due check, the
+# check period for one not due.
+gates = {"due": None, "not-due": "check-period"}
+
 def launch(command):
     os.makedirs(work + "/state", exist_ok=True)
     env = dict(os.environ, XDG_STATE_HOME=work + "/state")
     out = subprocess.run(command + ["--runs", "25"], check=True, capture_output=True, text=True, env=env).stdout
-    return {figure["case"]: figure["median_us"] for figure in map(json.loads, out.splitlines())}
+    figures = list(map(json.loads, out.splitlines()))
+    for figure in figures:
+        if figure["gate"] != gates[figure["case"]]:
+            sys.exit(f"libherald-bench: {command[0]}'s {figure['case']} case stopped at {figure['gate']}, not {gates[figure['case']]}")
+    return {figure["case"]: figure["median_us"] for figure in figures}
 
 figures = {name: [] for name in ["plain", "linked", "dlopen", "swift-due", "swift-not-due", "c-due", "c-not-due"]}
 for round in range(rounds):

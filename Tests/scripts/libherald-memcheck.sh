@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs libherald-1's memory tests: the C example under valgrind's memcheck, from the library as
 # desktop/libherald/build.sh installs it, showing a message on a private bus's mock server and
-# hearing its click (no block the library allocated may be definitely lost), and the count from
+# hearing its click (no block the library allocated may be definitely lost, and no value it
+# reads uninitialised but the one Tests/support/libherald.supp explains), and the count from
 # C of what the library finalizes and frees (LibHeraldTests). memcheck.sh runs it after its own.
 #
 #   Tests/scripts/libherald-memcheck.sh [--skip-build]

@@ -77,5 +77,5 @@ if [ -s "$scan_log" ]; then
   exit 1
 fi
 g-ir-compiler --output="$out/lib/girepository-1.0/Herald-1.typelib" "$out/share/gir-1.0/Herald-1.gir"
-vapigen --quiet --library=herald-1 --pkg=gobject-2.0 --directory="$out/share/vala/vapi" "$out/share/gir-1.0/Herald-1.gir"
+vapigen --quiet --library=herald-1 --pkg=gobject-2.0 --metadatadir="$here" --directory="$out/share/vala/vapi" "$out/share/gir-1.0/Herald-1.gir"
 printf 'gobject-2.0\n' > "$out/share/vala/vapi/herald-1.deps"

@@ -280,8 +280,10 @@ package enum RegularFile {
         defer { closedir(stream) }
         var stale: [String] = []
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            // Read in place, up to its NUL: readdir's entry is only as long as its name, so a
+            // copy of the whole d_name array would read past it.
+            let name = withUnsafePointer(to: &entry.pointee.d_name) { array in
+                array.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: array.pointee)) { String(cString: $0) }
             }
             guard name.hasPrefix(prefix), let pid = Int32(name.dropFirst(prefix.count)), pid > 0, pid != getpid() else { continue }
             if kill(pid, 0) != 0, errno == ESRCH { stale.append(name) }

@@ -18,8 +18,15 @@ G_BEGIN_DECLS
  * as Herald's Swift library does; its signals report what happens. Create one at start-up,
  * connect the signals, and call herald_client_app_launched(). Everything runs on the GLib
  * default main context, which a GTK or GLib app's loop already runs: call the client from the
- * thread that runs that loop. The signals are emitted in the thread-default main context of
- * the thread that created the client, never from another thread.
+ * thread that runs that loop. The signals are emitted in that context, never from another
+ * thread.
+ *
+ * A client is refused, with a critical warning, when it is created while another
+ * #GMainContext than the default one is thread-default (g_main_context_push_thread_default()
+ * in a thread of the app's): Herald's fetches and timers run on the default context, which
+ * such a thread does not run. That client does nothing but report #HeraldClient::failed
+ * (%HERALD_ERROR_CONFIGURATION), in the context that was thread-default, at
+ * herald_client_app_launched() or herald_client_check_now().
  */
 
 /**

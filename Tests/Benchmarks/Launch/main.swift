@@ -10,7 +10,8 @@ import HeraldDesktop
 // the same thread; what is timed is the call and that work, up to an idle callback queued
 // right after it (idle callbacks run in order). Each run uses a fresh `Herald` on a state file
 // in a temporary folder, and the main loop runs until that check is over before the next one
-// starts. Prints one JSON line per case with the median in microseconds.
+// starts. Prints one JSON line per case with the median in microseconds and the gate its last
+// run stopped at ("gate", null when it passed them all).
 //
 //   herald-launch-bench [--runs N]
 
@@ -21,20 +22,26 @@ func now() -> Double {
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
-/// Ends the loop when its check is over.
+/// Ends the loop when its check is over, and keeps the gate the check stopped at.
 @MainContext
 final class Finish: HeraldDelegate {
     let loop: MainLoop
+    /// The name of the gate the check stopped at (check-period, failure-backoff…), if it did.
+    var gate: String?
     init(_ loop: MainLoop) { self.loop = loop }
     func herald(_ herald: Herald, didReport event: HeraldEvent) {
-        if case .checkFinished = event { loop.quit() }
+        switch event {
+        case .checkSkipped(let reason): gate = reason.name
+        case .checkFinished: loop.quit()
+        default: break
+        }
     }
 }
 
 /// The microseconds `appLaunched()` took on this thread, for a state whose last check was
-/// `lastChecked` (nil: never; past the first launch either way).
+/// `lastChecked` (nil: never; past the first launch either way), and the gate it stopped at.
 @MainContext
-func measure(folder: String, lastChecked: Date?) throws -> Double {
+func measure(folder: String, lastChecked: Date?) throws -> (microseconds: Double, gate: String?) {
     var environment = ProcessInfo.processInfo.environment
     environment["XDG_STATE_HOME"] = folder
     environment["XDG_CACHE_HOME"] = folder + "/cache"
@@ -57,7 +64,7 @@ func measure(folder: String, lastChecked: Date?) throws -> Double {
     herald.appLaunched()
     MainContext.idle { end = now() }
     loop.run()
-    return (end - start) * 1_000_000
+    return ((end - start) * 1_000_000, finish.gate)
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -67,17 +74,20 @@ defer { _ = try? FileManager.default.removeItem(atPath: folder) }
 MainContext.assumeIsolated {
     for (name, lastChecked) in [("due", nil), ("not-due", Date())] as [(String, Date?)] {
         var times: [Double] = []
+        var gate: String?
         do {
             // One run not counted, so the first measured one does not pay for first use.
             for run in 0...runs {
-                let time = try measure(folder: folder, lastChecked: lastChecked)
+                let (time, stoppedAt) = try measure(folder: folder, lastChecked: lastChecked)
                 if run > 0 { times.append(time) }
+                gate = stoppedAt
             }
         } catch {
             print("herald-launch-bench: \(error)")
             exit(1)
         }
         times.sort()
-        print(#"{"case": "\#(name)", "runs": \#(runs), "median_us": \#(times[times.count / 2])}"#)
+        let gateJSON = gate.map { #""\#($0)""# } ?? "null"
+        print(#"{"case": "\#(name)", "runs": \#(runs), "median_us": \#(times[times.count / 2]), "gate": \#(gateJSON)}"#)
     }
 }

@@ -297,16 +297,40 @@ herald_client_constructed (GObject *object)
   g_free (message);
 }
 
+/* Frees a client's bridge in the GLib default main context, where Herald runs, then lets the
+ * client go: the last reference of a client dropped on another thread. */
+static gboolean
+free_bridge_where_herald_runs (gpointer data)
+{
+  HeraldClient *client = data;
+  if (client->bridge != NULL)
+    {
+      libherald_bridge_free (client->bridge);
+      client->bridge = NULL;
+    }
+  g_object_unref (client);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 herald_client_dispose (GObject *object)
 {
   HeraldClient *client = HERALD_CLIENT (object);
-  /* Off Herald's thread the bridge is left alone (and reports to a client that is gone). */
-  if (client->bridge != NULL && enter_herald_context ("g_object_unref (HeraldClient)"))
+  if (client->bridge != NULL)
     {
-      libherald_bridge_free (client->bridge);
-      client->bridge = NULL;
-      leave_herald_context ();
+      if (g_main_context_acquire (g_main_context_default ()))
+        {
+          libherald_bridge_free (client->bridge);
+          client->bridge = NULL;
+          leave_herald_context ();
+        }
+      else
+        {
+          /* Dropped on another thread (a garbage collector's, say) while the loop runs: the
+           * bridge, which reports to this client, is freed where Herald runs, and the client
+           * lives until then. Its handlers go now, so nothing more reaches the app. */
+          g_main_context_invoke (NULL, free_bridge_where_herald_runs, g_object_ref (client));
+        }
     }
   G_OBJECT_CLASS (herald_client_parent_class)->dispose (object);
 }
@@ -646,18 +670,6 @@ herald_client_class_init (HeraldClientClass *klass)
                                         G_TYPE_NONE, 4, HERALD_TYPE_EVENT_KIND, G_TYPE_STRING, G_TYPE_STRING, G_TYPE_STRING);
 }
 
-/**
- * herald_client_new:
- * @feed_url: (nullable): the feed's URL, or %NULL for an app that only shows local prompts
- * @app_id: the app's id, e.g. "org.example.App"
- * @app_version: (nullable): the app's version, or %NULL
- *
- * Creates Herald for an app, with the defaults for the rest of the configuration; set the
- * other construct properties with g_object_new() instead. A configuration that cannot work
- * is reported by #HeraldClient::failed when the app launches.
- *
- * Returns: (transfer full): a new client
- */
 HeraldClient *
 herald_client_new (const char *feed_url, const char *app_id, const char *app_version)
 {
@@ -677,14 +689,6 @@ report_configuration_error (HeraldClient *client)
   g_source_unref (source);
 }
 
-/**
- * herald_client_app_launched:
- * @client: the client
- *
- * The one call an app adds at start-up. Returns at once; from the main loop it counts a use of
- * every registered prompt, reports the answers given while the app was away, runs the feed
- * check when it is due, then shows the prompts that are due.
- */
 void
 herald_client_app_launched (HeraldClient *client)
 {
@@ -698,12 +702,6 @@ herald_client_app_launched (HeraldClient *client)
     }
 }
 
-/**
- * herald_client_check_now:
- * @client: the client
- *
- * Checks now, skipping the first-launch, period and backoff gates.
- */
 void
 herald_client_check_now (HeraldClient *client)
 {
@@ -717,15 +715,6 @@ herald_client_check_now (HeraldClient *client)
     }
 }
 
-/**
- * herald_client_app_will_quit:
- * @client: the client
- *
- * The call an app makes as it quits: messages still on screen are handed to the Herald agent
- * where the session can start it, so they can still be answered; those answers reach
- * #HeraldClient::answered (with while_away %TRUE) at the next launch. Returns when it is done:
- * the process may exit.
- */
 void
 herald_client_app_will_quit (HeraldClient *client)
 {
@@ -737,13 +726,6 @@ herald_client_app_will_quit (HeraldClient *client)
     }
 }
 
-/**
- * herald_client_close_shown_messages:
- * @client: the client
- *
- * Takes every shown message and prompt off the screen, unanswered; they come back at the next
- * due check.
- */
 void
 herald_client_close_shown_messages (HeraldClient *client)
 {
@@ -773,18 +755,6 @@ set_off_context_error (GError **error)
   return FALSE;
 }
 
-/**
- * herald_client_add_prompts_file:
- * @client: the client
- * @path: (type filename): a prompts file (XML, binary or OpenStep plist, or JSON), keyed by
- *   prompt name, with an optional `defaults` entry
- * @error: return location for an error
- *
- * Registers every usable prompt of a prompts file; a prompt with the name of one registered
- * before replaces it.
- *
- * Returns: %TRUE, or %FALSE with @error set when the file cannot be read or is no prompts file
- */
 gboolean
 herald_client_add_prompts_file (HeraldClient *client, const char *path, GError **error)
 {
@@ -813,22 +783,6 @@ herald_client_add_prompts_file (HeraldClient *client, const char *path, GError *
   return added ? TRUE : set_bridge_error (error, code, message);
 }
 
-/**
- * herald_client_add_prompt:
- * @client: the client
- * @name: the prompt's name, under which its state is kept
- * @title: the summary
- * @body: the body text
- * @action_url: (nullable): a link the action button opens, or %NULL
- * @uses_until_prompt: launches before the prompt is due (iPrompt's default is 10)
- * @days_until_prompt: days since the first launch before it is due (iPrompt's default is 10)
- * @error: return location for an error
- *
- * Registers one prompt (iPrompt's job) with iPrompt's defaults for the rest; a prompt with the
- * same name replaces the earlier one.
- *
- * Returns: %TRUE, or %FALSE with @error set when the prompt cannot be used
- */
 gboolean
 herald_client_add_prompt (HeraldClient *client, const char *name, const char *title, const char *body,
                           const char *action_url, guint uses_until_prompt, double days_until_prompt, GError **error)

@@ -143,14 +143,6 @@ herald_message_class_init (HeraldMessageClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
-/**
- * herald_message_get_id:
- * @message: the message
- *
- * The message's id in the feed, or the prompt's name.
- *
- * Returns: (transfer none): the id
- */
 const char *
 herald_message_get_id (HeraldMessage *message)
 {
@@ -158,14 +150,6 @@ herald_message_get_id (HeraldMessage *message)
   return message->id;
 }
 
-/**
- * herald_message_get_title:
- * @message: the message
- *
- * The title.
- *
- * Returns: (transfer none) (nullable): the title, or %NULL when it has none
- */
 const char *
 herald_message_get_title (HeraldMessage *message)
 {
@@ -173,14 +157,6 @@ herald_message_get_title (HeraldMessage *message)
   return message->title;
 }
 
-/**
- * herald_message_get_body:
- * @message: the message
- *
- * The message's text.
- *
- * Returns: (transfer none) (nullable): the text, or %NULL when it has none
- */
 const char *
 herald_message_get_body (HeraldMessage *message)
 {
@@ -188,14 +164,6 @@ herald_message_get_body (HeraldMessage *message)
   return message->body;
 }
 
-/**
- * herald_message_get_action_url:
- * @message: the message
- *
- * The link the view button opens.
- *
- * Returns: (transfer none) (nullable): the link, or %NULL when the message has none
- */
 const char *
 herald_message_get_action_url (HeraldMessage *message)
 {
@@ -203,14 +171,6 @@ herald_message_get_action_url (HeraldMessage *message)
   return message->action_url;
 }
 
-/**
- * herald_message_get_button_label:
- * @message: the message
- *
- * The feed's label for the view button.
- *
- * Returns: (transfer none) (nullable): the label, or %NULL for Herald's own
- */
 const char *
 herald_message_get_button_label (HeraldMessage *message)
 {
@@ -218,14 +178,6 @@ herald_message_get_button_label (HeraldMessage *message)
   return message->button_label;
 }
 
-/**
- * herald_message_get_details:
- * @message: the message
- *
- * Every key of the message as the feed wrote it (see #HeraldMessage:details).
- *
- * Returns: (transfer none): an a{sv} dictionary
- */
 GVariant *
 herald_message_get_details (HeraldMessage *message)
 {
@@ -233,14 +185,6 @@ herald_message_get_details (HeraldMessage *message)
   return message->details;
 }
 
-/**
- * herald_message_get_is_prompt:
- * @message: the message
- *
- * Whether it is a local prompt rather than a message of the feed.
- *
- * Returns: %TRUE for a prompt
- */
 gboolean
 herald_message_get_is_prompt (HeraldMessage *message)
 {

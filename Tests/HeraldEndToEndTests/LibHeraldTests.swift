@@ -52,6 +52,10 @@ final class LibHeraldTests: XCTestCase {
         try assertTheAnswerGivenAwayReachesTheNextLaunch(try cExample())
     }
 
+    func testCProgramHearsTheButtonClickedOnXfce4Notifyd() throws {
+        try assertTheButtonClickedOnXfce4NotifydReachesTheApp(try cExample())
+    }
+
     // MARK: Python (PyGObject, GTK 4)
 
     func testPythonGTKAppHearsTheAnswerClickedInTheServer() throws {
@@ -66,24 +70,32 @@ final class LibHeraldTests: XCTestCase {
     /// On a real server, xfce4-notifyd on an X display, the button the user clicks (found on
     /// the screen by its label) reaches the Python app's `answered` handler.
     func testPythonGTKAppHearsTheButtonClickedOnXfce4Notifyd() throws {
+        try assertTheButtonClickedOnXfce4NotifydReachesTheApp(try pythonExample())
+    }
+
+    /// Starts the example `command` beside xfce4-notifyd on an X display, clicks the Ignore
+    /// button the server draws (found on the screen by its label), and expects the example's
+    /// `answered` handler to hear it.
+    private func assertTheButtonClickedOnXfce4NotifydReachesTheApp(_ command: [String], file: StaticString = #filePath, line: UInt = #line) throws {
         _ = SharedDisplayStopper.registered
         let server = RealServer.xfce4Notifyd
         let missing = server.missingPrograms
         if !missing.isEmpty { throw XCTSkip("\(server.rawValue) is not installed: no \(missing.joined(separator: ", "))") }
-        let command = try pythonExample()
         let desktop = try RealDesktop(server: server, display: try SharedDisplay.start())
         addTeardownBlock { desktop.stop() }
         let feedServer = try FeedServer(directory: desktop.directory.appendingPathComponent("feed"))
         addTeardownBlock { feedServer.stop() }
         try feedServer.publish("feed.plist", feed)
         let app = try start(command, environment: desktop.environment, in: desktop.directory, arguments: [feedServer.url("feed.plist"), appID])
-        XCTAssertTrue(eventually(within: 20) { app.output == "shown \(key)\n" }, "\(app.output)\(app.errorOutput)")
-        let seen = try XCTUnwrap(try desktop.drawnText(within: 12) { $0.centre(of: "Ignore") != nil }, "xfce4-notifyd draws the Ignore button")
-        let point = try XCTUnwrap(seen.text.centre(of: "Ignore"))
+        XCTAssertTrue(eventually(within: 20) { app.output == "shown \(key)\n" }, "\(app.output)\(app.errorOutput)", file: file, line: line)
+        let seen = try XCTUnwrap(try desktop.drawnText(within: 12) { $0.centre(of: "Ignore") != nil }, "xfce4-notifyd draws the Ignore button",
+                                 file: file, line: line)
+        let point = try XCTUnwrap(seen.text.centre(of: "Ignore"), file: file, line: line)
         try desktop.click(x: point.x, y: point.y)
-        XCTAssertTrue(eventually(within: 10) { app.output == "shown \(key)\nanswered \(key) ignore\nfinished\n" }, "\(app.output)\(app.errorOutput)")
+        XCTAssertTrue(eventually(within: 10) { app.output == "shown \(key)\nanswered \(key) ignore\nfinished\n" }, "\(app.output)\(app.errorOutput)",
+                      file: file, line: line)
         app.signal(SIGTERM)
-        XCTAssertEqual(app.wait(), 0, app.errorOutput)
+        XCTAssertEqual(app.wait(), 0, app.errorOutput, file: file, line: line)
     }
 
     // MARK: GJS
@@ -96,6 +108,10 @@ final class LibHeraldTests: XCTestCase {
         try assertTheAnswerGivenAwayReachesTheNextLaunch(try gjsExample())
     }
 
+    func testGJSScriptHearsTheButtonClickedOnXfce4Notifyd() throws {
+        try assertTheButtonClickedOnXfce4NotifydReachesTheApp(try gjsExample())
+    }
+
     // MARK: Vala (valac --pkg herald-1)
 
     func testValaProgramHearsTheAnswerClickedInTheServer() throws {
@@ -104,6 +120,10 @@ final class LibHeraldTests: XCTestCase {
 
     func testValaProgramHearsAtItsNextLaunchTheAnswerTheAgentTookAfterItQuit() throws {
         try assertTheAnswerGivenAwayReachesTheNextLaunch(try valaExample())
+    }
+
+    func testValaProgramHearsTheButtonClickedOnXfce4Notifyd() throws {
+        try assertTheButtonClickedOnXfce4NotifydReachesTheApp(try valaExample())
     }
 
     // MARK: Ownership and memory

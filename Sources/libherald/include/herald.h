@@ -130,12 +130,74 @@ GType herald_event_kind_get_type (void);
 #define HERALD_TYPE_MESSAGE (herald_message_get_type ())
 G_DECLARE_FINAL_TYPE (HeraldMessage, herald_message, HERALD, MESSAGE, GObject)
 
+/**
+ * herald_message_get_id:
+ * @message: the message
+ *
+ * The message's id in the feed, or the prompt's name.
+ *
+ * Returns: (transfer none): the id
+ */
 const char *herald_message_get_id (HeraldMessage *message);
+
+/**
+ * herald_message_get_title:
+ * @message: the message
+ *
+ * The title.
+ *
+ * Returns: (transfer none) (nullable): the title, or %NULL when it has none
+ */
 const char *herald_message_get_title (HeraldMessage *message);
+
+/**
+ * herald_message_get_body:
+ * @message: the message
+ *
+ * The message's text.
+ *
+ * Returns: (transfer none) (nullable): the text, or %NULL when it has none
+ */
 const char *herald_message_get_body (HeraldMessage *message);
+
+/**
+ * herald_message_get_action_url:
+ * @message: the message
+ *
+ * The link the view button opens.
+ *
+ * Returns: (transfer none) (nullable): the link, or %NULL when the message has none
+ */
 const char *herald_message_get_action_url (HeraldMessage *message);
+
+/**
+ * herald_message_get_button_label:
+ * @message: the message
+ *
+ * The feed's label for the view button.
+ *
+ * Returns: (transfer none) (nullable): the label, or %NULL for Herald's own
+ */
 const char *herald_message_get_button_label (HeraldMessage *message);
+
+/**
+ * herald_message_get_details:
+ * @message: the message
+ *
+ * Every key of the message as the feed wrote it (see #HeraldMessage:details).
+ *
+ * Returns: (transfer none): an a{sv} dictionary
+ */
 GVariant *herald_message_get_details (HeraldMessage *message);
+
+/**
+ * herald_message_get_is_prompt:
+ * @message: the message
+ *
+ * Whether it is a local prompt rather than a message of the feed.
+ *
+ * Returns: %TRUE for a prompt
+ */
 gboolean herald_message_get_is_prompt (HeraldMessage *message);
 
 /**
@@ -149,14 +211,88 @@ gboolean herald_message_get_is_prompt (HeraldMessage *message);
 #define HERALD_TYPE_CLIENT (herald_client_get_type ())
 G_DECLARE_FINAL_TYPE (HeraldClient, herald_client, HERALD, CLIENT, GObject)
 
+/**
+ * herald_client_new:
+ * @feed_url: (nullable): the feed's URL, or %NULL for an app that only shows local prompts
+ * @app_id: the app's id, e.g. "org.example.App"
+ * @app_version: (nullable): the app's version, or %NULL
+ *
+ * Creates Herald for an app, with the defaults for the rest of the configuration; set the
+ * other construct properties with g_object_new() instead. A configuration that cannot work
+ * is reported by #HeraldClient::failed when the app launches.
+ *
+ * Returns: (transfer full): a new client
+ */
 HeraldClient *herald_client_new (const char *feed_url, const char *app_id, const char *app_version);
 
+/**
+ * herald_client_app_launched:
+ * @client: the client
+ *
+ * The one call an app adds at start-up. Returns at once; from the main loop it counts a use of
+ * every registered prompt, reports the answers given while the app was away, runs the feed
+ * check when it is due, then shows the prompts that are due.
+ */
 void herald_client_app_launched (HeraldClient *client);
+
+/**
+ * herald_client_check_now:
+ * @client: the client
+ *
+ * Checks now, skipping the first-launch, period and backoff gates.
+ */
 void herald_client_check_now (HeraldClient *client);
+
+/**
+ * herald_client_app_will_quit:
+ * @client: the client
+ *
+ * The call an app makes as it quits: messages still on screen are handed to the Herald agent
+ * where the session can start it, so they can still be answered; those answers reach
+ * #HeraldClient::answered (with while_away %TRUE) at the next launch. Returns when it is done:
+ * the process may exit.
+ */
 void herald_client_app_will_quit (HeraldClient *client);
+
+/**
+ * herald_client_close_shown_messages:
+ * @client: the client
+ *
+ * Takes every shown message and prompt off the screen, unanswered; they come back at the next
+ * due check.
+ */
 void herald_client_close_shown_messages (HeraldClient *client);
 
+/**
+ * herald_client_add_prompts_file:
+ * @client: the client
+ * @path: (type filename): a prompts file (XML, binary or OpenStep plist, or JSON), keyed by
+ *   prompt name, with an optional `defaults` entry
+ * @error: return location for an error
+ *
+ * Registers every usable prompt of a prompts file; a prompt with the name of one registered
+ * before replaces it.
+ *
+ * Returns: %TRUE, or %FALSE with @error set when the file cannot be read or is no prompts file
+ */
 gboolean herald_client_add_prompts_file (HeraldClient *client, const char *path, GError **error);
+
+/**
+ * herald_client_add_prompt:
+ * @client: the client
+ * @name: the prompt's name, under which its state is kept
+ * @title: the summary
+ * @body: the body text
+ * @action_url: (nullable): a link the action button opens, or %NULL
+ * @uses_until_prompt: launches before the prompt is due (iPrompt's default is 10)
+ * @days_until_prompt: days since the first launch before it is due (iPrompt's default is 10)
+ * @error: return location for an error
+ *
+ * Registers one prompt (iPrompt's job) with iPrompt's defaults for the rest; a prompt with the
+ * same name replaces the earlier one.
+ *
+ * Returns: %TRUE, or %FALSE with @error set when the prompt cannot be used
+ */
 gboolean herald_client_add_prompt (HeraldClient *client, const char *name, const char *title, const char *body,
                                    const char *action_url, guint uses_until_prompt, double days_until_prompt,
                                    GError **error);

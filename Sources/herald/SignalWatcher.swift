@@ -81,7 +81,7 @@ enum SignalWatcher {
             RegularFile.stopWaitingForLocks()
             if signal == SignalWatcher.waitGuardSignal {
                 releaseClaimsAndExit(because: "the main loop was still waiting on the notification server a second after the wait limit",
-                                     status: 0)
+                                     status: ExitStatus.done.code)
             }
             let onSignal = self.onSignal
             MainContext.idle { onSignal(signal) }

@@ -1,6 +1,6 @@
 #!/usr/bin/gjs
 // A GJS script that uses Herald through libherald-1 (desktop/examples/README.md):
-//   GI_TYPELIB_PATH=PREFIX/lib/girepository-1.0 gjs herald_app.js FEED_URL APP_ID
+//   GI_TYPELIB_PATH=PREFIX/lib/girepository-1.0 LD_LIBRARY_PATH=PREFIX/lib gjs herald_app.js FEED_URL APP_ID
 imports.gi.versions.Herald = '1';
 const {GLib, Herald} = imports.gi;
 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # A GTK 4 app that uses Herald through libherald-1 (desktop/examples/README.md):
-#   GI_TYPELIB_PATH=PREFIX/lib/girepository-1.0 /usr/bin/python3 herald_app.py FEED_URL APP_ID
+#   GI_TYPELIB_PATH=PREFIX/lib/girepository-1.0 LD_LIBRARY_PATH=PREFIX/lib /usr/bin/python3 herald_app.py FEED_URL APP_ID
 import signal, sys
 import gi
 gi.require_version("Gtk", "4.0")

@@ -97,6 +97,6 @@ struct CheckExplanation {
     }
 
     private static func event(_ name: String, _ fields: [String: FeedValue]) -> String {
-        FeedValue.dictionary(fields.merging(["event": .string(name)]) { _, name in name }).jsonText
+        EventReporter.jsonLine(name, fields).jsonText
     }
 }

@@ -42,13 +42,13 @@ final class EventReporter: HeraldDelegate, HandoverObserving {
     private var flushScheduled = false
 
     private func emit(_ event: String, _ fields: [String: FeedValue], text: @autoclosure () -> String) {
-        if json {
-            var object = fields
-            object["event"] = .string(event)
-            write(FeedValue.dictionary(object).jsonText)
-        } else {
-            write(text())
-        }
+        write(json ? Self.jsonLine(event, fields).jsonText : text())
+    }
+
+    /// An event as its `--json` line holds it: its fields, and its name under "event". One
+    /// writer for every line (`FeedValue`'s), keys in order; `check --explain --json` too.
+    nonisolated static func jsonLine(_ event: String, _ fields: [String: FeedValue]) -> FeedValue {
+        .dictionary(fields.merging(["event": .string(event)]) { _, name in name })
     }
 
     /// Writes a line, after those still pending.
@@ -145,51 +145,16 @@ final class EventReporter: HeraldDelegate, HandoverObserving {
 
     private func detected(_ messages: [FeedEntry]) {
         guard !messages.isEmpty else { return emit("not-detected", [:], text: "nothing pending") }
-        guard json else { return write("\(messages.count) pending: \(messages.map(\.key).joined(separator: ", "))") }
-        // As `emit` writes it (keys in order), written straight into the pending bytes: a large
-        // feed detects thousands.
-        pending.append(contentsOf: Self.bytes(#"{"event":"detected","keys":["#))
-        for (index, message) in messages.enumerated() {
-            if index > 0 { pending.append(UInt8(ascii: ",")) }
-            FeedValue.appendJSONString(message.key, to: &pending)
-        }
-        pending.append(contentsOf: Self.bytes("]}\n"))
-        flush()
+        emit("detected", ["keys": .array(messages.map { .string($0.key) })],
+             text: "\(messages.count) pending: \(messages.map(\.key).joined(separator: ", "))")
     }
 
+    /// A large feed skips thousands of messages in one turn of the loop: their lines are held
+    /// and go out in one write.
     private func skipped(_ key: String, reason: MessageSkipReason) {
         guard json else { return hold("skipped \(key): \(reason)") }
-        // As `emit` writes it (keys in order), written straight into the pending bytes: a large
-        // feed skips thousands, most for the reason the one before had.
-        let around = skippedLine(for: reason)
-        hold { line in
-            line.append(contentsOf: around.head)
-            FeedValue.appendJSONString(key, to: &line)
-            line.append(contentsOf: around.tail)
-        }
-    }
-
-    /// The bytes of a skipped line before and after its key, for the last reason a line was
-    /// written for.
-    private var lastSkippedLine: (reason: MessageSkipReason, head: [UInt8], tail: [UInt8])?
-
-    /// The bytes of a skipped line before its key (`{"detail":…,"event":"skipped","key":`) and
-    /// after it (`,"reason":…}`), written once for each run of one reason.
-    private func skippedLine(for reason: MessageSkipReason) -> (head: [UInt8], tail: [UInt8]) {
-        if let last = lastSkippedLine, last.reason == reason { return (last.head, last.tail) }
-        var head = Array(Self.bytes(#"{"detail":"#))
-        FeedValue.appendJSONString(reason.description, to: &head)
-        head.append(contentsOf: Self.bytes(#","event":"skipped","key":"#))
-        var tail = Array(Self.bytes(#","reason":"#))
-        FeedValue.appendJSONString(reason.name, to: &tail)
-        tail.append(UInt8(ascii: "}"))
-        lastSkippedLine = (reason, head, tail)
-        return (head, tail)
-    }
-
-    /// The bytes of a literal, as they are.
-    private static func bytes(_ literal: StaticString) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
+        let line = Self.jsonLine("skipped", ["key": .string(key), "reason": .string(reason.name), "detail": .string(reason.description)])
+        hold { line.appendJSONText(to: &$0) }
     }
 
     /// The title is the summary line the server got, not the feed's raw Title; a message handed

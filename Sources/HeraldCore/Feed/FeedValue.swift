@@ -109,8 +109,14 @@ extension FeedValue {
     /// `Encodable` round trip (the tool writes an event per skipped message of a large feed).
     public var jsonText: String {
         var out: [UInt8] = []
-        write(into: &out, level: nil)
+        appendJSONText(to: &out)
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the value as `jsonText` writes it to UTF-8 bytes, for a writer that gathers
+    /// many lines into one write.
+    package func appendJSONText(to out: inout [UInt8]) {
+        write(into: &out, level: nil)
     }
 
     /// The value as pretty-printed JSON, its strings written as `jsonText` writes them.

@@ -273,7 +273,7 @@ package enum FeedDecoder {
         func text(_ position: Int, _ name: String, numbersAllowed: Bool, localisable: Bool = false) throws(FeedProblem) -> FeedEntry.Text {
             guard position >= 0 else { return .none }
             if fields.holdsString(at: position) { return .field(position) }
-            return .init(try otherText(fields.value(at: position), name, numbersAllowed: numbersAllowed, localisable: localisable))
+            return .init(try otherText(fields.pairs[position].value, name, numbersAllowed: numbersAllowed, localisable: localisable))
         }
         func otherText(_ field: FeedValue, _ name: String, numbersAllowed: Bool, localisable: Bool) throws(FeedProblem) -> String? {
             if numbersAllowed, let text = field.textValue { return text }

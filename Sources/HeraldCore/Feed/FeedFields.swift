@@ -44,12 +44,9 @@ struct FeedFields: Sendable {
     var dictionary: [String: FeedValue] {
         var out: [String: FeedValue] = [:]
         out.reserveCapacity(pairs.count)
-        for position in pairs.indices { out[pairs[position].name] = value(at: position) }
+        for pair in pairs { out[pair.name] = pair.value }
         return out
     }
-
-    /// The value at `position`.
-    func value(at position: Int) -> FeedValue { pairs[position].value }
 
     /// Whether the value at `position` is a string.
     func holdsString(at position: Int) -> Bool {
@@ -65,8 +62,7 @@ struct FeedFields: Sendable {
     /// The value at `position` as text: a string as it is, a number in its plain form
     /// (`FeedValue.textValue`), `nil` for other kinds.
     func text(at position: Int) -> String? {
-        if case .string(let string) = pairs[position].value { return string }
-        return pairs[position].value.textValue
+        pairs[position].value.textValue
     }
 
     /// The position of `name`, if the entry has it.
@@ -77,7 +73,7 @@ struct FeedFields: Sendable {
 
     /// The value under `name`; setting `nil` removes the key.
     subscript(name: String) -> FeedValue? {
-        get { position(of: name).map(value(at:)) }
+        get { position(of: name).map { pairs[$0].value } }
         set {
             if let position = position(of: name) {
                 if let newValue {
@@ -122,7 +118,7 @@ struct FeedFields: Sendable {
     /// Whether both hold the same keys with the same values, in any order.
     func sameFields(as other: FeedFields) -> Bool {
         guard count == other.count else { return false }
-        for position in pairs.indices where other[pairs[position].name] != value(at: position) { return false }
+        for pair in pairs where other[pair.name] != pair.value { return false }
         return true
     }
 }

@@ -4,8 +4,8 @@ import HeraldTestSupport
 import XCTest
 
 extension FeedFields {
-    /// The values in document order, texts in the document made strings.
-    fileprivate var values: [FeedValue] { pairs.indices.map(value(at:)) }
+    /// The values in document order.
+    fileprivate var values: [FeedValue] { pairs.map(\.value) }
 }
 
 /// The readers' and the ordering's shortcuts (strings scanned eight bytes at a time, keys

@@ -169,17 +169,17 @@ export HOME="$work/home" XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/ca
 export XDG_STATE_HOME="$work/state" XDG_DATA_DIRS=/usr/local/share:/usr/share LANG=C.UTF-8 NOTIFY_IGNORE_PORTAL=1
 unset DISPLAY WAYLAND_DISPLAY LANGUAGE LC_ALL LC_MESSAGES http_proxy https_proxy all_proxy HTTP_PROXY HTTPS_PROXY ALL_PROXY no_proxy NO_PROXY
 
-# A session bus that can start nothing (an empty service folder): an agent installed on the
-# machine (org.herald.Agent.service) is out of its reach, so a check, as shipped, finds no agent
-# to hand over to and shows its message itself, as the floor does.
-mkdir -p "$work/services"
-cat >"$work/bus.conf" <<EOF
+# Writes a session bus's configuration to CONF: listening at SOCKET, starting only the services
+# in SERVICES, and letting every client own, call and watch anything.
+write_bus_config() {
+  local conf=$1 socket=$2 services=$3
+  cat >"$conf" <<EOF
 <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
 <busconfig>
   <type>session</type>
-  <listen>unix:path=$work/bus</listen>
-  <servicedir>$work/services</servicedir>
+  <listen>unix:path=$socket</listen>
+  <servicedir>$services</servicedir>
   <policy context="default">
     <allow send_destination="*" eavesdrop="true"/>
     <allow eavesdrop="true"/>
@@ -187,6 +187,13 @@ cat >"$work/bus.conf" <<EOF
   </policy>
 </busconfig>
 EOF
+}
+
+# A session bus that can start nothing (an empty service folder): an agent installed on the
+# machine (org.herald.Agent.service) is out of its reach, so a check, as shipped, finds no agent
+# to hand over to and shows its message itself, as the floor does.
+mkdir -p "$work/services"
+write_bus_config "$work/bus.conf" "$work/bus" "$work/services"
 dbus-daemon --config-file="$work/bus.conf" --nofork --print-address=1 >"$work/bus-address" 2>"$work/bus.log" &
 pids+=($!)
 wait_for_line "$work/bus-address" || die "dbus-daemon did not start: $(cat "$work/bus.log")"
@@ -399,20 +406,7 @@ fresh_handover_state() { rm -rf "$hand/state"; mkdir -p "$hand/state"; }
 start_handover_bus() {
   local name=$1
   shift
-  cat >"$hand/$name.conf" <<EOF
-<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:path=$hand/$name-bus</listen>
-  <servicedir>$hand/services</servicedir>
-  <policy context="default">
-    <allow send_destination="*" eavesdrop="true"/>
-    <allow eavesdrop="true"/>
-    <allow own="*"/>
-  </policy>
-</busconfig>
-EOF
+  write_bus_config "$hand/$name.conf" "$hand/$name-bus" "$hand/services"
   env "$@" dbus-daemon --config-file="$hand/$name.conf" --nofork --print-address=1 >"$hand/$name-address" 2>"$hand/$name.log" &
   pids+=($!)
   wait_for_line "$hand/$name-address" || die "dbus-daemon did not start: $(cat "$hand/$name.log")"

@@ -140,8 +140,8 @@ final class FeedFastPathTests: XCTestCase {
     }
 
     func testFieldsKeepEachKeyOnceInTheOrderItWasFirstAdded() {
-        // Adding, replacing and removing keys, of lengths 64 apart among them, keeps each key
-        // once, in the order it was first added.
+        // Adding, replacing and removing keys keeps each key once, in the order it was first
+        // added.
         let long = String(repeating: "b", count: 65)
         var fields = FeedFields()
         fields.add("a", .integer(1))

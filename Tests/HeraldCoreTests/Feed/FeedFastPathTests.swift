@@ -18,19 +18,21 @@ final class FeedFastPathTests: XCTestCase {
         "ActionButtoN", "Tîtle", "", "Extra",
     ]
 
+    /// A feed of one entry, `k`, holding each of `keys` with the value "vN" under the Nth key,
+    /// written by `document` from its (key, value) pairs: once with the keys as they are, once
+    /// with each spelled by `spell`.
+    private func decodedPlainAndSpelled(_ document: ([(key: String, value: String)]) -> String,
+                                        spell: (String) -> String) throws -> (plain: Feed, spelled: Feed) {
+        let values = keys.indices.map { "v\($0)" }
+        let plain = document(Array(zip(keys, values))), spelled = document(Array(zip(keys.map(spell), values)))
+        return (try FeedDecoder.decode(Data(plain.utf8)), try FeedDecoder.decode(Data(spelled.utf8)))
+    }
+
     func testAJSONKeyReadsTheSameWrittenPlainOrWithEscapes() throws {
         // A key written with escapes is the same key: the entries must come out equal.
-        var plain = "{\"k\": {", escaped = "{\"k\": {"
-        for (index, key) in keys.enumerated() {
-            let separator = index == 0 ? "" : ", "
-            let value = "\"v\(index)\""
-            plain += "\(separator)\"\(key)\": \(value)"
-            let spelled = key.unicodeScalars.map { "\\u" + String(format: "%04x", $0.value) }.joined()
-            escaped += "\(separator)\"\(spelled)\": \(value)"
-        }
-        plain += "}}"
-        escaped += "}}"
-        let fast = try FeedDecoder.decode(Data(plain.utf8)), general = try FeedDecoder.decode(Data(escaped.utf8))
+        let (fast, general) = try decodedPlainAndSpelled({ pairs in
+            "{\"k\": {" + pairs.map { "\"\($0.key)\": \"\($0.value)\"" }.joined(separator: ", ") + "}}"
+        }, spell: { key in key.unicodeScalars.map { "\\u" + String(format: "%04x", $0.value) }.joined() })
         XCTAssertEqual(fast, general)
         XCTAssertEqual(fast.entries["k"]?.title, "v0")
         XCTAssertEqual(fast.entries["k"]?.maxVersion, "v5")
@@ -38,15 +40,10 @@ final class FeedFastPathTests: XCTestCase {
     }
 
     func testAnXMLKeyReadsTheSameWrittenPlainOrWithReferences() throws {
-        var plain = "<plist><dict><key>k</key><dict>", referenced = plain
-        for (index, key) in keys.enumerated() {
-            plain += "<key>\(key)</key><string>v\(index)</string>"
-            let spelled = key.unicodeScalars.map { "&#\($0.value);" }.joined()
-            referenced += "<key>\(spelled)</key><string>v\(index)</string>"
-        }
-        plain += "</dict></dict></plist>"
-        referenced += "</dict></dict></plist>"
-        let fast = try FeedDecoder.decode(Data(plain.utf8)), general = try FeedDecoder.decode(Data(referenced.utf8))
+        let (fast, general) = try decodedPlainAndSpelled({ pairs in
+            "<plist><dict><key>k</key><dict>" + pairs.map { "<key>\($0.key)</key><string>\($0.value)</string>" }.joined()
+                + "</dict></dict></plist>"
+        }, spell: { key in key.unicodeScalars.map { "&#\($0.value);" }.joined() })
         XCTAssertEqual(fast, general)
         XCTAssertEqual(fast.entries["k"]?.actionButton, "v3")
         XCTAssertEqual(fast.entries["k"]?.details.count, keys.count)

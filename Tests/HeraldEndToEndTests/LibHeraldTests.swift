@@ -163,6 +163,32 @@ final class LibHeraldTests: XCTestCase {
                       app.errorOutput)
     }
 
+    /// From C: a client whose last reference is dropped on another thread while the main loop
+    /// runs lives on until its bridge to Herald is freed where Herald runs, and is then finalized
+    /// there, on the main thread, exactly once; the user data of its handlers is freed once, and
+    /// no handler hears anything after the release, not even the answer Herald still records.
+    func testAClientReleasedOnAnotherThreadIsFinalizedOnceOnTheMainThreadAndHearsNothingAfter() throws {
+        let session = try agentSession(display: false)
+        let server = try session.serveFeed(feed)
+        let program = try InstalledLibHerald.prefix().appendingPathComponent("libherald_release").path
+        try InstalledLibHerald.build("/usr/bin/gcc", ["-Wall", "-Wextra", "-Werror", "-o", program, TestPaths.support("libherald_release.c")]
+                                                     + InstalledLibHerald.pkgConfig(["--cflags", "--libs", "herald-1"]))
+        let app = try start([program], in: session, feed: server.url("feed.plist"))
+        let released = "shown \(key)\nreleased; clients finalized when the other thread's unref returned: 0\n"
+        XCTAssertTrue(eventually { app.output == released }, "\(app.output)\(app.errorOutput)")
+        try session.invoke("ignore", on: 1)
+        XCTAssertTrue(eventually { (try? session.state(appID: appID)["ignored"]) as? [String] == [key] }, "Herald records the answer")
+        app.signal(SIGTERM)
+        XCTAssertEqual(app.wait(), 0, app.errorOutput)
+        XCTAssertEqual(app.output, released + """
+            clients finalized: 1, on the main thread: 1
+            user data freed: 5 of 5
+            handlers called after the release: 0
+
+            """, app.errorOutput)
+        XCTAssertEqual(app.errorOutput, "", "no critical warning")
+    }
+
     /// From C: a client created in a thread of the app's while it pushed a GMainContext of its
     /// own is refused at construction with a critical warning (Herald runs on the default
     /// context, which that thread does not run), and its launch reports `failed` in the

@@ -137,9 +137,7 @@ final class LibHeraldTests: XCTestCase {
     func testClientAndMessagesAreFinalizedOnceAndEveryHandlersUserDataIsFreedOnce() throws {
         let session = try agentSession(display: false)
         let server = try session.serveFeed(feed)
-        let program = try InstalledLibHerald.prefix().appendingPathComponent("libherald_ownership").path
-        try InstalledLibHerald.build("/usr/bin/gcc", ["-Wall", "-Wextra", "-Werror", "-o", program, TestPaths.support("libherald_ownership.c")]
-                                                     + InstalledLibHerald.pkgConfig(["--cflags", "--libs", "herald-1"]))
+        let program = try InstalledLibHerald.buildC(TestPaths.support("libherald_ownership.c"), named: "libherald_ownership")
         let app = try start([program], in: session, feed: server.url("feed.plist"))
         XCTAssertTrue(eventually { app.output.hasSuffix("shown \(key)\n") }, "\(app.output)\(app.errorOutput)")
         try session.invoke("ignore", on: 1)
@@ -170,9 +168,7 @@ final class LibHeraldTests: XCTestCase {
     func testAClientReleasedOnAnotherThreadIsFinalizedOnceOnTheMainThreadAndHearsNothingAfter() throws {
         let session = try agentSession(display: false)
         let server = try session.serveFeed(feed)
-        let program = try InstalledLibHerald.prefix().appendingPathComponent("libherald_release").path
-        try InstalledLibHerald.build("/usr/bin/gcc", ["-Wall", "-Wextra", "-Werror", "-o", program, TestPaths.support("libherald_release.c")]
-                                                     + InstalledLibHerald.pkgConfig(["--cflags", "--libs", "herald-1"]))
+        let program = try InstalledLibHerald.buildC(TestPaths.support("libherald_release.c"), named: "libherald_release")
         let app = try start([program], in: session, feed: server.url("feed.plist"))
         let released = "shown \(key)\nreleased; clients finalized when the other thread's unref returned: 0\n"
         XCTAssertTrue(eventually { app.output == released }, "\(app.output)\(app.errorOutput)")
@@ -195,9 +191,7 @@ final class LibHeraldTests: XCTestCase {
     /// thread's own context.
     func testAClientCreatedWhileAnotherMainContextIsThreadDefaultIsRefused() throws {
         let session = try agentSession(display: false)
-        let program = try InstalledLibHerald.prefix().appendingPathComponent("libherald_context").path
-        try InstalledLibHerald.build("/usr/bin/gcc", ["-Wall", "-Wextra", "-Werror", "-o", program, TestPaths.support("libherald_context.c")]
-                                                     + InstalledLibHerald.pkgConfig(["--cflags", "--libs", "herald-1"]))
+        let program = try InstalledLibHerald.buildC(TestPaths.support("libherald_context.c"), named: "libherald_context")
         let app = try start([program], in: session, arguments: [appID])
         XCTAssertEqual(app.wait(), 0, app.errorOutput)
         XCTAssertEqual(app.output, """
@@ -470,10 +464,7 @@ final class LibHeraldTests: XCTestCase {
 
     /// Builds the C example with the command its header gives, warnings as errors.
     func cExample() throws -> [String] {
-        let program = try InstalledLibHerald.prefix().appendingPathComponent("herald_app_c").path
-        let flags = try InstalledLibHerald.pkgConfig(["--cflags", "--libs", "herald-1"])
-        try InstalledLibHerald.build("/usr/bin/gcc", ["-Wall", "-Wextra", "-Werror", "-o", program, example("c/herald_app.c")] + flags)
-        return [program]
+        [try InstalledLibHerald.buildC(example("c/herald_app.c"), named: "herald_app_c")]
     }
 
     /// Builds the Vala example with valac and the installed .vapi.
@@ -512,6 +503,14 @@ enum InstalledLibHerald {
         let run = try runToCompletion("/usr/bin/pkg-config", arguments, environment: try environment())
         guard run.status == 0 else { throw TestSetupError("pkg-config \(arguments.joined(separator: " ")) failed") }
         return run.output.split(whereSeparator: \.isWhitespace).map(String.init)
+    }
+
+    /// Builds the C program `source` into the prefix as `name` with the command the C example's
+    /// header gives (gcc, pkg-config's herald-1), warnings as errors; its path.
+    static func buildC(_ source: String, named name: String) throws -> String {
+        let program = try prefix().appendingPathComponent(name).path
+        try build("/usr/bin/gcc", ["-Wall", "-Wextra", "-Werror", "-o", program, source] + pkgConfig(["--cflags", "--libs", "herald-1"]))
+        return program
     }
 
     /// Runs a compiler with the installed library's pkg-config file in reach.

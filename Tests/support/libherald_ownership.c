@@ -9,7 +9,9 @@
 #include <herald.h>
 #include <locale.h>
 
-static int clients_finalized, messages_made, messages_finalized, data_given, data_freed, off_main_thread;
+#include "libherald_counting.h"
+
+static int clients_finalized, messages_made, messages_finalized, off_main_thread;
 static GThread *main_thread;
 static HeraldMessage *kept;
 static GMainLoop *loop;
@@ -18,20 +20,6 @@ static void
 count_finalization (gpointer counter, G_GNUC_UNUSED GObject *gone)
 {
   (*(int *) counter)++;
-}
-
-static gpointer
-new_data (void)
-{
-  data_given++;
-  return g_strdup ("the handler's data");
-}
-
-static void
-free_data (gpointer data, G_GNUC_UNUSED GClosure *closure)
-{
-  data_freed++;
-  g_free (data);
 }
 
 /* Counts a handler called off the main thread, which runs the default main context. */

@@ -13,8 +13,10 @@
 #include <glib-unix.h>
 #include <herald.h>
 
+#include "libherald_counting.h"
+
 static GThread *main_thread;
-static gint finalized, finalized_on_main_thread, data_given, data_freed, handlers_after_release, released;
+static gint finalized, finalized_on_main_thread, handlers_after_release, released;
 
 /* The destroy notify of the client's own data, which GObject frees when it finalizes the
  * client (unlike weak references and handlers, which go when it is disposed). */
@@ -24,20 +26,6 @@ count_finalization (G_GNUC_UNUSED gpointer marker)
   g_atomic_int_inc (&finalized);
   if (g_thread_self () == main_thread)
     g_atomic_int_inc (&finalized_on_main_thread);
-}
-
-static gpointer
-new_data (void)
-{
-  data_given++;
-  return g_strdup ("the handler's data");
-}
-
-static void
-free_data (gpointer data, G_GNUC_UNUSED GClosure *closure)
-{
-  g_atomic_int_inc (&data_freed);
-  g_free (data);
 }
 
 /* Counts a handler that runs after the app let the client go. */
@@ -132,7 +120,7 @@ main (int argc, char **argv)
   g_main_loop_run (loop);
   g_print ("clients finalized: %d, on the main thread: %d\n", g_atomic_int_get (&finalized),
            g_atomic_int_get (&finalized_on_main_thread));
-  g_print ("user data freed: %d of %d\n", g_atomic_int_get (&data_freed), data_given);
+  g_print ("user data freed: %d of %d\n", g_atomic_int_get (&data_freed), g_atomic_int_get (&data_given));
   g_print ("handlers called after the release: %d\n", g_atomic_int_get (&handlers_after_release));
   g_main_loop_unref (loop);
   return 0;

@@ -297,8 +297,9 @@ herald_client_constructed (GObject *object)
   g_free (message);
 }
 
-/* Frees a client's bridge in the GLib default main context, where Herald runs, then lets the
- * client go: the last reference of a client dropped on another thread. */
+/* Frees a client's bridge in the GLib default main context, where Herald runs: the last
+ * reference of a client dropped on another thread, which the source's destroy notify then
+ * lets go. */
 static gboolean
 free_bridge_where_herald_runs (gpointer data)
 {
@@ -308,7 +309,6 @@ free_bridge_where_herald_runs (gpointer data)
       libherald_bridge_free (client->bridge);
       client->bridge = NULL;
     }
-  g_object_unref (client);
   return G_SOURCE_REMOVE;
 }
 
@@ -329,7 +329,8 @@ herald_client_dispose (GObject *object)
           /* Dropped on another thread (a garbage collector's, say) while the loop runs: the
            * bridge, which reports to this client, is freed where Herald runs, and the client
            * lives until then. Its handlers go now, so nothing more reaches the app. */
-          g_main_context_invoke (NULL, free_bridge_where_herald_runs, g_object_ref (client));
+          g_main_context_invoke_full (NULL, G_PRIORITY_DEFAULT, free_bridge_where_herald_runs, g_object_ref (client),
+                                      g_object_unref);
         }
     }
   G_OBJECT_CLASS (herald_client_parent_class)->dispose (object);

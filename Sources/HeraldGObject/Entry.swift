@@ -31,6 +31,23 @@ func libheraldBridgeNew(
     }
 }
 
+@_cdecl("libherald_bridge_defaults")
+func libheraldBridgeDefaults(_ defaults: UnsafeMutablePointer<LibheraldConfiguration>) {
+    let herald = Herald.Configuration(feedURL: nil, appID: "", appVersion: nil, environment: [:])
+    let seconds = { (duration: Duration) in duration / .seconds(1) }
+    defaults.pointee.check_period = seconds(herald.check.checkPeriod)
+    defaults.pointee.remind_period = seconds(herald.check.remindPeriod)
+    defaults.pointee.timeout = seconds(herald.timeout)
+    defaults.pointee.wait_limit = herald.waitLimit.map(seconds) ?? 0
+    defaults.pointee.max_per_check = Int32(herald.check.maxNotificationsPerCheck)
+    defaults.pointee.show_on_first_launch = gboolean(herald.check.showOnFirstLaunch)
+    defaults.pointee.show_oldest_first = gboolean(herald.check.showOldestFirst)
+    defaults.pointee.check_at_launch = gboolean(herald.checkAtLaunch)
+    defaults.pointee.debug = gboolean(herald.check.debug)
+    defaults.pointee.allow_critical_urgency = gboolean(herald.check.allowsCriticalUrgency)
+    defaults.pointee.allow_plain_http_feed = gboolean(herald.urlRules.allowPlainHTTPFeed)
+}
+
 @_cdecl("libherald_bridge_free")
 func libheraldBridgeFree(_ pointer: UnsafeMutableRawPointer) {
     nonisolated(unsafe) let pointer = pointer

@@ -1,4 +1,5 @@
 import Foundation
+import Herald
 import HeraldTestSupport
 import XCTest
 
@@ -40,6 +41,33 @@ final class LibHeraldTests: XCTestCase {
             "herald_message_get_id", "herald_message_get_is_prompt", "herald_message_get_title", "herald_message_get_type",
         ])
         XCTAssertEqual(try InstalledLibHerald.pkgConfig(["--modversion", "herald-1"]), ["0.1.0"])
+    }
+
+    /// The client's number and switch properties default to Herald's configuration, whose
+    /// defaults they are read from, so that a client made without them behaves as Herald does.
+    func testTheClientsPropertiesDefaultToHeraldsConfiguration() throws {
+        let prefix = try InstalledLibHerald.prefix()
+        let run = try runToCompletion("/usr/bin/python3", [TestPaths.support("libherald_defaults.py")], environment: [
+            "GI_TYPELIB_PATH": prefix.appendingPathComponent("lib/girepository-1.0").path, "LD_LIBRARY_PATH": prefix.appendingPathComponent("lib").path,
+        ])
+        XCTAssertEqual(run.status, 0, run.output)
+        let herald = Herald.Configuration(feedURL: nil, appID: "", appVersion: nil, environment: [:])
+        let python = { (flag: Bool) in flag ? "True" : "False" }
+        XCTAssertEqual(run.output, """
+            check-period \(herald.check.checkPeriod / .seconds(1))
+            remind-period \(herald.check.remindPeriod / .seconds(1))
+            timeout \(herald.timeout / .seconds(1))
+            wait-limit \((herald.waitLimit ?? .zero) / .seconds(1))
+            max-per-check \(herald.check.maxNotificationsPerCheck)
+            show-on-first-launch \(python(herald.check.showOnFirstLaunch))
+            show-oldest-first \(python(herald.check.showOldestFirst))
+            check-at-launch \(python(herald.checkAtLaunch))
+            debug \(python(herald.check.debug))
+            allow-critical-urgency \(python(herald.check.allowsCriticalUrgency))
+            allow-plain-http-feed \(python(herald.urlRules.allowPlainHTTPFeed))
+
+            """)
+        XCTAssertEqual(run.output.split(separator: "\n").first, "check-period 43200.0", "12 hours, as documented")
     }
 
     // MARK: C (pkg-config --cflags --libs herald-1)

@@ -22,6 +22,14 @@ count_finalization (gpointer counter, G_GNUC_UNUSED GObject *gone)
   (*(int *) counter)++;
 }
 
+/* The destroy notify of the client's own data, which GObject frees when it finalizes the
+ * client: a weak reference goes when it is disposed, also a client disposed and then kept. */
+static void
+count_client_finalization (G_GNUC_UNUSED gpointer client)
+{
+  clients_finalized++;
+}
+
 /* Counts a handler called off the main thread, which runs the default main context. */
 static void
 check_thread (void)
@@ -102,7 +110,7 @@ main (int argc, char **argv)
   loop = g_main_loop_new (NULL, FALSE);
   HeraldClient *herald = g_object_new (HERALD_TYPE_CLIENT, "feed-url", argv[1], "app-id", argv[2], "show-on-first-launch", TRUE,
                                        NULL);
-  g_object_weak_ref (G_OBJECT (herald), count_finalization, &clients_finalized);
+  g_object_set_data_full (G_OBJECT (herald), "finalization", herald, count_client_finalization);
   g_signal_connect_data (herald, "should-show", G_CALLBACK (on_should_show), new_data (), free_data, 0);
   g_signal_connect_data (herald, "shown", G_CALLBACK (on_shown), new_data (), free_data, 0);
   g_signal_connect_data (herald, "answered", G_CALLBACK (on_answered), new_data (), free_data, 0);

@@ -208,6 +208,9 @@ ask_should_show (void *client_pointer, const char *id, const char *title, const 
       g_object_unref (client);
       g_object_unref (message);
     }
+  else
+    g_critical ("HeraldClient::should-show: asked while another thread held the GLib default main context, where "
+                "Herald runs; the message is shown without asking the app");
   if (acquired)
     g_main_context_release (client->context);
   g_variant_unref (details);

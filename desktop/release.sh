@@ -10,6 +10,8 @@
 #   link_release SCRATCH PRODUCT...
 #                                  release builds of those products, each linked afresh; sets $bin
 #   set_release_options SCRATCH    sets $release_options, the `swift build` options of those builds
+#   set_static_libstdcxx_options SCRATCH
+#                                  sets $static_libstdcxx_options, those that link libstdc++.a in
 #   write_manual_and_completions DIR
 #                                  DIR/man1/herald.1, DIR/man1/herald-gtk-demo.1 and the
 #                                  completions DIR/bash/herald, DIR/zsh/_herald, DIR/fish/herald.fish
@@ -75,21 +77,33 @@ link_release() {
 set_release_options() {
   local scratch=$1
   release_options=(-c release --static-swift-stdlib -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors)
-  local swift_folder order archive
+  local swift_folder order
   swift_folder="$(dirname "$(readlink -f "$(command -v swift)")")"
   order="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/link-order.txt"
-  archive="$("$swift_folder/clang" -print-file-name=libstdc++.a 2>/dev/null || true)"
-  if [ -f "$archive" ]; then
-    mkdir -p "$scratch/static-libstdc++"
-    ln -sfn "$archive" "$scratch/static-libstdc++/libstdc++.a"
-    release_options+=(-Xswiftc "-L$(cd "$scratch/static-libstdc++" && pwd)")
-  fi
+  set_static_libstdcxx_options "$scratch"
+  release_options+=("${static_libstdcxx_options[@]}")
   if [ -x "$swift_folder/ld.lld" ]; then
     release_options+=(-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xswiftc -Xfrontend -Xswiftc -function-sections
                       -Xlinker --no-export-dynamic)
     if [ -f "$order" ]; then
       release_options+=(-Xlinker "--symbol-ordering-file=$order" -Xlinker --no-warn-symbol-ordering)
     fi
+  fi
+}
+
+# Sets $static_libstdcxx_options, the `swift build` options that link the C++ library the Swift
+# runtime uses from libstdc++.a where the toolchain has it (a folder of SCRATCH holding only the
+# archive, first in the search, stands for the -lstdc++ of the runtime's link options); none
+# where it has not. The programs' builds and libherald-1's (desktop/libherald/build.sh) use it.
+set_static_libstdcxx_options() {
+  local scratch=$1 swift_folder archive
+  static_libstdcxx_options=()
+  swift_folder="$(dirname "$(readlink -f "$(command -v swift)")")"
+  archive="$("$swift_folder/clang" -print-file-name=libstdc++.a 2>/dev/null || true)"
+  if [ -f "$archive" ]; then
+    mkdir -p "$scratch/static-libstdc++"
+    ln -sfn "$archive" "$scratch/static-libstdc++/libstdc++.a"
+    static_libstdcxx_options=(-Xswiftc "-L$(cd "$scratch/static-libstdc++" && pwd)")
   fi
 }
 

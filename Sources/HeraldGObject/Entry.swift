@@ -31,6 +31,23 @@ func libheraldBridgeNew(
     }
 }
 
+@_cdecl("libherald_bridge_defaults")
+func libheraldBridgeDefaults(_ defaults: UnsafeMutablePointer<LibheraldConfiguration>) {
+    let herald = Herald.Configuration(feedURL: nil, appID: "", appVersion: nil, environment: [:])
+    let seconds = { (duration: Duration) in duration / .seconds(1) }
+    defaults.pointee.check_period = seconds(herald.check.checkPeriod)
+    defaults.pointee.remind_period = seconds(herald.check.remindPeriod)
+    defaults.pointee.timeout = seconds(herald.timeout)
+    defaults.pointee.wait_limit = herald.waitLimit.map(seconds) ?? 0
+    defaults.pointee.max_per_check = Int32(herald.check.maxNotificationsPerCheck)
+    defaults.pointee.show_on_first_launch = gboolean(herald.check.showOnFirstLaunch)
+    defaults.pointee.show_oldest_first = gboolean(herald.check.showOldestFirst)
+    defaults.pointee.check_at_launch = gboolean(herald.checkAtLaunch)
+    defaults.pointee.debug = gboolean(herald.check.debug)
+    defaults.pointee.allow_critical_urgency = gboolean(herald.check.allowsCriticalUrgency)
+    defaults.pointee.allow_plain_http_feed = gboolean(herald.urlRules.allowPlainHTTPFeed)
+}
+
 @_cdecl("libherald_bridge_free")
 func libheraldBridgeFree(_ pointer: UnsafeMutableRawPointer) {
     nonisolated(unsafe) let pointer = pointer
@@ -42,26 +59,22 @@ func libheraldBridgeFree(_ pointer: UnsafeMutableRawPointer) {
 
 @_cdecl("libherald_bridge_app_launched")
 func libheraldBridgeAppLaunched(_ pointer: UnsafeMutableRawPointer) {
-    nonisolated(unsafe) let pointer = pointer
-    MainContext.assumeIsolated { herald(pointer).appLaunched() }
+    withHerald(pointer) { $0.appLaunched() }
 }
 
 @_cdecl("libherald_bridge_check_now")
 func libheraldBridgeCheckNow(_ pointer: UnsafeMutableRawPointer) {
-    nonisolated(unsafe) let pointer = pointer
-    MainContext.assumeIsolated { herald(pointer).checkNow() }
+    withHerald(pointer) { $0.checkNow() }
 }
 
 @_cdecl("libherald_bridge_app_will_quit")
 func libheraldBridgeAppWillQuit(_ pointer: UnsafeMutableRawPointer) {
-    nonisolated(unsafe) let pointer = pointer
-    MainContext.assumeIsolated { herald(pointer).appWillQuit() }
+    withHerald(pointer) { $0.appWillQuit() }
 }
 
 @_cdecl("libherald_bridge_close_shown_messages")
 func libheraldBridgeCloseShownMessages(_ pointer: UnsafeMutableRawPointer) {
-    nonisolated(unsafe) let pointer = pointer
-    MainContext.assumeIsolated { herald(pointer).closeShownMessages() }
+    withHerald(pointer) { $0.closeShownMessages() }
 }
 
 @_cdecl("libherald_bridge_add_prompts")
@@ -69,12 +82,10 @@ func libheraldBridgeAddPrompts(
     _ pointer: UnsafeMutableRawPointer, _ bytes: UnsafePointer<CChar>, _ length: Int,
     _ errorCode: UnsafeMutablePointer<Int32>, _ errorMessage: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
 ) -> gboolean {
-    nonisolated(unsafe) let pointer = pointer
     nonisolated(unsafe) let bytes = bytes
     nonisolated(unsafe) let errorCode = errorCode
     nonisolated(unsafe) let errorMessage = errorMessage
-    return MainContext.assumeIsolated { () -> gboolean in
-        let herald = herald(pointer)
+    return withHerald(pointer) { herald -> gboolean in
         do {
             let file = try PromptsFile.decode(Data(bytes: bytes, count: length), rules: herald.configuration.urlRules)
             herald.register(file)
@@ -92,15 +103,13 @@ func libheraldBridgeAddPrompt(
     _ actionURL: UnsafePointer<CChar>?, _ usesUntilPrompt: UInt32, _ daysUntilPrompt: Double,
     _ errorCode: UnsafeMutablePointer<Int32>, _ errorMessage: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
 ) -> gboolean {
-    nonisolated(unsafe) let pointer = pointer
     nonisolated(unsafe) let name = name
     nonisolated(unsafe) let title = title
     nonisolated(unsafe) let body = body
     nonisolated(unsafe) let actionURL = actionURL
     nonisolated(unsafe) let errorCode = errorCode
     nonisolated(unsafe) let errorMessage = errorMessage
-    return MainContext.assumeIsolated { () -> gboolean in
-        let herald = herald(pointer)
+    return withHerald(pointer) { herald -> gboolean in
         let link = actionURL.map { String(cString: $0) }
         if let link, let refusal = herald.configuration.urlRules.actionURLRefusal(link) {
             set(SwiftHeraldError.configuration("the prompt's link \(link) cannot be offered: \(refusal)"), code: errorCode, message: errorMessage)
@@ -114,10 +123,11 @@ func libheraldBridgeAddPrompt(
     }
 }
 
-/// The Herald of the bridge behind `pointer`, which the client holds.
-@MainContext
-private func herald(_ pointer: UnsafeMutableRawPointer) -> Herald {
-    Unmanaged<ClientBridge>.fromOpaque(pointer).takeUnretainedValue().herald
+/// Runs `body` on Herald's context with the Herald of the bridge behind `pointer`, which the
+/// client holds.
+private func withHerald<Result>(_ pointer: UnsafeMutableRawPointer, _ body: @MainContext (Herald) -> Result) -> Result {
+    nonisolated(unsafe) let pointer = pointer
+    return MainContext.assumeIsolated { body(Unmanaged<ClientBridge>.fromOpaque(pointer).takeUnretainedValue().herald) }
 }
 
 /// Sets a C caller's error code and message (to g_free) from `error`: a Herald error's kind,

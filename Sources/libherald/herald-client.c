@@ -208,6 +208,9 @@ ask_should_show (void *client_pointer, const char *id, const char *title, const 
       g_object_unref (client);
       g_object_unref (message);
     }
+  else
+    g_critical ("HeraldClient::should-show: asked while another thread held the GLib default main context, where "
+                "Herald runs; the message is shown without asking the app");
   if (acquired)
     g_main_context_release (client->context);
   g_variant_unref (details);
@@ -254,14 +257,10 @@ replace_string (char **field, const char *value)
   *field = g_strdup (value);
 }
 
+/* The numbers and switches are set at construction, to their properties' defaults when not given. */
 static void
-herald_client_init (HeraldClient *client)
+herald_client_init (G_GNUC_UNUSED HeraldClient *client)
 {
-  client->configuration.check_period = 43200;
-  client->configuration.remind_period = 86400;
-  client->configuration.timeout = 60;
-  client->configuration.max_per_check = 3;
-  client->configuration.check_at_launch = TRUE;
 }
 
 static void
@@ -297,8 +296,9 @@ herald_client_constructed (GObject *object)
   g_free (message);
 }
 
-/* Frees a client's bridge in the GLib default main context, where Herald runs, then lets the
- * client go: the last reference of a client dropped on another thread. */
+/* Frees a client's bridge in the GLib default main context, where Herald runs: the last
+ * reference of a client dropped on another thread, which the source's destroy notify then
+ * lets go. */
 static gboolean
 free_bridge_where_herald_runs (gpointer data)
 {
@@ -308,7 +308,6 @@ free_bridge_where_herald_runs (gpointer data)
       libherald_bridge_free (client->bridge);
       client->bridge = NULL;
     }
-  g_object_unref (client);
   return G_SOURCE_REMOVE;
 }
 
@@ -329,7 +328,8 @@ herald_client_dispose (GObject *object)
           /* Dropped on another thread (a garbage collector's, say) while the loop runs: the
            * bridge, which reports to this client, is freed where Herald runs, and the client
            * lives until then. Its handlers go now, so nothing more reaches the app. */
-          g_main_context_invoke (NULL, free_bridge_where_herald_runs, g_object_ref (client));
+          g_main_context_invoke_full (NULL, G_PRIORITY_DEFAULT, free_bridge_where_herald_runs, g_object_ref (client),
+                                      g_object_unref);
         }
     }
   G_OBJECT_CLASS (herald_client_parent_class)->dispose (object);
@@ -443,6 +443,9 @@ herald_client_class_init (HeraldClientClass *klass)
   object_class->finalize = herald_client_finalize;
   object_class->get_property = herald_client_get_property;
   object_class->set_property = herald_client_set_property;
+  /* The properties' defaults are Herald's. */
+  LibheraldConfiguration defaults = { 0 };
+  libherald_bridge_defaults (&defaults);
 
   /**
    * HeraldClient:feed-url:
@@ -498,68 +501,68 @@ herald_client_class_init (HeraldClientClass *klass)
    *
    * The seconds between checks. Default 12 hours.
    */
-  properties[PROP_CHECK_PERIOD] = g_param_spec_double ("check-period", NULL, NULL, 0, G_MAXDOUBLE, 43200, CONSTRUCT_ONLY);
+  properties[PROP_CHECK_PERIOD] = g_param_spec_double ("check-period", NULL, NULL, 0, G_MAXDOUBLE, defaults.check_period, CONSTRUCT_ONLY);
   /**
    * HeraldClient:remind-period:
    *
    * The seconds a message waits after "remind me later". Default 1 day.
    */
-  properties[PROP_REMIND_PERIOD] = g_param_spec_double ("remind-period", NULL, NULL, 0, G_MAXDOUBLE, 86400, CONSTRUCT_ONLY);
+  properties[PROP_REMIND_PERIOD] = g_param_spec_double ("remind-period", NULL, NULL, 0, G_MAXDOUBLE, defaults.remind_period, CONSTRUCT_ONLY);
   /**
    * HeraldClient:timeout:
    *
    * The seconds the fetch may take, and the longest wait for a lock another process holds. Default 60.
    */
-  properties[PROP_TIMEOUT] = g_param_spec_double ("timeout", NULL, NULL, 0, G_MAXDOUBLE, 60, CONSTRUCT_ONLY);
+  properties[PROP_TIMEOUT] = g_param_spec_double ("timeout", NULL, NULL, 0, G_MAXDOUBLE, defaults.timeout, CONSTRUCT_ONLY);
   /**
    * HeraldClient:wait-limit:
    *
    * The seconds to wait for answers, from a check's first notification, before closing what is
    * still shown; 0 waits as long as the app runs.
    */
-  properties[PROP_WAIT_LIMIT] = g_param_spec_double ("wait-limit", NULL, NULL, 0, G_MAXDOUBLE, 0, CONSTRUCT_ONLY);
+  properties[PROP_WAIT_LIMIT] = g_param_spec_double ("wait-limit", NULL, NULL, 0, G_MAXDOUBLE, defaults.wait_limit, CONSTRUCT_ONLY);
   /**
    * HeraldClient:max-per-check:
    *
    * How many messages one check may show. Default 3.
    */
-  properties[PROP_MAX_PER_CHECK] = g_param_spec_int ("max-per-check", NULL, NULL, 1, G_MAXINT, 3, CONSTRUCT_ONLY);
+  properties[PROP_MAX_PER_CHECK] = g_param_spec_int ("max-per-check", NULL, NULL, 1, G_MAXINT, defaults.max_per_check, CONSTRUCT_ONLY);
   /**
    * HeraldClient:show-on-first-launch:
    *
    * Whether the very first launch checks too; by default it only marks itself.
    */
-  properties[PROP_SHOW_ON_FIRST_LAUNCH] = g_param_spec_boolean ("show-on-first-launch", NULL, NULL, FALSE, CONSTRUCT_ONLY);
+  properties[PROP_SHOW_ON_FIRST_LAUNCH] = g_param_spec_boolean ("show-on-first-launch", NULL, NULL, defaults.show_on_first_launch, CONSTRUCT_ONLY);
   /**
    * HeraldClient:show-oldest-first:
    *
    * Whether the oldest pending message shows first instead of the newest.
    */
-  properties[PROP_SHOW_OLDEST_FIRST] = g_param_spec_boolean ("show-oldest-first", NULL, NULL, FALSE, CONSTRUCT_ONLY);
+  properties[PROP_SHOW_OLDEST_FIRST] = g_param_spec_boolean ("show-oldest-first", NULL, NULL, defaults.show_oldest_first, CONSTRUCT_ONLY);
   /**
    * HeraldClient:check-at-launch:
    *
    * Whether herald_client_app_launched() checks the feed. Default %TRUE.
    */
-  properties[PROP_CHECK_AT_LAUNCH] = g_param_spec_boolean ("check-at-launch", NULL, NULL, TRUE, CONSTRUCT_ONLY);
+  properties[PROP_CHECK_AT_LAUNCH] = g_param_spec_boolean ("check-at-launch", NULL, NULL, defaults.check_at_launch, CONSTRUCT_ONLY);
   /**
    * HeraldClient:debug:
    *
    * Skips the first-launch, check-period and remind gates, for publishers trying out a feed.
    */
-  properties[PROP_DEBUG] = g_param_spec_boolean ("debug", NULL, NULL, FALSE, CONSTRUCT_ONLY);
+  properties[PROP_DEBUG] = g_param_spec_boolean ("debug", NULL, NULL, defaults.debug, CONSTRUCT_ONLY);
   /**
    * HeraldClient:allow-critical-urgency:
    *
    * Whether a message may ask for critical urgency, which keeps it on screen until answered.
    */
-  properties[PROP_ALLOW_CRITICAL_URGENCY] = g_param_spec_boolean ("allow-critical-urgency", NULL, NULL, FALSE, CONSTRUCT_ONLY);
+  properties[PROP_ALLOW_CRITICAL_URGENCY] = g_param_spec_boolean ("allow-critical-urgency", NULL, NULL, defaults.allow_critical_urgency, CONSTRUCT_ONLY);
   /**
    * HeraldClient:allow-plain-http-feed:
    *
    * Whether the feed may be fetched over plain http from any host, not only this machine.
    */
-  properties[PROP_ALLOW_PLAIN_HTTP_FEED] = g_param_spec_boolean ("allow-plain-http-feed", NULL, NULL, FALSE, CONSTRUCT_ONLY);
+  properties[PROP_ALLOW_PLAIN_HTTP_FEED] = g_param_spec_boolean ("allow-plain-http-feed", NULL, NULL, defaults.allow_plain_http_feed, CONSTRUCT_ONLY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**

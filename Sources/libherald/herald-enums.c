@@ -5,6 +5,15 @@
 
 G_DEFINE_QUARK (herald-error-quark, herald_error)
 
+/* The GType of the enumeration `name`, registered at the first call. */
+static GType
+enum_type_once (gsize *type, const char *name, const GEnumValue *values)
+{
+  if (g_once_init_enter (type))
+    g_once_init_leave (type, g_enum_register_static (g_intern_static_string (name), values));
+  return *type;
+}
+
 GType
 herald_error_get_type (void)
 {
@@ -25,9 +34,7 @@ herald_error_get_type (void)
     { HERALD_ERROR_SIGNATURE, "HERALD_ERROR_SIGNATURE", "signature" },
     { 0, NULL, NULL },
   };
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_enum_register_static (g_intern_static_string ("HeraldError"), values));
-  return type;
+  return enum_type_once (&type, "HeraldError", values);
 }
 
 GType
@@ -47,7 +54,5 @@ herald_event_kind_get_type (void)
     { HERALD_EVENT_ANSWER_NOT_RECORDED, "HERALD_EVENT_ANSWER_NOT_RECORDED", "answer-not-recorded" },
     { 0, NULL, NULL },
   };
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_enum_register_static (g_intern_static_string ("HeraldEventKind"), values));
-  return type;
+  return enum_type_once (&type, "HeraldEventKind", values);
 }

@@ -10,6 +10,9 @@
  * `*error_code` and `*error_message` (to g_free) set when the configuration cannot work. */
 void *libherald_bridge_new (const LibheraldConfiguration *configuration, const LibheraldCallbacks *callbacks, void *client,
                             int *error_code, char **error_message);
+/* Herald's defaults of the numbers and switches of `configuration` (its strings stay NULL):
+ * the HeraldClient properties' defaults. Callable on any thread. */
+void libherald_bridge_defaults (LibheraldConfiguration *configuration);
 /* Stops the reports to the client and lets the Herald go (it still finishes its check). */
 void libherald_bridge_free (void *bridge);
 void libherald_bridge_app_launched (void *bridge);

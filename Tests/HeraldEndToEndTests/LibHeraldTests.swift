@@ -1,4 +1,5 @@
 import Foundation
+import Herald
 import HeraldTestSupport
 import XCTest
 
@@ -40,6 +41,33 @@ final class LibHeraldTests: XCTestCase {
             "herald_message_get_id", "herald_message_get_is_prompt", "herald_message_get_title", "herald_message_get_type",
         ])
         XCTAssertEqual(try InstalledLibHerald.pkgConfig(["--modversion", "herald-1"]), ["0.1.0"])
+    }
+
+    /// The client's number and switch properties default to Herald's configuration, whose
+    /// defaults they are read from, so that a client made without them behaves as Herald does.
+    func testTheClientsPropertiesDefaultToHeraldsConfiguration() throws {
+        let prefix = try InstalledLibHerald.prefix()
+        let run = try runToCompletion("/usr/bin/python3", [TestPaths.support("libherald_defaults.py")], environment: [
+            "GI_TYPELIB_PATH": prefix.appendingPathComponent("lib/girepository-1.0").path, "LD_LIBRARY_PATH": prefix.appendingPathComponent("lib").path,
+        ])
+        XCTAssertEqual(run.status, 0, run.output)
+        let herald = Herald.Configuration(feedURL: nil, appID: "", appVersion: nil, environment: [:])
+        let python = { (flag: Bool) in flag ? "True" : "False" }
+        XCTAssertEqual(run.output, """
+            check-period \(herald.check.checkPeriod / .seconds(1))
+            remind-period \(herald.check.remindPeriod / .seconds(1))
+            timeout \(herald.timeout / .seconds(1))
+            wait-limit \((herald.waitLimit ?? .zero) / .seconds(1))
+            max-per-check \(herald.check.maxNotificationsPerCheck)
+            show-on-first-launch \(python(herald.check.showOnFirstLaunch))
+            show-oldest-first \(python(herald.check.showOldestFirst))
+            check-at-launch \(python(herald.checkAtLaunch))
+            debug \(python(herald.check.debug))
+            allow-critical-urgency \(python(herald.check.allowsCriticalUrgency))
+            allow-plain-http-feed \(python(herald.urlRules.allowPlainHTTPFeed))
+
+            """)
+        XCTAssertEqual(run.output.split(separator: "\n").first, "check-period 43200.0", "12 hours, as documented")
     }
 
     // MARK: C (pkg-config --cflags --libs herald-1)
@@ -137,9 +165,7 @@ final class LibHeraldTests: XCTestCase {
     func testClientAndMessagesAreFinalizedOnceAndEveryHandlersUserDataIsFreedOnce() throws {
         let session = try agentSession(display: false)
         let server = try session.serveFeed(feed)
-        let program = try InstalledLibHerald.prefix().appendingPathComponent("libherald_ownership").path
-        try InstalledLibHerald.build("/usr/bin/gcc", ["-Wall", "-Wextra", "-Werror", "-o", program, TestPaths.support("libherald_ownership.c")]
-                                                     + InstalledLibHerald.pkgConfig(["--cflags", "--libs", "herald-1"]))
+        let program = try InstalledLibHerald.buildC(TestPaths.support("libherald_ownership.c"), named: "libherald_ownership")
         let app = try start([program], in: session, feed: server.url("feed.plist"))
         XCTAssertTrue(eventually { app.output.hasSuffix("shown \(key)\n") }, "\(app.output)\(app.errorOutput)")
         try session.invoke("ignore", on: 1)
@@ -163,15 +189,37 @@ final class LibHeraldTests: XCTestCase {
                       app.errorOutput)
     }
 
+    /// From C: a client whose last reference is dropped on another thread while the main loop
+    /// runs lives on until its bridge to Herald is freed where Herald runs, and is then finalized
+    /// there, on the main thread, exactly once; the user data of its handlers is freed once, and
+    /// no handler hears anything after the release, not even the answer Herald still records.
+    func testAClientReleasedOnAnotherThreadIsFinalizedOnceOnTheMainThreadAndHearsNothingAfter() throws {
+        let session = try agentSession(display: false)
+        let server = try session.serveFeed(feed)
+        let program = try InstalledLibHerald.buildC(TestPaths.support("libherald_release.c"), named: "libherald_release")
+        let app = try start([program], in: session, feed: server.url("feed.plist"))
+        let released = "shown \(key)\nreleased; clients finalized when the other thread's unref returned: 0\n"
+        XCTAssertTrue(eventually { app.output == released }, "\(app.output)\(app.errorOutput)")
+        try session.invoke("ignore", on: 1)
+        XCTAssertTrue(eventually { (try? session.state(appID: appID)["ignored"]) as? [String] == [key] }, "Herald records the answer")
+        app.signal(SIGTERM)
+        XCTAssertEqual(app.wait(), 0, app.errorOutput)
+        XCTAssertEqual(app.output, released + """
+            clients finalized: 1, on the main thread: 1
+            user data freed: 5 of 5
+            handlers called after the release: 0
+
+            """, app.errorOutput)
+        XCTAssertEqual(app.errorOutput, "", "no critical warning")
+    }
+
     /// From C: a client created in a thread of the app's while it pushed a GMainContext of its
     /// own is refused at construction with a critical warning (Herald runs on the default
     /// context, which that thread does not run), and its launch reports `failed` in the
     /// thread's own context.
     func testAClientCreatedWhileAnotherMainContextIsThreadDefaultIsRefused() throws {
         let session = try agentSession(display: false)
-        let program = try InstalledLibHerald.prefix().appendingPathComponent("libherald_context").path
-        try InstalledLibHerald.build("/usr/bin/gcc", ["-Wall", "-Wextra", "-Werror", "-o", program, TestPaths.support("libherald_context.c")]
-                                                     + InstalledLibHerald.pkgConfig(["--cflags", "--libs", "herald-1"]))
+        let program = try InstalledLibHerald.buildC(TestPaths.support("libherald_context.c"), named: "libherald_context")
         let app = try start([program], in: session, arguments: [appID])
         XCTAssertEqual(app.wait(), 0, app.errorOutput)
         XCTAssertEqual(app.output, """
@@ -444,10 +492,7 @@ final class LibHeraldTests: XCTestCase {
 
     /// Builds the C example with the command its header gives, warnings as errors.
     func cExample() throws -> [String] {
-        let program = try InstalledLibHerald.prefix().appendingPathComponent("herald_app_c").path
-        let flags = try InstalledLibHerald.pkgConfig(["--cflags", "--libs", "herald-1"])
-        try InstalledLibHerald.build("/usr/bin/gcc", ["-Wall", "-Wextra", "-Werror", "-o", program, example("c/herald_app.c")] + flags)
-        return [program]
+        [try InstalledLibHerald.buildC(example("c/herald_app.c"), named: "herald_app_c")]
     }
 
     /// Builds the Vala example with valac and the installed .vapi.
@@ -486,6 +531,14 @@ enum InstalledLibHerald {
         let run = try runToCompletion("/usr/bin/pkg-config", arguments, environment: try environment())
         guard run.status == 0 else { throw TestSetupError("pkg-config \(arguments.joined(separator: " ")) failed") }
         return run.output.split(whereSeparator: \.isWhitespace).map(String.init)
+    }
+
+    /// Builds the C program `source` into the prefix as `name` with the command the C example's
+    /// header gives (gcc, pkg-config's herald-1), warnings as errors; its path.
+    static func buildC(_ source: String, named name: String) throws -> String {
+        let program = try prefix().appendingPathComponent(name).path
+        try build("/usr/bin/gcc", ["-Wall", "-Wextra", "-Werror", "-o", program, source] + pkgConfig(["--cflags", "--libs", "herald-1"]))
+        return program
     }
 
     /// Runs a compiler with the installed library's pkg-config file in reach.

@@ -9,7 +9,9 @@
 #include <herald.h>
 #include <locale.h>
 
-static int clients_finalized, messages_made, messages_finalized, data_given, data_freed, off_main_thread;
+#include "libherald_counting.h"
+
+static int clients_finalized, messages_made, messages_finalized, off_main_thread;
 static GThread *main_thread;
 static HeraldMessage *kept;
 static GMainLoop *loop;
@@ -20,18 +22,12 @@ count_finalization (gpointer counter, G_GNUC_UNUSED GObject *gone)
   (*(int *) counter)++;
 }
 
-static gpointer
-new_data (void)
-{
-  data_given++;
-  return g_strdup ("the handler's data");
-}
-
+/* The destroy notify of the client's own data, which GObject frees when it finalizes the
+ * client: a weak reference goes when it is disposed, also a client disposed and then kept. */
 static void
-free_data (gpointer data, G_GNUC_UNUSED GClosure *closure)
+count_client_finalization (G_GNUC_UNUSED gpointer client)
 {
-  data_freed++;
-  g_free (data);
+  clients_finalized++;
 }
 
 /* Counts a handler called off the main thread, which runs the default main context. */
@@ -114,7 +110,7 @@ main (int argc, char **argv)
   loop = g_main_loop_new (NULL, FALSE);
   HeraldClient *herald = g_object_new (HERALD_TYPE_CLIENT, "feed-url", argv[1], "app-id", argv[2], "show-on-first-launch", TRUE,
                                        NULL);
-  g_object_weak_ref (G_OBJECT (herald), count_finalization, &clients_finalized);
+  g_object_set_data_full (G_OBJECT (herald), "finalization", herald, count_client_finalization);
   g_signal_connect_data (herald, "should-show", G_CALLBACK (on_should_show), new_data (), free_data, 0);
   g_signal_connect_data (herald, "shown", G_CALLBACK (on_shown), new_data (), free_data, 0);
   g_signal_connect_data (herald, "answered", G_CALLBACK (on_answered), new_data (), free_data, 0);

@@ -38,15 +38,13 @@ options=(-c release --static-swift-stdlib -Xswiftc -static-stdlib --disable-loca
          -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
          -Xlinker "--version-script=$here/libherald-1.map" -Xlinker -soname=libherald-1.so.0)
 swift_folder="$(dirname "$(readlink -f "$(command -v swift)")")"
-# The C++ library the Swift runtime uses linked in from libstdc++.a (as desktop/release.sh links
-# the programs), hidden by the version script: an app that has not loaded libstdc++.so then does
+# The C++ library the Swift runtime uses linked in from libstdc++.a, as desktop/release.sh links
+# the programs, hidden by the version script: an app that has not loaded libstdc++.so then does
 # not load it with libherald (about 0.9 ms of a start).
-archive="$("$swift_folder/clang" -print-file-name=libstdc++.a 2>/dev/null || true)"
-if [ -f "$archive" ]; then
-  mkdir -p "$scratch/static-libstdc++"
-  ln -sfn "$archive" "$scratch/static-libstdc++/libstdc++.a"
-  options+=(-Xswiftc "-L$(cd "$scratch/static-libstdc++" && pwd)")
-fi
+# shellcheck source=desktop/release.sh
+source "$root/desktop/release.sh"
+set_static_libstdcxx_options "$scratch"
+options+=("${static_libstdcxx_options[@]}")
 if [ -x "$swift_folder/ld.lld" ]; then
   options+=(-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs)
 fi

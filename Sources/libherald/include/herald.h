@@ -206,7 +206,9 @@ gboolean herald_message_get_is_prompt (HeraldMessage *message);
  * Herald for one app: its feed, its prompts, and the signals that report what happens. Keep
  * the client for as long as you want its signals: a check still running when it is finalized
  * goes on (its notifications stay answerable and their answers are recorded) but reports
- * nothing more.
+ * nothing more. Its last reference may be dropped on any thread (a garbage collector's, say):
+ * its handlers are disconnected at once, and while the loop runs the client lives on until
+ * the default main context has let Herald go, and is finalized there.
  */
 #define HERALD_TYPE_CLIENT (herald_client_get_type ())
 G_DECLARE_FINAL_TYPE (HeraldClient, herald_client, HERALD, CLIENT, GObject)

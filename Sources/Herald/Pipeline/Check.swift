@@ -206,13 +206,11 @@ final class Check {
     // MARK: - The one exit
 
     /// Ends the presentation: writes the outcome once (with the attention ledger's change), then
-    /// waits for the answers of what is on screen, or ends the check. `nil` records nothing and
-    /// takes no lock (a muted check, a state that cannot be written).
-    ///
-    /// - Parameter recorded: the outcome went in the plan's own update (a plan with nothing to
-    ///   show writes its outcome with it, one write).
-    func finish(_ ending: CheckEnding?, recorded: Bool = false) {
-        if let ending, !recorded, !ending.recordsNothing {
+    /// waits for the answers of what is on screen, or ends the check. `nil` writes nothing and
+    /// takes no lock: a muted check, a state that cannot be written, or a plan with nothing to
+    /// show, whose outcome went in the plan's own update (one write).
+    func finish(_ ending: CheckEnding?) {
+        if let ending, !ending.recordsNothing {
             updateState { state in
                 state = CheckPolicy.finished(ending, in: state, claimant: claimant)
                 changeLedger(as: ending)

@@ -32,8 +32,8 @@ final class Check {
     let force: Bool
     /// Where the check is, and what it has there.
     var phase = Phase.gating
-    /// What the check reported, so that each kind of failure is said once.
-    var reports = Reports()
+    /// What the check said already, so that each is said once.
+    var saidOnce: Set<SaidOnce> = []
 
     /// The phases of a check, each with what it has.
     enum Phase {
@@ -90,11 +90,12 @@ final class Check {
         let sequence: Int
     }
 
-    /// What the check reported: each kind of failure once, and the last state write that failed.
-    struct Reports {
-        var kinds: Set<String> = []
-        /// The last state write that failed, for the answer it could not record.
-        var lastStateFailure: HeraldError?
+    /// What a check says once, however often it happens.
+    enum SaidOnce: Hashable {
+        /// A failure of this kind (`HeraldError.kind`).
+        case failure(kind: String)
+        /// The person's attention budget is not kept (`HeraldEvent.budgetNotKept`).
+        case budgetNotKept
     }
 
     init(for herald: Herald, inputs: CheckInputs, launch: Bool, force: Bool) {
@@ -240,11 +241,12 @@ final class Check {
         Self.retire(shown.handle)
         let now = inputs.clock.now
         let answer = shown.item.answer(for: response)
-        let recorded = updateState { state in
-            state = answer.map { shown.item.record($0, in: state, now: now) } ?? releasing([shown.item], in: state)
-        } != nil
-        if answer != nil, !recorded, let failure = reports.lastStateFailure {
-            shown.item.reportUnrecorded(failure, herald: herald)
+        do {
+            try updateStateReporting { state in
+                state = answer.map { shown.item.record($0, in: state, now: now) } ?? releasing([shown.item], in: state)
+            }
+        } catch {
+            if answer != nil { shown.item.reportUnrecorded(error, herald: herald) }
         }
         shown.item.act(on: answer, response: response, herald: herald, opener: inputs.linkOpener)
         endIfAnswered()
@@ -297,19 +299,25 @@ final class Check {
     /// (once per check) rather than thrown: that change is lost, nothing else is.
     @discardableResult
     func updateState<Result>(_ change: (inout HeraldState) -> Result) -> Result? {
+        try? updateStateReporting(change)
+    }
+
+    /// Changes the state in one locked update; a state that cannot be written is reported (once
+    /// per check) and thrown, for a caller that says what the lost change was.
+    @discardableResult
+    func updateStateReporting<Result>(_ change: (inout HeraldState) -> Result) throws(HeraldError) -> Result {
         do {
             return try store.update(change)
         } catch {
             let failure = HeraldError.state(failing: error)
-            reports.lastStateFailure = failure
             report(failure)
-            return nil
+            throw failure
         }
     }
 
     /// Reports a failure unless this check already reported one of the same kind.
     func report(_ error: HeraldError) {
-        guard reports.kinds.insert(error.kind).inserted else { return }
+        guard saidOnce.insert(.failure(kind: error.kind)).inserted else { return }
         delegate?.herald(herald, didReport: .checkFailed(error))
     }
 }

@@ -34,7 +34,7 @@ extension Check {
         do {
             return try inputs.ledger.update(change)
         } catch {
-            if reports.kinds.insert("budget-not-kept").inserted {
+            if saidOnce.insert(.budgetNotKept).inserted {
                 delegate?.herald(herald, didReport: .budgetNotKept(HeraldError.state(failing: error)))
             }
             return nil

@@ -158,7 +158,7 @@ final class Check {
         // are answers given while the app was away to take.
         if feedRuns, !countUses, let snapshot = try? store.snapshot(), !takesAnswersGivenAway || snapshot.answeredAway.isEmpty {
             let gate = CheckStages.gate(configuration.check, state: snapshot, now: now, force: force)
-            if gate.state == snapshot { return run(gate, target) }
+            if gate.state == snapshot { return run(gate, target, lockTaken: false) }
         }
         var answersGivenAway: [(key: String, answer: Answer, at: Date)] = []
         let gate = updateState { state -> (skip: CheckSkipReason?, state: HeraldState) in
@@ -175,18 +175,20 @@ final class Check {
             delegate?.herald(herald, didReport: .answeredWhileAway(key: given.key, answer: given.answer, at: given.at))
         }
         guard feedRuns, let gate else { return plan(after: .notRun, target, snapshot: gate?.state) }
-        run(gate, target)
+        run(gate, target, lockTaken: true)
     }
 
     /// Acts on the gate's decision: skips the fetch, or fetches the feed and plans.
-    private func run(_ gate: (skip: CheckSkipReason?, state: HeraldState), _ target: FeedToFetch) {
+    ///
+    /// - Parameter lockTaken: the gate decided in a locked update, which showed the lock usable.
+    private func run(_ gate: (skip: CheckSkipReason?, state: HeraldState), _ target: FeedToFetch, lockTaken: Bool) {
         if let skip = gate.skip ?? CheckStages.delegate(force: force, shouldCheck: { delegate?.heraldShouldCheck(herald) }) {
             delegate?.herald(herald, didReport: .checkSkipped(skip))
             return plan(after: .notRun, target, snapshot: gate.state)
         }
-        // The gate may have read a snapshot without the lock; the lock is taken once here, so a
-        // lock file that cannot be used stops the check before the server is asked, not after.
-        guard updateState({ _ in }) != nil else { return finish(nil) }
+        // A gate that read a snapshot took no lock; the lock is taken once here, so a lock file
+        // that cannot be used stops the check before the server is asked, not after.
+        if !lockTaken, updateState({ _ in }) == nil { return finish(nil) }
         if let mirror = target.mirror { delegate?.herald(herald, didReport: .fetchingMirror(mirror)) }
         let url = target.url!
         // A delegate that closed everything while it was asked has stopped the check already.

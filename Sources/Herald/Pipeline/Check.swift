@@ -39,8 +39,9 @@ final class Check {
     enum Phase {
         /// Reading the off switches and asking the gate.
         case gating
-        /// The feed is on its way from the URL the off switches chose.
-        case fetching(FeedToFetch)
+        /// The feed is on its way from the URL the off switches chose (the fetch's completion
+        /// holds what the plan needs).
+        case fetching
         /// Told to stop (`closeAll`) before presenting: nothing more is planned or shown.
         case stopped
         /// Showing what the plan claimed; what is on screen so far.
@@ -193,7 +194,7 @@ final class Check {
         let url = target.url!
         // A delegate that closed everything while it was asked has stopped the check already.
         guard case .gating = phase else { return finish(nil) }
-        phase = .fetching(target)
+        phase = .fetching
         inputs.feedSource(url).load(cached: gate.state.cachedFeed, accepted: gate.state.acceptedSignature(from: url)) { [self] result in
             switch result {
             case .success(let loaded):

@@ -5,12 +5,12 @@ import HeraldDesktop
 import HeraldTesting
 import XCTest
 
-/// A launch check stops, skips or fetches as `CheckStages.decide` says for the same inputs: the
+/// A check stops, skips or fetches as `CheckStages.decide` says for the same inputs: the
 /// check goes through the stages in its own sequence (a snapshot first, the lock when the gate
 /// changes the state), `reasonNotToCheck()` and `herald check --explain` through `decide`, and
 /// the two must not part.
 final class CheckStagesAgreementTests: XCTestCase {
-    func testALaunchCheckStopsSkipsOrFetchesAsTheStagesDecideForTheSameInputs() throws {
+    func testACheckStopsSkipsOrFetchesAsTheStagesDecideForTheSameInputs() throws {
         let feed = try CheckPipelineTests.feedURL([])
         try MainContext.assumeIsolated {
             let clock = ManualClock()
@@ -26,21 +26,24 @@ final class CheckStagesAgreementTests: XCTestCase {
                 throw OffSwitchFileError(file: conf, reason: "Permission denied")
             }
             let cases: [(name: String, state: HeraldState, offSwitches: @MainContext () throws(OffSwitchFileError) -> OffSwitchDecision,
-                         declines: Bool, decision: CheckStages.Decision)] = [
-                ("muted", CheckPipelineTests.launched, { .init(mute: mute) }, false, .stop(.muted(mute))),
-                ("unreadable key file", CheckPipelineTests.launched, unreadable, false, .stop(.keyFile("\(conf): Permission denied"))),
+                         declines: Bool, force: Bool, decision: CheckStages.Decision)] = [
+                ("muted", CheckPipelineTests.launched, { .init(mute: mute) }, false, false, .stop(.muted(mute))),
+                ("unreadable key file", CheckPipelineTests.launched, unreadable, false, false, .stop(.keyFile("\(conf): Permission denied"))),
                 ("refused mirror", CheckPipelineTests.launched, { .init(mirror: FeedMirror(url: "http://mirror.example.com/feed.plist", file: conf)) },
-                 false,
+                 false, false,
                  .stop(.keyFile("the feed URL http://mirror.example.com/feed.plist of \(conf) is refused: "
                                 + "plain http is refused for feeds outside this machine (use https, or allow http)"))),
-                ("muted and declined", CheckPipelineTests.launched, { .init(mute: mute) }, true, .stop(.muted(mute))),
-                ("first launch", HeraldState(), { .none }, false, .skip(.firstLaunch)),
-                ("first launch and declined", HeraldState(), { .none }, true, .skip(.firstLaunch)),
-                ("checked recently", checkedRecently, { .none }, false, .skip(.checkPeriod(nextCheck: clock.now.addingTimeInterval(0.5 * 86_400 - 60)))),
-                ("checked in the future", checkedInTheFuture, { .none }, false, .skip(.checkPeriod(nextCheck: clock.now.addingTimeInterval(0.5 * 86_400)))),
-                ("failed recently", failedRecently, { .none }, false, .skip(.failureBackoff(nextAttempt: clock.now.addingTimeInterval(15 * 60 - 60)))),
-                ("declined", CheckPipelineTests.launched, { .none }, true, .skip(.delegateDeclined)),
-                ("due", CheckPipelineTests.launched, { .none }, false, .fetch),
+                ("muted and declined", CheckPipelineTests.launched, { .init(mute: mute) }, true, false, .stop(.muted(mute))),
+                ("first launch", HeraldState(), { .none }, false, false, .skip(.firstLaunch)),
+                ("first launch and declined", HeraldState(), { .none }, true, false, .skip(.firstLaunch)),
+                ("checked recently", checkedRecently, { .none }, false, false, .skip(.checkPeriod(nextCheck: clock.now.addingTimeInterval(0.5 * 86_400 - 60)))),
+                ("checked in the future", checkedInTheFuture, { .none }, false, false, .skip(.checkPeriod(nextCheck: clock.now.addingTimeInterval(0.5 * 86_400)))),
+                ("failed recently", failedRecently, { .none }, false, false, .skip(.failureBackoff(nextAttempt: clock.now.addingTimeInterval(15 * 60 - 60)))),
+                ("declined", CheckPipelineTests.launched, { .none }, true, false, .skip(.delegateDeclined)),
+                ("due", CheckPipelineTests.launched, { .none }, false, false, .fetch),
+                ("forced, checked recently and declined", checkedRecently, { .none }, true, true, .fetch),
+                ("forced, first launch", HeraldState(), { .none }, false, true, .fetch),
+                ("forced and muted", CheckPipelineTests.launched, { .init(mute: mute) }, false, true, .stop(.muted(mute))),
             ]
             for stages in cases {
                 let store = InMemoryStateStore(stages.state)
@@ -50,10 +53,10 @@ final class CheckStagesAgreementTests: XCTestCase {
                 herald.delegate = recorder
                 let decided = CheckStages.decide(
                     offSwitches: stages.offSwitches, feedURL: herald.configuration.feedURL, rules: herald.configuration.urlRules,
-                    configuration: herald.configuration.check, state: { stages.state }, now: clock.now, force: false,
+                    configuration: herald.configuration.check, state: { stages.state }, now: clock.now, force: stages.force,
                     shouldCheck: { recorder.heraldShouldCheck(herald) })
                 XCTAssertEqual(decided, stages.decision, stages.name)
-                recorder.pipeline.run { herald.appLaunched() }
+                recorder.pipeline.run { stages.force ? herald.checkNow() : herald.appLaunched() }
                 XCTAssertEqual(recorder.decisions, [stages.decision], stages.name)
                 XCTAssertEqual(recorder.pipeline.events.last, "finished", stages.name)
             }

@@ -124,6 +124,22 @@ final class CheckPipelineTests: XCTestCase {
                    store: store, presenter: presenter, clock: clock, quietReason: quiet, offSwitches: offSwitches)
     }
 
+    func testALaunchThatCountsAPromptsUsesTakesTheLockOnceBeforeTheFetch() throws {
+        let feed = try Self.feedURL(["a"])
+        try MainContext.assumeIsolated {
+            let (store, _, herald, recorder) = try Self.pipeline(feed)
+            herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", usesUntilPrompt: 5, daysUntilPrompt: .zero)))
+            var beforeShow: (snapshots: Int, updates: Int)?
+            recorder.onShow = { beforeShow = (store.snapshots, store.updates) }
+            recorder.answer = "ok"
+            recorder.run { herald.appLaunched() }
+            XCTAssertEqual(recorder.events, ["fetched", "shown a", "ok a", "finished"])
+            XCTAssertEqual(beforeShow?.updates, 2, "the gate decides in the update that counts the use; the plan claims in one locked update")
+            XCTAssertEqual(beforeShow?.snapshots, 0, "the plan starts from the state that update wrote")
+            XCTAssertEqual(store.state.prompts["pro"]?.usesCount, 1)
+        }
+    }
+
     func testAOneMessageCheckLocksAndWritesTheStateOnceBeforeItsNotificationOnceForItsOutcomeAndOnceForTheAnswer() throws {
         let feed = try Self.feedURL(["a"])
         try MainContext.assumeIsolated {

@@ -32,15 +32,16 @@ final class Check {
     let force: Bool
     /// Where the check is, and what it has there.
     var phase = Phase.gating
-    /// What the check reported, so that each kind of failure is said once.
-    var reports = Reports()
+    /// What the check said already, so that each is said once.
+    var saidOnce: Set<SaidOnce> = []
 
     /// The phases of a check, each with what it has.
     enum Phase {
         /// Reading the off switches and asking the gate.
         case gating
-        /// The feed is on its way from the URL the off switches chose.
-        case fetching(FeedToFetch)
+        /// The feed is on its way from the URL the off switches chose (the fetch's completion
+        /// holds what the plan needs).
+        case fetching
         /// Told to stop (`closeAll`) before presenting: nothing more is planned or shown.
         case stopped
         /// Showing what the plan claimed; what is on screen so far.
@@ -90,11 +91,12 @@ final class Check {
         let sequence: Int
     }
 
-    /// What the check reported: each kind of failure once, and the last state write that failed.
-    struct Reports {
-        var kinds: Set<String> = []
-        /// The last state write that failed, for the answer it could not record.
-        var lastStateFailure: HeraldError?
+    /// What a check says once, however often it happens.
+    enum SaidOnce: Hashable {
+        /// A failure of this kind (`HeraldError.kind`).
+        case failure(kind: String)
+        /// The person's attention budget is not kept (`HeraldEvent.budgetNotKept`).
+        case budgetNotKept
     }
 
     init(for herald: Herald, inputs: CheckInputs, launch: Bool, force: Bool) {
@@ -157,7 +159,7 @@ final class Check {
         // are answers given while the app was away to take.
         if feedRuns, !countUses, let snapshot = try? store.snapshot(), !takesAnswersGivenAway || snapshot.answeredAway.isEmpty {
             let gate = CheckStages.gate(configuration.check, state: snapshot, now: now, force: force)
-            if gate.state == snapshot { return run(gate, target) }
+            if gate.state == snapshot { return run(gate, target, lockTaken: false) }
         }
         var answersGivenAway: [(key: String, answer: Answer, at: Date)] = []
         let gate = updateState { state -> (skip: CheckSkipReason?, state: HeraldState) in
@@ -174,23 +176,25 @@ final class Check {
             delegate?.herald(herald, didReport: .answeredWhileAway(key: given.key, answer: given.answer, at: given.at))
         }
         guard feedRuns, let gate else { return plan(after: .notRun, target, snapshot: gate?.state) }
-        run(gate, target)
+        run(gate, target, lockTaken: true)
     }
 
     /// Acts on the gate's decision: skips the fetch, or fetches the feed and plans.
-    private func run(_ gate: (skip: CheckSkipReason?, state: HeraldState), _ target: FeedToFetch) {
+    ///
+    /// - Parameter lockTaken: the gate decided in a locked update, which showed the lock usable.
+    private func run(_ gate: (skip: CheckSkipReason?, state: HeraldState), _ target: FeedToFetch, lockTaken: Bool) {
         if let skip = gate.skip ?? CheckStages.delegate(force: force, shouldCheck: { delegate?.heraldShouldCheck(herald) }) {
             delegate?.herald(herald, didReport: .checkSkipped(skip))
             return plan(after: .notRun, target, snapshot: gate.state)
         }
-        // The gate may have read a snapshot without the lock; the lock is taken once here, so a
-        // lock file that cannot be used stops the check before the server is asked, not after.
-        guard updateState({ _ in }) != nil else { return finish(nil) }
+        // A gate that read a snapshot took no lock; the lock is taken once here, so a lock file
+        // that cannot be used stops the check before the server is asked, not after.
+        if !lockTaken, updateState({ _ in }) == nil { return finish(nil) }
         if let mirror = target.mirror { delegate?.herald(herald, didReport: .fetchingMirror(mirror)) }
         let url = target.url!
         // A delegate that closed everything while it was asked has stopped the check already.
         guard case .gating = phase else { return finish(nil) }
-        phase = .fetching(target)
+        phase = .fetching
         inputs.feedSource(url).load(cached: gate.state.cachedFeed, accepted: gate.state.acceptedSignature(from: url)) { [self] result in
             switch result {
             case .success(let loaded):
@@ -206,13 +210,11 @@ final class Check {
     // MARK: - The one exit
 
     /// Ends the presentation: writes the outcome once (with the attention ledger's change), then
-    /// waits for the answers of what is on screen, or ends the check. `nil` records nothing and
-    /// takes no lock (a muted check, a state that cannot be written).
-    ///
-    /// - Parameter recorded: the outcome went in the plan's own update (a plan with nothing to
-    ///   show writes its outcome with it, one write).
-    func finish(_ ending: CheckEnding?, recorded: Bool = false) {
-        if let ending, !recorded, !ending.recordsNothing {
+    /// waits for the answers of what is on screen, or ends the check. `nil` writes nothing and
+    /// takes no lock: a muted check, a state that cannot be written, or a plan with nothing to
+    /// show, whose outcome went in the plan's own update (one write).
+    func finish(_ ending: CheckEnding?) {
+        if let ending, !ending.recordsNothing {
             updateState { state in
                 state = CheckPolicy.finished(ending, in: state, claimant: claimant)
                 changeLedger(as: ending)
@@ -242,11 +244,12 @@ final class Check {
         Self.retire(shown.handle)
         let now = inputs.clock.now
         let answer = shown.item.answer(for: response)
-        let recorded = updateState { state in
-            state = answer.map { shown.item.record($0, in: state, now: now) } ?? releasing([shown.item], in: state)
-        } != nil
-        if answer != nil, !recorded, let failure = reports.lastStateFailure {
-            shown.item.reportUnrecorded(failure, herald: herald)
+        do {
+            try updateStateReporting { state in
+                state = answer.map { shown.item.record($0, in: state, now: now) } ?? releasing([shown.item], in: state)
+            }
+        } catch {
+            if answer != nil { shown.item.reportUnrecorded(error, herald: herald) }
         }
         shown.item.act(on: answer, response: response, herald: herald, opener: inputs.linkOpener)
         endIfAnswered()
@@ -299,19 +302,25 @@ final class Check {
     /// (once per check) rather than thrown: that change is lost, nothing else is.
     @discardableResult
     func updateState<Result>(_ change: (inout HeraldState) -> Result) -> Result? {
+        try? updateStateReporting(change)
+    }
+
+    /// Changes the state in one locked update; a state that cannot be written is reported (once
+    /// per check) and thrown, for a caller that says what the lost change was.
+    @discardableResult
+    func updateStateReporting<Result>(_ change: (inout HeraldState) -> Result) throws(HeraldError) -> Result {
         do {
             return try store.update(change)
         } catch {
             let failure = HeraldError.state(failing: error)
-            reports.lastStateFailure = failure
             report(failure)
-            return nil
+            throw failure
         }
     }
 
     /// Reports a failure unless this check already reported one of the same kind.
     func report(_ error: HeraldError) {
-        guard reports.kinds.insert(error.kind).inserted else { return }
+        guard saidOnce.insert(.failure(kind: error.kind)).inserted else { return }
         delegate?.herald(herald, didReport: .checkFailed(error))
     }
 }

@@ -14,12 +14,13 @@ extension Check {
     /// answered or the ledger has messages of this app waiting. A check with nothing new
     /// never takes the ledger's lock.
     ///
-    /// - Parameter read: the ledger as this check last read it, without its lock.
-    func usesLedger(for feed: Feed?, state: HeraldState, read: AttentionLedger?) -> Bool {
+    /// - Parameter read: reads the ledger without its lock; asked only when the feed alone does
+    ///   not decide (nothing new in it), so a check that fetched new messages, or none, reads no file.
+    func usesLedger(for feed: Feed?, state: HeraldState, read: () -> AttentionLedger?) -> Bool {
         guard let feed, !configuration.check.debug else { return false }
-        if read?.waiting[configuration.appID] != nil { return true }
         let ignored = state.ignored ?? []
-        return feed.entries.keys.contains { !state.viewed.contains($0) && !ignored.contains($0) }
+        if feed.entries.keys.contains(where: { !state.viewed.contains($0) && !ignored.contains($0) }) { return true }
+        return read()?.waiting[configuration.appID] != nil
     }
 
     /// The ledger as last written, for a plan on a snapshot: `nil` when it cannot be read.
@@ -33,7 +34,7 @@ extension Check {
         do {
             return try inputs.ledger.update(change)
         } catch {
-            if reports.kinds.insert("budget-not-kept").inserted {
+            if saidOnce.insert(.budgetNotKept).inserted {
                 delegate?.herald(herald, didReport: .budgetNotKept(HeraldError.state(failing: error)))
             }
             return nil

@@ -71,13 +71,15 @@ extension Check {
             }
         }
         if let snapshot {
-            let planned = makePlan(step.feed, prompts, target, state: snapshot, ledger: ledgerSnapshot, draw: draw)
+            // The ledger as the plan that claims would take it: only when it goes through it, read once.
+            var read: AttentionLedger?
+            let ledger = usesLedger(for: step.feed, state: snapshot, read: { read = ledgerSnapshot; return read }) ? read ?? ledgerSnapshot : nil
+            let planned = makePlan(step.feed, prompts, target, state: snapshot, ledger: ledger, draw: draw)
             if planned.showsAnything, let screen = screenUnavailable(releasing: .init(), planned) { return finish(ending(screen)) }
         }
-        var recorded = false
         guard let plan = (updateState { state -> CheckPlan in
             var budgeted: CheckPlan?
-            if usesLedger(for: step.feed, state: state, read: ledgerSnapshot) {
+            if usesLedger(for: step.feed, state: state, read: { ledgerSnapshot }) {
                 budgeted = updateLedger { ledger -> CheckPlan in
                     let plan = makePlan(step.feed, prompts, target, state: state, ledger: ledger, draw: draw)
                     if let changed = plan.ledger { ledger = changed }
@@ -86,14 +88,14 @@ extension Check {
             }
             let plan = budgeted ?? makePlan(step.feed, prompts, target, state: state, ledger: nil, draw: draw)
             // Nothing to show: the outcome goes in this update, one write.
-            recorded = !plan.showsAnything
-            state = recorded ? CheckPolicy.finished(ending(.nothingShown), in: plan.state, claimant: claimant) : plan.state
+            state = plan.showsAnything ? plan.state : CheckPolicy.finished(ending(.nothingShown), in: plan.state, claimant: claimant)
             return plan
         }) else { return finish(nil) }
-        if recorded {
+        if !plan.showsAnything {
             report(plan, feedFetched: step.feed != nil)
             for (prompt, decision) in plan.prompts { delegate?.herald(herald, didReport: .promptDecided(prompt, decision)) }
-            return finish(ending(.nothingShown), recorded: true)
+            // Its outcome is written already, with the plan.
+            return finish(nil)
         }
         // The state changed since the snapshot, or there was none: there is something to show after all.
         if capabilities == nil, let screen = screenUnavailable(releasing: claims(of: plan), plan) { return finish(ending(screen)) }

@@ -8,11 +8,11 @@ import HeraldDesktop
 extension Check {
     /// What happened to a notice the check presented.
     enum Presented {
-        /// On this process's screen, with its handle; `awaitsAnswer` when it has buttons.
-        case onScreen(PresentedMessage, awaitsAnswer: Bool)
-        /// Handed over to wait for its answer elsewhere (DESIGN.md D23): where, and its id there
-        /// (0 in a desktop's list).
-        case handedOver(to: Handover.Place, id: UInt32)
+        /// On this process's screen; `awaitsAnswer` when it has buttons (without, showing it is
+        /// viewing it or acting on it, D11).
+        case onScreen(awaitsAnswer: Bool)
+        /// Handed over to wait for its answer elsewhere (DESIGN.md D23).
+        case handedOver
     }
 
     /// The presentation phase's value, while the check is in it.
@@ -59,7 +59,7 @@ extension Check {
             } else if let presented = show(.message(message)) {
                 count += 1
                 presenting.record.shownMessages.append(message.key)
-                if case .onScreen(_, false) = presented { presenting.record.viewedWithoutButtons.append(message.key) }
+                if case .onScreen(awaitsAnswer: false) = presented { presenting.record.viewedWithoutButtons.append(message.key) }
             } else {
                 presenting.record.notShown.messages.append(message.key)
             }
@@ -71,7 +71,7 @@ extension Check {
                 presenting.record.notShown.prompts.append(prompt.name)
             } else if let presented = show(.prompt(prompt)) {
                 presenting.record.shownPrompts += 1
-                if case .onScreen(_, false) = presented { presenting.record.actedWithoutButtons.append(prompt) }
+                if case .onScreen(awaitsAnswer: false) = presented { presenting.record.actedWithoutButtons.append(prompt) }
             } else {
                 presenting.record.notShown.prompts.append(prompt.name)
             }
@@ -92,7 +92,7 @@ extension Check {
         if case .message(let entry) = item, case .handingOver(let route) = inputs.route, let handed = handOver(entry, through: route) {
             if handed.place == .portal { herald.postedThroughPortal[entry.key] = entry }
             item.reportHandedOver(to: handed.place, notificationID: handed.id, herald: herald)
-            return .handedOver(to: handed.place, id: handed.id)
+            return .handedOver
         }
         let presenter = inputs.route.presenter
         let content = item.content(labels: configuration.labels, capabilities: presenting.capabilities, appName: configuration.appName,
@@ -126,7 +126,7 @@ extension Check {
             onScreen.shown[item.subject] = Shown(item: item, handle: handle, sequence: onScreen.count)
         }
         item.reportShown(notificationID: handle.id, herald: herald)
-        return .onScreen(handle, awaitsAnswer: content.isInteractive)
+        return .onScreen(awaitsAnswer: content.isInteractive)
     }
 
     /// Reports what the plan left out and, after a fetch, what is pending.

@@ -24,20 +24,20 @@ package struct CheckEnding: Sendable, Equatable {
         /// The record of the copy the fetch left in the cache (`LoadedFeed.cacheRecord`); `nil`
         /// leaves the state's record as it is.
         package var cacheRecord: HeraldState.CachedFeed?
-        /// The verified signature's metadata and bytes, and the feed URL it was fetched from;
-        /// `nil` for an unsigned feed.
-        package var signature: (metadata: FeedSignature.Metadata, bytes: Data, url: String)?
+        /// The verified signature; `nil` for an unsigned feed.
+        package var signature: VerifiedSignature?
+
+        /// A verified signature: its metadata and bytes, and the feed URL it was fetched from.
+        package struct VerifiedSignature: Sendable, Equatable {
+            package var metadata: FeedSignature.Metadata
+            package var bytes: Data
+            package var url: String
+        }
 
         /// Creates the record of a fetched feed.
         package init(cacheRecord: HeraldState.CachedFeed? = nil, signature: (metadata: FeedSignature.Metadata, bytes: Data, url: String)? = nil) {
             self.cacheRecord = cacheRecord
-            self.signature = signature
-        }
-
-        /// Equal when the records and the signatures are.
-        package static func == (lhs: FetchedFeed, rhs: FetchedFeed) -> Bool {
-            lhs.cacheRecord == rhs.cacheRecord && lhs.signature?.metadata == rhs.signature?.metadata
-                && lhs.signature?.bytes == rhs.signature?.bytes && lhs.signature?.url == rhs.signature?.url
+            self.signature = signature.map { VerifiedSignature(metadata: $0.metadata, bytes: $0.bytes, url: $0.url) }
         }
     }
 

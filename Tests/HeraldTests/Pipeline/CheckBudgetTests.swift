@@ -6,13 +6,18 @@ import HeraldTestSupport
 import HeraldTesting
 import XCTest
 
-/// An attention ledger in memory that counts its locked updates and the ones that changed it.
+/// An attention ledger in memory that counts its reads without the lock, its locked updates and
+/// the ones that changed it.
 private final class CountingLedgerStore: AttentionLedgerStore {
     var ledger = AttentionLedger()
+    var snapshots = 0
     var updates = 0
     var changes = 0
 
-    func snapshot() throws -> AttentionLedger { ledger }
+    func snapshot() throws -> AttentionLedger {
+        snapshots += 1
+        return ledger
+    }
 
     func update<Result>(_ change: (inout AttentionLedger) throws -> Result) throws -> Result {
         updates += 1
@@ -27,6 +32,33 @@ private final class CountingLedgerStore: AttentionLedgerStore {
 /// The person's attention ledger as a check keeps it: taken only when the check has something
 /// new for it, and left as it is when nothing in it changes.
 final class CheckBudgetTests: XCTestCase {
+    func testTheLedgerIsReadOnceForAFeedWithSomethingNewAndNotAtAllWithoutAFeed() throws {
+        let feed = try CheckPipelineTests.feedURL(["a"])
+        try MainContext.assumeIsolated {
+            let ledger = CountingLedgerStore()
+            let store = InMemoryStateStore(CheckPipelineTests.launched)
+            let presenter = RecordingPresenter(capabilities: ["actions", "body"])
+            let herald = try Herald(configuration: .init(feedURL: feed, appID: "org.example.Attention", appVersion: "1"),
+                                    store: store, presenter: presenter, clock: ManualClock(), quietReason: { nil },
+                                    offSwitches: { OffSwitchDecision(budget: AttentionBudget(perDay: 1, perWeek: 10)) }, ledger: ledger)
+            let recorder = PipelineRecorder(presenter)
+            herald.delegate = recorder
+            recorder.answer = "ok"
+            recorder.run { herald.appLaunched() }
+            XCTAssertEqual(recorder.events, ["fetched", "shown a", "ok a", "finished"])
+            XCTAssertEqual(ledger.snapshots, 1, "the plan on a snapshot; under the lock, the new message alone decides")
+            XCTAssertEqual(ledger.updates, 2, "the plan takes room; the end settles it")
+
+            // Checked just now: no feed, and a prompt the launch shows, which no budget weighs.
+            herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", usesUntilPrompt: 0, daysUntilPrompt: .zero)))
+            recorder.events = []
+            recorder.run { herald.appLaunched() }
+            XCTAssertEqual(recorder.events, ["check-skipped check-period", "shown prompt pro", "finished"])
+            XCTAssertEqual(ledger.snapshots, 1, "not read again")
+            XCTAssertEqual(ledger.updates, 2)
+        }
+    }
+
     func testACheckThatShowsNothingTakesTheLedgerOnceAndChangesNothingInIt() throws {
         let feed = try CheckPipelineTests.feedURL(["2026/01", "2026/02", "2026/03"])
         try MainContext.assumeIsolated {

@@ -8,11 +8,12 @@ import HeraldDesktop
 extension Check {
     /// What happened to a notice the check presented.
     enum Presented {
-        /// On this process's screen; `awaitsAnswer` when it has buttons (without, showing it is
-        /// viewing it or acting on it, D11).
-        case onScreen(awaitsAnswer: Bool)
-        /// Handed over to wait for its answer elsewhere (DESIGN.md D23).
-        case handedOver
+        /// On this process's screen, with its handle; `awaitsAnswer` when it has buttons (without,
+        /// showing it is viewing it or acting on it, D11).
+        case onScreen(PresentedMessage, awaitsAnswer: Bool)
+        /// Handed over to wait for its answer elsewhere (DESIGN.md D23): where, and its id there
+        /// (0 in a desktop's list).
+        case handedOver(to: Handover.Place, id: UInt32)
     }
 
     /// The presentation phase's value, while the check is in it.
@@ -59,7 +60,7 @@ extension Check {
             } else if let presented = show(.message(message)) {
                 count += 1
                 presenting.record.shownMessages.append(message.key)
-                if case .onScreen(awaitsAnswer: false) = presented { presenting.record.viewedWithoutButtons.append(message.key) }
+                if case .onScreen(_, awaitsAnswer: false) = presented { presenting.record.viewedWithoutButtons.append(message.key) }
             } else {
                 presenting.record.notShown.messages.append(message.key)
             }
@@ -71,7 +72,7 @@ extension Check {
                 presenting.record.notShown.prompts.append(prompt.name)
             } else if let presented = show(.prompt(prompt)) {
                 presenting.record.shownPrompts += 1
-                if case .onScreen(awaitsAnswer: false) = presented { presenting.record.actedWithoutButtons.append(prompt) }
+                if case .onScreen(_, awaitsAnswer: false) = presented { presenting.record.actedWithoutButtons.append(prompt) }
             } else {
                 presenting.record.notShown.prompts.append(prompt.name)
             }
@@ -86,13 +87,12 @@ extension Check {
         presenting.record.notShown.messages.append(message.key)
     }
 
-    /// Shows one message or prompt, or hands a message over where the route says; returns what
-    /// happened, or `nil` when it could not be shown.
+    /// Shows one message or prompt, or hands a message over where the route says; keeps and
+    /// reports what happened (`keep`) and returns it, or `nil` when it could not be shown.
     private func show(_ item: Notice) -> Presented? {
         if case .message(let entry) = item, case .handingOver(let route) = inputs.route, let handed = handOver(entry, through: route) {
             if handed.place == .portal { herald.postedThroughPortal[entry.key] = entry }
-            item.reportHandedOver(to: handed.place, notificationID: handed.id, herald: herald)
-            return .handedOver
+            return keep(.handedOver(to: handed.place, id: handed.id), of: item)
         }
         let presenter = inputs.route.presenter
         let content = item.content(labels: configuration.labels, capabilities: presenting.capabilities, appName: configuration.appName,
@@ -121,12 +121,23 @@ extension Check {
             updateState { state in state = releasing([replaced.value.item], in: state) }
             replaced.value.item.reportClosed(.undefined, herald: herald)
         }
-        if content.isInteractive {
-            onScreen.count += 1
-            onScreen.shown[item.subject] = Shown(item: item, handle: handle, sequence: onScreen.count)
+        return keep(.onScreen(handle, awaitsAnswer: content.isInteractive), of: item)
+    }
+
+    /// What a presentation leaves: a notice that awaits its answer on screen is kept with its
+    /// handle until then, and the delegate hears where each went.
+    private func keep(_ presented: Presented, of item: Notice) -> Presented {
+        switch presented {
+        case .handedOver(let place, let id):
+            item.reportHandedOver(to: place, notificationID: id, herald: herald)
+        case .onScreen(let handle, let awaitsAnswer):
+            if awaitsAnswer {
+                onScreen.count += 1
+                onScreen.shown[item.subject] = Shown(item: item, handle: handle, sequence: onScreen.count)
+            }
+            item.reportShown(notificationID: handle.id, herald: herald)
         }
-        item.reportShown(notificationID: handle.id, herald: herald)
-        return .onScreen(awaitsAnswer: content.isInteractive)
+        return presented
     }
 
     /// Reports what the plan left out and, after a fetch, what is pending.

@@ -37,7 +37,9 @@ class PortalActivationCase: DesktopMatrixCase {
                        }, file: file, line: line)
         XCTAssertEqual(posted["default-action"] as? String, "app.herald-answer", file: file, line: line)
         if server.isGnomeShell {
-            // The gtk backend hands a notification of app.* actions alone to the shell's list.
+            // The gtk backend hands a notification of app.* actions alone to the shell's list,
+            // after the portal has answered the app.
+            _ = eventually(within: 10) { !desktop.calls("org.gtk.Notifications", "AddNotification", since: mark).isEmpty }
             let listed = desktop.calls("org.gtk.Notifications", "AddNotification", since: mark).map { $0["args"] as? [Any] ?? [] }
             XCTAssertEqual(listed.map { "\($0.first ?? "") \($0.dropFirst().first ?? "")" }, ["\(desktop.appID) \(desktop.appID) \(key)"],
                            "one AddNotification in the shell's list, as the app's own", file: file, line: line)
@@ -45,6 +47,9 @@ class PortalActivationCase: DesktopMatrixCase {
                            Array(repeating: "app.herald-answer", count: 3), file: file, line: line)
         } else {
             // What the server received from the gtk backend: each button the detailed action name.
+            // The backend calls the server after the portal has answered the app, so it may come
+            // after the app's check ended.
+            _ = eventually(within: 10) { !desktop.notifyCalls(since: mark).isEmpty }
             let notified = desktop.notifyCalls(since: mark)
             XCTAssertEqual(notified.count, 1, "one Notify on the server", file: file, line: line)
             XCTAssertEqual(notified.first?.actions.map { "\($0.id)=\($0.label)" }, ["default="] + ["view", "remind", "ignore"].enumerated().map { index, answer in

@@ -32,6 +32,9 @@ final class Check {
     let force: Bool
     /// Where the check is, and what it has there.
     var phase = Phase.gating
+    /// What the check has on screen, awaiting answers: filled while presenting, emptied by the
+    /// answers, and empty once the check has ended.
+    var onScreen = OnScreen()
     /// What the check said already, so that each is said once.
     var saidOnce: Set<SaidOnce> = []
 
@@ -44,10 +47,10 @@ final class Check {
         case fetching
         /// Told to stop (`closeAll`) before presenting: nothing more is planned or shown.
         case stopped
-        /// Showing what the plan claimed; what is on screen so far.
+        /// Showing what the plan claimed.
         case presenting(Presenting)
         /// Everything is presented and the outcome recorded; what is on screen awaits its answers.
-        case waiting(OnScreen)
+        case waiting
         /// Over: the delegate heard `.checkFinished`.
         case ended
     }
@@ -71,7 +74,6 @@ final class Check {
         var plannedAt: Date
         /// What was shown, refused and left, for the outcome.
         var record = CheckEnding.Presentation()
-        var onScreen = OnScreen()
     }
 
     /// What a check has on screen, awaiting answers.
@@ -110,26 +112,6 @@ final class Check {
     var configuration: Herald.Configuration { inputs.configuration }
     var delegate: HeraldDelegate? { herald.delegate }
     var store: any StateStore { inputs.store }
-
-    /// What is on screen, in whichever phase has it.
-    var onScreen: OnScreen {
-        get {
-            switch phase {
-            case .presenting(let presenting): return presenting.onScreen
-            case .waiting(let onScreen): return onScreen
-            default: return OnScreen()
-            }
-        }
-        set {
-            switch phase {
-            case .presenting(var presenting):
-                presenting.onScreen = newValue
-                phase = .presenting(presenting)
-            case .waiting: phase = .waiting(newValue)
-            default: break
-            }
-        }
-    }
 
     // MARK: - Off switches, gate and feed
 
@@ -221,9 +203,8 @@ final class Check {
             }
         }
         if case .ended = phase { return }
-        let onScreen = onScreen
         if onScreen.shown.isEmpty { return end() }
-        phase = .waiting(onScreen)
+        phase = .waiting
     }
 
     /// Over: the wait timer goes, the registry and the `Herald` let go of the check, and the
@@ -231,6 +212,7 @@ final class Check {
     func end() {
         if case .ended = phase { return }
         inputs.clock.cancel(onScreen.waitTimer)
+        onScreen = OnScreen()
         phase = .ended
         inputs.running.ended(claimant)
         herald.checkEnded(self)
@@ -287,7 +269,7 @@ final class Check {
 
     /// Ends the check once the presentation is over and nothing on screen awaits an answer.
     private func endIfAnswered() {
-        if case .waiting(let onScreen) = phase, onScreen.shown.isEmpty { end() }
+        if case .waiting = phase, onScreen.shown.isEmpty { end() }
     }
 
     /// Lets go of a handle once the current callback has returned: the object it owns may be

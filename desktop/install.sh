@@ -2,7 +2,10 @@
 # Installs Herald for the current user (or into --prefix): the herald tool, the agent (in libexec,
 # started by D-Bus) and the GTK demo, built with the Swift runtime linked in (they run without a
 # Swift toolchain) and stripped, their manual pages, herald's bash, zsh and fish completions, the
-# desktop entries, the agent's D-Bus and systemd user services, the icons and the licence; and
+# desktop entries, the agent's D-Bus and systemd user services, the timer that checks every
+# registered app (enabled for every user under /usr and /usr/local when run as root, for the
+# user under ~/.local) and its login entry for sessions without systemd, the icons and the
+# licence; and
 # libherald-1 for apps in C, Python, JavaScript and Vala (desktop/docs/other-languages.md): the
 # library in lib/<multiarch triplet> (lib where there is none), its header in include/herald-1,
 # herald-1.pc, Herald-1.gir, Herald-1.typelib and herald-1.vapi. It then says which variables
@@ -55,11 +58,16 @@ for unit in org.herald.Agent.desktop org.herald.Agent.service herald-agent.servi
 done
 put 644 "$generated/org.herald.Agent.desktop" "$prefix/share/applications/org.herald.Agent.desktop"
 put 644 "$generated/org.herald.Agent.service" "$prefix/share/dbus-1/services/org.herald.Agent.service"
-case "$prefix" in
-  /usr | /usr/local) units="$prefix/lib/systemd/user" ;;
-  *) units="$prefix/share/systemd/user" ;;
-esac
 put 644 "$generated/herald-agent.service" "$units/herald-agent.service"
+# The check of every app registered with Herald: a systemd user timer and its service, and one
+# login entry for sessions without a systemd user manager (where there is one, systemd's
+# xdg-autostart generator skips the entry and the timer runs the check).
+sed -e "s|@BINDIR@|$prefix/bin|" "$root/desktop/systemd/herald-check.timer" > "$generated/herald-check.timer"
+sed -e "s|@BINDIR@|$prefix/bin|" "$root/desktop/systemd/herald-check.service" > "$generated/herald-check.service"
+sed -e "s|@BINDIR@|$prefix/bin|" "$root/desktop/autostart/org.herald.CheckRegistered.desktop" > "$generated/org.herald.CheckRegistered.desktop"
+put 644 "$generated/herald-check.timer" "$units/herald-check.timer"
+put 644 "$generated/herald-check.service" "$units/herald-check.service"
+put 644 "$generated/org.herald.CheckRegistered.desktop" "$autostart/org.herald.CheckRegistered.desktop"
 # libherald-1, laid out as build.sh made it, with the library where the system keeps libraries.
 libraries="$(library_folder)"
 libdir="$prefix/$libraries"
@@ -86,6 +94,31 @@ done < <(cd "$root/icons" && find hicolor -type f \( -name '*.png' -o -name '*.s
 mkdir -p "$(dirname "$manifest")"
 printf '%s\n' "${installed[@]}" > "$manifest"
 echo "installed ${#installed[@]} files under $prefix (list: $manifest)"
+
+# --- Whether the timer runs ----------------------------------------------------------------
+# Enabled where systemd looks for the units, for every user (a system prefix, as root) or for
+# this one (~/.local); the user's running manager, if any, starts it now rather than at the
+# next login.
+if [ -z "$scope" ]; then
+  cat <<MESSAGE
+
+systemd does not look for user units in $units: to have herald-check.timer check
+the registered apps at login and twice a day, link them for your user:
+    systemctl --user link $units/herald-check.timer $units/herald-check.service
+    systemctl --user enable herald-check.timer
+Sessions without systemd read the login entry in $autostart once
+XDG_CONFIG_DIRS names $prefix/etc/xdg.
+MESSAGE
+elif ! command -v systemctl >/dev/null; then
+  : # No systemd: the login entry runs the check.
+elif [ "$scope" = --global ] && [ "$(id -u)" != 0 ]; then
+  printf '\nTo have herald-check.timer run for every user: sudo systemctl --global enable herald-check.timer\n'
+else
+  systemctl "$scope" enable herald-check.timer
+  if [ "$scope" = --user ] && systemctl --user daemon-reload 2>/dev/null; then
+    systemctl --user start herald-check.timer
+  fi
+fi
 
 # --- Whether programs find libherald-1 ------------------------------------------------------
 # The loader searches /usr and /usr/local (once its cache knows the library), pkg-config its

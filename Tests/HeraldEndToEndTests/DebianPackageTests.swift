@@ -5,7 +5,8 @@ import XCTest
 /// `desktop/debian/build-deb.sh`: the packages it builds (herald, the command and the agent's
 /// files, with no GTK; herald-gtk-demo, the GTK demo; libherald-1-0, libherald-1-dev and
 /// gir1.2-herald-1, the GObject library) pass lintian, each holds exactly its own files, they
-/// install on this machine with apt-get, work there, and a purge takes every file of them away again.
+/// install on this machine with apt-get (herald enabling its timer for every user), work there,
+/// and a purge takes every file of them away again, the timer's link too.
 final class DebianPackageTests: XCTestCase {
     /// The packages' paths, built once for all tests (a release build when none is there yet).
     private nonisolated(unsafe) static var built: Result<Packages, Error>?
@@ -74,6 +75,8 @@ final class DebianPackageTests: XCTestCase {
             "/usr/share/fish/vendor_completions.d/herald.fish",
             "/usr/share/applications/org.herald.Agent.desktop", "/usr/share/dbus-1/services/org.herald.Agent.service",
             "/usr/lib/systemd/user/herald-agent.service",
+            "/usr/lib/systemd/user/herald-check.service", "/usr/lib/systemd/user/herald-check.timer",
+            "/etc/xdg/autostart/org.herald.CheckRegistered.desktop",
             "/usr/share/doc/herald/copyright", "/usr/share/doc/herald/changelog.gz",
         ] + icons).sorted())
         XCTAssertEqual(try files(of: packages.demo), [
@@ -147,6 +150,9 @@ final class DebianPackageTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: "/usr/bin/herald-gtk-demo"))
         let heraldFiles = try runToEnd("/usr/bin/dpkg-query", ["-L", "herald"]).output.split(separator: "\n").map(String.init)
         XCTAssertEqual(heraldFiles.filter { !isFolder($0) }.sorted(), try files(of: packages.herald), "dpkg installs what the package lists")
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: Self.timerEnabled), "/usr/lib/systemd/user/herald-check.timer",
+                       "the postinst enables the timer for every user")
+        XCTAssertEqual(try controlFile("conffiles", of: packages.herald), "/etc/xdg/autostart/org.herald.CheckRegistered.desktop\n")
 
         let version = try runToEnd("/usr/bin/herald", ["--version"])
         XCTAssertEqual(version.status, 0)
@@ -178,6 +184,10 @@ final class DebianPackageTests: XCTestCase {
         XCTAssertEqual(left, [], "nothing the packages installed is left")
         let records = try FileManager.default.contentsOfDirectory(atPath: "/var/lib/dpkg/info").filter { $0.hasPrefix("herald.") || $0.hasPrefix("herald-gtk-demo.") }
         XCTAssertEqual(records, [], "dpkg keeps no record of them")
+        XCTAssertNil(try? FileManager.default.destinationOfSymbolicLink(atPath: Self.timerEnabled), "the purge takes the timer's link away")
+        XCTAssertNil(try? FileManager.default.destinationOfSymbolicLink(atPath: "/etc/systemd/user/herald-check.timer"), "and its mask")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: "/var/lib/systemd/deb-systemd-user-helper-enabled/herald-check.timer.dsh-also"),
+                       "and deb-systemd-helper's record of it")
     }
 
     /// With the library's three packages installed (and not herald's), the Python example, copied
@@ -271,6 +281,9 @@ final class DebianPackageTests: XCTestCase {
             XCTAssertTrue(copyright.output.hasSuffix("License: Expat\n" + indented + "\n"), copyright.output)
         }
     }
+
+    /// The link that enables herald-check.timer for every user (`systemctl --global enable`).
+    private static let timerEnabled = "/etc/systemd/user/timers.target.wants/herald-check.timer"
 
     /// A field of a package's control file, as dpkg-deb reads it.
     private func field(_ name: String, of deb: String) throws -> String {

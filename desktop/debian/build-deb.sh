@@ -4,7 +4,10 @@
 # order. Each holds the copyright file and the changelog; the programs and the library are release
 # builds with the Swift runtime linked in, stripped. herald holds the herald command, its manual
 # page and its bash, zsh and fish completions, the agent (/usr/libexec/herald-agent, which D-Bus
-# starts), its manual page, desktop entry, D-Bus service and systemd user unit, and the icons;
+# starts), its manual page, desktop entry, D-Bus service and systemd user unit, the timer that
+# checks every registered app (herald-check.timer and .service, which its postinst enables for
+# every user and its postrm takes away) with the login entry that does so where there is no
+# systemd user manager (/etc/xdg/autostart, a conffile), and the icons;
 # herald-gtk-demo holds the GTK demo, its manual page, its desktop entry and (as an example) its
 # login entry, and depends on herald of the same version, so that herald itself needs no GTK.
 # libherald-1-0 holds libherald-1.so.0 (made by desktop/libherald/build.sh) in Debian's multiarch
@@ -96,6 +99,19 @@ done
 install -Dm644 "$stage/org.herald.Agent.desktop" "$cli/usr/share/applications/org.herald.Agent.desktop"
 install -Dm644 "$stage/org.herald.Agent.service" "$cli/usr/share/dbus-1/services/org.herald.Agent.service"
 install -Dm644 "$stage/herald-agent.service" "$cli/usr/lib/systemd/user/herald-agent.service"
+# The check of every registered app: the timer (enabled for every user by the postinst), its
+# service, and the login entry for sessions without a systemd user manager (a conffile).
+for unit in herald-check.timer herald-check.service; do
+  sed -e "s|@BINDIR@|/usr/bin|" "$root/desktop/systemd/$unit" > "$stage/$unit"
+  install -Dm644 "$stage/$unit" "$cli/usr/lib/systemd/user/$unit"
+done
+sed -e "s|@BINDIR@|/usr/bin|" "$root/desktop/autostart/org.herald.CheckRegistered.desktop" > "$stage/org.herald.CheckRegistered.desktop"
+install -Dm644 "$stage/org.herald.CheckRegistered.desktop" "$cli/etc/xdg/autostart/org.herald.CheckRegistered.desktop"
+mkdir -p "$cli/DEBIAN"
+printf '/etc/xdg/autostart/org.herald.CheckRegistered.desktop\n' > "$cli/DEBIAN/conffiles"
+install -m755 "$here/herald.postinst" "$cli/DEBIAN/postinst"
+install -m755 "$here/herald.postrm" "$cli/DEBIAN/postrm"
+chmod 644 "$cli/DEBIAN/conffiles"
 # Herald's icon: the agent's, the default of every check's messages, and the demo's.
 while IFS= read -r icon; do
   install -Dm644 "$root/icons/$icon" "$cli/usr/share/icons/$icon"

@@ -51,21 +51,29 @@ package final class CheckRendezvous {
 
     /// Whether the checks were let go to plan.
     package var isReleased: Bool { released }
+    /// Told, with the app, each time a check comes or ends without having come: a run that
+    /// fetches a few feeds at a time starts the next check then.
+    package var onCome: (@MainContext (String) -> Void)?
 
     /// A check of `app` has its feed: `candidates` are the messages it would weigh against the
     /// budget, in its order. `proceed` plans it, at the release, or at once after it.
     func arrive(app: String, candidates: [AttentionCandidate], cap: Int, budget: AttentionBudget,
                 proceed: @escaping @MainContext () -> Void) {
-        if released { return proceed() }
-        arrivals.append(Arrival(app: app, candidates: candidates, cap: cap, budget: budget, proceed: proceed))
-        awaited.remove(app)
-        if awaited.isEmpty { release() }
+        let came = awaited.remove(app) != nil
+        if released {
+            proceed()
+        } else {
+            arrivals.append(Arrival(app: app, candidates: candidates, cap: cap, budget: budget, proceed: proceed))
+            if awaited.isEmpty { release() }
+        }
+        if came { onCome?(app) }
     }
 
     /// A check of `app` ended: if it never came, the others no longer wait for it.
     func leave(app: String) {
-        guard !released, awaited.remove(app) != nil else { return }
+        guard awaited.remove(app) != nil else { return }
         if awaited.isEmpty { release() }
+        onCome?(app)
     }
 
     /// Announces every candidate in one ledger update, then lets the checks plan, in app-id

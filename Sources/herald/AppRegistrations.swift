@@ -35,6 +35,19 @@ enum AppRegistrations {
     /// The registrations' folder under a data folder.
     static let folder = "herald/apps"
 
+    /// The user's registration of an app, which `herald autostart enable` writes:
+    /// `$XDG_DATA_HOME/herald/apps/<app-id>.conf` (default `~/.local/share`).
+    static func userFile(appID: String, environment: [String: String]) -> String {
+        BaseDirectories(environment: environment).dataHome + "/" + folder + "/" + appID + ".conf"
+    }
+
+    /// The app a registration file names: its name without `.conf` or `.desktop`; `nil` for
+    /// another file, such as an app's metainfo.
+    static func appID(ofFile file: String) -> String? {
+        let name = file.split(separator: "/").last.map(String.init) ?? file
+        return [".conf", ".desktop"].first { name.hasSuffix($0) }.map { String(name.dropLast($0.count)) }
+    }
+
     /// The largest registration, desktop entry or metainfo file read, 1 MiB.
     static let sizeLimit = 1 << 20
 

@@ -125,6 +125,9 @@ public final class Herald {
     private let quitRoute: HandingOverPresenter?
     /// Hears where each handed-over message went, instead of the delegate's `didShow`.
     package weak var handoverObserver: HandoverObserving?
+    /// The run of several apps' checks this `Herald`'s checks meet before they plan, so that
+    /// one budget decision weighs every app's messages (`herald check --registered`).
+    package var rendezvous: CheckRendezvous?
     /// The checks of this Herald still running: whose claims still hold.
     let running = RunningChecks()
     /// Opens view links and tells whether a link can be opened.
@@ -332,7 +335,7 @@ public final class Herald {
             quietReason: quietReason, offSwitches: offSwitches, prompts: { [unowned self] in Array(prompts.values) },
             feedSource: { [unowned self] url in feedSource(for: url) },
             withdraw: { [appID = configuration.appID] key, handover in HandoverBus.withdraw(appID: appID, key: key, handover) },
-            ledger: ledger)
+            ledger: ledger, rendezvous: rendezvous)
         let check = Check(for: self, inputs: inputs, launch: launch, force: force)
         self.check = check
         check.start()

@@ -1,6 +1,8 @@
 import HeraldCore
 
-/// The XDG autostart entry that runs `herald check` at login (DESIGN.md D19).
+/// The per-app XDG autostart entry that runs `herald check` at login (DESIGN.md D19), as
+/// `herald autostart enable` wrote it before registrations: such an entry keeps working until
+/// `enable` moves it into a registration (`AppRegistrations`).
 enum Autostart {
     /// The entry's file name: `<app-id>.herald.desktop`.
     static func fileName(appID: String) -> String { "\(appID).herald.desktop" }

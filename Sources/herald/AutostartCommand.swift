@@ -4,11 +4,13 @@ import Glibc
 import HeraldCore
 import HeraldDesktop
 
-/// `herald autostart`: the XDG autostart entry that runs `herald check` at login.
+/// `herald autostart`: the app's registration (`AppRegistrations`), which the check of every
+/// registered app reads at login, and the per-app login entry older versions wrote (`Autostart`),
+/// which `enable` moves into a registration.
 struct AutostartCommand: ParsableCommand, UsageExample {
     static let configuration = CommandConfiguration(
         commandName: "autostart",
-        abstract: "Run 'herald check' for an app at every login (an XDG autostart entry).",
+        abstract: "Check an app's feed at every login: register it for the check of every registered app.",
         subcommands: [Enable.self, Disable.self, Status.self]
     )
 
@@ -17,109 +19,175 @@ struct AutostartCommand: ParsableCommand, UsageExample {
     struct Enable: ParsableCommand, UsageExample {
         static let configuration = CommandConfiguration(
             commandName: "enable",
-            abstract: "Write $XDG_CONFIG_HOME/autostart/<app-id>.herald.desktop.")
+            abstract: "Write the app's registration, $XDG_DATA_HOME/herald/apps/<app-id>.conf.",
+            discussion: """
+                The registration keeps the options given (herald apps lists it). An app's login entry from before, \
+                $XDG_CONFIG_HOME/autostart/<app-id>.herald.desktop, is moved into it: its options are kept where this \
+                command gives none, and the entry is removed.
+                """)
 
         static let example = "herald autostart enable --app-id org.example.App \\\n    --feed https://example.org/feed.plist"
 
         @OptionGroup var target: FeedCheckArguments
 
-        @Option(help: "Start after a random 0...N seconds, so a fleet logging in at once spreads out (at most \(NumberText.plain(CheckOptionLimits.startDelay.upper))).")
+        @Option(help: "Accepted as before and not kept: the check of every registered app spreads its start itself (at most \(NumberText.plain(CheckOptionLimits.startDelay.upper))).")
         var startDelay: Double = StartDelay.loginDefault
 
-        /// The delay is written into the login entry, so a value `herald check` would refuse
-        /// is refused here, before the entry exists.
+        /// A value `herald check` would refuse, and an option a registration does not take, are
+        /// refused here, before the registration exists.
         func validate() throws {
             if let refusal = CheckOptionLimits.startDelayRefusal(startDelay) { throw ValidationError(refusal) }
-            if FeedArgument(target.feed).isStandardInput { throw ValidationError("a login entry has no standard input to read a feed from") }
+            if FeedArgument(target.feed).isStandardInput { throw ValidationError("a registration has no standard input to read a feed from") }
+            if let refusal = Self.refusal(CheckCommandLine(parsed: target)) { throw ValidationError(refusal) }
+        }
+
+        /// Why `line` cannot be a registration, or `nil`: it sets an option a registration refuses.
+        static func refusal(_ line: CheckCommandLine) -> String? {
+            let defaults = CheckCommandLine(feed: line.feed, appID: line.appID)
+            for option in CheckCommandLine.options {
+                guard let reason = RegistrationKeys.refused[option.name], option.write(line) != option.write(defaults) else { continue }
+                return "\(option.name) cannot go into a registration: \(reason)"
+            }
+            return nil
         }
 
         func run() throws {
-            // The sandbox's autostart folder is its own, and no session reads it.
+            // The sandbox's data folder is its own, and the host's check never reads it.
             if Sandbox.isFlatpak {
                 EventReporter.complain("""
-                    inside a Flatpak sandbox a login entry written here is never run; the app asks the Background portal \
-                    to start it at login (org.freedesktop.portal.Background, RequestBackground with autostart) and calls \
-                    Herald at start-up
+                    inside a Flatpak sandbox a registration written here is never read: the app keeps checking when it \
+                    starts, and the Background portal (org.freedesktop.portal.Background, RequestBackground with \
+                    autostart) can start it at login
                     """)
                 throw ExitCode(.unavailable)
             }
             try FeedArgument(target.feed).requireReadable()
-            let app = target.app
+            let environment = ProcessEnvironment.read()
             var line = CheckCommandLine(parsed: target)
-            line.startDelay = startDelay
-            let command = [Self.heraldExecutable, "check"] + line.checkArguments
-            let entry = Autostart.entry(appID: app.appID, appName: app.appName ?? app.appID, command: command)
-            let path = Autostart.path(appID: app.appID, environment: ProcessEnvironment.read())
-            do {
-                try RegularFile.write(Data(entry.text.utf8), to: path, mode: 0o644)
+            let entryPath = Autostart.path(appID: line.appID, environment: environment)
+            let entry = try AutostartEntryOptions.read(entryPath)
+            var entryOptions: String?
+            if let entry {
+                let arguments = entry["Exec"].map(DesktopEntry.arguments(ofExec:)) ?? []
+                if arguments.count > 2, let old = CheckCommandLine(plainArguments: Array(arguments.dropFirst(2))) {
+                    line = Self.line(line, keeping: old)
+                    entryOptions = "its options are kept where this command gives none"
+                } else {
+                    entryOptions = "its command could not be read, so only this command's options are kept"
+                }
+            }
+            // An entry's option that `herald check` would refuse now is not carried into the registration.
+            if entry != nil, let problem = line.usageProblem {
+                EventReporter.complain("the login entry \(entryPath) cannot be moved into a registration: \(problem); give the option anew")
+                throw ExitCode(.usage)
+            }
+            let path = AppRegistrations.userFile(appID: line.appID, environment: environment)
+            do throws(FileError) {
+                try RegularFile.write(Data(RegistrationKeys.keyFileText(for: line).utf8), to: path, mode: 0o644)
             } catch {
-                EventReporter.complain("\(error)")
+                EventReporter.complain(error.description)
                 throw ExitCode(.cannotCreate)
             }
-            say("enabled: \(path)")
+            say("registered: \(path)")
+            if let entryOptions {
+                _ = try AutostartEntryOptions.remove(entryPath)
+                say("moved: removed the login entry \(entryPath); \(entryOptions)")
+            }
         }
 
-        /// This executable, by absolute path, so the session manager finds it without PATH.
-        static var heraldExecutable: String {
-            var buffer = [CChar](repeating: 0, count: 4096)
-            let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-            return count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "herald"
+        /// The values `given` sets, and `old`'s for every option `given` leaves at its default:
+        /// an entry's options that the new command does not change are kept.
+        static func line(_ given: CheckCommandLine, keeping old: CheckCommandLine) -> CheckCommandLine {
+            let defaults = CheckCommandLine(feed: "", appID: "")
+            let arguments = CheckCommandLine.options.flatMap { option in
+                option.write(given) != option.write(defaults) ? option.write(given) : option.write(old)
+            }
+            return CheckCommandLine(plainArguments: arguments) ?? given
         }
     }
 
     struct Disable: ParsableCommand, UsageExample {
-        static let configuration = CommandConfiguration(commandName: "disable", abstract: "Remove the app's autostart entry.")
+        static let configuration = CommandConfiguration(
+            commandName: "disable", abstract: "Remove the app's registration, and its login entry from before.")
 
         static let example = "herald autostart disable --app-id org.example.App"
 
         @OptionGroup var location: AutostartEntryOptions
 
         func run() throws {
-            let path = location.path
-            if unlink(path) == 0 {
-                say("disabled: removed \(path)")
-            } else if errno == ENOENT {
-                say("already disabled: no \(path)")
-            } else {
-                EventReporter.complain("cannot remove \(path): \(String(cString: strerror(errno)))")
-                throw ExitCode(.cannotCreate)
+            let environment = ProcessEnvironment.read()
+            let paths = [location.registration, location.path]
+            let removed = try paths.filter { try AutostartEntryOptions.remove($0) }
+            if removed.isEmpty {
+                say("already disabled: no \(paths.joined(separator: " nor "))")
+            }
+            for path in removed { say("disabled: removed \(path)") }
+            // A package's registration is not the user's to remove: a mute silences it.
+            if let other = AppRegistrations.list(environment: environment).apps.first(where: { $0.app.appID == location.appID }) {
+                say("still registered by \(other.app.file); 'herald mute --app-id \(location.appID)' silences the app")
             }
         }
     }
 
     struct Status: ParsableCommand, UsageExample {
-        static let configuration = CommandConfiguration(commandName: "status", abstract: "Say whether the app's autostart entry is on and what it runs.")
+        static let configuration = CommandConfiguration(
+            commandName: "status", abstract: "Say whether the app is registered, or has a login entry from before, and what it runs.")
 
         static let example = "herald autostart status --app-id org.example.App"
 
         @OptionGroup var location: AutostartEntryOptions
 
         func run() throws {
+            let appID = location.appID
+            let listing = AppRegistrations.list(environment: ProcessEnvironment.read())
+            let registered = listing.apps.first { $0.app.appID == appID }
+            let problems = listing.problems.filter { AppRegistrations.appID(ofFile: $0.file) == appID }
+            if let registered { say("registered: \(registered.app.file)") }
+            for problem in problems { say("not registered: " + problem.text) }
             let path = location.path
-            let read: Data?
-            do throws(FileError) { read = try RegularFile.read(path, limit: 65_536, followingLinks: true) } catch {
-                EventReporter.complain("\(error)")
-                throw ExitCode(.noInput)
+            if let entry = try AutostartEntryOptions.read(path) {
+                let enabled = entry["X-GNOME-Autostart-enabled"] != "false" && entry["Hidden"] != "true"
+                say(enabled
+                    ? "runs a check of its own at login: \(path); 'herald autostart enable --app-id \(appID)' moves it to a registration"
+                    : "has a login entry turned off in the entry: \(path)")
+                say("runs: \(entry["Exec"] ?? "(no Exec)")")
+            } else if registered == nil, problems.isEmpty {
+                say("off: not registered (no \(location.registration)), and no login entry (no \(path))")
             }
-            guard let data = read else {
-                say("off: no \(path)")
-                return
-            }
-            let entry = DesktopEntry.parse(String(decoding: data, as: UTF8.self))
-            let enabled = entry["X-GNOME-Autostart-enabled"] != "false" && entry["Hidden"] != "true"
-            say("\(enabled ? "on" : "off (disabled in the entry)"): \(path)")
-            say("runs: \(entry["Exec"] ?? "(no Exec)")")
+            if !problems.isEmpty { throw ExitCode(.data) }
         }
     }
 }
 
-/// Which app's autostart entry a command is about.
+/// Which app's registration and login entry a command is about.
 struct AutostartEntryOptions: ParsableArguments {
     @Option(help: "The app's id.")
     var appID: String
 
     func validate() throws { try AppOptions.requireUsable(appID: appID) }
 
-    /// The entry's path under `$XDG_CONFIG_HOME/autostart`.
+    /// The login entry from before, under `$XDG_CONFIG_HOME/autostart`.
     var path: String { Autostart.path(appID: appID, environment: ProcessEnvironment.read()) }
+
+    /// The user's registration, under `$XDG_DATA_HOME/herald/apps`.
+    var registration: String { AppRegistrations.userFile(appID: appID, environment: ProcessEnvironment.read()) }
+
+    /// A login entry, `nil` when there is none; one that cannot be read exits `.noInput`.
+    static func read(_ path: String) throws -> DesktopEntry? {
+        do throws(FileError) {
+            return try RegularFile.read(path, limit: 65_536, followingLinks: true).map { DesktopEntry.parse(String(decoding: $0, as: UTF8.self)) }
+        } catch {
+            EventReporter.complain(error.description)
+            throw ExitCode(.noInput)
+        }
+    }
+
+    /// Removes a file: `true` when it was there, `false` when it was not; one that cannot be
+    /// removed exits `.cannotCreate`.
+    static func remove(_ path: String) throws -> Bool {
+        if unlink(path) == 0 { return true }
+        if errno == ENOENT { return false }
+        EventReporter.complain("cannot remove \(path): \(String(cString: strerror(errno)))")
+        throw ExitCode(.cannotCreate)
+    }
 }

@@ -29,6 +29,9 @@ struct CheckSession {
     /// Whether the desktop's do-not-disturb and the off switches hold the check back; a
     /// publisher's preview, asked for on purpose, shows its own feed anyway.
     var respectsQuietAndMutes = true
+    /// Whether the messages are asked at the terminal when no notification server runs and
+    /// someone is there; a run of every registered app never asks there.
+    var asksAtTerminal = true
 
     /// Runs the check and returns the exit code. Call it from the main thread: it runs the
     /// GLib main loop there until the check is over.
@@ -37,20 +40,8 @@ struct CheckSession {
         let herald: Herald
         // The state file's store, whose claims the signal watcher releases if the loop is stuck.
         let file: FileStateStore?
-        let waitLimit = configuration.waitLimit?.seconds
-        let today = FallbackPresenter(
-            primary: DesktopPresenter(appName: configuration.appName, appID: configuration.appID, icon: configuration.icon,
-                                      environment: configuration.environment),
-            serverWait: serverWait,
-            fallback: TerminalPresenter.isAvailable && !json ? TerminalPresenter(labels: configuration.labels) : nil,
-            onServerInUse: { inUse in SignalWatcher.guardWaitLimit(inUse ? waitLimit : nil) })
-        let handingOver = handsOver
-            ? HandoverRoutePresenter(today: today, appName: configuration.appName, appID: configuration.appID, icon: configuration.icon,
-                                     environment: configuration.environment)
-            : nil
         do {
-            (herald, file) = try Self.makeHerald(configuration, store: store, presenter: today, handingOver: handingOver,
-                                                 respectsQuietAndMutes: respectsQuietAndMutes)
+            (herald, file) = try makeHerald()
         } catch {
             return error.rawValue
         }
@@ -80,6 +71,26 @@ struct CheckSession {
 }
 
 extension CheckSession {
+    /// The `Herald` of this session's check, on the desktop's server (the terminal where there
+    /// is none and someone can answer there), handing over where `handsOver` says; or the
+    /// configuration's problem, said on stderr and thrown as its exit code.
+    @MainContext
+    func makeHerald() throws(ExitCode) -> (herald: Herald, file: FileStateStore?) {
+        let waitLimit = configuration.waitLimit?.seconds
+        let today = FallbackPresenter(
+            primary: DesktopPresenter(appName: configuration.appName, appID: configuration.appID, icon: configuration.icon,
+                                      environment: configuration.environment),
+            serverWait: serverWait,
+            fallback: asksAtTerminal && TerminalPresenter.isAvailable && !json ? TerminalPresenter(labels: configuration.labels) : nil,
+            onServerInUse: { inUse in SignalWatcher.guardWaitLimit(inUse ? waitLimit : nil) })
+        let handingOver = handsOver
+            ? HandoverRoutePresenter(today: today, appName: configuration.appName, appID: configuration.appID, icon: configuration.icon,
+                                     environment: configuration.environment)
+            : nil
+        return try Self.makeHerald(configuration, store: store, presenter: today, handingOver: handingOver,
+                                   respectsQuietAndMutes: respectsQuietAndMutes)
+    }
+
     /// A `Herald` for `configuration` on `store`, or on the app's state file (returned too)
     /// when `store` is `nil`. A configuration that cannot work is said on stderr and thrown as
     /// its exit code.

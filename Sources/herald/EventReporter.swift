@@ -18,6 +18,9 @@ final class EventReporter: HeraldDelegate, HandoverObserving {
     private var unrecorded: [String: HeraldError] = [:]
     /// The prompts file of the check, named when its prompts make the state too large to write.
     var promptsFile: String?
+    /// The app the events are about, named on every line (`"app"` in JSON, `APP: ` before a
+    /// line for people) when one process checks several apps (`herald check --registered`).
+    var app: String?
 
     init(json: Bool, verbose: Bool = false, onFinish: @escaping () -> Void) {
         self.json = json
@@ -42,7 +45,17 @@ final class EventReporter: HeraldDelegate, HandoverObserving {
     private var flushScheduled = false
 
     private func emit(_ event: String, _ fields: [String: FeedValue], text: @autoclosure () -> String) {
-        write(json ? Self.jsonLine(event, fields).jsonText : text())
+        write(json ? jsonLine(event, fields).jsonText : named(text()))
+    }
+
+    /// An event's `--json` line, with the app it is about when `app` is set.
+    private func jsonLine(_ event: String, _ fields: [String: FeedValue]) -> FeedValue {
+        Self.jsonLine(event, app.map { fields.merging(["app": .string($0)]) { own, _ in own } } ?? fields)
+    }
+
+    /// A line for people, after the app it is about when `app` is set.
+    private func named(_ text: String) -> String {
+        app.map { "\($0): \(text)" } ?? text
     }
 
     /// An event as its `--json` line holds it: its fields, and its name under "event". One
@@ -111,7 +124,7 @@ final class EventReporter: HeraldDelegate, HandoverObserving {
              ["format": .string(feed.format.rawValue), "entries": .integer(feed.entries.count),
               "problems": .array(feed.problems.map { .string($0.description) })],
              text: notModified ? "feed unchanged since the last check" : "fetched \(ValidateCommand.counted(feed.entries.count, "message"))")
-        for problem in feed.problems where !json { Self.complain("feed entry skipped: \(problem)") }
+        for problem in feed.problems where !json { Self.complain(named("feed entry skipped: \(problem)")) }
     }
 
     private func failed(_ error: HeraldError, herald: Herald) {
@@ -130,7 +143,7 @@ final class EventReporter: HeraldDelegate, HandoverObserving {
             emit("failed", ["kind": .string(error.kind), "message": .string(message), "exitCode": .integer(Int(ExitStatus(error).code))], text: "")
         } else {
             flush()
-            Self.complain(message)
+            Self.complain(named(message))
         }
     }
 
@@ -140,7 +153,7 @@ final class EventReporter: HeraldDelegate, HandoverObserving {
         let message = "the attention budget is not kept at this check, which shows as if none were set: \(error)"
         if json { return emit("budget-not-kept", ["message": .string(message)], text: "") }
         flush()
-        Self.complain(message)
+        Self.complain(named(message))
     }
 
     private func detected(_ messages: [FeedEntry]) {
@@ -152,8 +165,8 @@ final class EventReporter: HeraldDelegate, HandoverObserving {
     /// A large feed skips thousands of messages in one turn of the loop: their lines are held
     /// and go out in one write.
     private func skipped(_ key: String, reason: MessageSkipReason) {
-        guard json else { return hold("skipped \(key): \(reason)") }
-        let line = Self.jsonLine("skipped", ["key": .string(key), "reason": .string(reason.name), "detail": .string(reason.description)])
+        guard json else { return hold(named("skipped \(key): \(reason)")) }
+        let line = jsonLine("skipped", ["key": .string(key), "reason": .string(reason.name), "detail": .string(reason.description)])
         hold { line.appendJSONText(to: &$0) }
     }
 

@@ -12,7 +12,7 @@ struct HeraldCommand: ParsableCommand {
         // manual's hidden command stands in the first group, so that no group of its own shows.
         groupedSubcommands: [
             CommandGroup(name: "App developers'",
-                         subcommands: [CheckCommand.self, PromptsCommand.self, AutostartCommand.self, DemoCommand.self, ManualCommand.self]),
+                         subcommands: [CheckCommand.self, PromptsCommand.self, AutostartCommand.self, AppsCommand.self, DemoCommand.self, ManualCommand.self]),
             CommandGroup(name: "Publishers'", subcommands: [ValidateCommand.self, FeedCommand.self]),
             CommandGroup(name: "The person's", subcommands: [StateCommand.self, MuteCommand.self, UnmuteCommand.self, BudgetCommand.self]),
         ]

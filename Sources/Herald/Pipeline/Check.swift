@@ -37,6 +37,12 @@ final class Check {
     var onScreen = OnScreen()
     /// What the check said already, so that each is said once.
     var saidOnce: Set<SaidOnce> = []
+    /// Whether the check came to its run's rendezvous (`CheckInputs.rendezvous`) already.
+    var metRendezvous = false
+    /// The install's draw for `Rollout`, made once per check, so the plan on a snapshot, the
+    /// plan that claims and the candidates told to a rendezvous agree, and only by a check that
+    /// plans (a draw is a system call a check that is not due never needs).
+    lazy var rolloutDraw = Double.random(in: 0..<1)
 
     /// The phases of a check, each with what it has.
     enum Phase {
@@ -214,6 +220,7 @@ final class Check {
         inputs.clock.cancel(onScreen.waitTimer)
         onScreen = OnScreen()
         phase = .ended
+        inputs.rendezvous?.leave(app: configuration.appID)
         inputs.running.ended(claimant)
         herald.checkEnded(self)
         delegate?.herald(herald, didReport: .checkFinished)

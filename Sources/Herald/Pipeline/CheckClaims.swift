@@ -47,13 +47,17 @@ extension Check {
             CheckEnding(feed: step.ending, screen: screen, plannedAt: now, now: inputs.clock.now)
         }
         if case .stopped = phase { return finish(ending(.stopped)) }
+        if let rendezvous = inputs.rendezvous, !metRendezvous {
+            metRendezvous = true
+            let candidates = step.feed.map { rendezvousCandidates($0, target, snapshot: snapshot) } ?? []
+            return rendezvous.arrive(app: configuration.appID, candidates: candidates, cap: configuration.check.maxNotificationsPerCheck,
+                                     budget: target.offSwitches.budget) { [self] in plan(after: step, target, snapshot: snapshot) }
+        }
         if let feed = step.feed, snapshot?.handedOver.isEmpty != true { withdrawHandedOver(from: feed) }
         // Prompts are counted and shown at a launch; a manual check is about the feed alone.
         let prompts = launch ? inputs.prompts() : []
         if case .notRun = step, prompts.isEmpty { return finish(nil) }
-        // Drawn once per check, so the plan on a snapshot and the plan that claims agree, and
-        // only by a check that plans (a draw is a system call a check that is not due never needs).
-        let draw = Double.random(in: 0..<1)
+        let draw = rolloutDraw
         var capabilities: Set<String>?
         /// Asks for quiet and the server, once there is something to show: the screen the check
         /// ends on when it cannot show it, or `nil` with the capabilities known.
@@ -103,6 +107,15 @@ extension Check {
         var presenting = Presenting(target: target, capabilities: capabilities ?? [], plannedAt: now)
         presenting.record.budgeted = plan.ledger != nil
         present(plan, after: step, presenting)
+    }
+
+    /// The messages this check would weigh against the budget, for its run's rendezvous: those
+    /// a plan on the snapshot would claim, before the budget; none when the check does not go
+    /// through the ledger.
+    private func rendezvousCandidates(_ feed: Feed, _ target: FeedToFetch, snapshot: HeraldState?) -> [AttentionCandidate] {
+        guard let state = snapshot ?? (try? store.snapshot()), usesLedger(for: feed, state: state, read: { ledgerSnapshot }) else { return [] }
+        let planned = makePlan(feed, [], target, state: state, ledger: nil, draw: rolloutDraw)
+        return planned.messages.prefix(planned.claimedMessages).map(candidate)
     }
 
     private func makePlan(_ feed: Feed?, _ prompts: [Prompt], _ target: FeedToFetch, state: HeraldState, ledger: AttentionLedger?,

@@ -30,4 +30,7 @@ struct CheckInputs {
     let withdraw: @MainContext (String, Handover) -> Void
     /// The person's attention ledger, shared by every app.
     let ledger: any AttentionLedgerStore
+    /// Where the check waits for the other apps' checks of its run before it plans
+    /// (`herald check --registered`); `nil` for an app's own check.
+    let rendezvous: CheckRendezvous?
 }

@@ -304,6 +304,26 @@ package enum AttentionPolicy {
         return ledger
     }
 
+    /// Records the messages a check of several apps run together is about to weigh (DESIGN.md
+    /// D27): before any of their plans, each app's first candidates wait in the ledger, so that
+    /// every app's grant ranks them against its own and leaves their room to those that rank
+    /// higher, whichever app plans first. A message keeps the place and the reason of an earlier
+    /// wait; a new one waits as the budget's until its own app's grant decides it (shown, it no
+    /// longer waits; held back, it waits as any other). At most the check's cap of them, and no
+    /// more than `waitingPlaces(under:)`.
+    package static func announce(_ candidates: [AttentionCandidate], cap: Int, app: String, budget: AttentionBudget,
+                                 ledger: AttentionLedger, now: Date) -> AttentionLedger {
+        var ledger = distrustingFutureDates(in: ledger, now: now)
+        var waiting = ledger.waiting[app] ?? [:]
+        for candidate in candidates.prefix(min(cap, waitingPlaces(under: budget))) {
+            let earlier = waiting[candidate.key]
+            waiting[candidate.key] = .init(since: earlier?.since ?? now, seen: now, priority: candidate.priority, weight: candidate.weight,
+                                           reason: earlier?.reason ?? .budget)
+        }
+        ledger.waiting[app] = waiting.isEmpty ? nil : waiting
+        return ledger
+    }
+
     /// Records messages the desktop's quiet kept from showing: they wait, keeping the place of
     /// an earlier wait, and the room this check took for them is given back.
     package static func deferForQuiet(_ candidates: [AttentionCandidate], app: String, claim: HeraldState.Claim,

@@ -95,6 +95,20 @@ package struct KeyFile: Sendable, Equatable {
         return order.map { ($0, Self.unescaped(values[$0]!)) }
     }
 
+    /// A group's keys with their values as written (escapes not undone) and the number of the
+    /// line that sets them (from 1), each key once, at the last line that sets it (the value
+    /// GLib reads), in the order of those lines: for a reader that names the line of a mistake.
+    package func numberedEntries(in group: String) -> [(key: String, rawValue: String, line: Int)] {
+        var last: [String: Int] = [:]
+        for index in lineIndices(of: group) {
+            if case .entry(let key, _) = lines[index].kind { last[key] = index }
+        }
+        return last.values.sorted().compactMap { index in
+            guard case .entry(let key, let value) = lines[index].kind else { return nil }
+            return (key, value, index + 1)
+        }
+    }
+
     /// A key's last value in a group as written (escapes not undone), `nil` when it has none.
     package func rawValue(group: String, key: String) -> String? {
         guard let index = lastEntryIndex(group: group, key: key), case .entry(_, let value) = lines[index].kind else { return nil }
@@ -117,7 +131,11 @@ package struct KeyFile: Sendable, Equatable {
     /// one: items separated by `;` (the last one may end with it), `\;` a semicolon within an
     /// item, each item's escapes undone; `nil` when the key is absent.
     package func stringList(group: String, key: String) -> [String]? {
-        guard let raw = rawValue(group: group, key: key) else { return nil }
+        rawValue(group: group, key: key).map(Self.list(rawValue:))
+    }
+
+    /// A value as written (escapes not undone) read as a list, as `stringList` reads one.
+    package static func list(rawValue raw: String) -> [String] {
         var items: [String] = []
         var item = ""
         var characters = raw[...]

@@ -162,6 +162,34 @@ final class AttentionBudgetTests: XCTestCase {
         XCTAssertEqual(later.waiting["org.a"]?["a1"]?.since, now)
     }
 
+    func testAnnouncedCandidatesWaitUpToTheCapKeepingAnEarlierWaitsPlaceAndReason() {
+        var earlier = AttentionLedger()
+        earlier.waiting["org.a"] = ["a1": .init(since: now.addingTimeInterval(-7200), seen: now.addingTimeInterval(-7200), priority: 0,
+                                                weight: 1, reason: .quiet)]
+        let announced = AttentionPolicy.announce(candidates([entry("a1"), entry("a2", priority: 5), entry("a3")]), cap: 2, app: "org.a",
+                                                 budget: .standard, ledger: earlier, now: now)
+        XCTAssertEqual(announced.waiting["org.a"], [
+            "a1": .init(since: now.addingTimeInterval(-7200), seen: now, priority: 0, weight: 1, reason: .quiet),
+            "a2": .init(since: now, seen: now, priority: 5, weight: 1, reason: .budget),
+        ], "the first two of the check's order; a1 keeps its place and reason")
+        XCTAssertEqual(announced.shows, [], "announcing takes no room")
+        let few = AttentionPolicy.announce(candidates([entry("b1"), entry("b2"), entry("b3")]), cap: 5, app: "org.b",
+                                           budget: AttentionBudget(perDay: 1, perWeek: 2), ledger: AttentionLedger(), now: now)
+        XCTAssertEqual(few.waiting["org.b"].map { Set($0.keys) }, ["b1", "b2"], "no more than the week's budget of places")
+    }
+
+    func testAnAnnouncedMessageOfHigherPriorityKeepsItsRoomFromTheAppThatPlansFirst() {
+        let announced = AttentionPolicy.announce(candidates([entry("b1", priority: 9)]), cap: 3, app: "org.b",
+                                                 budget: AttentionBudget(perDay: 1, perWeek: 10), ledger: AttentionLedger(), now: now)
+        let first = grant([entry("a1", priority: 1)], budget: AttentionBudget(perDay: 1, perWeek: 10), ledger: announced)
+        XCTAssertEqual(first.granted, [])
+        XCTAssertEqual(first.heldBack.map(\.key), ["a1"])
+        let second = AttentionPolicy.grant(candidates([entry("b1", priority: 9)]), cap: 3, app: "org.b", claim: claim,
+                                           budget: AttentionBudget(perDay: 1, perWeek: 10), ledger: first.ledger, now: now, isLive: { _ in false })
+        XCTAssertEqual(second.granted, ["b1"])
+        XCTAssertNil(second.ledger.waiting["org.b"], "shown, it no longer waits")
+    }
+
     func testTakingRoomForALaterClaimGivesBackTheRoomOfTheOnePassedOver() {
         var ledger = grant([entry("a1")], budget: AttentionBudget(perDay: 1, perWeek: 10)).ledger
         let reason = AttentionPolicy.takeRoom(for: candidates([entry("a2")])[0], givingBack: ["a1"], app: "org.a", claim: claim,

@@ -1,0 +1,45 @@
+import ArgumentParser
+import FoundationEssentials
+import Herald
+import HeraldCore
+import HeraldDesktop
+
+/// `herald check --registered`: one check of every registered app (`herald apps` lists them), in
+/// one process (DESIGN.md D27). Read before the parser of `herald check`, which needs a feed
+/// and an app.
+struct RegisteredCheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check every registered app at once, in one process.")
+
+    @Flag(help: "Check every app registered in herald/apps/ or by X-Herald- keys of its desktop entry (herald apps lists them).")
+    var registered = false
+
+    @Flag(help: "Print one JSON object per event on stdout, each with its app.")
+    var json = false
+
+    @Option(help: "Wait a random 0...N seconds before the first request.")
+    var startDelay: Double = CheckCommandLine.Defaults.startDelay
+
+    @Option(help: "Seconds the checks that have their feed wait for the others before the budget is decided without them.")
+    var deadline: Double = 60
+
+    /// The arguments of `herald check` that ask for this command.
+    static func asks(_ arguments: ArraySlice<String>) -> Bool {
+        arguments.first == "check" && arguments.dropFirst().contains("--registered")
+    }
+
+    func validate() throws {
+        guard registered else { throw ValidationError("Missing --registered.") }
+        if let refusal = CheckCommand.refusal(startDelay: startDelay) { throw ValidationError(refusal) }
+        guard deadline > 0, deadline <= 3600 else { throw ValidationError("--deadline must be more than 0 and at most 3600 seconds.") }
+    }
+
+    func run() throws {
+        let found = AppRegistrations.read(environment: ProcessEnvironment.read())
+        for problem in found.problems { EventReporter.complain(problem.text) }
+        let check = RegisteredCheck(apps: found.apps, json: json, deadline: .seconds(deadline))
+        let status = MainContext.assumeIsolated { check.run(startDelay: StartDelay.seconds(upTo: startDelay)) }
+        throw ExitCode(status != ExitStatus.done.code || found.problems.isEmpty ? status : ExitStatus.data.code)
+    }
+}

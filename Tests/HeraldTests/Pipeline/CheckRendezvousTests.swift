@@ -1,0 +1,80 @@
+import Foundation
+@testable import Herald
+import HeraldCore
+import HeraldDesktop
+import HeraldTestSupport
+import HeraldTesting
+import XCTest
+
+/// The checks of several apps run together meet before they plan (`CheckRendezvous`, DESIGN.md
+/// D27): the day's room goes to the highest priorities across every app, wherever each app
+/// stands in the run's order and whichever feed came first.
+final class CheckRendezvousTests: XCTestCase {
+    /// Ten apps, one message each; their priorities in an order unrelated to the apps' names.
+    static let priorities = [3, -2, 9, 0, 7, 1, 8, -5, 4, 2]
+    static let apps = priorities.indices.map { "org.example.Rendezvous\($0)" }
+
+    /// One feed file per app, its message keyed by the app's index, with its priority.
+    static func feeds() throws -> [String] {
+        let directory = try Fixtures.temporaryDirectory("herald-rendezvous")
+        return try priorities.enumerated().map { index, priority in
+            let file = directory.appendingPathComponent("feed-\(index).plist")
+            try Fixtures.xmlFeed(["2026/11/\(String(format: "%02d", index + 1))": ["Title": "App \(index)", "Priority": String(priority)]])
+                .write(to: file, atomically: true, encoding: .utf8)
+            return file.absoluteString
+        }
+    }
+
+    /// Runs every app's manual check in `order`, sharing `ledger` (and `rendezvous`, when given),
+    /// on a budget of three a day; returns the titles shown, in the order shown.
+    @MainContext
+    static func run(order: [Int], ledger: MemoryAttentionLedgerStore, clock: ManualClock, rendezvous: CheckRendezvous?) throws -> [String] {
+        let feeds = try feeds()
+        let presenter = RecordingPresenter(capabilities: ["actions", "body"])
+        let heralds = try order.map { index in
+            let herald = try Herald(configuration: .init(feedURL: feeds[index], appID: apps[index], appVersion: "1"),
+                                    store: InMemoryStateStore(CheckPipelineTests.launched), presenter: presenter, clock: clock,
+                                    quietReason: { nil }, offSwitches: { OffSwitchDecision(budget: AttentionBudget(perDay: 3, perWeek: 10)) },
+                                    ledger: ledger)
+            herald.rendezvous = rendezvous
+            return herald
+        }
+        MainContext.idle {
+            for herald in heralds { herald.checkNow() }
+        }
+        // Until every check has ended or waits for the answers to what it showed.
+        let deadline = ContinuousClock.now + .seconds(10)
+        func settled(_ herald: Herald) -> Bool {
+            guard let check = herald.check else { return true }
+            if case .waiting = check.phase { return true }
+            return false
+        }
+        repeat {
+            MainContext.iterate(wakingBy: min(deadline, ContinuousClock.now + .milliseconds(20)))
+        } while !(presenter.shown.count > 0 && heralds.allSatisfy(settled)) && ContinuousClock.now < deadline
+        return presenter.shown.map(\.content.summary)
+    }
+
+    func testTenAppsOnABudgetOfThreeShowTheThreeHighestPrioritiesWhereverTheyAreListed() throws {
+        try MainContext.assumeIsolated {
+            for order in [Array(0..<10), Array((0..<10).reversed()), [4, 9, 0, 6, 2, 8, 1, 5, 3, 7]] {
+                let clock = ManualClock()
+                let ledger = MemoryAttentionLedgerStore()
+                let rendezvous = CheckRendezvous(apps: order.map { Self.apps[$0] }, ledger: ledger, clock: clock, deadline: nil)
+                let shown = try Self.run(order: order, ledger: ledger, clock: clock, rendezvous: rendezvous)
+                XCTAssertEqual(Set(shown), ["App 2", "App 6", "App 4"], "priorities 9, 8 and 7, started in the order \(order)")
+                XCTAssertEqual(Set(ledger.ledger.shows.map(\.app)), [Self.apps[2], Self.apps[6], Self.apps[4]])
+                XCTAssertEqual(Set(ledger.ledger.waiting.keys), Set(Self.apps).subtracting([Self.apps[2], Self.apps[6], Self.apps[4]]),
+                               "the seven others wait for room")
+                XCTAssertTrue(rendezvous.isReleased)
+            }
+        }
+    }
+
+    func testWithoutARendezvousTheChecksThatPlanFirstTakeTheDaysRoom() throws {
+        try MainContext.assumeIsolated {
+            let shown = try Self.run(order: Array(0..<10), ledger: MemoryAttentionLedgerStore(), clock: ManualClock(), rendezvous: nil)
+            XCTAssertEqual(shown, ["App 0", "App 1", "App 2"], "each app ranks its own message against what waits already")
+        }
+    }
+}

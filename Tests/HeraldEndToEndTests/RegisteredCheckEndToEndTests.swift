@@ -47,6 +47,22 @@ final class RegisteredCheckEndToEndTests: XCTestCase {
             .write(toFile: folder + "/\(appID).conf", atomically: true, encoding: .utf8)
     }
 
+    /// A session whose bus starts the agent, the environment of a run in it, and a feed server.
+    func setUpRun() throws -> (session: DesktopSession, environment: [String: String], server: FeedServer) {
+        let session = try agentSession()
+        let server = try FeedServer(directory: session.directory, tls: nil)
+        addTeardownBlock { server.stop() }
+        return (session, try environment(session), server)
+    }
+
+    /// Publishes `app`'s feed of one message and registers the app with it (at `path`, a
+    /// special path of the server, when given).
+    func publishAndRegister(_ app: String, key: String, title: String, priority: Int = 0, path: String? = nil,
+                            server: FeedServer, environment: [String: String]) throws {
+        try server.publish("\(app).plist", feed(key, title: title, priority: priority))
+        try register(app, feed: server.url(path ?? "\(app).plist"), in: environment)
+    }
+
     func feed(_ key: String, title: String, priority: Int = 0) -> String {
         Fixtures.xmlFeed([key: ["Title": title, "Message": "From \(title)", "Priority": String(priority)]])
     }
@@ -70,15 +86,11 @@ final class RegisteredCheckEndToEndTests: XCTestCase {
     }
 
     func testOneProcessChecksTenAppsAndTheDaysRoomGoesToTheThreeHighestPrioritiesWhereverTheyAreListed() throws {
-        let session = try agentSession()
-        let environment = try environment(session)
-        let server = try FeedServer(directory: session.directory, tls: nil)
-        addTeardownBlock { server.stop() }
+        let (session, environment, server) = try setUpRun()
         let priorities = [3, -2, 9, 0, 7, 1, 8, -5, 4, 2]
         for (index, priority) in priorities.enumerated() {
-            let app = "org.example.Registered\(index)"
-            try server.publish("\(app).plist", feed("2026/11/\(String(format: "%02d", index + 1))", title: "App \(index)", priority: priority))
-            try register(app, feed: server.url("\(app).plist"), in: environment)
+            try publishAndRegister("org.example.Registered\(index)", key: "2026/11/\(String(format: "%02d", index + 1))", title: "App \(index)",
+                                   priority: priority, server: server, environment: environment)
         }
         let first = try runRegistered(environment, directory: session.directory)
         XCTAssertEqual(first.status, 0, first.errorOutput)
@@ -97,17 +109,14 @@ final class RegisteredCheckEndToEndTests: XCTestCase {
     }
 
     func testTwentyAppsAreCheckedByOneProcessEachFeedFetchedOnceAndEachMessageHandedOverOnce() throws {
-        let session = try agentSession()
-        let environment = try environment(session)
+        let (session, environment, server) = try setUpRun()
         // The budget out of the way: every app's message has room.
         try FileManager.default.createDirectory(at: session.userKeyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         try "[budget]\nPerDay=100\nPerWeek=100\n".write(to: session.userKeyFile, atomically: true, encoding: .utf8)
-        let server = try FeedServer(directory: session.directory, tls: nil)
-        addTeardownBlock { server.stop() }
         let apps = (1...20).map { String(format: "org.example.Many%02d", $0) }
         for (index, app) in apps.enumerated() {
-            try server.publish("\(app).plist", feed("2026/10/\(String(format: "%02d", index + 1))", title: "Many \(index + 1)"))
-            try register(app, feed: server.url("\(app).plist"), in: environment)
+            try publishAndRegister(app, key: "2026/10/\(String(format: "%02d", index + 1))", title: "Many \(index + 1)",
+                                   server: server, environment: environment)
         }
         let run = try runRegistered(environment, directory: session.directory)
         XCTAssertEqual(run.status, 0, run.errorOutput)
@@ -119,13 +128,9 @@ final class RegisteredCheckEndToEndTests: XCTestCase {
     }
 
     func testARegistrationWithAMistakeIsNamedByFileAndLineAndTheOthersAreStillChecked() throws {
-        let session = try agentSession()
-        let environment = try environment(session)
-        let server = try FeedServer(directory: session.directory, tls: nil)
-        addTeardownBlock { server.stop() }
-        try server.publish("good.plist", feed("2026/11/01", title: "Good"))
-        try register("org.example.Good", feed: server.url("good.plist"), in: environment)
-        try register("org.example.Typo", feed: server.url("good.plist"), ["Version=1", "Feeed=x"], in: environment)
+        let (session, environment, server) = try setUpRun()
+        try publishAndRegister("org.example.Good", key: "2026/11/01", title: "Good", server: server, environment: environment)
+        try register("org.example.Typo", feed: server.url("org.example.Good.plist"), ["Version=1", "Feeed=x"], in: environment)
         let run = try runRegistered(environment, directory: session.directory)
         XCTAssertEqual(run.status, 65, "a registration with a mistake is a data error\n\(run.errorOutput)")
         XCTAssertEqual(run.errorOutput.split(separator: "\n").filter { $0.contains("org.example.Typo.conf:4:") }.count, 1, run.errorOutput)
@@ -133,19 +138,14 @@ final class RegisteredCheckEndToEndTests: XCTestCase {
     }
 
     func testAnAppTheAdministratorMutedIsNotFetchedAndTheOthersAre() throws {
-        let session = try agentSession()
-        let environment = try environment(session)
-        let server = try FeedServer(directory: session.directory, tls: nil)
-        addTeardownBlock { server.stop() }
-        try server.publish("open.plist", feed("2026/11/01", title: "Open"))
-        try server.publish("muted.plist", feed("2026/11/02", title: "Muted"))
-        try register("org.example.Open", feed: server.url("open.plist"), in: environment)
-        try register("org.example.Muted", feed: server.url("muted.plist"), in: environment)
+        let (session, environment, server) = try setUpRun()
+        try publishAndRegister("org.example.Open", key: "2026/11/01", title: "Open", server: server, environment: environment)
+        try publishAndRegister("org.example.Muted", key: "2026/11/02", title: "Muted", server: server, environment: environment)
         try session.writeSystemKeyFile("[app org.example.Muted]\nMuted=true\n")
         let run = try runRegistered(environment, directory: session.directory)
         XCTAssertEqual(run.status, 0, run.errorOutput)
         XCTAssertEqual(shown(run.output), ["org.example.Open 2026/11/01"])
-        XCTAssertEqual(server.requests.map(\.path), ["/open.plist"], "the muted app's feed is not asked")
+        XCTAssertEqual(server.requests.map(\.path), ["/org.example.Open.plist"], "the muted app's feed is not asked")
         XCTAssertEqual(events(run.output).filter { $0["app"] as? String == "org.example.Muted" }.compactMap { $0["event"] as? String },
                        ["check-skipped"])
     }
@@ -182,14 +182,10 @@ final class RegisteredCheckEndToEndTests: XCTestCase {
     }
 
     func testARunKilledWhileItWaitsForASlowFeedLosesNothingAndTheNextRunShowsEachMessageOnce() throws {
-        let session = try agentSession()
-        let environment = try environment(session)
-        let server = try FeedServer(directory: session.directory, tls: nil)
-        addTeardownBlock { server.stop() }
-        try server.publish("fast.plist", feed("2026/11/01", title: "Fast"))
-        try server.publish("slow.plist", feed("2026/11/02", title: "Slow"))
-        try register("org.example.Fast", feed: server.url("fast.plist"), in: environment)
-        try register("org.example.Slow", feed: server.url("slow/3/slow.plist"), in: environment)
+        let (session, environment, server) = try setUpRun()
+        try publishAndRegister("org.example.Fast", key: "2026/11/01", title: "Fast", server: server, environment: environment)
+        try publishAndRegister("org.example.Slow", key: "2026/11/02", title: "Slow", path: "slow/3/org.example.Slow.plist", server: server,
+                               environment: environment)
         let killed = try ChildProcess(TestPaths.herald, ["check", "--registered", "--json"], environment: environment,
                                       directory: session.directory, name: "killed")
         XCTAssertTrue(eventually(within: 10) { self.events(killed.output).contains { $0["event"] as? String == "fetched" } },

@@ -10,7 +10,7 @@ struct CheckCommand: ParsableCommand, UsageExample, ParsedCheckOptions {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check a feed and show the messages this user has not answered.",
-        discussion: ExitStatus.summary(exitStatuses)
+        discussion: RegisteredCheckCommand.usage + "\n\n" + ExitStatus.summary(exitStatuses)
     )
 
     /// The statuses a check exits with, besides a signal's.

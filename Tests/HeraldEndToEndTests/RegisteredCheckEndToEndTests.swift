@@ -127,6 +127,27 @@ final class RegisteredCheckEndToEndTests: XCTestCase {
         XCTAssertEqual(shown(again.output), [], "not due again, and nothing twice")
     }
 
+    func testTheRunsOwnOptionsAreReadByItsOwnParserAndAMistakeIsAUsageError() throws {
+        let session = try agentSession()
+        let environment = try environment(session)
+        let cases: [(arguments: [String], status: Int32, errorOutput: String)] = [
+            (["--deadline", "0"], 64, "herald: --deadline must be more than 0 and at most 3600 seconds.\nherald: see 'herald check --help'\n"),
+            (["--bogus"], 64, "herald: unknown option '--bogus'\nherald: see 'herald check --help'\n"),
+            (["--start-delay", "86401"], 64, "herald: --start-delay must be from 0 to 86400 seconds, not 86401\nherald: see 'herald check --help'\n"),
+        ]
+        for (arguments, status, errorOutput) in cases {
+            let run = try ChildProcess(TestPaths.herald, ["check", "--registered"] + arguments, environment: environment,
+                                       directory: session.directory, name: "usage")
+            XCTAssertEqual(run.wait(seconds: 20), status, "\(arguments)")
+            XCTAssertEqual(run.errorOutput, errorOutput, "\(arguments)")
+            XCTAssertEqual(run.output, "", "\(arguments)")
+        }
+        let help = try ChildProcess(TestPaths.herald, ["check", "--registered", "--help"], environment: environment,
+                                    directory: session.directory, name: "help")
+        XCTAssertEqual(help.wait(seconds: 20), 0)
+        XCTAssertTrue(help.output.hasPrefix("OVERVIEW: Check every registered app at once, in one process.\n"), help.output)
+    }
+
     func testARegistrationWithAMistakeIsNamedByFileAndLineAndTheOthersAreStillChecked() throws {
         let (session, environment, server) = try setUpRun()
         try publishAndRegister("org.example.Good", key: "2026/11/01", title: "Good", server: server, environment: environment)

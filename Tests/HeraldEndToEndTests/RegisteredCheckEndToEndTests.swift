@@ -127,6 +127,27 @@ final class RegisteredCheckEndToEndTests: XCTestCase {
         XCTAssertEqual(shown(again.output), [], "not due again, and nothing twice")
     }
 
+    func testAtTheRunsDeadlineTheAppsWithTheirFeedGoOnAndThoseNotStartedAreLeftToTheNextRun() throws {
+        let (session, environment, server) = try setUpRun()
+        try FileManager.default.createDirectory(at: session.userKeyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "[budget]\nPerDay=100\nPerWeek=100\n".write(to: session.userKeyFile, atomically: true, encoding: .utf8)
+        // Eight slow feeds: six are fetched at once, and the deadline passes before they come.
+        let apps = (1...8).map { "org.example.Slow\($0)" }
+        for (index, app) in apps.enumerated() {
+            try publishAndRegister(app, key: "2026/09/0\(index + 1)", title: "Slow \(index + 1)", path: "slow/3/\(app).plist",
+                                   server: server, environment: environment)
+        }
+        let run = try ChildProcess(TestPaths.herald, ["check", "--registered", "--json", "--deadline", "1"], environment: environment,
+                                   directory: session.directory, name: "deadline")
+        XCTAssertEqual(run.wait(seconds: 30), 75, run.errorOutput)
+        XCTAssertEqual(run.errorOutput, apps.suffix(2).map { "herald: \($0): not checked: the run's deadline passed before its turn; the next run checks it\n" }.joined())
+        XCTAssertEqual(shown(run.output).sorted(), apps.prefix(6).enumerated().map { "\($1) 2026/09/0\($0 + 1)" },
+                       "the six started go on once their feed comes")
+        let next = try runRegistered(environment, directory: session.directory)
+        XCTAssertEqual(next.status, 0, next.errorOutput)
+        XCTAssertEqual(shown(next.output).sorted(), apps.suffix(2).enumerated().map { "\($1) 2026/09/0\($0 + 7)" }, "the next run checks them")
+    }
+
     func testTheRunsOwnOptionsAreReadByItsOwnParserAndAMistakeIsAUsageError() throws {
         let session = try agentSession()
         let environment = try environment(session)

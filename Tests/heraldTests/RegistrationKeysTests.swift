@@ -1,3 +1,4 @@
+import Foundation
 import Herald
 import HeraldCore
 import XCTest
@@ -215,5 +216,14 @@ final class RegistrationKeysTests: XCTestCase {
         var expected = line
         expected.startDelay = CheckCommandLine.Defaults.startDelay
         XCTAssertEqual(read(text).line, expected, "the start delay is not kept")
+    }
+
+    func testTheFormatsPageListsEveryKeyWithItsOption() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let page = try String(contentsOf: root.appendingPathComponent("desktop/docs/registration.md"), encoding: .utf8)
+        let rows = page.split(separator: "\n").filter { $0.hasPrefix("| `") }.map { row in
+            row.split(separator: "|").prefix(2).map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "`")) }
+        }
+        XCTAssertEqual(rows, RegistrationKeys.options.map { [$0.key, $0.option.name] })
     }
 }

@@ -73,7 +73,7 @@ package final class FeedSource {
     ///   - publicKeys: the Ed25519 keys the app trusts, any one of which must have signed the
     ///     feed; none accepts unsigned feeds.
     ///   - appID: the app checking; a feed signed for another app is refused. `nil` checks no app.
-    ///   - now: the clock a signature's expiry is compared with.
+    ///   - now: the clock a signature's expiry is compared with, and a `Retry-After` counts from.
     ///   - languages: the user's languages (`Audience.languages`), for a URL with `{lang}`.
     ///   - cache: where the cached copy is kept; `nil` for none.
     package init(url: String, userAgent: String, timeout: Double, sizeLimit: Int, rules: URLRules, caFile: String? = nil,
@@ -85,7 +85,7 @@ package final class FeedSource {
         self.publicKeys = publicKeys
         self.appID = appID
         self.now = now
-        makeFetcher = { FeedFetcher(userAgent: userAgent, timeout: timeout, sizeLimit: sizeLimit, rules: rules, caFile: caFile) }
+        makeFetcher = { FeedFetcher(userAgent: userAgent, timeout: timeout, sizeLimit: sizeLimit, rules: rules, caFile: caFile, now: now) }
     }
 
     /// The feed argument that names standard input. Such a feed is read once, never cached,

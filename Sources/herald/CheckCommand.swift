@@ -234,7 +234,7 @@ struct CheckOptions: ParsableArguments, ParsedCheckOptions {
     @Flag(help: "Ignore the periods and start over once every message was answered (for publishers).")
     var debug = false
 
-    @Flag(help: "Check now: skip the first-launch, check-period and failure-backoff gates.")
+    @Flag(help: "Check now: skip the first-launch, check-period, failure-backoff and Retry-After gates.")
     var force = false
 
     @Option(help: "Most messages shown by one check.")

@@ -27,7 +27,7 @@ extension Check {
                 return .fetched(.init(cacheRecord: loaded.cacheRecord, signature: signature))
             case .failed(let error):
                 switch error {
-                case .fetch, .feed, .signature: return .failed(reason: error.description, countsAsFailure: true)
+                case .fetch, .feed, .signature: return .failed(reason: error.description, countsAsFailure: true, retryAfter: error.retryAfter)
                 case .noNotificationServer, .configuration, .keyFile, .presentation, .state, .libraryUnavailable:
                     return .failed(reason: error.description, countsAsFailure: false)
                 }

@@ -10,6 +10,9 @@ import XCTest
 /// app's own check at the same instant never shows a message twice; a run killed mid-way loses
 /// nothing.
 final class RegisteredCheckEndToEndTests: XCTestCase {
+    /// How many checks a run starts at once (`RegisteredCheck.fetchesAtOnce`).
+    static let fetchesAtOnce = 6
+
     /// A session whose bus starts the agent, with a stand-in notification server, a private
     /// data folder (no app of the machine's registered) and the standard budget.
     func agentSession() throws -> DesktopSession {
@@ -146,6 +149,26 @@ final class RegisteredCheckEndToEndTests: XCTestCase {
         let next = try runRegistered(environment, directory: session.directory)
         XCTAssertEqual(next.status, 0, next.errorOutput)
         XCTAssertEqual(shown(next.output).sorted(), apps.suffix(2).enumerated().map { "\($1) 2026/09/0\($0 + 7)" }, "the next run checks them")
+    }
+
+    func testAServerThatAnswers429WithRetryAfterIsNotAskedAgainByTheAppsThatStartAfterAndTheNextRunWaits() throws {
+        let (session, environment, server) = try setUpRun()
+        // Eight apps on one server: six fetch at once; the two that start after them know the
+        // server asked to wait, and ask nothing.
+        let apps = (1...8).map { "org.example.Busy\($0)" }
+        for (index, app) in apps.enumerated() {
+            try publishAndRegister(app, key: "2026/08/0\(index + 1)", title: "Busy", server: server, environment: environment)
+            try server.publish("\(app).plist.status", "429\nRetry-After: 120\n")
+        }
+        let run = try runRegistered(environment, directory: session.directory)
+        XCTAssertEqual(run.status, 75, run.errorOutput)
+        XCTAssertEqual(server.requests.count, Self.fetchesAtOnce, "only the checks fetching at once asked")
+        let failed = events(run.output).filter { $0["event"] as? String == "failed" }
+        XCTAssertEqual(failed.compactMap { $0["app"] as? String }.sorted(), apps, "every app's check failed")
+        XCTAssertEqual(Set(failed.compactMap { $0["host"] as? String }), ["127.0.0.1:\(server.port)"])
+        let next = try runRegistered(environment, directory: session.directory)
+        XCTAssertEqual(next.status, 0, next.errorOutput)
+        XCTAssertEqual(server.requests.count, Self.fetchesAtOnce, "the next run asks nothing before the time")
     }
 
     func testTheRunsOwnOptionsAreReadByItsOwnParserAndAMistakeIsAUsageError() throws {

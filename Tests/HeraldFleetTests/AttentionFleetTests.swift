@@ -40,11 +40,11 @@ final class AttentionFleetTests: XCTestCase {
 
     func testNoMessageIsLost() async {
         let report = await Self.smallPopulation.value
-        for outcome in [report.before, report.after] {
+        for outcome in [report.before, report.after, report.oneCheck] {
             XCTAssertEqual(outcome.counts.fates.lost, 0)
             XCTAssertGreaterThan(outcome.counts.fates.shown, 0)
+            XCTAssertEqual(outcome.counts.fates.total, report.before.counts.fates.total, "every run sees the same feeds")
         }
-        XCTAssertEqual(report.before.counts.fates.total, report.after.counts.fates.total, "both runs see the same feeds")
         XCTAssertGreaterThan(report.after.waited, 0)
         XCTAssertGreaterThan(report.after.counts.fates.waiting, report.before.counts.fates.waiting)
     }
@@ -89,6 +89,17 @@ final class AttentionFleetTests: XCTestCase {
         XCTAssertEqual(shownOnDayOne(.oneCheck), highest)
         XCTAssertEqual(shownOnDayOne(.after), [MessageID(slot: 0, position: 0), MessageID(slot: 0, position: 1), MessageID(slot: 0, position: 2)])
         XCTAssertEqual(shownOnDayOne(.before).count, 7, "without the budget every app shows all it has")
+    }
+
+    func testWithOneCheckForEveryAppTheBudgetHoldsAndFewerDaysGoToALowerPriority() async throws {
+        let report = await Self.smallPopulation.value
+        XCTAssertEqual(report.oneCheck.counts.peopleOverDayBudget, 0)
+        XCTAssertEqual(report.oneCheck.counts.peopleOverWeekBudget, 0)
+        XCTAssertGreaterThan(report.oneCheck.daysShown, 0)
+        XCTAssertLessThan(report.oneCheck.outrankedShare * 2, report.after.outrankedShare,
+                          "checked together, the room goes to the highest Priority waiting across apps on far fewer days")
+        XCTAssertLessThan(try XCTUnwrap(report.oneCheck.daysToFirstShow[10]).median, try XCTUnwrap(report.after.daysToFirstShow[10]).median,
+                          "Priority 10 is shown sooner")
     }
 
     func testTheSameSeedGivesTheSameFeedsChecksAndAnswers() {

@@ -48,8 +48,9 @@ package struct AttentionOutcome: Sendable, Equatable, Codable {
     /// Days of the counted weeks on which a notification within the budget was shown.
     package var daysShown: Int
     /// Of those, the days on which one was shown while another app had a message of a higher
-    /// `Priority` waiting for its first showing (published, not ended): the day's room went to
-    /// a lower one.
+    /// `Priority` and no greater weight waiting for its first showing (published, not ended):
+    /// the room it took went to a lower one. (A heavier one, a promotion or a survey, may not
+    /// fit the room a lighter one takes.)
     package var daysOutranked: Int
     /// How long the messages first shown in the counted weeks took from being published to
     /// their first showing, in days, by `Priority`; those that pass the budget left out.
@@ -70,7 +71,7 @@ package struct AttentionOutcome: Sendable, Equatable, Codable {
     /// The share of the messages first shown in the counted weeks that waited for room.
     package var waitedShare: Double { Double(waited) / Double(max(1, counts.firstShown)) }
     /// The share of the days with a notification on which the room went to a lower `Priority`
-    /// than another app had waiting.
+    /// than another app had waiting, no heavier.
     package var outrankedShare: Double { Double(daysOutranked) / Double(max(1, daysShown)) }
 }
 
@@ -174,7 +175,7 @@ struct AttentionTally: Sendable {
     var counts = AttentionCounts()
     /// Days of the counted weeks with a notification shown within the budget, one per person and day.
     var daysShown = 0
-    /// Of those, the days the room went to a lower `Priority` than another app had waiting.
+    /// Of those, the days the room went to a lower `Priority` than another app had waiting, no heavier.
     var daysOutranked = 0
     /// Days from publication to the first showing, of the messages first shown in the counted
     /// weeks that do not pass the budget, by `Priority`.
@@ -222,8 +223,9 @@ struct AttentionTally: Sendable {
     }
 
     /// Counts the days of the counted weeks with a showing within the budget, and those on which
-    /// one went to a message while another app had one of a higher `Priority` waiting for its
-    /// first showing: published before it, not ended, and first shown later or never.
+    /// one went to a message while another app had one of a higher `Priority` and no greater
+    /// weight waiting for its first showing: published before it, not ended, and first shown
+    /// later or never.
     mutating func countOutranked(_ person: PersonWeeks, setup: AttentionSetup) {
         var shownDays: Set<Int> = [], outrankedDays: Set<Int> = []
         for showing in person.showings where !showing.passesBudget && (setup.countedFrom..<setup.end).contains(showing.time) {
@@ -231,7 +233,8 @@ struct AttentionTally: Sendable {
             shownDays.insert(day)
             guard !outrankedDays.contains(day) else { continue }
             let outranked = person.published.contains { message in
-                message.id.slot != showing.slot && message.priority > showing.priority && message.at <= showing.time
+                message.id.slot != showing.slot && message.priority > showing.priority && message.weight <= showing.weight
+                    && message.at <= showing.time
                     && (message.ends.map { $0 > showing.time } ?? true) && (person.firstShown[message.id].map { $0 > showing.time } ?? true)
             }
             if outranked { outrankedDays.insert(day) }

@@ -196,7 +196,7 @@ package enum AttentionSimulation {
                 let candidate = AttentionCandidate(message.entry, allowsCriticalUrgency: app.configuration.allowsCriticalUrgency)
                 weeks.published.append(PersonWeeks.Published(
                     id: MessageID(slot: slot, position: position), at: message.published, ends: message.ends,
-                    priority: candidate.priority, passesBudget: candidate.passesBudget))
+                    priority: candidate.priority, weight: candidate.weight, passesBudget: candidate.passesBudget))
             }
         }
         return weeks
@@ -240,6 +240,8 @@ struct PersonWeeks {
         var ends: Double?
         /// Its `Priority`.
         var priority: Double
+        /// What one showing takes from the budget.
+        var weight: Int
         /// Whether it may pass the budget (critical security, where the app allows it).
         var passesBudget: Bool
     }

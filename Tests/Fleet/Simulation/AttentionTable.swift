@@ -63,7 +63,7 @@ package enum AttentionTable {
             row("how long those waited, days: median / p90 / max") { o in
                 o.waitDays.map { [$0.median, $0.p90, $0.max].map { FleetTable.decimal($0, digits: 1) }.joined(separator: " / ") } ?? "–"
             },
-            row("days a message was shown while another app's of higher Priority waited") { FleetTable.percent($0.outrankedShare) },
+            row("days the room went to a lower Priority than another app had waiting, no heavier") { FleetTable.percent($0.outrankedShare) },
             row("published to first shown, days, median: Priority 10 / 5 / 2 / 0") { o in
                 [10, 5, 2, 0].map { o.daysToFirstShow[$0].map { FleetTable.decimal($0.median, digits: 1) } ?? "–" }.joined(separator: " / ")
             },

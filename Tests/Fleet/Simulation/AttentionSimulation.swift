@@ -135,17 +135,15 @@ package enum AttentionSimulation {
                 if gate.skip == nil { due.append(slot) }
             }
             if way == .oneCheck {
-                for slot in due {
+                let announcements = due.map { slot in
                     let app = apps[slot]
                     let planned = CheckPolicy.plan(feed: app.feed(at: round.time), prompts: [], state: states[slot], claimant: claimant(slot),
                                                    claimUntil: claimUntil, in: context(slot), rolloutDraw: 0, attention: nil)
-                    let candidates = planned.messages.prefix(planned.claimedMessages).map {
-                        AttentionCandidate($0, allowsCriticalUrgency: app.configuration.allowsCriticalUrgency)
-                    }
-                    guard !candidates.isEmpty else { continue }
-                    ledger = AttentionPolicy.announce(candidates, cap: app.configuration.maxNotificationsPerCheck, app: app.id,
-                                                      budget: setup.budget, ledger: ledger, now: now)
+                    return AttentionPolicy.Announcement(
+                        app: app.id, candidates: planned.claimed.map { AttentionCandidate($0, allowsCriticalUrgency: app.configuration.allowsCriticalUrgency) },
+                        cap: app.configuration.maxNotificationsPerCheck, budget: setup.budget)
                 }
+                ledger = AttentionPolicy.announce(announcements, ledger: ledger, now: now)
             }
             for slot in due {
                 let app = apps[slot], claimant = claimant(slot)
@@ -154,7 +152,7 @@ package enum AttentionSimulation {
                     claimant: claimant, claimUntil: claimUntil, in: context(slot), rolloutDraw: 0,
                     attention: way == .before ? nil : (app.id, ledger))
                 var state = plan.state
-                let shown = plan.messages.prefix(plan.claimedMessages)
+                let shown = plan.claimed
                 for skipped in plan.skipped where skipped.reason.isOverBudget {
                     if let position = app.position(of: skipped.key), weeks.heldBack[MessageID(slot: slot, position: position)] == nil {
                         weeks.heldBack[MessageID(slot: slot, position: position)] = round.time

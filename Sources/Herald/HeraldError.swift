@@ -39,6 +39,13 @@ public enum HeraldError: Error, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The feed server's request not to be asked before a time (HTTP 429 or 503 with a
+    /// `Retry-After`), when this is the failure of such a fetch.
+    package var retryAfter: RetryAfter? {
+        if case .fetch(let error) = self { return error.retryAfter }
+        return nil
+    }
+
     /// A state store's failure, as a check and the advanced API report it.
     static func state(failing error: any Error) -> HeraldError {
         .state(StateStoreError(error, writing: "the state"))

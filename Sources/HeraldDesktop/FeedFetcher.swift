@@ -53,6 +53,10 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// HTTP 304 to a request that named no cached copy: there is nothing it could mean, so it
     /// is a failure, never a reason to ask again.
     case notModifiedWithoutCopy
+    /// The server answered 429 Too Many Requests or 503 Service Unavailable (`status`) with a
+    /// `Retry-After` Herald could read: `host` (with its port, when the URL names one) asked not
+    /// to be asked again before `until` (`RetryAfter`).
+    case askedToWait(host: String, status: Int, until: Date)
 
     /// One sentence for people.
     public var description: String {
@@ -69,7 +73,16 @@ public enum FetchError: Error, Sendable, Equatable, CustomStringConvertible {
             return "none of the feed's URLs is there; asked " + urls.joined(separator: ", ")
         case .notModifiedWithoutCopy:
             return "the server answered 304 Not Modified to a request that named no cached copy"
+        case .askedToWait(let host, let status, let until):
+            let phrase = status == 429 ? "Too Many Requests" : status == 503 ? "Service Unavailable" : "HTTP"
+            return "\(host) asked to be asked again after \(ISO8601Moment.text(until)) (\(status) \(phrase))"
         }
+    }
+
+    /// The server's request not to be asked before a time, when this failure carries one.
+    package var retryAfter: RetryAfter? {
+        if case .askedToWait(let host, _, let until) = self { return RetryAfter(host: host, until: until) }
+        return nil
     }
 
     /// Whether the feed is not there: HTTP 404, a `file:` feed that does not exist, or none of
@@ -148,12 +161,17 @@ package final class FeedFetcher {
     /// fetch then fails with this reason rather than falling back to the system's store.
     private var unusableAuthorities: String?
 
+    /// The time a `Retry-After` in seconds counts from.
+    let now: @MainContext () -> Date
+
     /// Creates a fetcher with its own libsoup session (made on its first http(s) request).
     ///
     /// - Parameter caFile: a PEM file of the certificate authorities trusted for https, in
     ///   place of the system's store (a company's own CA, or a test's); `nil` for the system's.
+    /// - Parameter now: the clock a `Retry-After` in seconds counts from.
     package init(userAgent: String, timeout: Double = 60, sizeLimit: Int = 1 << 20, maxRedirects: Int = 5, rules: URLRules = URLRules(),
-                caFile: String? = nil) {
+                caFile: String? = nil, now: @escaping @MainContext () -> Date = { Date() }) {
+        self.now = now
         self.timeout = timeout
         self.sizeLimit = sizeLimit
         self.maxRedirects = maxRedirects
@@ -229,6 +247,16 @@ package final class FeedFetcher {
 
     private static func seconds(until deadline: ContinuousClock.Instant) -> Double {
         (deadline - .now) / .seconds(1)
+    }
+
+    /// The server of an http(s) URL as a `Retry-After` names it: the host in lower case, with
+    /// the port when the URL names one; `nil` for a URL without a host.
+    package nonisolated static func server(of url: String) -> String? {
+        guard let uri = g_uri_parse(url, G_URI_FLAGS_NONE, nil) else { return nil }
+        defer { g_uri_unref(uri) }
+        guard let host = g_uri_get_host(uri).map({ String(cString: $0).lowercased() }), !host.isEmpty else { return nil }
+        let port = g_uri_get_port(uri)
+        return port > 0 ? "\(host):\(port)" : host
     }
 
     /// Why `url` may not be fetched under `rules`, or `nil` when it may.
@@ -406,6 +434,12 @@ private final class FetchOperation {
             if let length, length > 0 { body.reserveCapacity(length) }
             received = FeedValidators(etag: header("ETag"), lastModified: header("Last-Modified"))
             readChunk()
+        case 429, 503:
+            // A server that says when to come back is taken at its word (RFC 9110 §10.2.3); one
+            // that does not, or says it in a way that does not read, is any other failure.
+            let until = header("Retry-After").flatMap { RetryAfter.moment(fromHeader: $0, now: fetcher.now()) }
+            guard let until, let server = FeedFetcher.server(of: currentURL) else { return finish(.failure(.httpStatus(status))) }
+            finish(.failure(.askedToWait(host: server, status: status, until: until)))
         default:
             finish(.failure(.httpStatus(status)))
         }

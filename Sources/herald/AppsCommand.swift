@@ -16,7 +16,7 @@ struct AppsCommand: ParsableCommand, UsageExample {
             """
     )
 
-    static let example = "herald apps"
+    static let example = "herald apps --json"
 
     @Flag(help: "Print one JSON object per line: one per app, per registration shadowed and per problem.")
     var json = false

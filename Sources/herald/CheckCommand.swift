@@ -10,7 +10,7 @@ struct CheckCommand: ParsableCommand, UsageExample, ParsedCheckOptions {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check a feed and show the messages this user has not answered.",
-        discussion: ExitStatus.summary(exitStatuses)
+        discussion: RegisteredCheckCommand.usage + "\n\n" + ExitStatus.summary(exitStatuses)
     )
 
     /// The statuses a check exits with, besides a signal's.
@@ -234,7 +234,7 @@ struct CheckOptions: ParsableArguments, ParsedCheckOptions {
     @Flag(help: "Ignore the periods and start over once every message was answered (for publishers).")
     var debug = false
 
-    @Flag(help: "Check now: skip the first-launch, check-period and failure-backoff gates.")
+    @Flag(help: "Check now: skip the first-launch, check-period, failure-backoff and Retry-After gates.")
     var force = false
 
     @Option(help: "Most messages shown by one check.")

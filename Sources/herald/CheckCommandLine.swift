@@ -41,7 +41,7 @@ struct CheckCommandLine: Sendable, Equatable {
     var showOnFirstLaunch = false
     /// Ignore the periods and start over once every message was answered.
     var debug = false
-    /// Skip the first-launch, check-period and failure-backoff gates.
+    /// Skip the first-launch, check-period, failure-backoff and Retry-After gates.
     var force = false
     /// Most messages shown by one check.
     var max = Defaults.max

@@ -15,10 +15,7 @@ extension HeraldCommand {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
-            if RegisteredCheckCommand.asks(arguments[...]) {
-                var command = try RegisteredCheckCommand.parseAsRoot(Array(arguments.dropFirst()))
-                try command.run()
-            }
+            if RegisteredCheckCommand.asks(arguments[...]) { RegisteredCheckCommand.main(Array(arguments.dropFirst())) }
             if arguments.first == "check" { try CheckCommand.runPlainArguments(Array(arguments.dropFirst())) }
             var command = try parseAsRoot(arguments)
             let named = type(of: command)

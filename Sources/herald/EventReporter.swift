@@ -103,16 +103,27 @@ final class EventReporter: HeraldDelegate, HandoverObserving {
         emit("check-skipped", Self.fields(of: reason), text: "no check: \(reason)")
     }
 
-    /// The fields of a `check-skipped` event: the reason's name and sentence, and for a mute who
-    /// muted (`by`), what (`scope`) and in which file. `check --explain --json` writes the same.
+    /// The fields of a `check-skipped` event: the reason's name and sentence, for a mute who
+    /// muted (`by`), what (`scope`) and in which file, and for a server that asked to wait its
+    /// `host` and the time (`until`). `check --explain --json` writes the same.
     nonisolated static func fields(of reason: CheckSkipReason) -> [String: FeedValue] {
         var fields: [String: FeedValue] = ["reason": .string(reason.name), "detail": .string(reason.description)]
-        if case .muted(let mute) = reason {
+        switch reason {
+        case .muted(let mute):
             fields["by"] = .string(mute.by.rawValue)
             fields["scope"] = .string(mute.scope.rawValue)
             fields["file"] = .string(mute.file)
+        case .serverAskedToWait(let host, let until):
+            fields.merge(retryAfterFields(RetryAfter(host: host, until: until))) { _, new in new }
+        default:
+            break
         }
         return fields
+    }
+
+    /// The fields that name a server that asked to wait: its `host` and `until` when.
+    nonisolated static func retryAfterFields(_ asked: RetryAfter) -> [String: FeedValue] {
+        ["host": .string(asked.host), "until": .string(ISO8601Moment.text(asked.until))]
     }
 
     private func fetching(from mirror: FeedMirror) {
@@ -140,7 +151,9 @@ final class EventReporter: HeraldDelegate, HandoverObserving {
             message = feedError.description(source: FeedSource.path(forFileURL: url) ?? url)
         }
         if json {
-            emit("failed", ["kind": .string(error.kind), "message": .string(message), "exitCode": .integer(Int(ExitStatus(error).code))], text: "")
+            var fields: [String: FeedValue] = ["kind": .string(error.kind), "message": .string(message), "exitCode": .integer(Int(ExitStatus(error).code))]
+            if let asked = error.retryAfter { fields.merge(Self.retryAfterFields(asked)) { _, new in new } }
+            emit("failed", fields, text: "")
         } else {
             flush()
             Self.complain(named(message))

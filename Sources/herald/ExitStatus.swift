@@ -72,7 +72,7 @@ enum ExitStatus: CaseIterable, Sendable {
         switch self {
         case .done: "also when nothing was due, or the check was deferred or muted"
         case .usage: "an option or argument that cannot be used"
-        case .data: "an unusable feed, prompts file or signature; a feed with errors"
+        case .data: "an unusable feed, prompts file, signature or registration"
         case .noInput: "a named file cannot be read or is not a regular file"
         case .unavailable: "no notification server, or it refused the messages"
         case .software: "the system gave no randomness for a new key"

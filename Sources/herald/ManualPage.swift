@@ -33,7 +33,9 @@ enum ManualPage {
         ("$XDG_CACHE_HOME/herald/APP.feed", "The last feed fetched for an app, sent back as a conditional request (default ~/.cache/herald)."),
         ("$XDG_CONFIG_HOME/herald/herald.conf", "The user's key file: which apps are muted (Muted) and which categories of message (MutedCategories), written by herald mute and herald unmute, and the attention budget ([budget] PerDay, PerWeek), written by herald budget and taken out by herald budget --reset (default ~/.config/herald/herald.conf)."),
         ("$XDG_CONFIG_DIRS/herald/herald.conf", "The administrator's key file: mutes the user cannot undo (Muted, MutedCategories), a ceiling on the attention budget ([budget] PerDay, PerWeek), and a mirror fetched instead of an app's own feed (FeedURL, read from this file only) (default /etc/xdg/herald/herald.conf)."),
-        ("$XDG_CONFIG_HOME/autostart/APP.herald.desktop", "The autostart entry that runs herald check at login, written by herald autostart enable (default ~/.config/autostart)."),
+        ("$XDG_DATA_HOME/herald/apps/APP.conf", "The user's registration of an app, checked at login, written by herald autostart enable and listed by herald apps (default ~/.local/share)."),
+        ("$XDG_DATA_DIRS/herald/apps/APP.conf", "The registrations of the machine's apps; the user's comes first, then these in order (default /usr/local/share:/usr/share). An app's desktop entry in applications/ registers it too with X-Herald- keys."),
+        ("$XDG_CONFIG_HOME/autostart/APP.herald.desktop", "A login entry that runs herald check for one app, as herald autostart enable wrote it before registrations; herald autostart enable moves it into a registration (default ~/.config/autostart)."),
     ]
 
     /// The variables herald reads, each with what it changes. `ProcessEnvironment.names` are the
@@ -44,8 +46,8 @@ enum ManualPage {
         ("XDG_CACHE_HOME", "Where fetched feeds are kept (default ~/.cache)."),
         ("XDG_CONFIG_HOME", "Where the user's key file and the autostart entries are (default ~/.config)."),
         ("XDG_CONFIG_DIRS", "Where the administrator's key file is, most important first (default /etc/xdg)."),
-        ("XDG_DATA_HOME", "Where the user's installed desktop entries are looked up (default ~/.local/share)."),
-        ("XDG_DATA_DIRS", "Where the system's installed desktop entries are looked up (default /usr/local/share:/usr/share)."),
+        ("XDG_DATA_HOME", "Where the user's registrations and installed desktop entries are looked up (default ~/.local/share)."),
+        ("XDG_DATA_DIRS", "Where the system's registrations, installed desktop entries and AppStream metainfo are looked up (default /usr/local/share:/usr/share)."),
         ("XDG_CURRENT_DESKTOP", "The desktops a message may be targeted at (GNOME, KDE)."),
         ("LANGUAGE", "The user's languages, most wanted first, for the messages and their buttons; then LC_ALL, LC_MESSAGES and LANG."),
         ("LC_ALL", "The user's language when LANGUAGE is not set."),

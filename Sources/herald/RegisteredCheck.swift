@@ -27,11 +27,7 @@ struct RegisteredCheck {
 
     /// Runs every check and returns the exit status: the first failure's, else done.
     func run(startDelay: Double) -> Int32 {
-        let loop = MainLoop()
-        var heralds: [(herald: Herald, reporter: EventReporter)] = []
-        // The first failure's status: an app that could not be set up, then each check's.
-        var failure: Int32?
-        var running = 0
+        let run = Run()
         for app in apps {
             var session = CheckSession(configuration: app.line.configuration, json: json)
             session.serverWait = app.line.serverWait
@@ -41,13 +37,10 @@ struct RegisteredCheck {
             do {
                 herald = try session.makeHerald().herald
             } catch {
-                failure = failure ?? error.rawValue
+                run.failed(error.rawValue)
                 continue
             }
-            let reporter = EventReporter(json: json) {
-                running -= 1
-                if running == 0 { loop.quit() }
-            }
+            let reporter = EventReporter(json: json) { run.ended() }
             reporter.app = app.appID
             herald.delegate = reporter
             herald.handoverObserver = reporter
@@ -56,36 +49,73 @@ struct RegisteredCheck {
             } catch {
                 EventReporter.complain("\(app.appID): \(error)")
             }
-            heralds.append((herald, reporter))
+            run.checks.append((herald, reporter))
         }
-        guard !heralds.isEmpty else { return failure ?? ExitStatus.done.code }
-        running = heralds.count
+        guard !run.checks.isEmpty else { return run.failure ?? ExitStatus.done.code }
+        run.waiting = run.checks[...]
         let environment = ProcessEnvironment.read()
-        let rendezvous = CheckRendezvous(apps: heralds.map(\.herald.configuration.appID),
-                                         ledger: FileAttentionLedgerStore(environment: environment), clock: SystemClock(),
-                                         deadline: deadline)
-        var waiting = heralds.map(\.herald)[...]
-        func startNext() {
-            guard let herald = waiting.popFirst() else { return }
-            herald.rendezvous = rendezvous
-            herald.appLaunched()
+        SystemClock().schedule(after: .seconds(startDelay)) { [deadline] in
+            let rendezvous = CheckRendezvous(apps: run.checks.map(\.herald.configuration.appID),
+                                             ledger: FileAttentionLedgerStore(environment: environment), clock: SystemClock(),
+                                             deadline: deadline)
+            rendezvous.onCome = { _ in MainContext.idle { run.startNext(meeting: rendezvous) } }
+            SystemClock().schedule(after: deadline) { run.giveUpWaiting() }
+            for _ in 0..<Self.fetchesAtOnce { run.startNext(meeting: rendezvous) }
         }
-        rendezvous.onCome = { _ in MainContext.idle { startNext() } }
         let stop = StopRequest()
         SignalWatcher.start(store: nil) { signal in
             stop.signal = signal
-            for (herald, _) in heralds { herald.closeShownMessages() }
-            loop.quit()
+            for (herald, _) in run.checks { herald.closeShownMessages() }
+            run.loop.quit()
         }
-        SystemClock().schedule(after: .seconds(startDelay)) {
-            for _ in 0..<Self.fetchesAtOnce { startNext() }
-        }
-        loop.run()
-        for (herald, reporter) in heralds {
+        run.loop.run()
+        for (herald, reporter) in run.checks {
             herald.closeShownMessages()
             reporter.flush()
-            if reporter.status != .done { failure = failure ?? reporter.status.code }
+            if reporter.status != .done { run.failed(reporter.status.code) }
         }
-        return (stop.signal ?? SignalWatcher.stopSignal.withLock { $0 }).map(ExitStatus.stopped(by:)) ?? failure ?? ExitStatus.done.code
+        return (stop.signal ?? SignalWatcher.stopSignal.withLock { $0 }).map(ExitStatus.stopped(by:)) ?? run.failure ?? ExitStatus.done.code
+    }
+
+    /// What a run keeps track of on its loop.
+    @MainContext
+    final class Run {
+        let loop = MainLoop()
+        /// Every app's `Herald`, with the reporter of its events.
+        var checks: [(herald: Herald, reporter: EventReporter)] = []
+        /// The checks not yet started, in app-id order.
+        var waiting: ArraySlice<(herald: Herald, reporter: EventReporter)> = []
+        /// The checks started and not yet ended.
+        var running = 0
+        /// The first failure's status: an app that could not be set up, then each check's.
+        private(set) var failure: Int32?
+
+        func failed(_ status: Int32) { failure = failure ?? status }
+
+        /// Starts the next app's check, meeting the others at `rendezvous`.
+        func startNext(meeting rendezvous: CheckRendezvous) {
+            guard let next = waiting.popFirst() else { return }
+            running += 1
+            next.herald.rendezvous = rendezvous
+            next.herald.appLaunched()
+        }
+
+        /// A check ended: the run is over once none runs and none waits to start.
+        func ended() {
+            running -= 1
+            if running == 0, waiting.isEmpty { loop.quit() }
+        }
+
+        /// The run's one deadline, counted once the start delay has passed: the checks that
+        /// have their feed stop waiting for the others (their rendezvous has the same deadline),
+        /// and an app whose check has not started by then is left to the next run.
+        func giveUpWaiting() {
+            for left in waiting {
+                EventReporter.complain("\(left.herald.configuration.appID): not checked: the run's deadline passed before its turn; the next run checks it")
+                failed(ExitStatus.temporaryFailure.code)
+            }
+            waiting = []
+            if running == 0 { loop.quit() }
+        }
     }
 }

@@ -9,7 +9,7 @@ import HeraldDesktop
 /// and an app.
 struct RegisteredCheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "check",
+        commandName: "herald check",
         abstract: "Check every registered app at once, in one process.")
 
     @Flag(help: "Check every app registered in herald/apps/ or by X-Herald- keys of its desktop entry (herald apps lists them).")
@@ -24,9 +24,37 @@ struct RegisteredCheckCommand: ParsableCommand {
     @Option(help: "Seconds the checks that have their feed wait for the others before the budget is decided without them.")
     var deadline: Double = 60
 
+    /// How `herald check`'s help and manual tell of this command, which has none of its own.
+    static let usage = """
+        herald check --registered [--json] [--start-delay N] [--deadline S] checks every registered app \
+        (herald apps lists them) in one process, as the login timer does: each app as its own check would, \
+        one attention budget decision across them all; it hands what it shows over and exits. \
+        --deadline (default 60) is how long the apps whose feed came wait for the others before the \
+        budget is decided without them. It exits with the first app's failure, else 65 when a \
+        registration has a mistake, else 0.
+        """
+
     /// The arguments of `herald check` that ask for this command.
     static func asks(_ arguments: ArraySlice<String>) -> Bool {
         arguments.first == "check" && arguments.dropFirst().contains("--registered")
+    }
+
+    /// Parses the arguments after `check` and runs the command; exits as `herald` does: help on
+    /// stdout with 0, every error as `herald: …` on stderr with its status.
+    static func main(_ arguments: [String]) -> Never {
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            exit()
+        } catch let status as ExitCode {
+            exit(withError: status)
+        } catch {
+            let code = exitCode(for: error)
+            guard code != .success else { exit(withError: error) }
+            EventReporter.complain(HeraldCommand.sentence(message(for: error)))
+            if code == .validationFailure { EventReporter.complain("see 'herald check --help'") }
+            exit(withError: code)
+        }
     }
 
     func validate() throws {

@@ -55,7 +55,7 @@ enum RegistrationKeys {
         let keyFile: KeyFile
         do throws(KeyFileError) { keyFile = try KeyFile(bytes) } catch { return Reading(problems: [problem(error, file: file)]) }
         var problems = keyFile.groups.filter { $0 != group }.map { name in
-            RegistrationProblem(file: file, line: nil, description: "unknown group [\(name)]" + suggestion(name, among: [group]) + "; the keys go in [\(group)]")
+            RegistrationProblem(file: file, line: nil, description: "unknown group [\(name)]: the keys go in [\(group)]")
         }
         let entries = keyFile.numberedEntries(in: group)
         var reading = read(entries, prefix: "", appID: appID, file: file)

@@ -1,3 +1,4 @@
+import Foundation
 import HeraldCore
 import HeraldDesktop
 import XCTest
@@ -27,5 +28,25 @@ final class FetchErrorTests: XCTestCase {
             XCTAssertEqual(NumberText.plain(value), text)
             XCTAssertEqual(FetchError.timedOut(seconds: value).description, "no answer from the feed server within \(text) s")
         }
+    }
+
+    /// A server that asked to wait is named, with the time it gave and its status in words.
+    func testAServerThatAskedToWaitIsNamedWithItsTimeAndStatus() {
+        let noon = Date(timeIntervalSince1970: 1_795_953_600)
+        XCTAssertEqual(FetchError.askedToWait(host: "feeds.example.org", status: 429, until: noon).description,
+                       "feeds.example.org asked to be asked again after 2026-11-29T12:00:00Z (429 Too Many Requests)")
+        XCTAssertEqual(FetchError.askedToWait(host: "127.0.0.1:8080", status: 503, until: noon).description,
+                       "127.0.0.1:8080 asked to be asked again after 2026-11-29T12:00:00Z (503 Service Unavailable)")
+        XCTAssertEqual(FetchError.askedToWait(host: "feeds.example.org", status: 429, until: noon).retryAfter,
+                       RetryAfter(host: "feeds.example.org", until: noon))
+        XCTAssertNil(FetchError.httpStatus(429).retryAfter)
+    }
+
+    /// The server a `Retry-After` names: the host, and the port when the URL names one.
+    func testTheServerOfAURLIsItsHostAndThePortItNames() {
+        XCTAssertEqual(FeedFetcher.server(of: "https://feeds.example.org/app/feed.plist"), "feeds.example.org")
+        XCTAssertEqual(FeedFetcher.server(of: "http://127.0.0.1:8080/feed.plist"), "127.0.0.1:8080")
+        XCTAssertEqual(FeedFetcher.server(of: "https://Feeds.Example.org:443/feed.plist"), "feeds.example.org:443", "a host is named in lower case")
+        XCTAssertNil(FeedFetcher.server(of: "file:///tmp/feed.plist"))
     }
 }

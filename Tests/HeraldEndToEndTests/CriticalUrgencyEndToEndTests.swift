@@ -48,16 +48,12 @@ final class CriticalUrgencyEndToEndTests: XCTestCase {
         XCTAssertEqual(try urgencies(session).sorted(), ["Update now: a hole in sync: 2", "Version 2 is out: none"])
     }
 
-    func testTheAutostartEntryKeepsTheOption() throws {
+    func testTheRegistrationKeepsTheOption() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
         let enable = try session.run(["autostart", "enable", "--feed", "https://example.org/feed.plist", "--app-id", "org.example.App",
                                       "--allow-critical-urgency"])
         XCTAssertEqual(enable.status, 0, enable.description)
-        let entry = URL(fileURLWithPath: session.environment["XDG_CONFIG_HOME"]!)
-            .appendingPathComponent("autostart/org.example.App.herald.desktop")
-        let exec = try String(contentsOf: entry, encoding: .utf8).split(separator: "\n").first { $0.hasPrefix("Exec=") }
-        let arguments = try XCTUnwrap(exec).split(separator: " ").dropFirst()
-        XCTAssertEqual(arguments.joined(separator: " "),
-                       "check --feed https://example.org/feed.plist --app-id org.example.App --start-delay 120 --allow-critical-urgency")
+        let registration = URL(fileURLWithPath: session.environment["XDG_DATA_HOME"]!).appendingPathComponent("herald/apps/org.example.App.conf")
+        XCTAssertEqual(try String(contentsOf: registration, encoding: .utf8), "[Herald]\nFeed=https://example.org/feed.plist\nAllowCriticalUrgency=true\n")
     }
 }

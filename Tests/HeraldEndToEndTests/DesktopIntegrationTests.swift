@@ -180,45 +180,74 @@ final class DesktopIntegrationTests: XCTestCase {
     }
 }
 
-/// The autostart entry and the launcher entry, as a session manager and a shell use them.
+/// The login entry older versions wrote and the launcher entry, as a session manager and a shell
+/// use them, and the registration `herald autostart enable` moves a login entry into.
 final class DesktopEntryEndToEndTests: XCTestCase {
     let appID = "org.example.Login"
 
-    func testAutostartEntryIsValidAndItsExecRunsTheCheck() throws {
+    func testALoginEntryFromBeforeRunsItsCheckUntilEnableMovesItIntoARegistration() throws {
         let session = try DesktopSession()
         let server = try session.serveFeed(Fixtures.xmlFeed(["a": ["Title": "At login"]]))
-        let enable = try session.heraldToCompletion(["autostart", "enable", "--app-id", appID, "--feed", server.url("feed.plist"),
-                                                     "--app-name", "Login test", "--show-on-first-launch", "--wait", "1", "--start-delay", "1", "--json"])
-        XCTAssertEqual(enable.status, 0)
+        // As `herald autostart enable` wrote it before registrations.
         let path = session.environment["XDG_CONFIG_HOME"]! + "/autostart/\(appID).herald.desktop"
+        let exec = [TestPaths.herald, "check", "--feed", server.url("feed.plist"), "--app-id", appID, "--app-name", "Login test",
+                    "--start-delay", "1", "--show-on-first-launch", "--wait", "1", "--json"]
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try DesktopEntry(fields: [
+            ("Type", "Application"), ("Name", "Login test messages"), ("Exec", DesktopEntry.exec(exec)), ("Icon", "org.herald.Herald"),
+            ("Terminal", "false"), ("NoDisplay", "true"), ("X-GNOME-Autostart-enabled", "true"), ("X-Herald-AppID", appID),
+        ]).text.write(toFile: path, atomically: true, encoding: .utf8)
         XCTAssertEqual(try runToCompletion("/usr/bin/desktop-file-validate", [path], environment: session.environment).status, 0)
-        let entry = DesktopEntry.parse(try String(contentsOfFile: path, encoding: .utf8))
-        let command = DesktopEntry.arguments(ofExec: try XCTUnwrap(entry["Exec"]))
-        XCTAssertEqual(command.first, TestPaths.herald, "the tool by absolute path")
-        XCTAssertTrue(command.contains("--start-delay"))
-        let status = try session.heraldToCompletion(["autostart", "status", "--app-id", appID])
-        XCTAssertTrue(status.output.hasPrefix("on: \(path)"), status.output)
+        XCTAssertEqual(try session.run(["autostart", "status", "--app-id", appID]), ToolRun(status: 0, output: """
+            runs a check of its own at login: \(path); 'herald autostart enable --app-id \(appID)' moves it to a registration
+            runs: \(DesktopEntry.exec(exec))
 
+            """))
+
+        let command = DesktopEntry.arguments(ofExec: try XCTUnwrap(DesktopEntry.parse(try String(contentsOfFile: path, encoding: .utf8))["Exec"]))
+        XCTAssertEqual(command, exec)
         let login = try ChildProcess(command[0], Array(command.dropFirst()), environment: session.environment, directory: session.directory, name: "login")
         XCTAssertEqual(login.wait(seconds: 30), 0, login.errorOutput)
         XCTAssertTrue(login.output.contains(#""event":"shown""#), login.output)
         XCTAssertEqual(try session.notifyCalls().map(\.summary), ["At login"])
 
-        XCTAssertEqual(try session.heraldToCompletion(["autostart", "disable", "--app-id", appID]).status, 0)
+        let registration = session.environment["XDG_DATA_HOME"]! + "/herald/apps/\(appID).conf"
+        XCTAssertEqual(try session.run(["autostart", "enable", "--app-id", appID, "--feed", server.url("feed.plist"), "--wait", "5"]), ToolRun(status: 0, output: """
+            registered: \(registration)
+            moved: removed the login entry \(path); its options are kept where this command gives none
+
+            """))
         XCTAssertFalse(FileManager.default.fileExists(atPath: path))
-        XCTAssertTrue(try session.heraldToCompletion(["autostart", "status", "--app-id", appID]).output.hasPrefix("off"))
+        XCTAssertEqual(try String(contentsOfFile: registration, encoding: .utf8), """
+            [Herald]
+            Feed=\(server.url("feed.plist"))
+            Name=Login test
+            ShowOnFirstLaunch=true
+            Wait=5
+
+            """, "the entry's start delay and --json are a login check's own, not a registration's")
+        XCTAssertEqual(try session.run(["autostart", "status", "--app-id", appID]), ToolRun(status: 0, output: "registered: \(registration)\n"))
+        XCTAssertEqual(try session.run(["autostart", "disable", "--app-id", appID]), ToolRun(status: 0, output: "disabled: removed \(registration)\n"))
+        XCTAssertEqual(try session.run(["autostart", "status", "--app-id", appID]), ToolRun(status: 0, output: """
+            off: not registered (no \(registration)), and no login entry (no \(path))
+
+            """))
     }
 
-    func testShippedAutostartTemplateIsWhatEnableWrites() throws {
+    func testTheShippedExampleLoginEntryMovesIntoARegistration() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
-        _ = try session.heraldToCompletion(["autostart", "enable", "--app-id", "org.herald.GtkDemo", "--app-name", "Herald GTK demo",
-                                            "--feed", "https://example.org/herald/feed.plist"])
-        let written = DesktopEntry.parse(try String(contentsOfFile: session.environment["XDG_CONFIG_HOME"]! + "/autostart/org.herald.GtkDemo.herald.desktop", encoding: .utf8))
-        let shipped = DesktopEntry.parse(try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("desktop/org.herald.GtkDemo.herald.desktop"), encoding: .utf8))
-        var expected = shipped
-        let shippedCommand = DesktopEntry.arguments(ofExec: shipped["Exec"]!)
-        expected.fields = shipped.fields.map { $0.key == "Exec" ? ("Exec", DesktopEntry.exec([TestPaths.herald] + shippedCommand.dropFirst())) : $0 }
-        XCTAssertEqual(written, expected)
+        let path = session.environment["XDG_CONFIG_HOME"]! + "/autostart/org.herald.GtkDemo.herald.desktop"
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: TestPaths.packageRoot.appendingPathComponent("desktop/org.herald.GtkDemo.herald.desktop").path, toPath: path)
+        let registration = session.environment["XDG_DATA_HOME"]! + "/herald/apps/org.herald.GtkDemo.conf"
+        XCTAssertEqual(try session.run(["autostart", "enable", "--app-id", "org.herald.GtkDemo", "--feed", "https://example.org/herald/feed.plist"]),
+                       ToolRun(status: 0, output: """
+                        registered: \(registration)
+                        moved: removed the login entry \(path); its options are kept where this command gives none
+
+                        """))
+        XCTAssertEqual(try String(contentsOfFile: registration, encoding: .utf8),
+                       "[Herald]\nFeed=https://example.org/herald/feed.plist\nName=Herald GTK demo\n")
     }
 
     func testDesktopEntriesPassValidation() throws {

@@ -132,21 +132,18 @@ final class FeedArgumentTests: XCTestCase {
         XCTAssertEqual(run, ToolRun(status: 66, output: "", errorOutput: "herald: cannot read \(entry): it is a FIFO, not a regular file\n"))
     }
 
-    func testAnAutostartEntryNamesARelativeFeedByItsAbsoluteFileURI() throws {
+    func testARegistrationNamesARelativeFeedByItsAbsoluteFileURI() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
         let (_, folder, server) = try setUpForms(session)
         server.stop()
         let appID = "org.example.Login"
-        let entry = session.environment["XDG_CONFIG_HOME"]! + "/autostart/\(appID).herald.desktop"
+        let registration = session.environment["XDG_DATA_HOME"]! + "/herald/apps/\(appID).conf"
         XCTAssertEqual(try session.run(["autostart", "enable", "--feed", "feed.plist", "--app-id", appID], workingDirectory: folder),
-                       ToolRun(status: 0, output: "enabled: \(entry)\n"))
-        XCTAssertEqual(try session.run(["autostart", "status", "--app-id", appID]), ToolRun(status: 0, output: """
-            on: \(entry)
-            runs: \(TestPaths.herald) check --feed file://\(folder.path)/feed.plist --app-id \(appID) --start-delay 120
-
-            """))
+                       ToolRun(status: 0, output: "registered: \(registration)\n"))
+        XCTAssertEqual(try String(contentsOfFile: registration, encoding: .utf8), "[Herald]\nFeed=file://\(folder.path)/feed.plist\n")
+        XCTAssertEqual(try session.run(["autostart", "status", "--app-id", appID]), ToolRun(status: 0, output: "registered: \(registration)\n"))
         XCTAssertEqual(try session.run(["autostart", "enable", "--feed", "-", "--app-id", appID]), ToolRun(status: 64, output: "", errorOutput: """
-            herald: a login entry has no standard input to read a feed from
+            herald: a registration has no standard input to read a feed from
             herald: see 'herald autostart enable --help'
 
             """))

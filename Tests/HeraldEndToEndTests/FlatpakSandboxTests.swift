@@ -3,7 +3,7 @@ import HeraldTestSupport
 import XCTest
 
 /// What Herald does inside a Flatpak sandbox beyond the matrix's scenario (desktop/docs/administrators.md, "In a
-/// Flatpak app"): it prints nothing of libnotify's on stderr, and refuses a login entry that no
+/// Flatpak app"): it prints nothing of libnotify's on stderr, and refuses a registration that no
 /// session would read.
 final class FlatpakSandboxTests: DesktopMatrixCase {
     override class var server: RealServer { .portalToXfce4Notifyd }
@@ -14,15 +14,17 @@ final class FlatpakSandboxTests: DesktopMatrixCase {
         XCTAssertEqual(run.errorOutput, "", "libnotify's warnings about the portal and the app name are not printed")
     }
 
-    func testAutostartEnableRefusesInsideTheSandboxAndWritesNoEntry() throws {
+    func testAutostartEnableRefusesInsideTheSandboxAndWritesNoRegistration() throws {
         let run = try desktop.herald(["autostart", "enable", "--app-id", desktop.appID, "--feed", "https://example.org/feed.plist"], name: "autostart")
         XCTAssertEqual(run.wait(seconds: 20), 69)
         XCTAssertEqual(run.errorOutput, """
-            herald: inside a Flatpak sandbox a login entry written here is never run; the app asks the Background portal \
-            to start it at login (org.freedesktop.portal.Background, RequestBackground with autostart) and calls Herald at start-up
+            herald: inside a Flatpak sandbox a registration written here is never read: the app keeps checking when it \
+            starts, and the Background portal (org.freedesktop.portal.Background, RequestBackground with autostart) can start it at login
 
             """)
-        XCTAssertEqual(run.output, "", "never a false \"enabled\"")
+        XCTAssertEqual(run.output, "", "never a false \"registered\"")
+        let data = desktop.directory.appendingPathComponent("home/.var/app/\(desktop.appID)/data/herald")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: data.path), "no registration in the sandbox's own data folder")
         let entries = desktop.directory.appendingPathComponent("home/.var/app/\(desktop.appID)/config/autostart")
         XCTAssertFalse(FileManager.default.fileExists(atPath: entries.path), "no entry in the sandbox's own config folder")
     }

@@ -234,6 +234,7 @@ final class HostileInputTests: XCTestCase {
         assertUsageError(try session.herald(["autostart", "enable", "--app-id", "../../x", "--feed", "https://example.com/feed"]),
                          "app id '../../x' is not usable: use letters, digits, '.', '-' and '_' (e.g. org.example.App)", of: "herald autostart enable")
         XCTAssertFalse(FileManager.default.fileExists(atPath: session.directory.appendingPathComponent("x.herald.desktop").path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: session.directory.appendingPathComponent("x.conf").path))
     }
 
     // MARK: numbers
@@ -254,15 +255,15 @@ final class HostileInputTests: XCTestCase {
         }
     }
 
-    func testAutostartEnableRefusesNumbersACheckWouldRefuseAndWritesNoEntry() throws {
+    func testAutostartEnableRefusesNumbersACheckWouldRefuseAndWritesNoRegistration() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
-        let autostart = URL(fileURLWithPath: session.environment["XDG_CONFIG_HOME"]!).appendingPathComponent("autostart")
+        let registrations = URL(fileURLWithPath: session.environment["XDG_DATA_HOME"]!).appendingPathComponent("herald/apps")
         let base = ["autostart", "enable", "--app-id", appID, "--feed", "https://example.com/feed"]
         let enable = "herald autostart enable"
         assertUsageError(try session.herald(base + ["--timeout", "inf"]), "--timeout must be more than 0 and at most 3600 seconds, not inf", of: enable)
         assertUsageError(try session.herald(base + ["--start-delay", "inf"]), "--start-delay must be from 0 to 86400 seconds, not inf", of: enable)
         assertUsageError(try session.herald(base + ["--wait", "nan"]), "--wait must be more than 0 and at most 604800 seconds, not nan", of: enable)
-        XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: autostart.path)) ?? [], [])
+        XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: registrations.path)) ?? [], [])
     }
 
     func testPromptNumbersBeyondIntLeaveThosePromptsOutAndTheOthersShow() throws {

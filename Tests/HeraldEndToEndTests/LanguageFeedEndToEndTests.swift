@@ -75,19 +75,20 @@ final class LanguageFeedEndToEndTests: XCTestCase {
         XCTAssertNil(server.requests.last?.headers["If-None-Match"], "the search over asks without the other language's validators")
     }
 
-    func testALoginEntryKeepsAPathWithLangAndItsCheckAsksTheUsersFiles() throws {
+    func testARegistrationKeepsAPathWithLangAndItsCheckAsksTheUsersFiles() throws {
         let session = try DesktopSession(capabilities: "body")
         let folder = session.directory.appendingPathComponent("feeds")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try #"{"2027/01/01": {"Title": "Willkommen"}}"#.write(to: folder.appendingPathComponent("messages.de.plist"), atomically: true, encoding: .utf8)
         try welcome.write(to: folder.appendingPathComponent("messages.plist"), atomically: true, encoding: .utf8)
-        let path = session.environment["XDG_CONFIG_HOME"]! + "/autostart/\(appID).herald.desktop"
-        XCTAssertEqual(try session.run(["autostart", "enable", "--feed", "messages.{lang}.plist", "--app-id", appID, "--start-delay", "0",
-                                        "--show-on-first-launch"], workingDirectory: folder),
-                       ToolRun(status: 0, output: "enabled: \(path)\n"), "a path with {lang} names files that need not all be there")
-        let command = DesktopEntry.arguments(ofExec: try XCTUnwrap(DesktopEntry.parse(try String(contentsOfFile: path, encoding: .utf8))["Exec"]))
-        XCTAssertEqual(command, [TestPaths.herald, "check", "--feed", "file://\(folder.path)/messages.%7Blang%7D.plist", "--app-id", appID,
-                                 "--start-delay", "0", "--show-on-first-launch"])
+        let path = session.environment["XDG_DATA_HOME"]! + "/herald/apps/\(appID).conf"
+        XCTAssertEqual(try session.run(["autostart", "enable", "--feed", "messages.{lang}.plist", "--app-id", appID, "--show-on-first-launch"],
+                                       workingDirectory: folder),
+                       ToolRun(status: 0, output: "registered: \(path)\n"), "a path with {lang} names files that need not all be there")
+        let feed = "file://\(folder.path)/messages.%7Blang%7D.plist"
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "[Herald]\nFeed=\(feed)\nShowOnFirstLaunch=true\n")
+        // The check the registration asks for, as `herald check` runs it.
+        let command = [TestPaths.herald, "check", "--feed", feed, "--app-id", appID, "--show-on-first-launch"]
 
         let login = try ChildProcess(command[0], Array(command.dropFirst()), environment: session.environment.merging(["LANG": "de_AT.UTF-8"]) { _, new in new },
                                      directory: session.directory, name: "login")

@@ -40,11 +40,11 @@ final class AttentionFleetTests: XCTestCase {
 
     func testNoMessageIsLost() async {
         let report = await Self.smallPopulation.value
-        for outcome in [report.before, report.after] {
+        for outcome in [report.before, report.after, report.oneCheck] {
             XCTAssertEqual(outcome.counts.fates.lost, 0)
             XCTAssertGreaterThan(outcome.counts.fates.shown, 0)
+            XCTAssertEqual(outcome.counts.fates.total, report.before.counts.fates.total, "every run sees the same feeds")
         }
-        XCTAssertEqual(report.before.counts.fates.total, report.after.counts.fates.total, "both runs see the same feeds")
         XCTAssertGreaterThan(report.after.waited, 0)
         XCTAssertGreaterThan(report.after.counts.fates.waiting, report.before.counts.fates.waiting)
     }
@@ -54,11 +54,52 @@ final class AttentionFleetTests: XCTestCase {
         // AttentionPolicy.used; a promotion weighs 2.
         let day = 86_400.0
         let showings = [(0.0, 1), (3600, 2), (day, 1), (day + 3599, 1), (day + 3600, 1)].map { time, weight in
-            PersonWeeks.Showing(time: time, weight: weight, again: false, passesBudget: false)
+            PersonWeeks.Showing(time: time, weight: weight, again: false, passesBudget: false, slot: 0, priority: 0)
         }
         XCTAssertEqual(AttentionTally.mostWithin(day, showings), 4)
         XCTAssertEqual(AttentionTally.mostWithin(7 * day, showings), 6)
         XCTAssertEqual(AttentionTally.mostWithin(day, []), 0)
+    }
+
+    func testOneCheckForEveryAppGivesTheDaysRoomToTheHighestPrioritiesWaitingAcrossApps() {
+        // Five apps publish on day 0; on day 1 the person logs in at 8:30. Checking on its own,
+        // App0 (at login) fills the day's room of 3 with its three tips of Priority 0 before
+        // the others (opened later) check. Checked together, each app's candidates wait in the
+        // ledger first, so the room goes to the three highest Priorities, whichever app has them.
+        let day = 86_400.0, published = 10 * 3600.0
+        let priorities = [[0, 0, 0], [1], [2], [5], [10]]
+        let catalog = priorities.enumerated().map { number, priorities in
+            AppPublisher(id: "org.example.App\(number)", configuration: CheckConfiguration(), trigger: .appStart(chance: 1),
+                         messages: priorities.enumerated().map { position, priority in
+                             let category: MessageCategory = priority == 10 ? .security : priority == 0 ? .tip : .announcement
+                             let entry = FeedEntry(key: "000/\(number)\(position)", title: "A \(category.rawValue)", message: "Something to tell.", details: [
+                                 TargetingKey.category: .string(category.rawValue), TargetingKey.priority: .integer(priority),
+                             ])
+                             return PublishedMessage(entry: entry, published: published, ends: nil)
+                         })
+        }
+        let login = day + 8.5 * 3600
+        let person = PersonDays(apps: Array(catalog.indices), checks: catalog.indices.map { .init(time: login + Double($0) * 1800, slot: $0) },
+                                logins: [login], answerSeed: 1)
+        let setup = AttentionSetup(people: 1, weeks: 1, warmUpWeeks: 0, seed: 1)
+        func shownOnDayOne(_ way: AttentionWay) -> Set<MessageID> {
+            Set(AttentionSimulation.live(person, way: way, setup: setup, catalog: catalog).firstShown.filter { (day..<2 * day).contains($0.value) }.keys)
+        }
+        let highest: Set = [MessageID(slot: 2, position: 0), MessageID(slot: 3, position: 0), MessageID(slot: 4, position: 0)]
+        XCTAssertEqual(shownOnDayOne(.oneCheck), highest)
+        XCTAssertEqual(shownOnDayOne(.after), [MessageID(slot: 0, position: 0), MessageID(slot: 0, position: 1), MessageID(slot: 0, position: 2)])
+        XCTAssertEqual(shownOnDayOne(.before).count, 7, "without the budget every app shows all it has")
+    }
+
+    func testWithOneCheckForEveryAppTheBudgetHoldsAndFewerDaysGoToALowerPriority() async throws {
+        let report = await Self.smallPopulation.value
+        XCTAssertEqual(report.oneCheck.counts.peopleOverDayBudget, 0)
+        XCTAssertEqual(report.oneCheck.counts.peopleOverWeekBudget, 0)
+        XCTAssertGreaterThan(report.oneCheck.daysShown, 0)
+        XCTAssertLessThan(report.oneCheck.outrankedShare * 2, report.after.outrankedShare,
+                          "checked together, the room goes to the highest Priority waiting across apps on far fewer days")
+        XCTAssertLessThan(try XCTUnwrap(report.oneCheck.daysToFirstShow[10]).median, try XCTUnwrap(report.after.daysToFirstShow[10]).median,
+                          "Priority 10 is shown sooner")
     }
 
     func testTheSameSeedGivesTheSameFeedsChecksAndAnswers() {
@@ -75,6 +116,10 @@ final class AttentionFleetTests: XCTestCase {
             XCTAssertEqual(Set(days.apps).count, setup.appsPerPerson)
             XCTAssertEqual(days.checks.map(\.time), same.checks.map(\.time))
             XCTAssertEqual(days.checks.map(\.slot), same.checks.map(\.slot))
+            XCTAssertEqual(days.logins, same.logins)
+            XCTAssertTrue((0..<setup.days).allSatisfy { day in (1...2).contains(days.logins.count { Int($0 / secondsPerDay) == day }) },
+                          "one or two logins a day")
+            XCTAssertEqual(days.logins, days.logins.sorted())
             XCTAssertEqual(days.response(slot: 1, message: 2, showing: 0), same.response(slot: 1, message: 2, showing: 0))
         }
         // The run without the budget never meets a tie the policy breaks by dictionary order.

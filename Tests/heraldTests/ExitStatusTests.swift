@@ -15,7 +15,7 @@ final class ExitStatusTests: XCTestCase {
         XCTAssertEqual(ExitStatus.table.map { "\($0.code) \($0.meaning)" }, [
             "0 done (also when nothing was due, or the check was deferred or muted)",
             "64 usage: an option or argument that cannot be used",
-            "65 data: an unusable feed, prompts file or signature; a feed with errors",
+            "65 data: an unusable feed, prompts file, signature or registration",
             "66 no input: a named file cannot be read or is not a regular file",
             "69 unavailable: no notification server, or it refused the messages",
             "70 software: the system gave no randomness for a new key",
@@ -40,7 +40,7 @@ final class ExitStatusTests: XCTestCase {
             EXIT STATUS:
               0      done (also when nothing was due, or the check was deferred or muted)
               64     usage: an option or argument that cannot be used
-              65     data: an unusable feed, prompts file or signature; a feed with errors
+              65     data: an unusable feed, prompts file, signature or registration
               66     no input: a named file cannot be read or is not a regular file
               69     unavailable: no notification server, or it refused the messages
               70     software: the system gave no randomness for a new key

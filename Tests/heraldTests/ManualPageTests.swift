@@ -70,11 +70,11 @@ final class ManualPageTests: XCTestCase {
         var paths: [String] = []
         for pattern in named {
             var path = pattern.replacingOccurrences(of: "APP", with: appID)
-            for name in ["XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME"] {
+            for name in ["XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME"] {
                 path = path.replacingOccurrences(of: "$" + name, with: environment[name]!)
             }
-            if path.hasPrefix("$XDG_CONFIG_DIRS") {
-                paths += environment["XDG_CONFIG_DIRS"]!.split(separator: ":").map { path.replacingOccurrences(of: "$XDG_CONFIG_DIRS", with: String($0)) }
+            if let list = ["XDG_CONFIG_DIRS", "XDG_DATA_DIRS"].first(where: { path.hasPrefix("$" + $0) }) {
+                paths += environment[list]!.split(separator: ":").map { path.replacingOccurrences(of: "$" + list, with: String($0)) }
             } else {
                 paths.append(path)
             }
@@ -83,6 +83,8 @@ final class ManualPageTests: XCTestCase {
         XCTAssertEqual(paths, [herald.stateFile, herald.lockFile, FileAttentionLedgerStore(environment: environment).file, herald.cachedFeedFile,
                                OffSwitchFiles.userFile(environment: environment)]
                            + OffSwitchFiles.systemFiles(environment: environment)
+                           + [AppRegistrations.userFile(appID: appID, environment: environment)]
+                           + BaseDirectories(environment: environment).dataDirs.map { "\($0)/\(AppRegistrations.folder)/\(appID).conf" }
                            + [Autostart.path(appID: appID, environment: environment)])
     }
 

@@ -13,7 +13,9 @@ with 304. Special paths make the failures tests need:
   /unsized/NAME          serves NAME without a Content-Length: the body ends when the
                          connection closes
 A file NAME.status beside NAME, holding a status code, makes NAME answer that status every
-time, conditional or not (a misconfigured server or CDN). Statuses 204 and 304 carry no body.
+time, conditional or not (a misconfigured server or CDN); the file's further lines, each
+"Name: value", are headers sent with it (say, "Retry-After: 120" under a 429). Statuses 204
+and 304 carry no body.
 With --tls CERT KEY it serves https with that certificate (PEM files) instead of plain http.
 Every request is appended as one JSON line to the log file ({"path", "headers"}); a TLS
 handshake that fails (say, because the client refused the certificate) is logged as
@@ -77,8 +79,9 @@ def make_handler(root, log_path):
             path = os.path.join(root, name)
             if os.path.isfile(path + ".status"):
                 with open(path + ".status") as handle:
-                    status = int(handle.read().strip())
-                return self.send_body(status, b"<html><body>answer</body></html>", [("Content-Type", "text/html")])
+                    lines = handle.read().strip().split("\n")
+                headers = [tuple(part.strip() for part in line.split(":", 1)) for line in lines[1:] if ":" in line]
+                return self.send_body(int(lines[0]), b"<html><body>answer</body></html>", [("Content-Type", "text/html")] + headers)
             if not os.path.isfile(path):
                 return self.send_body(404, b"<html>not found</html>", [("Content-Type", "text/html")])
             with open(path, "rb") as handle:

@@ -27,7 +27,7 @@ extension Check {
                 return .fetched(.init(cacheRecord: loaded.cacheRecord, signature: signature))
             case .failed(let error):
                 switch error {
-                case .fetch, .feed, .signature: return .failed(reason: error.description, countsAsFailure: true)
+                case .fetch, .feed, .signature: return .failed(reason: error.description, countsAsFailure: true, retryAfter: error.retryAfter)
                 case .noNotificationServer, .configuration, .keyFile, .presentation, .state, .libraryUnavailable:
                     return .failed(reason: error.description, countsAsFailure: false)
                 }
@@ -64,7 +64,7 @@ extension Check {
         func screenUnavailable(releasing claims: CheckEnding.Claims, _ planned: CheckPlan) -> CheckEnding.Screen? {
             if let quiet = inputs.quietReason() {
                 delegate?.herald(herald, didReport: .checkDeferred(quiet))
-                return .deferredForQuiet(released: claims, waiting: planned.messages.prefix(planned.claimedMessages).map(candidate))
+                return .deferredForQuiet(released: claims, waiting: planned.claimed.map(candidate))
             }
             do {
                 capabilities = try inputs.route.presenter.capabilities()
@@ -115,7 +115,7 @@ extension Check {
     private func rendezvousCandidates(_ feed: Feed, _ target: FeedToFetch, snapshot: HeraldState?) -> [AttentionCandidate] {
         guard let state = snapshot ?? (try? store.snapshot()), usesLedger(for: feed, state: state, read: { ledgerSnapshot }) else { return [] }
         let planned = makePlan(feed, [], target, state: state, ledger: nil, draw: rolloutDraw)
-        return planned.messages.prefix(planned.claimedMessages).map(candidate)
+        return planned.claimed.map(candidate)
     }
 
     private func makePlan(_ feed: Feed?, _ prompts: [Prompt], _ target: FeedToFetch, state: HeraldState, ledger: AttentionLedger?,
@@ -128,7 +128,7 @@ extension Check {
 
     /// The claims `plan` made for this check.
     private func claims(of plan: CheckPlan) -> CheckEnding.Claims {
-        CheckEnding.Claims(messages: plan.messages.prefix(plan.claimedMessages).map(\.key), prompts: plan.duePrompts.map(\.name))
+        CheckEnding.Claims(messages: plan.claimed.map(\.key), prompts: plan.duePrompts.map(\.name))
     }
 
     /// Until when a claim made at `now` holds: the wait limit, or a day without one.

@@ -40,7 +40,7 @@ extension Check {
             }
         }
         var count = 0
-        var claimed = Set(plan.messages.prefix(plan.claimedMessages).map(\.key))
+        var claimed = Set(plan.claimed.map(\.key))
         for index in plan.messages.indices {
             // Past the cap only the key is needed: a feed of thousands is not copied entry by entry.
             // Nor is it released: the plan claims no more than the cap, and a later claim is made

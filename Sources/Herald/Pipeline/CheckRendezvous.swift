@@ -19,10 +19,7 @@ import HeraldDesktop
 package final class CheckRendezvous {
     /// A check that came, waiting to plan.
     private struct Arrival {
-        let app: String
-        let candidates: [AttentionCandidate]
-        let cap: Int
-        let budget: AttentionBudget
+        let announcement: AttentionPolicy.Announcement
         let proceed: @MainContext () -> Void
     }
 
@@ -63,7 +60,7 @@ package final class CheckRendezvous {
         if released {
             proceed()
         } else {
-            arrivals.append(Arrival(app: app, candidates: candidates, cap: cap, budget: budget, proceed: proceed))
+            arrivals.append(Arrival(announcement: .init(app: app, candidates: candidates, cap: cap, budget: budget), proceed: proceed))
             if awaited.isEmpty { release() }
         }
         if came { onCome?(app) }
@@ -83,16 +80,11 @@ package final class CheckRendezvous {
         guard !released else { return }
         released = true
         clock.cancel(deadlineTimer)
-        let waiting = arrivals.sorted { $0.app < $1.app }
+        let waiting = arrivals.sorted { $0.announcement.app < $1.announcement.app }
         arrivals = []
         let now = clock.now
-        if waiting.contains(where: { !$0.candidates.isEmpty }) {
-            _ = try? ledger.update { ledger in
-                for arrival in waiting where !arrival.candidates.isEmpty {
-                    ledger = AttentionPolicy.announce(arrival.candidates, cap: arrival.cap, app: arrival.app, budget: arrival.budget,
-                                                      ledger: ledger, now: now)
-                }
-            }
+        if waiting.contains(where: { !$0.announcement.candidates.isEmpty }) {
+            _ = try? ledger.update { ledger in ledger = AttentionPolicy.announce(waiting.map(\.announcement), ledger: ledger, now: now) }
         }
         for arrival in waiting { arrival.proceed() }
     }

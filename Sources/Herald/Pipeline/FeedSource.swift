@@ -40,6 +40,9 @@ package struct LoadedFeed: Sendable {
 /// requests. The URL that answered is kept with the cached copy's validators, so later loads
 /// ask it alone, conditionally, until it is gone or the languages change.
 ///
+/// A server that answered 429 or 503 with a `Retry-After` is not asked again by this process
+/// before its time, for any app (`ServerWaits`).
+///
 /// A 304 is believed only as the answer to a request that named the cached copy of the URL
 /// asked, and the copy is used only when it names that URL too (`CachedFeedCopy`): a copy from
 /// another URL, language or mirror is never shown. One load asks at most
@@ -73,7 +76,7 @@ package final class FeedSource {
     ///   - publicKeys: the Ed25519 keys the app trusts, any one of which must have signed the
     ///     feed; none accepts unsigned feeds.
     ///   - appID: the app checking; a feed signed for another app is refused. `nil` checks no app.
-    ///   - now: the clock a signature's expiry is compared with.
+    ///   - now: the clock a signature's expiry is compared with, and a `Retry-After` counts from.
     ///   - languages: the user's languages (`Audience.languages`), for a URL with `{lang}`.
     ///   - cache: where the cached copy is kept; `nil` for none.
     package init(url: String, userAgent: String, timeout: Double, sizeLimit: Int, rules: URLRules, caFile: String? = nil,
@@ -85,7 +88,7 @@ package final class FeedSource {
         self.publicKeys = publicKeys
         self.appID = appID
         self.now = now
-        makeFetcher = { FeedFetcher(userAgent: userAgent, timeout: timeout, sizeLimit: sizeLimit, rules: rules, caFile: caFile) }
+        makeFetcher = { FeedFetcher(userAgent: userAgent, timeout: timeout, sizeLimit: sizeLimit, rules: rules, caFile: caFile, now: now) }
     }
 
     /// The feed argument that names standard input. Such a feed is read once, never cached,
@@ -152,7 +155,7 @@ package final class FeedSource {
                      completion: @escaping @MainContext (Result<LoadedFeed, HeraldError>) -> Void) {
         let target = urls.first!
         // Standard input is read through its /dev path, with the size limit of any other feed.
-        fetcher.fetch(cacheable ? target : "file:///dev/stdin", validators: validators, deadline: load.deadline) { [self] result in
+        fetch(cacheable ? target : "file:///dev/stdin", validators: validators, deadline: load.deadline) { [self] result in
             if case .failure(let error) = result, error.isNotFound, urls.count > 1 {
                 // The validators were the answered URL's: another URL's copy is fetched whole.
                 return ask(urls.dropFirst(), validators: nil, notFound: notFound + [target], load: load, completion: completion)
@@ -178,6 +181,20 @@ package final class FeedSource {
         }
     }
 
+    /// Every request of a load goes through here: a server that asked this process to wait
+    /// (`ServerWaits`) is not asked before its time, and the load ends with the failure it
+    /// answered, as if asked; a server that asks to wait now is remembered.
+    private func fetch(_ url: String, validators: FeedValidators?, deadline: ContinuousClock.Instant,
+                       completion: @escaping @MainContext (Result<FetchResult, FetchError>) -> Void) {
+        if let server = FeedFetcher.server(of: url), let failure = ServerWaits.failure(of: server, at: now()) {
+            return MainContext.idle { completion(.failure(failure)) }
+        }
+        fetcher.fetch(url, validators: validators, deadline: deadline) { result in
+            if case .failure(let failure) = result { ServerWaits.remember(failure) }
+            completion(result)
+        }
+    }
+
     /// The URL that answered and those asked before it that were not there, and when the
     /// load's requests must be done.
     private struct Origin {
@@ -196,7 +213,7 @@ package final class FeedSource {
             return completion(verified(split.content, from: origin, signature: signature, validators: validators))
         }
         let signatureURL = Self.detachedSignatureURL(of: origin.url)
-        fetcher.fetch(signatureURL, validators: nil, deadline: origin.load.deadline) { [self] result in
+        fetch(signatureURL, validators: nil, deadline: origin.load.deadline) { [self] result in
             switch result {
             case .success(.fetched(let text, _)):
                 do throws(FeedSignatureProblem) {

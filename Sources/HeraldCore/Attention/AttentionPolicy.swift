@@ -324,6 +324,34 @@ package enum AttentionPolicy {
         return ledger
     }
 
+    /// The messages one app's check of a run of several apps announces (`announce(_:ledger:now:)`).
+    package struct Announcement: Sendable {
+        /// The app whose check it is.
+        package var app: String
+        /// The messages its plan would claim, before the budget, in its order.
+        package var candidates: [AttentionCandidate]
+        /// How many the check shows at most.
+        package var cap: Int
+        /// The person's budget, as the app's check has it.
+        package var budget: AttentionBudget
+
+        /// An app's announcement.
+        package init(app: String, candidates: [AttentionCandidate], cap: Int, budget: AttentionBudget) {
+            self.app = app
+            self.candidates = candidates
+            self.cap = cap
+            self.budget = budget
+        }
+    }
+
+    /// Every app's candidates of a run of several apps, announced at once, in app-id order
+    /// (`announce(_:cap:app:budget:ledger:now:)` for each app with any).
+    package static func announce(_ announcements: [Announcement], ledger: AttentionLedger, now: Date) -> AttentionLedger {
+        announcements.sorted { $0.app < $1.app }.filter { !$0.candidates.isEmpty }.reduce(ledger) { ledger, each in
+            announce(each.candidates, cap: each.cap, app: each.app, budget: each.budget, ledger: ledger, now: now)
+        }
+    }
+
     /// Records messages the desktop's quiet kept from showing: they wait, keeping the place of
     /// an earlier wait, and the room this check took for them is given back.
     package static func deferForQuiet(_ candidates: [AttentionCandidate], app: String, claim: HeraldState.Claim,

@@ -11,8 +11,9 @@ package struct CheckEnding: Sendable, Equatable {
         /// The feed was fetched and decoded (a 200, or a 304 whose cached copy decoded).
         case fetched(FetchedFeed)
         /// The fetch did not bring a feed. `countsAsFailure` for a fetch, feed or signature
-        /// problem, which the backoff holds back; a missing library counts as neither.
-        case failed(reason: String, countsAsFailure: Bool)
+        /// problem, which the backoff holds back; a missing library counts as neither. A server
+        /// that answered 429 or 503 with a `Retry-After` gives `retryAfter`, which the state keeps.
+        case failed(reason: String, countsAsFailure: Bool, retryAfter: RetryAfter? = nil)
 
         /// Whether the fetch failed.
         package var isFailure: Bool { if case .failed = self { true } else { false } }
@@ -118,7 +119,7 @@ package struct CheckEnding: Sendable, Equatable {
     /// takes no lock): nothing fetched, claimed or shown.
     package var recordsNothing: Bool {
         guard case .notRun = feed else {
-            if case .failed(_, false) = feed, case .nothingShown = screen { return true }
+            if case .failed(_, false, _) = feed, case .nothingShown = screen { return true }
             return false
         }
         switch screen {
@@ -208,8 +209,8 @@ extension CheckPolicy {
         switch feed {
         case .notRun:
             return state
-        case .failed(let reason, let countsAsFailure):
-            return counted && countsAsFailure ? recordFailure(state, reason: reason, now: now) : state
+        case .failed(let reason, let countsAsFailure, let retryAfter):
+            return counted && countsAsFailure ? recordFailure(state, reason: reason, now: now, retryAfter: retryAfter) : state
         case .fetched(let fetched):
             if counted {
                 state = recordSuccess(state, now: now)

@@ -12,6 +12,8 @@ package struct CheckPlan: Sendable {
     package var messages: [FeedEntry]
     /// How many of `messages`, from the first, the plan claimed.
     package var claimedMessages: Int
+    /// The messages the plan claimed, in display order.
+    package var claimed: ArraySlice<FeedEntry> { messages.prefix(claimedMessages) }
     /// Messages left out, with the reason, in display order.
     package var skipped: [(key: String, reason: MessageSkipReason)]
     /// Every registered prompt with its decision, in name order; the due ones are claimed.

@@ -8,6 +8,10 @@ public enum CheckSkipReason: Sendable, Equatable, CustomStringConvertible {
     case checkPeriod(nextCheck: Date)
     /// Recent checks failed; the next attempt waits (DESIGN.md D4).
     case failureBackoff(nextAttempt: Date)
+    /// The last check failed because the feed's server (`host`, with its port when the feed URL
+    /// names one) answered HTTP 429 or 503 asking not to be asked before `until`, which is later
+    /// than the backoff's next attempt (`Retry-After`).
+    case serverAskedToWait(host: String, until: Date)
     /// The delegate answered no to "should check".
     case delegateDeclined
     /// The user or the administrator muted the app (or every app): nothing is fetched or shown,
@@ -20,6 +24,7 @@ public enum CheckSkipReason: Sendable, Equatable, CustomStringConvertible {
         case .firstLaunch: return "first-launch"
         case .checkPeriod: return "check-period"
         case .failureBackoff: return "failure-backoff"
+        case .serverAskedToWait: return "retry-after"
         case .delegateDeclined: return "delegate-declined"
         case .muted: return "muted"
         }
@@ -31,6 +36,7 @@ public enum CheckSkipReason: Sendable, Equatable, CustomStringConvertible {
         case .firstLaunch: return "first launch: nothing is fetched until the next one"
         case .checkPeriod(let next): return "checked recently; next check due \(ISO8601Moment.text(next))"
         case .failureBackoff(let next): return "the last check failed; next attempt at \(ISO8601Moment.text(next))"
+        case .serverAskedToWait(let host, let until): return "\(host) asked to be asked again after \(ISO8601Moment.text(until))"
         case .delegateDeclined: return "the app declined the check"
         case .muted(let mute): return mute.description
         }
@@ -263,10 +269,12 @@ package enum CheckPolicy {
             return (.checkPeriod(nextCheck: last.addingTimeInterval(configuration.checkPeriod.seconds)), state)
         }
         if let failure = state.failure {
-            let wait = backoff(afterFailures: failure.count, checkPeriod: configuration.checkPeriod)
-            if now.timeIntervalSince(failure.lastAttempt) < wait {
-                return (.failureBackoff(nextAttempt: failure.lastAttempt.addingTimeInterval(wait)), state)
+            // A server's Retry-After and the backoff both hold: the next attempt is the later.
+            let nextAttempt = failure.lastAttempt.addingTimeInterval(backoff(afterFailures: failure.count, checkPeriod: configuration.checkPeriod))
+            if let asked = failure.retryAfter, asked.until > now, asked.until >= nextAttempt {
+                return (.serverAskedToWait(host: asked.host, until: asked.until), state)
             }
+            if now < nextAttempt { return (.failureBackoff(nextAttempt: nextAttempt), state) }
         }
         return (nil, state)
     }
@@ -281,7 +289,8 @@ package enum CheckPolicy {
     /// The state with every date that lies after `now` set to `now`: `lastChecked`, the last
     /// failed attempt, reminders, `absentSince` and each message's last showing (`shows`, for
     /// `MinDaysBetween`). The attention ledger's dates follow the same rule
-    /// (`AttentionPolicy.distrustingFutureDates`).
+    /// (`AttentionPolicy.distrustingFutureDates`). A server's `Retry-After` lies ahead by
+    /// nature, but never further than `RetryAfter.longestWait`: one further ahead is read as now.
     ///
     /// One run with the clock years ahead would otherwise stall checks, reminders and a
     /// message's next showing until the clock caught up. Read as "now", such a date costs one
@@ -291,6 +300,7 @@ package enum CheckPolicy {
         var state = state
         if let last = state.lastChecked, last > now { state.lastChecked = now }
         if let failure = state.failure, failure.lastAttempt > now { state.failure?.lastAttempt = now }
+        if let asked = state.failure?.retryAfter, asked.until.timeIntervalSince(now) > RetryAfter.longestWait { state.failure?.retryAfter?.until = now }
         for (key, date) in state.reminded where date > now { state.reminded[key] = now }
         for (key, date) in state.absentSince where date > now { state.absentSince[key] = now }
         for (key, record) in state.shows where record.last > now { state.shows[key]?.last = now }
@@ -336,10 +346,11 @@ package enum CheckPolicy {
         return state
     }
 
-    /// Records a failed check: `lastChecked` stays, the failure run grows (DESIGN.md D4).
-    package static func recordFailure(_ state: HeraldState, reason: String, now: Date) -> HeraldState {
+    /// Records a failed check: `lastChecked` stays, the failure run grows (DESIGN.md D4), and
+    /// the server's `retryAfter`, if it asked to wait, is kept until the next success.
+    package static func recordFailure(_ state: HeraldState, reason: String, now: Date, retryAfter: RetryAfter? = nil) -> HeraldState {
         var state = state
-        state.failure = .init(count: (state.failure?.count ?? 0) + 1, lastAttempt: now, reason: reason)
+        state.failure = .init(count: (state.failure?.count ?? 0) + 1, lastAttempt: now, reason: reason, retryAfter: retryAfter)
         return state
     }
 

@@ -90,12 +90,17 @@ public struct HeraldState: Codable, Sendable, Equatable {
         package var lastAttempt: Date
         /// What went wrong last time, for `herald state`.
         package var reason: String
+        /// Until when the feed's server asked not to be asked, when the last failure was its
+        /// HTTP 429 or 503 with a `Retry-After`: the gate waits for the later of this and the
+        /// backoff. Absent from files written before it was kept.
+        package var retryAfter: RetryAfter?
 
         /// Creates a record.
-        package init(count: Int, lastAttempt: Date, reason: String) {
+        package init(count: Int, lastAttempt: Date, reason: String, retryAfter: RetryAfter? = nil) {
             self.count = count
             self.lastAttempt = lastAttempt
             self.reason = reason
+            self.retryAfter = retryAfter
         }
     }
 

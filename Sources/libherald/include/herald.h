@@ -87,7 +87,7 @@ GType herald_error_get_type (void);
 /**
  * HeraldEventKind:
  * @HERALD_EVENT_CHECK_SKIPPED: a check did not run; the reason is first-launch, check-period,
- *   failure-backoff, delegate-declined or muted
+ *   failure-backoff, retry-after (the feed server asked to wait), delegate-declined or muted
  * @HERALD_EVENT_CHECK_DEFERRED: the person asked for quiet; nothing is shown, a later check
  *   tries again; the reason is the quiet's name
  * @HERALD_EVENT_FETCHING_MIRROR: the check fetches the administrator's mirror; the subject is its URL

@@ -1,7 +1,7 @@
 import HeraldCore
 
-/// What the people of an attention run saw from their apps, before the attention budget and
-/// with it.
+/// What the people of an attention run saw from their apps, before the attention budget, with
+/// it, and with it and one check for every app.
 package struct AttentionReport: Sendable, Equatable, Codable {
     /// The people, apps and weeks of the run, its seed and the budget of the run with it.
     package var setup: AttentionSetup
@@ -13,17 +13,20 @@ package struct AttentionReport: Sendable, Equatable, Codable {
     package var maxNotificationsPerCheck: Int
     /// Herald before the budget.
     package var before: AttentionOutcome
-    /// Herald with the budget.
+    /// Herald with the budget, each app checking on its own.
     package var after: AttentionOutcome
+    /// Herald with the budget and one check for every app at each login (`herald check --registered`).
+    package var oneCheck: AttentionOutcome
 
-    init(setup: AttentionSetup, catalog: [AppPublisher], before: AttentionTally, after: AttentionTally) {
+    init(setup: AttentionSetup, catalog: [AppPublisher], tallies: AttentionTallies) {
         self.setup = setup
         let configuration = catalog.first?.configuration ?? CheckConfiguration()
         checkPeriodHours = configuration.checkPeriod.seconds / 3600
         remindPeriodHours = configuration.remindPeriod.seconds / 3600
         maxNotificationsPerCheck = configuration.maxNotificationsPerCheck
-        self.before = AttentionOutcome(before)
-        self.after = AttentionOutcome(after)
+        before = AttentionOutcome(tallies.before)
+        after = AttentionOutcome(tallies.after)
+        oneCheck = AttentionOutcome(tallies.oneCheck)
     }
 }
 
@@ -42,6 +45,16 @@ package struct AttentionOutcome: Sendable, Equatable, Codable {
     package var waited: Int
     /// How long those waited, in days, from the first check that held them back.
     package var waitDays: Percentiles?
+    /// Days of the counted weeks on which a notification within the budget was shown.
+    package var daysShown: Int
+    /// Of those, the days on which one was shown while another app had a message of a higher
+    /// `Priority` and no greater weight waiting for its first showing (published, not ended):
+    /// the room it took went to a lower one. (A heavier one, a promotion or a survey, may not
+    /// fit the room a lighter one takes.)
+    package var daysOutranked: Int
+    /// How long the messages first shown in the counted weeks took from being published to
+    /// their first showing, in days, by `Priority`; those that pass the budget left out.
+    package var daysToFirstShow: [Int: Percentiles]
 
     init(_ tally: AttentionTally) {
         seenPerWeek = Percentiles(tally.seenPerWeek.map(Double.init))
@@ -50,10 +63,16 @@ package struct AttentionOutcome: Sendable, Equatable, Codable {
         counts = tally.counts
         waited = tally.waits.count
         waitDays = tally.waits.isEmpty ? nil : Percentiles(tally.waits)
+        daysShown = tally.daysShown
+        daysOutranked = tally.daysOutranked
+        daysToFirstShow = tally.daysToFirstShow.mapValues(Percentiles.init)
     }
 
     /// The share of the messages first shown in the counted weeks that waited for room.
     package var waitedShare: Double { Double(waited) / Double(max(1, counts.firstShown)) }
+    /// The share of the days with a notification on which the room went to a lower `Priority`
+    /// than another app had waiting, no heavier.
+    package var outrankedShare: Double { Double(daysOutranked) / Double(max(1, daysShown)) }
 }
 
 /// The figures of a run that are counts and maxima, over every person.
@@ -154,6 +173,13 @@ struct AttentionTally: Sendable {
     var waits: [Double] = []
     /// The counts and maxima.
     var counts = AttentionCounts()
+    /// Days of the counted weeks with a notification shown within the budget, one per person and day.
+    var daysShown = 0
+    /// Of those, the days the room went to a lower `Priority` than another app had waiting, no heavier.
+    var daysOutranked = 0
+    /// Days from publication to the first showing, of the messages first shown in the counted
+    /// weeks that do not pass the budget, by `Priority`.
+    var daysToFirstShow: [Int: [Double]] = [:]
 
     /// Counts one person's run.
     mutating func count(_ person: PersonWeeks, setup: AttentionSetup) {
@@ -179,17 +205,42 @@ struct AttentionTally: Sendable {
             counts.firstShown += 1
             if let held = person.heldBack[id], held < first { waits.append((first - held) / secondsPerDay) }
         }
-        for (id, ends) in person.published {
-            if person.shows[id] != nil {
+        countOutranked(person, setup: setup)
+        for message in person.published {
+            if let first = person.firstShown[message.id], counted.contains(first), !message.passesBudget {
+                daysToFirstShow[Int(message.priority), default: []].append((first - message.at) / secondsPerDay)
+            }
+            if person.shows[message.id] != nil {
                 counts.fates.shown += 1
-            } else if let ends, ends <= setup.end {
+            } else if let ends = message.ends, ends <= setup.end {
                 counts.fates.ended += 1
-            } else if person.pendingAtEnd.contains(id) {
+            } else if person.pendingAtEnd.contains(message.id) {
                 counts.fates.waiting += 1
             } else {
                 counts.fates.lost += 1
             }
         }
+    }
+
+    /// Counts the days of the counted weeks with a showing within the budget, and those on which
+    /// one went to a message while another app had one of a higher `Priority` and no greater
+    /// weight waiting for its first showing: published before it, not ended, and first shown
+    /// later or never.
+    mutating func countOutranked(_ person: PersonWeeks, setup: AttentionSetup) {
+        var shownDays: Set<Int> = [], outrankedDays: Set<Int> = []
+        for showing in person.showings where !showing.passesBudget && (setup.countedFrom..<setup.end).contains(showing.time) {
+            let day = Int(showing.time / secondsPerDay)
+            shownDays.insert(day)
+            guard !outrankedDays.contains(day) else { continue }
+            let outranked = person.published.contains { message in
+                message.id.slot != showing.slot && message.priority > showing.priority && message.weight <= showing.weight
+                    && message.at <= showing.time
+                    && (message.ends.map { $0 > showing.time } ?? true) && (person.firstShown[message.id].map { $0 > showing.time } ?? true)
+            }
+            if outranked { outrankedDays.insert(day) }
+        }
+        daysShown += shownDays.count
+        daysOutranked += outrankedDays.count
     }
 
     /// The largest weight of the showings in any window of `length` that ends at a showing,
@@ -214,5 +265,41 @@ struct AttentionTally: Sendable {
         againPerWeek += other.againPerWeek
         waits += other.waits
         counts.add(other.counts)
+        daysShown += other.daysShown
+        daysOutranked += other.daysOutranked
+        daysToFirstShow.merge(other.daysToFirstShow, uniquingKeysWith: +)
+    }
+}
+
+/// The tallies of part of the people, one for each way of checking.
+struct AttentionTallies: Sendable {
+    /// Before the budget.
+    var before = AttentionTally()
+    /// With it, each app checking on its own.
+    var after = AttentionTally()
+    /// With it and one check for every app.
+    var oneCheck = AttentionTally()
+
+    /// The tally of one way.
+    subscript(way: AttentionWay) -> AttentionTally {
+        get {
+            switch way {
+            case .before: return before
+            case .after: return after
+            case .oneCheck: return oneCheck
+            }
+        }
+        set {
+            switch way {
+            case .before: before = newValue
+            case .after: after = newValue
+            case .oneCheck: oneCheck = newValue
+            }
+        }
+    }
+
+    /// Adds the tallies of other people of the same run.
+    mutating func add(_ other: AttentionTallies) {
+        for way in AttentionWay.allCases { self[way].add(other[way]) }
     }
 }

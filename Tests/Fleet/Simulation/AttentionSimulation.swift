@@ -48,112 +48,154 @@ package struct AttentionSetup: Sendable, Equatable, Codable {
     var end: Double { Double(days) * secondsPerDay }
 }
 
+/// How the checks of an attention run go through Herald's policy.
+enum AttentionWay: CaseIterable {
+    /// Before the budget: each app checks on its own (its login entry, or its opening), and
+    /// `plan` has no ledger.
+    case before
+    /// With the budget: each app checks on its own and plans against the person's ledger, in
+    /// the order the apps check.
+    case after
+    /// With the budget and one check for every app (`herald check --registered`): at each
+    /// login, every app is checked at once, as `CheckRendezvous` does it: each app's candidates
+    /// (what a plan without the ledger would claim) are announced in the ledger
+    /// (`AttentionPolicy.announce`), then each app plans against it, in app-id order.
+    case oneCheck
+}
+
 /// How many notifications one person sees from the apps that use Herald, week by week: every
 /// check of every app runs through Herald's own policy (`CheckPolicy.gate`, `plan`, `apply`) on
 /// an in-memory `HeraldState` per app, once as Herald did before the attention budget, once
-/// with it.
+/// with it, and once with it and one check for every app.
 ///
 /// - Before: `plan` without a ledger; the showings are not recorded, so neither the budget nor
 ///   a message's `MaxShows` and `MinDaysBetween` hold it back (a client that predates them).
 /// - After: `plan` with the person's `AttentionLedger`, which every app shares; what a check
 ///   shows is recorded (`CheckPolicy.recordShown`) and its room kept (`AttentionPolicy.settle`).
+/// - One check for every app: as after, but the apps are checked together at each login
+///   instead of each at its own time (`AttentionWay.oneCheck`).
 ///
-/// Both runs see the same feeds, the same checks and the same response to the same showing.
+/// Every run sees the same feeds and the same response to the same showing; before and after
+/// see the same checks, one check for every app the same logins.
 package enum AttentionSimulation {
-    /// Runs the people of a setup, split between concurrent tasks, before and after.
+    /// Runs the people of a setup, split between concurrent tasks, in every way.
     package static func run(_ setup: AttentionSetup) async -> AttentionReport {
         let catalog = AppPublisher.catalog(count: setup.catalogSize, days: setup.days, seed: setup.seed)
         let parts = 16
-        let total = await withTaskGroup(of: (before: AttentionTally, after: AttentionTally).self) { group in
+        let total = await withTaskGroup(of: AttentionTallies.self) { group in
             for part in 0..<parts {
                 let people = (setup.people * part / parts)..<(setup.people * (part + 1) / parts)
                 group.addTask { tally(setup, catalog: catalog, people: people) }
             }
-            var total = (before: AttentionTally(), after: AttentionTally())
-            for await part in group {
-                total.before.add(part.before)
-                total.after.add(part.after)
-            }
+            var total = AttentionTallies()
+            for await part in group { total.add(part) }
             return total
         }
-        return AttentionReport(setup: setup, catalog: catalog, before: total.before, after: total.after)
+        return AttentionReport(setup: setup, catalog: catalog, tallies: total)
     }
 
-    /// Runs people one after another, before and after: people do not meet, so each one's
-    /// weeks can be run through at once.
-    static func tally(_ setup: AttentionSetup, catalog: [AppPublisher], people: Range<Int>) -> (before: AttentionTally, after: AttentionTally) {
-        var before = AttentionTally(), after = AttentionTally()
+    /// Runs people one after another, in every way: people do not meet, so each one's weeks can
+    /// be run through at once.
+    static func tally(_ setup: AttentionSetup, catalog: [AppPublisher], people: Range<Int>) -> AttentionTallies {
+        var tallies = AttentionTallies()
         for person in people {
             let days = PersonDays(person: person, setup: setup, catalog: catalog)
-            before.count(live(days, budgeted: false, setup: setup, catalog: catalog), setup: setup)
-            after.count(live(days, budgeted: true, setup: setup, catalog: catalog), setup: setup)
+            for way in AttentionWay.allCases {
+                tallies[way].count(live(days, way: way, setup: setup, catalog: catalog), setup: setup)
+            }
         }
-        return (before, after)
+        return tallies
     }
 
     /// One person's weeks: every check of every app, in time order, through Herald's policy.
-    static func live(_ person: PersonDays, budgeted: Bool, setup: AttentionSetup, catalog: [AppPublisher]) -> PersonWeeks {
+    static func live(_ person: PersonDays, way: AttentionWay, setup: AttentionSetup, catalog: [AppPublisher]) -> PersonWeeks {
+        let apps = person.apps.map { catalog[$0] }
         var weeks = PersonWeeks()
-        var states = person.apps.map { _ in
+        var states = apps.map { _ in
             // Installed long before: the first launch is behind it.
             var state = HeraldState()
             state.ignored = []
             return state
         }
         var ledger = AttentionLedger()
-        for (number, check) in person.checks.enumerated() {
-            let app = catalog[person.apps[check.slot]]
-            let now = FleetSimulation.start.addingTimeInterval(check.time)
-            let gate = CheckPolicy.gate(app.configuration, state: states[check.slot], now: now)
-            guard gate.skip == nil else {
-                states[check.slot] = gate.state
-                continue
-            }
-            let claimant = Claimant(processID: Int32(check.slot + 1), check: String(number))
+        // The checks made together: one app's own check, or every app's at a login, in app-id order.
+        let rounds: [(time: Double, slots: [Int])] = way == .oneCheck
+            ? person.logins.map { ($0, apps.indices.sorted { apps[$0].id < apps[$1].id }) }
+            : person.checks.map { ($0.time, [$0.slot]) }
+        for (number, round) in rounds.enumerated() {
+            let now = FleetSimulation.start.addingTimeInterval(round.time)
             let claimUntil = now.addingTimeInterval(secondsPerDay)
-            let context = PolicyContext(configuration: app.configuration, now: now, budget: setup.budget)
-            let plan = CheckPolicy.plan(
-                feed: app.feed(at: check.time), prompts: [], state: CheckPolicy.recordSuccess(gate.state, now: now),
-                claimant: claimant, claimUntil: claimUntil, in: context, rolloutDraw: 0,
-                attention: budgeted ? (app.id, ledger) : nil)
-            var state = plan.state
-            let shown = plan.messages.prefix(plan.claimedMessages)
-            for skipped in plan.skipped where skipped.reason.isOverBudget {
-                if let position = app.position(of: skipped.key), weeks.heldBack[MessageID(slot: check.slot, position: position)] == nil {
-                    weeks.heldBack[MessageID(slot: check.slot, position: position)] = check.time
+            func claimant(_ slot: Int) -> Claimant { Claimant(processID: Int32(slot + 1), check: String(number)) }
+            func context(_ slot: Int) -> PolicyContext { PolicyContext(configuration: apps[slot].configuration, now: now, budget: setup.budget) }
+            // The checks the gate lets through, with the fetch recorded.
+            var due: [Int] = []
+            for slot in round.slots {
+                let gate = CheckPolicy.gate(apps[slot].configuration, state: states[slot], now: now)
+                states[slot] = gate.skip == nil ? CheckPolicy.recordSuccess(gate.state, now: now) : gate.state
+                if gate.skip == nil { due.append(slot) }
+            }
+            if way == .oneCheck {
+                let announcements = due.map { slot in
+                    let app = apps[slot]
+                    let planned = CheckPolicy.plan(feed: app.feed(at: round.time), prompts: [], state: states[slot], claimant: claimant(slot),
+                                                   claimUntil: claimUntil, in: context(slot), rolloutDraw: 0, attention: nil)
+                    return AttentionPolicy.Announcement(
+                        app: app.id, candidates: planned.claimed.map { AttentionCandidate($0, allowsCriticalUrgency: app.configuration.allowsCriticalUrgency) },
+                        cap: app.configuration.maxNotificationsPerCheck, budget: setup.budget)
                 }
+                ledger = AttentionPolicy.announce(announcements, ledger: ledger, now: now)
             }
-            if budgeted, let planned = plan.ledger {
-                ledger = AttentionPolicy.settle(shown: Set(shown.map(\.key)), app: app.id, claim: claimant.claim(until: claimUntil),
-                                                ledger: planned)
-                state = CheckPolicy.recordShown(shown.map(\.key), in: state, now: now)
-            }
-            for message in shown {
-                guard let position = app.position(of: message.key) else { continue }
-                let id = MessageID(slot: check.slot, position: position)
-                let showing = weeks.shows[id, default: 0]
-                weeks.shows[id] = showing + 1
-                if showing == 0 { weeks.firstShown[id] = check.time }
-                weeks.showings.append(PersonWeeks.Showing(
-                    time: check.time, weight: message.category.weight, again: showing > 0,
-                    passesBudget: AttentionCandidate(message, allowsCriticalUrgency: app.configuration.allowsCriticalUrgency).passesBudget))
-                if let answer = person.response(slot: check.slot, message: position, showing: showing).answer {
-                    state = CheckPolicy.apply(answer, to: message.key, state: state, now: now)
-                } else {
-                    state = CheckPolicy.release(messages: [message.key], heldBy: claimant, in: state)
+            for slot in due {
+                let app = apps[slot], claimant = claimant(slot)
+                let plan = CheckPolicy.plan(
+                    feed: app.feed(at: round.time), prompts: [], state: states[slot],
+                    claimant: claimant, claimUntil: claimUntil, in: context(slot), rolloutDraw: 0,
+                    attention: way == .before ? nil : (app.id, ledger))
+                var state = plan.state
+                let shown = plan.claimed
+                for skipped in plan.skipped where skipped.reason.isOverBudget {
+                    if let position = app.position(of: skipped.key), weeks.heldBack[MessageID(slot: slot, position: position)] == nil {
+                        weeks.heldBack[MessageID(slot: slot, position: position)] = round.time
+                    }
                 }
+                if way != .before, let planned = plan.ledger {
+                    ledger = AttentionPolicy.settle(shown: Set(shown.map(\.key)), app: app.id, claim: claimant.claim(until: claimUntil),
+                                                    ledger: planned)
+                    state = CheckPolicy.recordShown(shown.map(\.key), in: state, now: now)
+                }
+                for message in shown {
+                    guard let position = app.position(of: message.key) else { continue }
+                    let id = MessageID(slot: slot, position: position)
+                    let showing = weeks.shows[id, default: 0]
+                    weeks.shows[id] = showing + 1
+                    if showing == 0 { weeks.firstShown[id] = round.time }
+                    let candidate = AttentionCandidate(message, allowsCriticalUrgency: app.configuration.allowsCriticalUrgency)
+                    weeks.showings.append(PersonWeeks.Showing(
+                        time: round.time, weight: candidate.weight, again: showing > 0, passesBudget: candidate.passesBudget,
+                        slot: slot, priority: candidate.priority))
+                    if let answer = person.response(slot: slot, message: position, showing: showing).answer {
+                        state = CheckPolicy.apply(answer, to: message.key, state: state, now: now)
+                    } else {
+                        state = CheckPolicy.release(messages: [message.key], heldBy: claimant, in: state)
+                    }
+                }
+                states[slot] = state
             }
-            states[check.slot] = state
         }
         // What each app would still show: its feed at the end, through the policy's filter.
         let end = FleetSimulation.start.addingTimeInterval(setup.end)
-        for (slot, app) in person.apps.map({ catalog[$0] }).enumerated() {
+        for (slot, app) in apps.enumerated() {
             let selection = CheckPolicy.select(app.feed(at: setup.end), state: states[slot],
                                                in: PolicyContext(configuration: app.configuration, now: end, budget: setup.budget))
             for entry in selection.candidates {
                 if let position = app.position(of: entry.key) { weeks.pendingAtEnd.insert(MessageID(slot: slot, position: position)) }
             }
-            for position in app.messages.indices { weeks.published.append((MessageID(slot: slot, position: position), app.messages[position].ends)) }
+            for (position, message) in app.messages.enumerated() {
+                let candidate = AttentionCandidate(message.entry, allowsCriticalUrgency: app.configuration.allowsCriticalUrgency)
+                weeks.published.append(PersonWeeks.Published(
+                    id: MessageID(slot: slot, position: position), at: message.published, ends: message.ends,
+                    priority: candidate.priority, weight: candidate.weight, passesBudget: candidate.passesBudget))
+            }
         }
         return weeks
     }
@@ -180,6 +222,26 @@ struct PersonWeeks {
         var again: Bool
         /// Whether it may pass the budget (critical security, where the app allows it).
         var passesBudget: Bool
+        /// The app's place in `PersonDays.apps`.
+        var slot: Int
+        /// The message's `Priority`.
+        var priority: Double
+    }
+
+    /// One message published to one of the person's apps.
+    struct Published {
+        /// The message.
+        var id: MessageID
+        /// When it joins the feed, in seconds from the start.
+        var at: Double
+        /// When its `EndDate` passes, in seconds from the start; `nil` without one.
+        var ends: Double?
+        /// Its `Priority`.
+        var priority: Double
+        /// What one showing takes from the budget.
+        var weight: Int
+        /// Whether it may pass the budget (critical security, where the app allows it).
+        var passesBudget: Bool
     }
 
     /// Every notification shown, in time order.
@@ -192,6 +254,6 @@ struct PersonWeeks {
     var heldBack: [MessageID: Double] = [:]
     /// The messages an app would still show at the end (answered and ended ones not).
     var pendingAtEnd: Set<MessageID> = []
-    /// Every message published to the person's apps, with when its `EndDate` passes.
-    var published: [(id: MessageID, ends: Double?)] = []
+    /// Every message published to the person's apps.
+    var published: [Published] = []
 }

@@ -1,28 +1,29 @@
-/// An attention report for people: before and after side by side, as plain text or as a
-/// Markdown table for a README.
+/// An attention report for people: before, after and one check for every app side by side,
+/// as plain text or as a Markdown table for a README.
 package enum AttentionTable {
+    /// The columns' headings, in the order of `AttentionReport`'s outcomes.
+    static let headings = ["before", "after", "one check for every app"]
+
     /// The plain-text table: the setup, then one row per figure.
     package static func text(_ report: AttentionReport) -> String {
         let rows = self.rows(report)
         let labelWidth = rows.map(\.label.count).max() ?? 0
-        let widths = [max(6, rows.map(\.before.count).max() ?? 0), max(5, rows.map(\.after.count).max() ?? 0)]
-        var lines = [setup(report), ""]
-        lines.append([FleetTable.padded("", labelWidth, left: true), FleetTable.padded("before", widths[0], left: false),
-                      FleetTable.padded("after", widths[1], left: false)].joined(separator: "  "))
-        for row in rows {
-            lines.append([FleetTable.padded(row.label, labelWidth, left: true), FleetTable.padded(row.before, widths[0], left: false),
-                          FleetTable.padded(row.after, widths[1], left: false)].joined(separator: "  "))
+        let widths = headings.indices.map { column in max(headings[column].count, rows.map(\.values[column].count).max() ?? 0) }
+        func line(_ label: String, _ values: [String]) -> String {
+            ([FleetTable.padded(label, labelWidth, left: true)] + values.indices.map { FleetTable.padded(values[$0], widths[$0], left: false) })
+                .joined(separator: "  ")
         }
-        return lines.joined(separator: "\n")
+        return ([setup(report), "", line("", headings)] + rows.map { line($0.label, $0.values) }).joined(separator: "\n")
     }
 
-    /// The Markdown table: one row per figure, before and after.
+    /// The Markdown table: one row per figure, a column per way.
     package static func markdown(_ report: AttentionReport) -> String {
         var lines = [
-            "| \(FleetTable.grouped(report.setup.people)) people × \(report.setup.appsPerPerson) apps, per person | before | after |",
-            "|---|---|---|",
+            "| \(FleetTable.grouped(report.setup.people)) people × \(report.setup.appsPerPerson) apps, per person | "
+                + headings.joined(separator: " | ") + " |",
+            "|---|" + headings.map { _ in "---|" }.joined(),
         ]
-        lines += rows(report).map { "| \($0.label) | \($0.before) | \($0.after) |" }
+        lines += rows(report).map { "| \($0.label) | " + $0.values.joined(separator: " | ") + " |" }
         return lines.joined(separator: "\n")
     }
 
@@ -34,10 +35,10 @@ package enum AttentionTable {
             + "at most \(report.maxNotificationsPerCheck) per check; budget \(report.setup.budget)"
     }
 
-    /// Each figure's label and its values before and after.
-    static func rows(_ report: AttentionReport) -> [(label: String, before: String, after: String)] {
-        func row(_ label: String, _ value: (AttentionOutcome) -> String) -> (label: String, before: String, after: String) {
-            (label, value(report.before), value(report.after))
+    /// Each figure's label and its values before, after and with one check for every app.
+    static func rows(_ report: AttentionReport) -> [(label: String, values: [String])] {
+        func row(_ label: String, _ value: (AttentionOutcome) -> String) -> (label: String, values: [String]) {
+            (label, [report.before, report.after, report.oneCheck].map(value))
         }
         func whole(_ value: Double) -> String { FleetTable.decimal(value, digits: 0) }
         let budget = report.setup.budget
@@ -61,6 +62,13 @@ package enum AttentionTable {
             row("first shown after waiting for room") { FleetTable.percent($0.waitedShare) },
             row("how long those waited, days: median / p90 / max") { o in
                 o.waitDays.map { [$0.median, $0.p90, $0.max].map { FleetTable.decimal($0, digits: 1) }.joined(separator: " / ") } ?? "–"
+            },
+            row("days the room went to a lower Priority than another app had waiting, no heavier") { FleetTable.percent($0.outrankedShare) },
+            row("published to first shown, days, median: Priority 10 / 5 / 2 / 0") { o in
+                [10, 5, 2, 0].map { o.daysToFirstShow[$0].map { FleetTable.decimal($0.median, digits: 1) } ?? "–" }.joined(separator: " / ")
+            },
+            row("the same, p90: Priority 10 / 5 / 2 / 0") { o in
+                [10, 5, 2, 0].map { o.daysToFirstShow[$0].map { FleetTable.decimal($0.p90, digits: 1) } ?? "–" }.joined(separator: " / ")
             },
             row("messages published: shown / waiting at the end / ended unshown / lost") { o in
                 [o.counts.fates.shown, o.counts.fates.waiting, o.counts.fates.ended, o.counts.fates.lost].map(FleetTable.grouped).joined(separator: " / ")

@@ -173,7 +173,7 @@ package struct FleetCounts: Sendable, Equatable, Codable {
         switch skip {
         case .firstLaunch: firstLaunchSkips += 1
         case .checkPeriod: checkPeriodSkips += 1
-        case .failureBackoff: backoffSkips += 1
+        case .failureBackoff, .serverAskedToWait: backoffSkips += 1
         case .delegateDeclined, .muted, nil: break
         }
     }

@@ -33,6 +33,9 @@ struct PersonDays {
     var apps: [Int]
     /// Every check, in time order.
     var checks: [Check]
+    /// When each session starts (the logins), in seconds from the start of the simulated days,
+    /// in time order: when one check for every app (`herald check --registered`) runs.
+    var logins: [Double]
     /// The seed of the person's answers.
     private var answerSeed: UInt64
 
@@ -52,10 +55,12 @@ struct PersonDays {
         }
         let secondLogins = random.unit()
         checks = []
+        logins = []
         for day in 0..<setup.days {
             let midnight = Double(day) * secondsPerDay
             var login = min(max(random.normal(mean: 8.5 * 3600, deviation: 45 * 60), 5 * 3600), 12 * 3600)
             for session in 0..<2 {
+                logins.append(midnight + login)
                 let length = min(max(random.normal(mean: 4 * 3600, deviation: 3600), 1800), 8 * 3600)
                 for (slot, app) in apps.enumerated() {
                     switch catalog[app].trigger {
@@ -72,6 +77,15 @@ struct PersonDays {
             }
         }
         checks.sort { $0.time < $1.time }
+    }
+
+    /// A person who uses `apps`, checks them at `checks` and logs in at `logins`, answering as
+    /// `answerSeed` draws.
+    init(apps: [Int], checks: [Check], logins: [Double], answerSeed: UInt64) {
+        self.apps = apps
+        self.checks = checks
+        self.logins = logins
+        self.answerSeed = answerSeed
     }
 
     /// What the person does with the `showing`-th showing (from 0) of a message of the app in

@@ -8,7 +8,8 @@ import Darwin
 
 // `herald-fleet`: what a publisher's feed host carries for a fleet of Herald installs, and
 // (`herald-fleet attention`) what a person with five apps sees before and after the attention
-// budget, from Herald's own policy (HeraldFleet). Build it in release: `swift run -c release herald-fleet`.
+// budget and with one check for every app, from Herald's own policy (HeraldFleet). Build it in
+// release: `swift run -c release herald-fleet`.
 
 @main
 enum HeraldFleetTool {
@@ -32,9 +33,11 @@ enum HeraldFleetTool {
         usage: herald-fleet attention [--people N] [--weeks N] [--seed N] [--json | --markdown]
 
         Simulates people with five apps each that use Herald, every check through Herald's
-        policy, once without the attention budget and once with it, and prints what a person
-        sees: notifications per week and per day, messages shown again, the budget held, and
-        how long messages waited for room.
+        policy, once without the attention budget, once with it (each app checking on its own),
+        and once with it and one check for every app at each login (herald check --registered),
+        and prints what a person sees: notifications per week and per day, messages shown again,
+        the budget held, how long messages waited for room, and whether the room went to the
+        highest Priority waiting across apps.
 
           --people N            people (default 10000)
           --weeks N             weeks counted, after two weeks of warm-up (default 4)

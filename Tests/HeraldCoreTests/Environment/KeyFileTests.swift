@@ -81,4 +81,11 @@ final class KeyFileTests: XCTestCase {
         file.removeKey("Muted", group: "a")
         XCTAssertEqual(file.text, "  # c\r\n[a] \r\n# about K\r\nNew=1\n\r\n# trailing\r\n[c]\nMuted=false\n")
     }
+
+    func testEachKeyIsNumberedByTheLineThatGivesItsValue() throws {
+        let file = try KeyFile("# c\n[Herald]\nFeed=a\n\nMax=2\nFeed=b\n[Other]\nX=1\n[Herald]\nName=A\\sB\n")
+        let entries = file.numberedEntries(in: "Herald").map { "\($0.line) \($0.key)=\($0.rawValue)" }
+        XCTAssertEqual(entries, ["5 Max=2", "6 Feed=b", "10 Name=A\\sB"])
+        XCTAssertEqual(KeyFile.list(rawValue: "a;b\\;c;"), ["a", "b;c"])
+    }
 }

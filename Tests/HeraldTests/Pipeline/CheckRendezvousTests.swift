@@ -25,8 +25,9 @@ final class CheckRendezvousTests: XCTestCase {
         }
     }
 
-    /// Runs every app's manual check in `order`, sharing `ledger` (and `rendezvous`, when given),
-    /// on a budget of three a day; returns the titles shown, in the order shown.
+    /// Runs every app's manual check in `order`, sharing `ledger`: all at once meeting at
+    /// `rendezvous`, or without one each after the one before has planned; on a budget of three
+    /// a day. Returns the titles shown, in the order shown.
     @MainContext
     static func run(order: [Int], ledger: MemoryAttentionLedgerStore, clock: ManualClock, rendezvous: CheckRendezvous?) throws -> [String] {
         let feeds = try feeds()
@@ -39,19 +40,34 @@ final class CheckRendezvousTests: XCTestCase {
             herald.rendezvous = rendezvous
             return herald
         }
-        MainContext.idle {
+        // Each check's events, held here: a delegate is held weakly.
+        let recorders = heralds.map { herald in
+            let recorder = PipelineRecorder(presenter)
+            herald.delegate = recorder
+            return recorder
+        }
+        // Until each check has ended or showed its message (which then waits for its answer).
+        func settle(_ checks: [Herald]) {
+            let deadline = ContinuousClock.now + .seconds(10)
+            func settled(_ herald: Herald) -> Bool {
+                let events = recorders[heralds.firstIndex { $0 === herald }!].events
+                return events.contains("finished") || events.contains { $0.hasPrefix("shown ") }
+            }
+            while !checks.allSatisfy(settled), ContinuousClock.now < deadline {
+                MainContext.iterate(wakingBy: min(deadline, ContinuousClock.now + .milliseconds(20)))
+            }
+        }
+        if rendezvous != nil {
+            // All at once: the rendezvous orders their plans.
             for herald in heralds { herald.checkNow() }
+            settle(heralds)
+        } else {
+            // One after another, in the listing order.
+            for herald in heralds {
+                herald.checkNow()
+                settle([herald])
+            }
         }
-        // Until every check has ended or waits for the answers to what it showed.
-        let deadline = ContinuousClock.now + .seconds(10)
-        func settled(_ herald: Herald) -> Bool {
-            guard let check = herald.check else { return true }
-            if case .waiting = check.phase { return true }
-            return false
-        }
-        repeat {
-            MainContext.iterate(wakingBy: min(deadline, ContinuousClock.now + .milliseconds(20)))
-        } while !(presenter.shown.count > 0 && heralds.allSatisfy(settled)) && ContinuousClock.now < deadline
         return presenter.shown.map(\.content.summary)
     }
 
@@ -74,7 +90,7 @@ final class CheckRendezvousTests: XCTestCase {
     func testWithoutARendezvousTheChecksThatPlanFirstTakeTheDaysRoom() throws {
         try MainContext.assumeIsolated {
             let shown = try Self.run(order: Array(0..<10), ledger: MemoryAttentionLedgerStore(), clock: ManualClock(), rendezvous: nil)
-            XCTAssertEqual(shown, ["App 0", "App 1", "App 2"], "each app ranks its own message against what waits already")
+            XCTAssertEqual(shown, ["App 0", "App 1", "App 2"], "each app ranks its own message against what waits already: the first three take the room")
         }
     }
 }

@@ -1,0 +1,77 @@
+import Foundation
+import Herald
+import HeraldCore
+import HeraldDesktop
+import HeraldTestSupport
+import XCTest
+
+/// Two apps whose feeds, `first.plist` and `second.plist`, are on one server of their own that
+/// answers 429 with `Retry-After: seconds`; each app keeps its state in a folder of its own.
+@MainContext
+private func twoAppsOnAServerAskingToWait(_ seconds: Int) throws -> (server: FeedServer, first: Herald, second: Herald) {
+    let directory = InProcessDesktop.session.directory.appendingPathComponent("server-waits-\(UUID().uuidString.prefix(8))")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let server = try FeedServer(directory: directory)
+    let apps = try ["first", "second"].map { name in
+        try server.publish("\(name).plist", Fixtures.xmlFeed(["a": ["Title": "A"]]))
+        try server.publish("\(name).plist.status", "429\nRetry-After: \(seconds)\n")
+        let appID = "org.example.Wait-\(name)-\(UUID().uuidString.prefix(8))"
+        return try Herald(configuration: .init(feedURL: server.url("\(name).plist"), appID: appID, appVersion: "1.0",
+                                               check: CheckConfiguration(showOnFirstLaunch: true),
+                                               environment: InProcessDesktop.environment(forApp: appID)))
+    }
+    return (server, apps[0], apps[1])
+}
+
+/// The delegate's line for the failure of a fetch from `server` that asked to wait until `until`.
+private func askedToWait(_ server: FeedServer, until: Date) -> String {
+    "failed 127.0.0.1:\(server.port) asked to be asked again after \(ISO8601Moment.text(until)) (429 Too Many Requests)"
+}
+
+/// Runs a check of `herald` (a launch, or `checkNow()` when `manual`) and returns what its
+/// delegate heard.
+@MainContext
+private func events(ofCheckOf herald: Herald, manual: Bool = false) -> [String] {
+    let recorder = EventRecorder(session: InProcessDesktop.session, answer: nil)
+    herald.delegate = recorder
+    if manual { herald.checkNow() } else { herald.appLaunched() }
+    runLoop(until: recorder)
+    return recorder.events
+}
+
+/// Within one process, a feed server that answered 429 with a `Retry-After` is not asked again
+/// before its time, for any app (`ServerWaits`): two `Herald`s whose feeds are on one loopback
+/// server, as one process checking every registered app has them.
+final class ServerWaitsTests: XCTestCase {
+    func testOneFetchAskedToWaitEndsTheOtherAppsLoadsOnThatServerWithoutARequest() throws {
+        try MainContext.assumeIsolated {
+            let (server, first, second) = try twoAppsOnAServerAskingToWait(120)
+            let firstEvents = events(ofCheckOf: first)
+            let asked = try XCTUnwrap(first.store.load().failure?.retryAfter, "\(firstEvents)")
+            XCTAssertEqual(asked.host, "127.0.0.1:\(server.port)")
+            let failure = askedToWait(server, until: asked.until)
+            XCTAssertEqual(firstEvents, ["shouldCheck", failure, "finished"])
+            XCTAssertEqual(events(ofCheckOf: second), ["shouldCheck", failure, "finished"], "the same failure, as if asked")
+            XCTAssertEqual(server.requests.map(\.path), ["/first.plist"], "the second app's feed is not asked for")
+            XCTAssertEqual(try second.store.load().failure?.retryAfter, asked, "each app's state keeps the server's time")
+        }
+    }
+
+    func testAServerIsAskedAgainOnceItsTimeHasCome() throws {
+        try MainContext.assumeIsolated {
+            let (server, first, second) = try twoAppsOnAServerAskingToWait(2)
+            let firstEvents = events(ofCheckOf: first)
+            let until = try XCTUnwrap(first.store.load().failure?.retryAfter?.until, "\(firstEvents)")
+            XCTAssertEqual(events(ofCheckOf: second, manual: true), [askedToWait(server, until: until), "finished"],
+                           "a manual check before the time ends the same way, without a request")
+            XCTAssertEqual(server.requests.map(\.path), ["/first.plist"])
+            // The state keeps whole seconds: the server's time has come a second after the one kept.
+            XCTAssertTrue(spin(5) { Date() >= until.addingTimeInterval(1) }, "the server's time comes within its 2 seconds")
+            let events = events(ofCheckOf: second, manual: true)
+            XCTAssertEqual(server.requests.map(\.path), ["/first.plist", "/second.plist"], "\(events)")
+            let again = try XCTUnwrap(second.store.load().failure?.retryAfter?.until)
+            XCTAssertGreaterThan(again, until, "the new answer's time is kept")
+            XCTAssertEqual(events, [askedToWait(server, until: again), "finished"])
+        }
+    }
+}

@@ -30,7 +30,8 @@
 # `herald check --feed … --app-id …` started at once (one autostart entry per app), and against
 # the floor's one process, in interleaved rounds of their own: the Herald processes started, their
 # CPU time (÷ the floor's), start → the last message handed over and → exit, and what is left.
-# It runs after the handover table; --only-registered measures only it (about 15 s a round).
+# It runs after the handover table (about 15 s a round: 75 s with --quick); --only-registered
+# measures only it.
 #
 # --against HERALD also measures another release `herald` (the build before, say) in the same
 # interleaved runs, in a column of its own beside this tree's; --against-rev REV first builds
@@ -85,7 +86,7 @@ while [ $# -gt 0 ]; do
     --against|--against-rev)
       if [ $# -lt 2 ]; then echo "bench: $1 takes a herald program or a revision" >&2; exit 64; fi
       against_option=$1; against=$2; shift ;;
-    -h|--help) sed -n '2,59p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,60p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench: unknown argument $1 (see --help)" >&2; exit 64 ;;
   esac
   shift

@@ -4,7 +4,7 @@
 # Markdown table of medians with herald's ratio to its peer.
 #
 #   Tests/scripts/bench.sh [--quick] [--runs N] [--keep DIR] [--instructions] [--only-handover]
-#                          [--against HERALD | --against-rev REV]
+#                          [--only-registered] [--against HERALD | --against-rev REV]
 #   Tests/scripts/bench.sh --write-link-order
 #
 # Every figure comes from runs interleaved with its peers' (each iteration runs herald, the
@@ -23,6 +23,15 @@
 # left against the floor's one process waiting, and against five `herald check --no-handover`
 # waiting (before the handover), and a handing-over check's start → exit against the floor's
 # start → shown, interleaved in rounds of their own. --only-handover measures only that table.
+#
+# The table of one check for every app (DESIGN.md D27) measures, on the same two buses, 1, 5 and
+# 20 registered apps ($XDG_DATA_HOME/herald/apps/<app-id>.conf), each with a due feed of one new
+# message, checked at login by the one `herald check --registered`, against "before": as many
+# `herald check --feed … --app-id …` started at once (one autostart entry per app), and against
+# the floor's one process, in interleaved rounds of their own: the Herald processes started, their
+# CPU time (÷ the floor's), start → the last message handed over and → exit, and what is left.
+# It runs after the handover table (about 15 s a round: 75 s with --quick); --only-registered
+# measures only it.
 #
 # --against HERALD also measures another release `herald` (the build before, say) in the same
 # interleaved runs, in a column of its own beside this tree's; --against-rev REV first builds
@@ -59,6 +68,7 @@ against_option=
 against=
 write_link_order=0
 only_handover=0
+only_registered=0
 instructions=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -72,10 +82,11 @@ while [ $# -gt 0 ]; do
     --write-link-order) write_link_order=1 ;;
     --instructions) instructions=(--instructions) ;;
     --only-handover) only_handover=1 ;;
+    --only-registered) only_registered=1 ;;
     --against|--against-rev)
       if [ $# -lt 2 ]; then echo "bench: $1 takes a herald program or a revision" >&2; exit 64; fi
       against_option=$1; against=$2; shift ;;
-    -h|--help) sed -n '2,51p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,60p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench: unknown argument $1 (see --help)" >&2; exit 64 ;;
   esac
   shift
@@ -129,7 +140,7 @@ say "building herald as desktop/release.sh builds it (release, static Swift runt
 source desktop/release.sh
 root=$PWD
 products=(herald herald-agent herald-decode-bench herald-launch-bench)
-[ "$only_handover" = 0 ] || products=(herald herald-agent)
+[ "$only_handover" = 0 ] && [ "$only_registered" = 0 ] || products=(herald herald-agent)
 link_release .build-release "${products[@]}" >&2
 bin_path=$bin
 herald="$bin_path/herald"
@@ -422,7 +433,9 @@ start_notification_server() {
   env "$@" "$python" Tests/support/notification_server.py wait || die "the notification server did not start: $(cat "$hand/$name-server.out")"
 }
 
+handover_set_up=0
 set_up_handover() {
+  handover_set_up=1
   mkdir -p "$hand/services" "$hand/config" "$hand/data/applications" "$hand/gnome-data/applications"
   # One message with a link for each of six apps: five checking at login, a sixth checking
   # alone; and a seventh app's message without a link, which no application is looked up for.
@@ -490,17 +503,21 @@ hand_over_five() {
   record_line "$1" "$2" "$line"
 }
 end_agent() { on_bus held "$python" Tests/support/bench_handover.py end --program "$agent" --name org.herald.Agent; }
+# RECORD FIGURE: the floor on the bus like Plasma's, to start → shown (and exit, and its CPU time).
+time_floor() {
+  record_line "$1" "$2" "$(on_bus held env EXIT_AFTER_SHOW=1 "$python" Tests/support/bench_probe.py time --shown "$floor_shown" -- "$work/floor" "$feed_base/app1.plist")"
+}
+# RECORD FIGURE: the floor waiting 1 s with its notification shown, then its memory.
+hold_floor() {
+  record_line "$1" "$2" "$(on_bus held "$python" Tests/support/bench_probe.py hold --shown "$floor_shown" -- "$work/floor" "$feed_base/app1.plist")"
+}
 
 # One block of a round.
 handover_once() {
   local block=$1 record=$2 line
   case $block in
-    floor)
-      line=$(on_bus held env EXIT_AFTER_SHOW=1 "$python" Tests/support/bench_probe.py time --shown "$floor_shown" -- "$work/floor" "$feed_base/app1.plist")
-      record_line "$record" floor-time "$line" ;;
-    floor-hold)
-      line=$(on_bus held "$python" Tests/support/bench_probe.py hold --shown "$floor_shown" -- "$work/floor" "$feed_base/app1.plist")
-      record_line "$record" floor-hold "$line" ;;
+    floor) time_floor "$record" floor-time ;;
+    floor-hold) hold_floor "$record" floor-hold ;;
     held)
       # Five checks at once start the agent, which holds their notifications; then a sixth
       # check hands over to the running agent.
@@ -546,25 +563,13 @@ handover_table() {
   echo
   echo "Handover at login: $runs interleaved rounds after $warmups warm-up, medians, load average $load_before → $load_after"
   "$python" - "$results" <<'PY'
-import json, os, statistics, sys
+import statistics, sys
+sys.path.insert(0, "Tests/support")
+from bench_tables import median, ratios, with_quartiles
+from bench_tables import runs as runs_in
 
 def runs(name):
-    path = os.path.join(sys.argv[1], "handover-" + name)
-    return [json.loads(line) for line in open(path)] if os.path.exists(path) else []
-
-def median(lines, key):
-    return statistics.median(line[key] for line in lines)
-
-def ratios(lines, key, floors, floor_key):
-    """herald ÷ floor in each round: the files hold one line per round, in order."""
-    return [line[key] / floor[floor_key] for line, floor in zip(lines, floors)]
-
-def with_quartiles(values):
-    text = "%.2f" % statistics.median(values)
-    if len(values) >= 3:
-        low, _, high = statistics.quantiles(values, n=4, method="inclusive")
-        text += " [%.2f–%.2f]" % (low, high)
-    return text
+    return runs_in(sys.argv[1], name)
 
 floor_hold, floor_time = runs("floor-hold"), runs("floor-time")
 columns = [runs("held"), runs("gnome"), runs("waiting")]
@@ -611,6 +616,143 @@ PY
     "notifications, measured as the floor's, after 1 s of waiting; MiB: the kernel's kB / 1024."
 }
 
+# The table of one check for every app (DESIGN.md D27): 1, 5 and 20 registered apps, each with a
+# due feed of one new message, checked at login by the one `herald check --registered` and, as
+# before, by as many `herald check` started at once, on the two buses of the handover table,
+# against the floor's one process, in rounds of their own.
+registered_counts=(1 5 20)
+
+# The apps' feeds, and for each bus and count a data folder of its own (the bus's applications,
+# and that many registrations), which the checks of that block read as their XDG_DATA_HOME.
+set_up_registered() {
+  local bus applications count number folder
+  "$python" - "$work/feed" "${registered_counts[-1]}" <<'PY'
+import plistlib, sys
+for number in range(1, int(sys.argv[2]) + 1):
+    message = {"Title": "News of registered app %d" % number, "Message": "A new feature, a release or a tip.",
+               "ActionURL": "https://example.com/registered%d" % number, "ActionButton": "Read more"}
+    with open("%s/registered%d.plist" % (sys.argv[1], number), "wb") as handle:
+        plistlib.dump({"2026/02/%02d" % number: message}, handle)
+PY
+  for bus in held gnome; do
+    applications="$hand/data/applications"
+    [ "$bus" = held ] || applications="$hand/gnome-data/applications"
+    for count in "${registered_counts[@]}"; do
+      folder="$hand/registered/$bus-$count"
+      mkdir -p "$folder/herald/apps"
+      cp -r "$applications" "$folder/"
+      for ((number = 1; number <= count; number++)); do
+        printf '%s\n' '[Herald]' "Feed=$feed_base/registered$number.plist" "Name=Bench App $number" 'Version=1' \
+          'ShowOnFirstLaunch=true' >"$folder/herald/apps/org.example.Registered$number.conf"
+      done
+    done
+  done
+}
+
+# RECORD WAY BUS COUNT: COUNT apps checked at login on BUS, from a fresh state, by the one
+# `herald check --registered` (WAY registered) or, as before, by COUNT `herald check` at once,
+# each app with the same options (WAY before); timed to the last message handed over and to the
+# last exit, then what they left measured.
+registered_once() {
+  local record=$1 way=$2 bus=$3 count=$4 route=agent calls="$hand/held-notifications.log" method=Notify line
+  if [ "$bus" = gnome ]; then route=desktop-list calls="$hand/gnome-list.log" method=AddNotification; fi
+  fresh_handover_state
+  local measure=("$python" Tests/support/bench_handover.py hand-over --shown "\"handedOver\":\"$route\"" --calls "$calls" --method "$method"
+                 --also "$agent")
+  if [ "$way" = registered ]; then
+    line=$(on_bus "$bus" env XDG_DATA_HOME="$hand/registered/$bus-$count" "${measure[@]}" --apps 1 --lines "$count" -- \
+      "$herald" check --registered --json)
+  else
+    line=$(on_bus "$bus" env XDG_DATA_HOME="$hand/registered/$bus-$count" "${measure[@]}" --apps "$count" -- \
+      "$herald" check --feed "$feed_base/registered{n}.plist" --app-id "org.example.Registered{n}" --app-name "Bench App {n}" \
+      --app-version 1 --show-on-first-launch --json)
+  fi
+  record_line "$record" "registered-$way-$bus-$count" "$line"
+  if [ "$bus" = held ]; then end_agent; fi
+}
+
+registered_table() {
+  say "one check for every app: 1, 5 and 20 registered apps at login, on the two buses of the handover table"
+  [ "$handover_set_up" = 1 ] || set_up_handover
+  set_up_registered
+  local blocks=() bus count round index load_before load_after block total
+  [ "$have_floor" = 0 ] || blocks=(floor floor-hold)
+  for bus in held gnome; do
+    for count in "${registered_counts[@]}"; do blocks+=("registered $bus $count" "before $bus $count"); done
+  done
+  total=${#blocks[@]}
+  load_before=$(cut -d ' ' -f 1 /proc/loadavg)
+  for ((round = 0; round < warmups + runs; round++)); do
+    for ((index = 0; index < total; index++)); do
+      block=${blocks[$(((round + index) % total))]}
+      case $block in
+        floor) time_floor $((round >= warmups)) registered-floor-time ;;
+        floor-hold) hold_floor $((round >= warmups)) registered-floor-hold ;;
+        # shellcheck disable=SC2086 # the block is its way, bus and count, split into words
+        *) registered_once $((round >= warmups)) $block ;;
+      esac
+    done
+    if ((round >= warmups)); then say "registered round $((round - warmups + 1))/$runs done"; fi
+  done
+  load_after=$(cut -d ' ' -f 1 /proc/loadavg)
+  if [ -n "$keep" ]; then mkdir -p "$keep" && cp "$results"/handover-registered-* "$keep"/; fi
+  echo
+  echo "One check for every app at login: $runs interleaved rounds after $warmups warm-up, medians, load average $load_before → $load_after"
+  "$python" - "$results" "$(getconf CLK_TCK)" "${registered_counts[@]}" <<'PY'
+import statistics, sys
+sys.path.insert(0, "Tests/support")
+from bench_tables import median, ratios, with_quartiles
+from bench_tables import runs as runs_in
+
+folder, tick_ms, counts = sys.argv[1], 1000 / int(sys.argv[2]), [int(count) for count in sys.argv[3:]]
+
+def runs(name):
+    return runs_in(folder, "registered-" + name)
+
+floor_time, floor_hold = runs("floor-time"), runs("floor-hold")
+print("\n| apps at login, each with one new message | Herald processes started | CPU time, all of them, ms |"
+      " CPU ÷ floor's one process, per round [quartiles] | ÷ floor, per app | start → last handed over, ms |"
+      " start → last exit, ms | left once they exited: processes, resident (VmRSS) MiB | CPU of what is left since it started, ms |")
+print("|---|---|---|---|---|---|---|---|---|")
+if floor_time:
+    print("| the floor: its one process (fetch one feed, show it) | 1 | %.1f | 1 | — | %.1f (shown) | %.1f | %s | — |" % (
+        median(floor_time, "cpu_ms"), median(floor_time, "shown_ms"), median(floor_time, "exit_ms"),
+        "1 waiting, %.1f" % (median(floor_hold, "rss_kb") / 1024) if floor_hold else "—"))
+names = {"held": "Plasma/Xfce/dunst", "gnome": "GNOME"}
+for bus in ("held", "gnome"):
+    for count in counts:
+        for way in ("registered", "before"):
+            lines = runs("%s-%s-%d" % (way, bus, count))
+            if not lines:
+                continue
+            apps = "%d app%s" % (count, "" if count == 1 else "s")
+            label = ("%s, %s: one `herald check --registered`" % (apps, names[bus]) if way == "registered"
+                     else "%s, %s, before: %d `herald check` at once" % (apps, names[bus], count))
+            cells = ["%d" % median(lines, "started"), "%.1f" % median(lines, "cpu_ms")]
+            if floor_time:
+                per_round = ratios(lines, "cpu_ms", floor_time, "cpu_ms")
+                cells += [with_quartiles(per_round), "%.2f" % (statistics.median(per_round) / count)]
+            else:
+                cells += ["—", "—"]
+            cells += ["%.1f" % median(lines, "last_shown_ms"), "%.1f" % median(lines, "last_exit_ms")]
+            left = median(lines, "processes")
+            cells.append("%d, %.1f" % (left, median(lines, "rss_kb") / 1024) if left else "0")
+            cells.append("%.0f" % (median(lines, "cpu_ticks_total") * tick_ms) if left else "—")
+            print("| %s | %s |" % (label, " | ".join(cells)))
+PY
+  echo
+  echo "Each round runs, in turn from a different one: the floor to start → shown (EXIT_AFTER_SHOW=1; its CPU time start → exit)" \
+    "and, apart, waiting 1 s with its notification shown; then, on the bus like Plasma's and on the one like GNOME's, for 1, 5 and" \
+    "20 apps registered in XDG_DATA_HOME/herald/apps (Feed, Name, Version=1, ShowOnFirstLaunch=true; a fresh state, the budget" \
+    "out of the way, a one-message feed with a link each): one \`herald check --registered --json\`, and as many" \
+    "\`herald check --feed … --app-id … --app-name … --app-version 1 --show-on-first-launch --json\` started at once. Herald" \
+    "processes started: those started, and any process of herald's still on the bus once they exited; the agent D-Bus starts" \
+    "is counted in what is left. CPU time: the processes' own (wait4), user + system. Last handed over: the last shown line" \
+    "(handedOver agent or desktop-list); then the server's Notify or the list's AddNotification calls are waited for, and every" \
+    "herald or herald-agent process left on the bus is measured after 1 s; its CPU since it started is in clock ticks of" \
+    "$(awk -v ticks="$(getconf CLK_TCK)" 'BEGIN { print 1000 / ticks }') ms. The agent is ended after each block on the bus like Plasma's."
+}
+
 cpu=$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)
 machine="$(nproc) CPUs, ${cpu:-unknown CPU}, Linux $(uname -r), Debian $(cat /etc/debian_version 2>/dev/null || echo '?')"
 revision=$(git rev-parse --short HEAD 2>/dev/null || echo '?')
@@ -623,9 +765,10 @@ if [ -f desktop/link-order.txt ] && command -v nm >/dev/null; then
 fi
 
 started=$(date +%s)
-if [ "$only_handover" = 1 ]; then
+if [ "$only_handover" = 1 ] || [ "$only_registered" = 1 ]; then
   echo "Herald bench: $machine; herald $revision ($ordered)"
-  handover_table
+  [ "$only_handover" = 0 ] || handover_table
+  [ "$only_registered" = 0 ] || registered_table
   say "done in $(($(date +%s) - started)) s of measuring"
   exit 0
 fi
@@ -733,6 +876,7 @@ echo "start → shown: from just before the process is started until it prints i
   "notify-send exits after showing only without actions, so its exit runs have none. MiB: the kernel's kB / 1024."
 
 handover_table
+registered_table
 
 say "decoding in-process: herald-decode-bench beside CPython, $runs rounds"
 "$python" Tests/support/bench_decoding.py --tool "$bin_path/herald-decode-bench" --folder "$work" --rounds "$runs" "${instructions[@]}" >"$work/decoding.json" \

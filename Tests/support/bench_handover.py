@@ -3,14 +3,17 @@
 starts them at login, and prints what it measured as one JSON line. In COMMAND, {n} stands for
 1…N, the process's number.
 
-  bench_handover.py hand-over --apps N --shown REGEX --calls FILE --method NAME [--also PATH]... [--seconds S] -- COMMAND...
-      starts the N commands at once and waits for each to print a line matching REGEX
-      ("last_shown_ms": when the last one had) and to exit with status 0 ("last_exit_ms");
-      then for FILE, a notification server's log of calls, to hold N more lines naming METHOD
-      than before they started; then measures every process still running COMMAND's program,
-      or a program --also names (the agent they started), on this session bus (DBUS_SESSION_BUS_ADDRESS), as bench_probe.py hold measures one:
-      "processes", their CPU "ticks" over S seconds, then their memory (bench_probe.memory),
-      each figure summed
+  bench_handover.py hand-over --apps N [--lines L] --shown REGEX --calls FILE --method NAME [--also PATH]... [--seconds S] -- COMMAND...
+      starts the N commands at once and waits for each to print L lines (1 unless given)
+      matching REGEX ("last_shown_ms": when the last one had) and to exit with status 0
+      ("last_exit_ms"; "cpu_ms": the CPU time, user and system, the N used, summed; "started":
+      the N, and any process of COMMAND's program still on this session bus once they exited);
+      then for FILE, a notification server's log of calls, to hold N × L more lines naming
+      METHOD than before they started; then measures every process still running COMMAND's
+      program, or a program --also names (the agent they started), on this session bus
+      (DBUS_SESSION_BUS_ADDRESS), as bench_probe.py hold measures one: "processes", their CPU
+      "ticks" over S seconds, then their memory (bench_probe.memory), each figure summed, and
+      "cpu_ticks_total", the CPU ticks they had used since they started
   bench_handover.py wait --apps N --shown REGEX [--seconds S] -- COMMAND...
       starts the N commands at once, waits for each to print a line matching REGEX
       ("last_shown_ms"), measures every process running COMMAND's program on this session bus
@@ -67,10 +70,11 @@ def processes_of(program):
 
 def measure(pids, seconds):
     """The processes' CPU ticks over `seconds` and then their memory, summed."""
-    result = {"processes": len(pids), "ticks": 0, "rss_kb": 0, "vmhwm_kb": 0, "pss_kb": 0, "private_dirty_kb": 0}
+    result = {"processes": len(pids), "ticks": 0, "rss_kb": 0, "vmhwm_kb": 0, "pss_kb": 0, "private_dirty_kb": 0, "cpu_ticks_total": 0}
     if not pids:
         return result
     before = {pid: ticks(pid) for pid in pids}
+    result["cpu_ticks_total"] = sum(before.values())
     time.sleep(seconds)
     for pid in pids:
         result["ticks"] += ticks(pid) - before[pid]
@@ -102,11 +106,12 @@ class Runs:
     def elapsed_ms(self):
         return (time.monotonic_ns() - self.started) / 1e6
 
-    def wait_for_lines(self, pattern):
-        """Waits for each to print a line matching pattern; returns when the last one had."""
+    def wait_for_lines(self, pattern, lines=1):
+        """Waits for each to print `lines` lines matching pattern; returns when the last one had."""
         for run in self.runs:
-            if not run.wait_for_line(pattern):
-                self.fail("no line matching %r" % pattern.pattern)
+            for number in range(lines):
+                if not run.wait_for_line(pattern):
+                    self.fail("%d lines matching %r, not %d" % (number, pattern.pattern, lines))
         return self.elapsed_ms()
 
     def end(self):
@@ -135,17 +140,21 @@ def hand_over(args, command):
         refuse_if_running(program)
     before = count_calls(args.calls, args.method)
     runs = Runs(command, args.apps)
-    result = {"last_shown_ms": runs.wait_for_lines(args.shown)}
+    result = {"last_shown_ms": runs.wait_for_lines(args.shown, args.lines)}
     for run in runs.runs:
         status = run.wait()
         if status != 0:
             runs.fail("exit status %s" % status)
     result["last_exit_ms"] = runs.elapsed_ms()
+    result["cpu_ms"] = sum((run.usage.ru_utime + run.usage.ru_stime) * 1000 for run in runs.runs)
+    # A process the commands started that outlived them would be theirs too: none is expected.
+    result["started"] = args.apps + len(processes_of(command[0]))
     runs.end()
     deadline = time.monotonic() + LIMIT_SECONDS
-    while count_calls(args.calls, args.method) < before + args.apps:
+    expected = args.apps * args.lines
+    while count_calls(args.calls, args.method) < before + expected:
         if time.monotonic() > deadline:
-            sys.exit("%s holds %d %s calls, not %d" % (args.calls, count_calls(args.calls, args.method) - before, args.method, args.apps))
+            sys.exit("%s holds %d %s calls, not %d" % (args.calls, count_calls(args.calls, args.method) - before, args.method, expected))
         time.sleep(0.01)
     try:
         result.update(measure([pid for program in programs for pid in processes_of(program)], args.seconds))
@@ -196,6 +205,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("mode", choices=["hand-over", "wait", "end"])
     parser.add_argument("--apps", type=int, default=5)
+    parser.add_argument("--lines", type=int, default=1)
     parser.add_argument("--shown", type=re.compile)
     parser.add_argument("--calls")
     parser.add_argument("--method")

@@ -32,6 +32,9 @@ struct CheckSession {
     /// Whether the messages are asked at the terminal when no notification server runs and
     /// someone is there; a run of every registered app never asks there.
     var asksAtTerminal = true
+    /// Whether the person asked for quiet, when not the desktop's own answer asked at each check:
+    /// a run of every registered app asks the desktop once for all its apps.
+    var quietReason: (@MainContext () -> QuietReason?)?
 
     /// Runs the check and returns the exit code. Call it from the main thread: it runs the
     /// GLib main loop there until the check is over.
@@ -88,7 +91,7 @@ extension CheckSession {
                                      environment: configuration.environment)
             : nil
         return try Self.makeHerald(configuration, store: store, presenter: today, handingOver: handingOver,
-                                   respectsQuietAndMutes: respectsQuietAndMutes)
+                                   respectsQuietAndMutes: respectsQuietAndMutes, quietReason: quietReason)
     }
 
     /// A `Herald` for `configuration` on `store`, or on the app's state file (returned too)
@@ -96,7 +99,8 @@ extension CheckSession {
     /// its exit code.
     @MainContext
     static func makeHerald(_ configuration: Herald.Configuration, store: (any StateStore)?, presenter: MessagePresenter? = nil,
-                           handingOver: HandingOverPresenter? = nil, respectsQuietAndMutes: Bool = true) throws(ExitCode) -> (herald: Herald, file: FileStateStore?) {
+                           handingOver: HandingOverPresenter? = nil, respectsQuietAndMutes: Bool = true,
+                           quietReason: (@MainContext () -> QuietReason?)? = nil) throws(ExitCode) -> (herald: Herald, file: FileStateStore?) {
         do {
             var file: FileStateStore?
             if store == nil {
@@ -104,10 +108,10 @@ extension CheckSession {
                 file = FileStateStore(paths: paths, lockWait: configuration.timeout.seconds, onCorruptFile: EventReporter.reportCorruptStateFile)
             }
             // A preview or a demo shows whatever the desktop's quiet, a mute or the budget says.
-            var ignoresQuiet: (@MainContext () -> QuietReason?)?
+            var quiet = quietReason
             var ignoresMutes: (@MainContext () throws(OffSwitchFileError) -> OffSwitchDecision)?
             if !respectsQuietAndMutes {
-                ignoresQuiet = { nil }
+                quiet = { nil }
                 ignoresMutes = { .none }
             }
             var configuration = configuration
@@ -118,7 +122,7 @@ extension CheckSession {
                 ? FileAttentionLedgerStore(environment: configuration.environment, lockWait: configuration.timeout.seconds)
                 : MemoryAttentionLedgerStore()
             let herald = try Herald(configuration: configuration, store: store ?? file, presenter: presenter, handingOver: handingOver,
-                                    quietReason: ignoresQuiet, offSwitches: ignoresMutes, ledger: ledger)
+                                    quietReason: quiet, offSwitches: ignoresMutes, ledger: ledger)
             return (herald, file)
         } catch let error as HeraldError {
             EventReporter.complain(error.description)

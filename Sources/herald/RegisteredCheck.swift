@@ -33,6 +33,7 @@ struct RegisteredCheck {
             session.serverWait = app.line.serverWait
             session.handsOver = true
             session.asksAtTerminal = false
+            session.quietReason = { run.quiet }
             let herald: Herald
             do {
                 herald = try session.makeHerald().herald
@@ -89,6 +90,9 @@ struct RegisteredCheck {
         var running = 0
         /// The first failure's status: an app that could not be set up, then each check's.
         private(set) var failure: Int32?
+        /// Whether the person asked for quiet: the desktop is asked once, by the first check
+        /// with something to show, and its answer holds for the run's few seconds.
+        lazy var quiet: QuietReason? = DesktopQuiet.reason()
 
         func failed(_ status: Int32) { failure = failure ?? status }
 

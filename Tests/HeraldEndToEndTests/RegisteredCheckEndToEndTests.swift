@@ -171,6 +171,29 @@ final class RegisteredCheckEndToEndTests: XCTestCase {
         XCTAssertEqual(server.requests.count, Self.fetchesAtOnce, "the next run asks nothing before the time")
     }
 
+    func testWhileTheDesktopAsksForQuietEveryAppsCheckIsDeferredAndTheNextRunShowsThem() throws {
+        let (session, base, server) = try setUpRun()
+        var environment = base
+        environment["GSETTINGS_BACKEND"] = "keyfile"
+        try publishAndRegister("org.example.QuietA", key: "2026/07/01", title: "Quiet A", server: server, environment: environment)
+        try publishAndRegister("org.example.QuietB", key: "2026/07/02", title: "Quiet B", server: server, environment: environment)
+        func setBanners(_ value: Bool) throws {
+            let set = try runToCompletion("/usr/bin/gsettings", ["set", "org.gnome.desktop.notifications", "show-banners", String(value)],
+                                          environment: environment)
+            XCTAssertEqual(set.status, 0, set.output)
+        }
+        try setBanners(false)
+        let quiet = try runRegistered(environment, directory: session.directory)
+        XCTAssertEqual(quiet.status, 0, quiet.errorOutput)
+        XCTAssertEqual(events(quiet.output).filter { $0["event"] as? String == "deferred" }.compactMap { $0["app"] as? String }.sorted(),
+                       ["org.example.QuietA", "org.example.QuietB"])
+        XCTAssertEqual(shown(quiet.output), [])
+        try setBanners(true)
+        let after = try runRegistered(environment, directory: session.directory)
+        XCTAssertEqual(after.status, 0, after.errorOutput)
+        XCTAssertEqual(shown(after.output).sorted(), ["org.example.QuietA 2026/07/01", "org.example.QuietB 2026/07/02"])
+    }
+
     func testTheRunsOwnOptionsAreReadByItsOwnParserAndAMistakeIsAUsageError() throws {
         let session = try agentSession()
         let environment = try environment(session)

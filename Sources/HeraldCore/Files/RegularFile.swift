@@ -293,6 +293,9 @@ package enum RegularFile {
 
     /// Creates the folders above `file` that are missing, readable by their owner only.
     package static func makeDirectory(for file: String) throws(FileError) {
+        // Nearly every write finds its folder there: one look, not a mkdir of each component.
+        var found = stat()
+        if stat(folder(of: file), &found) == 0, found.st_mode & S_IFMT == S_IFDIR { return }
         var path = ""
         for component in folder(of: file).split(separator: "/") {
             path += "/" + component

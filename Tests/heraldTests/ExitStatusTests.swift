@@ -56,8 +56,8 @@ final class ExitStatusTests: XCTestCase {
     func testACommandsExitCodesAreNamedAsTheTableNamesThem() {
         XCTAssertEqual(ExitStatus.summary([.done, .usage, .noInput, .software, .configuration]),
                        "Exit codes: 0 done, 64 usage, 66 no input, 70 software, 78 configuration.")
-        XCTAssertEqual(CheckCommand.configuration.discussion,
-                       "Exit codes: 0 done, 64 usage, 65 data, 66 no input, 69 unavailable, 73 cannot create, 75 temporary failure, 78 configuration.")
+        XCTAssertEqual(CheckCommand.configuration.discussion, RegisteredCheckCommand.usage + "\n\n"
+                       + "Exit codes: 0 done, 64 usage, 65 data, 66 no input, 69 unavailable, 73 cannot create, 75 temporary failure, 78 configuration.")
     }
 
     func testAFailedCheckExitsWithTheStatusOfItsKindOfFailure() {

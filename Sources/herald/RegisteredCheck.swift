@@ -81,6 +81,7 @@ struct RegisteredCheck {
     /// What a run keeps track of on its loop.
     @MainContext
     final class Run {
+        /// The one main loop every check of the run runs on.
         let loop = MainLoop()
         /// Every app's `Herald`, with the reporter of its events.
         var checks: [(herald: Herald, reporter: EventReporter)] = []
@@ -94,6 +95,7 @@ struct RegisteredCheck {
         /// with something to show, and its answer holds for the run's few seconds.
         lazy var quiet: QuietReason? = DesktopQuiet.reason()
 
+        /// Keeps `status` as the run's, unless a failure came before it.
         func failed(_ status: Int32) { failure = failure ?? status }
 
         /// Starts the next app's check, meeting the others at `rendezvous`.

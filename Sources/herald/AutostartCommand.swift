@@ -173,7 +173,7 @@ struct AutostartCommand: ParsableCommand, UsageExample {
                 let enabled = entry["X-GNOME-Autostart-enabled"] != "false" && entry["Hidden"] != "true"
                 say(enabled
                     ? "runs a check of its own at login: \(path); 'herald autostart enable --app-id \(appID)' moves it to a registration"
-                    : "has a login entry turned off in the entry: \(path)")
+                    : "has a login entry from before, turned off in it (Hidden=true or X-GNOME-Autostart-enabled=false): \(path)")
                 say("runs: \(entry["Exec"] ?? "(no Exec)")")
             } else if registered == nil, problems.isEmpty {
                 say("off: not registered (no \(location.registration)), and no login entry (no \(path))")

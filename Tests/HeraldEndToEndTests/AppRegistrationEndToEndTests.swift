@@ -143,6 +143,15 @@ final class AppRegistrationEndToEndTests: XCTestCase {
             """))
     }
 
+    func testStatusSaysALoginEntryFromBeforeIsTurnedOffAndWhatItWouldRun() throws {
+        let entry = try writeLoginEntry(last: "Hidden=true")
+        XCTAssertEqual(try herald(["autostart", "status", "--app-id", "org.example.App"]), ToolRun(status: 0, output: """
+            has a login entry from before, turned off in it (Hidden=true or X-GNOME-Autostart-enabled=false): \(entry)
+            runs: herald check --feed https://example.org/feed.plist --app-id org.example.App
+
+            """))
+    }
+
     func testEnableRefusesToMoveALoginEntryWhoseOptionsACheckWouldRefuse() throws {
         let entry = try writeLoginEntry(" --public-key AAAA")
         XCTAssertEqual(try herald(["autostart", "enable", "--app-id", "org.example.App", "--feed", "https://example.org/feed.plist"]),

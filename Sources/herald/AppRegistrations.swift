@@ -39,7 +39,12 @@ enum AppRegistrations {
     /// The user's registration of an app, which `herald autostart enable` writes:
     /// `$XDG_DATA_HOME/herald/apps/<app-id>.conf` (default `~/.local/share`).
     static func userFile(appID: String, environment: [String: String]) -> String {
-        BaseDirectories(environment: environment).dataHome + "/" + folder + "/" + appID + ".conf"
+        userFolder(environment: environment) + "/" + appID + ".conf"
+    }
+
+    /// The user's registrations' folder, `$XDG_DATA_HOME/herald/apps`.
+    static func userFolder(environment: [String: String]) -> String {
+        BaseDirectories(environment: environment).dataHome + "/" + folder
     }
 
     /// The app a registration file names: its name without `.conf` or `.desktop`; `nil` for
@@ -172,7 +177,6 @@ enum AppRegistrations {
     }
 
     /// Whether a desktop entry's text has the key that makes it a registration, before it is parsed.
-    ///
     ///
     /// Most desktop entries of a machine are other apps', read at every run: the search goes
     /// from one `X` to the next with the C library's `memchr`, not through `Data`'s generic

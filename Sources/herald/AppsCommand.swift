@@ -41,10 +41,16 @@ struct AppsCommand: ParsableCommand, UsageExample {
 
     /// "1.4 (Version=)", "2.0 (/usr/share/metainfo/….metainfo.xml)" or "no version".
     private static func version(of listed: AppRegistrations.ListedApp) -> String {
-        switch listed.versionSource {
-        case .given: "\(listed.app.line.appVersion ?? "") (Version=)"
-        case .metainfo(let file): "\(listed.app.line.appVersion ?? "") (\(file))"
-        case .none: "no version"
+        origin(of: listed.versionSource).map { "\(listed.app.line.appVersion ?? "") (\($0))" } ?? "no version"
+    }
+
+    /// Where a version came from, as both listings name it: "Version=", the metainfo file, or
+    /// `nil` for none.
+    private static func origin(of source: AppRegistrations.VersionSource) -> String? {
+        switch source {
+        case .given: "Version="
+        case .metainfo(let file): file
+        case .none: nil
         }
     }
 
@@ -65,14 +71,10 @@ struct AppsCommand: ParsableCommand, UsageExample {
     static func jsonLines(of listing: AppRegistrations.Listing) -> [String] {
         func text(_ value: String?) -> FeedValue { value.map(FeedValue.string) ?? .null }
         var objects: [FeedValue] = listing.apps.map { listed in
-            let from: String? = switch listed.versionSource {
-            case .given: "Version="
-            case .metainfo(let file): file
-            case .none: nil
-            }
-            return .dictionary([
+            .dictionary([
                 "kind": .string("app"), "app": .string(listed.app.appID), "feed": .string(listed.app.line.feed),
-                "version": text(listed.app.line.appVersion), "versionFrom": text(from), "file": .string(listed.app.file),
+                "version": text(listed.app.line.appVersion), "versionFrom": text(origin(of: listed.versionSource)),
+                "file": .string(listed.app.file),
             ])
         }
         objects += listing.shadowed.map { .dictionary(["kind": .string("shadowed"), "app": .string($0.appID), "file": .string($0.file), "by": .string($0.by)]) }

@@ -63,7 +63,31 @@ struct AutostartCommand: ParsableCommand, UsageExample {
             }
             try FeedArgument(target.feed).requireReadable()
             let environment = ProcessEnvironment.read()
-            var line = CheckCommandLine(parsed: target)
+            let given = CheckCommandLine(parsed: target)
+            try Self.lockingRegistrations(environment: environment) {
+                try Self.register(given, environment: environment)
+            }
+        }
+
+        /// Runs `edit` holding the lock of the user's data folder (`SharedFile`'s lock of
+        /// `$XDG_DATA_HOME/herald`, taken on the folder it is in, so that the lock exists before
+        /// Herald's folder does): two `enable`s of an app at once take turns, and the login entry
+        /// is read, moved and removed by one of them only. A lock that cannot be taken exits
+        /// `.cannotCreate`.
+        private static func lockingRegistrations(environment: [String: String], _ edit: () throws -> Void) throws {
+            do {
+                let herald = RegularFile.folder(of: AppRegistrations.userFolder(environment: environment))
+                try SharedFile(herald, creatingFolder: true).withLock(edit)
+            } catch let error as FileError {
+                EventReporter.complain(error.description)
+                throw ExitCode(.cannotCreate)
+            }
+        }
+
+        /// Writes the registration of `given`, moving the app's login entry from before into it:
+        /// everything read here is read under the lock of `lockingRegistrations`.
+        private static func register(_ given: CheckCommandLine, environment: [String: String]) throws {
+            var line = given
             let entryPath = Autostart.path(appID: line.appID, environment: environment)
             let entry = try AutostartEntryOptions.read(entryPath)
             var entryOptions: String?
@@ -149,7 +173,7 @@ struct AutostartCommand: ParsableCommand, UsageExample {
                 let enabled = entry["X-GNOME-Autostart-enabled"] != "false" && entry["Hidden"] != "true"
                 say(enabled
                     ? "runs a check of its own at login: \(path); 'herald autostart enable --app-id \(appID)' moves it to a registration"
-                    : "has a login entry turned off in the entry: \(path)")
+                    : "has a login entry from before, turned off in it (Hidden=true or X-GNOME-Autostart-enabled=false): \(path)")
                 say("runs: \(entry["Exec"] ?? "(no Exec)")")
             } else if registered == nil, problems.isEmpty {
                 say("off: not registered (no \(location.registration)), and no login entry (no \(path))")

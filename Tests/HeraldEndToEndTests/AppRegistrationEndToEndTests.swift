@@ -31,6 +31,21 @@ final class AppRegistrationEndToEndTests: XCTestCase {
         return path
     }
 
+    /// Writes the app's login entry from before, as `herald autostart enable` wrote it, running
+    /// `herald check` with `options` after the feed and app id; `last` ends the group.
+    @discardableResult
+    private func writeLoginEntry(_ options: String = "", last: String = "X-Herald-AppID=org.example.App") throws -> String {
+        let entry = session.environment["XDG_CONFIG_HOME"]! + "/autostart/org.example.App.herald.desktop"
+        return try write(entry, """
+            [Desktop Entry]
+            Type=Application
+            Name=App messages
+            Exec=herald check --feed https://example.org/feed.plist --app-id org.example.App\(options)
+            \(last)
+
+            """)
+    }
+
     /// Four registrations: the user's own, one a package's that the user's shadows, one in a
     /// desktop entry with a metainfo, and one with a typo.
     private func registerFour() throws -> (mine: String, shadowed: String, entry: String, metainfo: String, typo: String) {
@@ -128,16 +143,17 @@ final class AppRegistrationEndToEndTests: XCTestCase {
             """))
     }
 
-    func testEnableRefusesToMoveALoginEntryWhoseOptionsACheckWouldRefuse() throws {
-        let entry = session.environment["XDG_CONFIG_HOME"]! + "/autostart/org.example.App.herald.desktop"
-        try write(entry, """
-            [Desktop Entry]
-            Type=Application
-            Name=App messages
-            Exec=herald check --feed https://example.org/feed.plist --app-id org.example.App --public-key AAAA
-            X-Herald-AppID=org.example.App
+    func testStatusSaysALoginEntryFromBeforeIsTurnedOffAndWhatItWouldRun() throws {
+        let entry = try writeLoginEntry(last: "Hidden=true")
+        XCTAssertEqual(try herald(["autostart", "status", "--app-id", "org.example.App"]), ToolRun(status: 0, output: """
+            has a login entry from before, turned off in it (Hidden=true or X-GNOME-Autostart-enabled=false): \(entry)
+            runs: herald check --feed https://example.org/feed.plist --app-id org.example.App
 
-            """)
+            """))
+    }
+
+    func testEnableRefusesToMoveALoginEntryWhoseOptionsACheckWouldRefuse() throws {
+        let entry = try writeLoginEntry(" --public-key AAAA")
         XCTAssertEqual(try herald(["autostart", "enable", "--app-id", "org.example.App", "--feed", "https://example.org/feed.plist"]),
                        ToolRun(status: 64, output: "", errorOutput: """
                         herald: the login entry \(entry) cannot be moved into a registration: \
@@ -146,5 +162,32 @@ final class AppRegistrationEndToEndTests: XCTestCase {
                         """))
         XCTAssertTrue(FileManager.default.fileExists(atPath: entry), "the entry keeps working")
         XCTAssertFalse(FileManager.default.fileExists(atPath: user + "/herald"))
+    }
+
+    /// Two `herald autostart enable`s of one app let through one barrier at once, twenty rounds:
+    /// they take turns under the lock, so the login entry is moved by one of them only (its
+    /// options go into that one's registration), and the other, which finds no entry, writes
+    /// the registration that stays.
+    func testTwoEnablesAtOnceTakeTurnsAndTheLoginEntryIsMovedOnce() throws {
+        let registration = user + "/herald/apps/org.example.App.conf"
+        for round in 1...20 {
+            let entry = try writeLoginEntry(" --max 2")
+            let moved = "moved: removed the login entry \(entry); its options are kept where this command gives none\n"
+            let barrier = try ProcessBarrier()
+            let feeds = ["https://example.org/first.plist", "https://example.org/second.plist"]
+            let enables = try feeds.enumerated().map { index, feed in
+                try barrier.start(TestPaths.herald, ["autostart", "enable", "--app-id", "org.example.App", "--feed", feed],
+                                  environment: session.environment.merging(["XDG_DATA_DIRS": local + ":" + system]) { $1 },
+                                  directory: session.directory, name: "round-\(round)-enable-\(index)")
+            }
+            try barrier.release()
+            let runs = enables.map { ToolRun(status: $0.wait(seconds: 30), output: $0.output, errorOutput: $0.errorOutput) }
+            let mover = try XCTUnwrap(runs.firstIndex { $0.output.hasSuffix(moved) }, "round \(round): \(runs)")
+            let last = 1 - mover
+            XCTAssertEqual(runs[mover], ToolRun(status: 0, output: "registered: \(registration)\n" + moved), "round \(round)")
+            XCTAssertEqual(runs[last], ToolRun(status: 0, output: "registered: \(registration)\n"), "round \(round)")
+            XCTAssertEqual(try String(contentsOfFile: registration, encoding: .utf8), "[Herald]\nFeed=\(feeds[last])\n", "round \(round)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: entry), "round \(round)")
+        }
     }
 }

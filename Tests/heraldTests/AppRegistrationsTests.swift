@@ -107,6 +107,32 @@ final class AppRegistrationsTests: XCTestCase {
         ])
     }
 
+    func testARegistrationThatIsNoRegularFileIsAProblemAndIsNeverWaitedOn() throws {
+        let fifo = root.path + "/user/herald/apps/org.example.Fifo.conf"
+        try FileManager.default.createDirectory(atPath: root.path + "/user/herald/apps", withIntermediateDirectories: true)
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        try FileManager.default.createDirectory(atPath: root.path + "/user/applications/org.example.Folder.desktop", withIntermediateDirectories: true)
+        let listing = AppRegistrations.list(environment: environment)
+        XCTAssertEqual(listing.apps, [])
+        XCTAssertEqual(listing.problems.map(\.text), ["\(fifo): cannot be read: it is a FIFO, not a regular file"],
+                       "a desktop entry that cannot be read registers nothing")
+    }
+
+    func testARegistrationIsReadThroughALinkAsDesktopsReadDesktopEntries() throws {
+        let target = try write("dotfiles/org.example.App.conf", "[Herald]\nFeed=https://example.org/feed\nVersion=2\n")
+        let entryTarget = try write("flatpak/org.example.Entry.desktop", "[Desktop Entry]\nName=E\nX-Herald-Feed=https://example.org/entry\n")
+        let conf = root.path + "/user/herald/apps/org.example.App.conf"
+        let entry = root.path + "/system/applications/org.example.Entry.desktop"
+        for (link, target) in [(conf, target), (entry, entryTarget)] {
+            try FileManager.default.createDirectory(atPath: (link as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        }
+        XCTAssertEqual(listed(AppRegistrations.list(environment: environment)), [
+            "org.example.App https://example.org/feed 2 given \(conf)",
+            "org.example.Entry https://example.org/entry - none \(entry)",
+        ])
+    }
+
     func testAFileNameThatGivesNoUsableAppIDIsAProblem() throws {
         let file = try write("user/herald/apps/no good.conf", "[Herald]\nFeed=https://example.org/feed\n")
         XCTAssertEqual(AppRegistrations.list(environment: environment).problems.map(\.text),

@@ -142,6 +142,15 @@ final class RegistrationKeysTests: XCTestCase {
         ])
     }
 
+    func testAFileKeyIsNeverResolvedAgainstAFolderNorAHome() {
+        XCTAssertEqual(problems("[Herald]\nFeed=https://example.org/feed.plist\nPrompts=~/prompts.plist\nCaFile=certs/ca.pem\n"), [
+            "\(file):3: “Prompts” is a relative path: give an absolute path",
+            "\(file):4: “CaFile” is a relative path: give an absolute path",
+        ])
+        XCTAssertEqual(read("[Herald]\nFeed=https://example.org/feed.plist\nPrompts=/usr/share/example/prompts.plist\n").line?.prompts,
+                       "/usr/share/example/prompts.plist")
+    }
+
     func testALineThatIsNotAKeyFileLineIsNamedByItsNumber() {
         XCTAssertEqual(problems("[Herald]\nFeed=https://example.org/feed.plist\nthis is not a key\n"),
                        ["\(file):3: the line is not a group, a key=value pair or a comment"])

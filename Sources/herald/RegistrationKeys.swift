@@ -135,6 +135,8 @@ enum RegistrationKeys {
             problem(feedLine, "“\(prefix)\(feedKey)” cannot be standard input: give the feed's URL")
         } else if URLRules.scheme(of: line.feed) == nil, !line.feed.hasPrefix("/") {
             problem(feedLine, "“\(prefix)\(feedKey)” is a relative path: give the feed's URL or an absolute path")
+        } else if URLRules.scheme(of: line.feed)?.lowercased() == "file", !line.feed.dropFirst("file:".count).hasPrefix("/") {
+            problem(feedLine, "“\(prefix)\(feedKey)” is a file: URL of a relative path: give file:///… or an absolute path")
         } else if let refusal = FeedCheckArguments.feedRefusal(line.feed, rules: line.rules) {
             problem(feedLine, refusal)
         }

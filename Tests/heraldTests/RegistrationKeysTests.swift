@@ -128,6 +128,9 @@ final class RegistrationKeysTests: XCTestCase {
                        ["\(file): no “Feed”: a registration names the app's feed (Feed=https://…)"])
         XCTAssertEqual(problems("[Herald]\nFeed=feed.plist\n"),
                        ["\(file):2: “Feed” is a relative path: give the feed's URL or an absolute path"])
+        XCTAssertEqual(problems("[Herald]\nFeed=file:feed.plist\n"),
+                       ["\(file):2: “Feed” is a file: URL of a relative path: give file:///… or an absolute path"])
+        XCTAssertEqual(read("[Herald]\nFeed=file:///srv/feed.plist\n").line?.feed, "file:///srv/feed.plist")
         XCTAssertEqual(problems("[Herald]\nFeed=-\n"), ["\(file):2: “Feed” cannot be standard input: give the feed's URL"])
         XCTAssertEqual(problems("[Herald]\nFeed=http://example.org/feed.plist\n"),
                        ["\(file):2: " + FeedCheckArguments.feedRefusal("http://example.org/feed.plist", rules: URLRules())!])

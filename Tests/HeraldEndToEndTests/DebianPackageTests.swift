@@ -282,6 +282,78 @@ final class DebianPackageTests: XCTestCase {
         }
     }
 
+    /// herald's postinst and postrm, run as dpkg runs them against a root of their own
+    /// (`DPKG_ROOT`, which deb-systemd-helper honours), keep the timer as dh_installsystemduser's
+    /// scripts do: enabled at the first installation, the same after a second configure, masked
+    /// at a removal and enabled again at a reinstallation, and nothing left after a purge; an
+    /// administrator's `--global disable` holds across an upgrade, and their own mask across a
+    /// reinstallation.
+    func testTheMaintainerScriptsEnableTheTimerOnceMaskItAtARemovalAndLeaveNothingAfterAPurge() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/deb-systemd-helper") else {
+            throw XCTSkip("deb-systemd-helper is not installed: apt-get install init-system-helpers")
+        }
+        let root = try Fixtures.temporaryDirectory("herald-dpkg-root")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let unit = root.path + "/usr/lib/systemd/user/herald-check.timer"
+        func installUnit() throws {
+            try FileManager.default.createDirectory(atPath: (unit as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("desktop/systemd/herald-check.timer"), encoding: .utf8)
+                .write(toFile: unit, atomically: true, encoding: .utf8)
+        }
+        /// Runs a maintainer script with its arguments, as dpkg does.
+        func run(_ script: String, _ arguments: String...) throws {
+            let result = try runToEnd("/bin/sh", [TestPaths.packageRoot.appendingPathComponent("desktop/debian/herald.\(script)").path] + arguments,
+                                      environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "DPKG_ROOT": root.path,
+                                                    "DPKG_MAINTSCRIPT_PACKAGE": "herald", "DPKG_MAINTSCRIPT_NAME": script])
+            XCTAssertEqual(result.status, 0, "\(script) \(arguments): \(result.output)\(result.errors)")
+        }
+        /// Every link under the root with its target, and every file but the unit.
+        func left() throws -> [String] {
+            try FileManager.default.subpathsOfDirectory(atPath: root.path).sorted().compactMap { path in
+                let full = root.path + "/" + path
+                if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: full) { return "/\(path) -> \(target)" }
+                var folder: ObjCBool = false
+                return full == unit || FileManager.default.fileExists(atPath: full, isDirectory: &folder) && folder.boolValue ? nil : "/" + path
+            }
+        }
+        let enabled = [
+            "/etc/systemd/user/timers.target.wants/herald-check.timer -> /usr/lib/systemd/user/herald-check.timer",
+            "/var/lib/systemd/deb-systemd-user-helper-enabled/herald-check.timer.dsh-also",
+            "/var/lib/systemd/deb-systemd-user-helper-enabled/timers.target.wants/herald-check.timer",
+        ]
+        let masked = ["/etc/systemd/user/herald-check.timer -> /dev/null"] + enabled + ["/var/lib/systemd/deb-systemd-user-helper-masked/herald-check.timer"]
+
+        try installUnit()
+        try run("postinst", "configure")
+        XCTAssertEqual(try left(), enabled, "enabled at the first installation")
+        try run("postinst", "configure", "1.0")
+        XCTAssertEqual(try left(), enabled, "an upgrade keeps it so, and adds nothing")
+        try FileManager.default.removeItem(atPath: unit)
+        try run("postrm", "remove")
+        XCTAssertEqual(try left(), masked, "a removal masks it")
+        try run("postrm", "remove")
+        XCTAssertEqual(try left(), masked, "twice, the same")
+        try installUnit()
+        try run("postinst", "configure", "1.0")
+        XCTAssertEqual(try left(), enabled, "a reinstallation takes the removal's mask away")
+        try FileManager.default.removeItem(atPath: unit)
+        try run("postrm", "remove")
+        try run("postrm", "purge")
+        XCTAssertEqual(try left(), [], "a purge leaves nothing")
+        try run("postrm", "purge")
+        XCTAssertEqual(try left(), [], "a second purge finds nothing to do")
+
+        // The administrator's choices: `systemctl --global disable` before an upgrade, their own mask before a reinstallation.
+        try installUnit()
+        try run("postinst", "configure")
+        try FileManager.default.removeItem(atPath: root.path + "/etc/systemd/user/timers.target.wants/herald-check.timer")
+        try run("postinst", "configure", "1.0")
+        XCTAssertEqual(try left(), Array(enabled.dropFirst()), "disabled by the administrator, it stays so at an upgrade")
+        try FileManager.default.createSymbolicLink(atPath: root.path + "/etc/systemd/user/herald-check.timer", withDestinationPath: "/dev/null")
+        try run("postinst", "configure", "1.0")
+        XCTAssertEqual(try left(), ["/etc/systemd/user/herald-check.timer -> /dev/null"] + enabled.dropFirst(), "their own mask stays")
+    }
+
     /// The link that enables herald-check.timer for every user (`systemctl --global enable`).
     private static let timerEnabled = "/etc/systemd/user/timers.target.wants/herald-check.timer"
 

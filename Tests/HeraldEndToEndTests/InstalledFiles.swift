@@ -1,13 +1,14 @@
 import Foundation
 import HeraldTestSupport
 
-/// Runs a program to its end with both of its outputs, kept apart.
-func runToEnd(_ executable: String, _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws
-    -> (status: Int32, output: String, errors: String) {
+/// Runs a program to its end with both of its outputs, kept apart; one still running after
+/// `seconds` (half an hour unless given: a build) is stopped.
+func runToEnd(_ executable: String, _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+              within seconds: Double = 1800) throws -> (status: Int32, output: String, errors: String) {
     let folder = try Fixtures.temporaryDirectory("herald-run")
     defer { try? FileManager.default.removeItem(at: folder) }
     let child = try ChildProcess(executable, arguments, environment: environment, directory: folder, name: "run")
-    let status = child.wait(seconds: 1800)
+    let status = child.wait(seconds: seconds)
     return (status, child.output, child.errorOutput)
 }
 

@@ -234,6 +234,7 @@ final class RegisteredCheckTimerTests: XCTestCase {
         XCTAssertEqual(skipped.result, "exec-condition", "skipped by its condition, not failed")
         XCTAssertEqual(skipped.condition?.status, "exited 1", "no display")
         XCTAssertEqual(skipped.main?.pid, "0", "herald did not run")
+        XCTAssertEqual(manager.stop(), [], "the manager's exit ends every process it started, within its 20 seconds")
         withExtendedLifetime(feeds) {}
     }
 
@@ -336,7 +337,8 @@ private final class UserServiceManager {
             wait $manager
             """], environment: environment, directory: session.directory, name: "systemd-user")
         let answers = eventually(within: 20) {
-            let state = try? runToEnd("/usr/bin/systemctl", ["--user", "show", "--property", "SystemState", "--value"], environment: environment)
+            let state = try? runToEnd("/usr/bin/systemctl", ["--user", "show", "--property", "SystemState", "--value"], environment: environment,
+                                      within: 10)
             return ["running", "degraded"].contains(state?.output.trimmingCharacters(in: .newlines))
         }
         guard answers else {
@@ -345,9 +347,10 @@ private final class UserServiceManager {
         }
     }
 
-    /// Runs `systemctl --user` against this manager.
+    /// Runs `systemctl --user` against this manager, for two minutes at most: `start` of the
+    /// one-shot service waits for its run, which the unit would let last half an hour.
     func systemctl(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        try runToEnd("/usr/bin/systemctl", ["--user"] + arguments, environment: environment)
+        try runToEnd("/usr/bin/systemctl", ["--user"] + arguments, environment: environment, within: 120)
     }
 
     /// A unit's last run: its result, and the last process of its `ExecCondition=` and its
@@ -363,9 +366,41 @@ private final class UserServiceManager {
         return (result, process("ExecCondition"), process("ExecStart"))
     }
 
-    /// Stops the manager and every unit it runs.
-    func stop() {
+    /// Stops the manager and every unit it runs: SIGTERM, on which a user manager stops its
+    /// units and exits, then SIGKILL after 20 seconds for whatever of the manager's processes
+    /// (the shell, the manager, the units' processes) still runs. Returns those it had to kill;
+    /// none once it has stopped.
+    @discardableResult
+    func stop() -> [Int32] {
+        // Stopped already: its id may be another process's by now.
+        guard process.process.isRunning else { return [] }
+        let started = Self.processTree(from: process.process.processIdentifier)
         process.signal(SIGTERM)
-        _ = process.wait(seconds: 20)
+        var killed: [Int32] = []
+        if !eventually(within: 20, { started.allSatisfy { !processIsRunning($0) } }) {
+            killed = started.filter(processIsRunning)
+            for pid in killed { kill(pid, SIGKILL) }
+        }
+        process.wait(seconds: 5)
+        return killed
+    }
+
+    /// `root` and every process descended from it, as /proc names them now.
+    private static func processTree(from root: Int32) -> [Int32] {
+        guard processIsRunning(root) else { return [] }
+        // "pid (comm) state ppid …": the parent is the second field after the name's ")".
+        let parents: [(pid: Int32, parent: Int32)] = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { name in
+            guard let pid = Int32(name), let stat = try? String(contentsOfFile: "/proc/\(name)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 ? Int32(fields[1]).map { (pid, $0) } : nil
+        }
+        var tree = [root]
+        var index = 0
+        while index < tree.count {
+            tree += parents.filter { $0.parent == tree[index] }.map(\.pid)
+            index += 1
+        }
+        return tree
     }
 }

@@ -60,6 +60,35 @@ final class RetryAfterEndToEndTests: XCTestCase {
         XCTAssertEqual(server.requests.count, 2, "--force skips the gates: it asks")
     }
 
+    /// A 429 or 503 whose `Retry-After` is missing, asks for no wait, or does not read is the
+    /// failure it was before the header was read: the status in the message, no `host` nor
+    /// `until`, nothing kept in the state but the failure, and the backoff alone after it.
+    func testA429Or503WithoutARetryAfterThatAsksForAWaitIsAnOrdinaryFailureAsBefore() throws {
+        let session = try DesktopSession()
+        let server = try session.serveFeed(Fixtures.xmlFeed(["a": ["Title": "A"]]))
+        for (index, (status, header)) in [("503", nil), ("429", nil), ("503", "soon"), ("503", "0"), ("429", "Sun, 06 Nov 1994 08:49:37 GMT"),
+                                          ("503", "-60")].enumerated() {
+            let name = "feed-\(index).plist", appID = "org.example.NoWait\(index)"
+            try server.publish(name, Fixtures.xmlFeed(["a": ["Title": "A"]]))
+            try server.publish(name + ".status", status + "\n" + (header.map { "Retry-After: \($0)\n" } ?? ""))
+            let arguments = ["check", "--json", "--feed", server.url(name), "--app-id", appID, "--show-on-first-launch"]
+            let first = try session.herald(arguments)
+            XCTAssertEqual(first.wait(), 75)
+            XCTAssertEqual(first.output, #"{"event":"failed","exitCode":75,"kind":"fetch","message":"the feed server answered HTTP \#(status)"}"# + "\n",
+                           "\(status) with Retry-After \(header ?? "missing")")
+            let failure = try XCTUnwrap(try session.state(appID: appID)["failure"] as? [String: Any])
+            XCTAssertEqual(failure.keys.sorted(), ["count", "lastAttempt", "reason"], "no server's time is kept")
+            XCTAssertEqual(failure["reason"] as? String, "the feed server answered HTTP \(status)")
+            let lastAttempt = try XCTUnwrap(ISO8601DateFormatter().date(from: failure["lastAttempt"] as? String ?? ""))
+            let nextAttempt = ISO8601DateFormatter().string(from: lastAttempt.addingTimeInterval(15 * 60))
+            let second = try session.herald(arguments)
+            XCTAssertEqual(second.wait(), 0)
+            XCTAssertEqual(second.output,
+                           #"{"detail":"the last check failed; next attempt at \#(nextAttempt)","event":"check-skipped","reason":"failure-backoff"}"# + "\n")
+        }
+        XCTAssertEqual(server.requests.map(\.path), (0..<6).map { "/feed-\($0).plist" }, "each feed asked once, by its first check")
+    }
+
     func testAServerThatAskedForLongerThanTheBackoffIsTheReasonTheNextCheckGives() throws {
         let (session, server) = try serverAskingToWait(7200)
         let first = try check(session, server)

@@ -9,12 +9,19 @@ import XCTest
 /// answers 429 with `Retry-After: seconds`; each app keeps its state in a folder of its own.
 @MainContext
 private func twoAppsOnAServerAskingToWait(_ seconds: Int) throws -> (server: FeedServer, first: Herald, second: Herald) {
+    try twoAppsOnAServer(answering: "429\nRetry-After: \(seconds)\n")
+}
+
+/// Two apps whose feeds, `first.plist` and `second.plist`, are on one server of their own that
+/// answers each with `status` (a status line and headers, as `feed_server.py` reads them).
+@MainContext
+private func twoAppsOnAServer(answering status: String) throws -> (server: FeedServer, first: Herald, second: Herald) {
     let directory = InProcessDesktop.session.directory.appendingPathComponent("server-waits-\(UUID().uuidString.prefix(8))")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let server = try FeedServer(directory: directory)
     let apps = try ["first", "second"].map { name in
         try server.publish("\(name).plist", Fixtures.xmlFeed(["a": ["Title": "A"]]))
-        try server.publish("\(name).plist.status", "429\nRetry-After: \(seconds)\n")
+        try server.publish("\(name).plist.status", status)
         let appID = "org.example.Wait-\(name)-\(UUID().uuidString.prefix(8))"
         return try Herald(configuration: .init(feedURL: server.url("\(name).plist"), appID: appID, appVersion: "1.0",
                                                check: CheckConfiguration(showOnFirstLaunch: true),
@@ -54,6 +61,21 @@ final class ServerWaitsTests: XCTestCase {
             XCTAssertEqual(events(ofCheckOf: second), ["shouldCheck", failure, "finished"], "the same failure, as if asked")
             XCTAssertEqual(server.requests.map(\.path), ["/first.plist"], "the second app's feed is not asked for")
             XCTAssertEqual(try second.store.load().failure?.retryAfter, asked, "each app's state keeps the server's time")
+        }
+    }
+
+    /// A 503 (or 429) without a `Retry-After` that asks for a wait is not a request to wait: the
+    /// process asks the server again for the next app, as it did before the header was read.
+    func testAServerThatAnsweredWithoutARetryAfterThatAsksForAWaitIsAskedForTheNextApp() throws {
+        try MainContext.assumeIsolated {
+            for status in ["503\n", "429\n", "503\nRetry-After: soon\n", "503\nRetry-After: 0\n"] {
+                let (server, first, second) = try twoAppsOnAServer(answering: status)
+                let code = status.prefix(3)
+                XCTAssertEqual(events(ofCheckOf: first), ["shouldCheck", "failed the feed server answered HTTP \(code)", "finished"], status)
+                XCTAssertEqual(events(ofCheckOf: second), ["shouldCheck", "failed the feed server answered HTTP \(code)", "finished"], status)
+                XCTAssertEqual(server.requests.map(\.path), ["/first.plist", "/second.plist"], "both feeds asked for: \(status)")
+                XCTAssertNil(try second.store.load().failure?.retryAfter, status)
+            }
         }
     }
 

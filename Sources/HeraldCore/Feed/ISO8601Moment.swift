@@ -160,6 +160,17 @@ package enum ISO8601Moment {
         }
     }
 
+    /// The moment of a day and a time of day in UTC, or `nil` when they name no real day or
+    /// time: a month outside 1…12, a day the month does not have, an hour past 23, a minute past
+    /// 59 or a second past 60 (a leap second). The readers of other forms (property lists'
+    /// `<date>`, HTTP-dates) end here.
+    package static func moment(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Date? {
+        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+              (0..<24).contains(hour), (0..<60).contains(minute), (0..<61).contains(second) else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        return Date(timeIntervalSince1970: Double(days) * secondsPerDay + Double(hour * 3600 + minute * 60 + second))
+    }
+
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
     package static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year

@@ -76,10 +76,8 @@ package struct RetryAfter: Codable, Sendable, Equatable {
         }
         let clock = time.split(separator: ":", omittingEmptySubsequences: false)
         guard clock.count == 3, clock.allSatisfy({ $0.count == 2 && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }),
-              let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2]),
-              hour < 24, minute < 60, second < 61, (1...ISO8601Moment.daysIn(month: month, year: year)).contains(day) else { return nil }
-        let days = ISO8601Moment.daysFromCivil(year: year, month: month, day: day)
-        return Date(timeIntervalSince1970: Double(days) * secondsPerDay + Double(hour * 3600 + minute * 60 + second))
+              let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2]) else { return nil }
+        return ISO8601Moment.moment(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     }
 
     private static let shortDays: Set<String> = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]

@@ -562,10 +562,7 @@ struct XMLPropertyList {
             return value
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              (1...12).contains(month), (1...ISO8601Moment.daysIn(month: month, year: year)).contains(day),
-              hour < 24, minute < 60, second < 61 else { return nil }
-        let days = ISO8601Moment.daysFromCivil(year: year, month: month, day: day)
-        return Date(timeIntervalSince1970: Double(days) * secondsPerDay + Double(hour * 3600 + minute * 60 + second))
+              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19) else { return nil }
+        return ISO8601Moment.moment(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
     }
 }

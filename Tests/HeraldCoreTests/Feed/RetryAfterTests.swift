@@ -28,7 +28,9 @@ final class RetryAfterTests: XCTestCase {
 
     func testAValueThatDoesNotReadIsIgnored() {
         for garbage in ["", "soon", "-5", "1.5", "12 s", "0x10", "Sun, 29 Nov 2026 12:30:00 CET", "Sun, 31 Nov 2026 12:30:00 GMT",
-                        "Sun, 29 Nov 2026 25:00:00 GMT", "29 Nov 2026 12:30:00 GMT", "2026-11-29T12:30:00Z", "Sun, 29 Foo 2026 12:30:00 GMT"] {
+                        "Sun, 29 Nov 2026 25:00:00 GMT", "29 Nov 2026 12:30:00 GMT", "2026-11-29T12:30:00Z", "Sun, 29 Foo 2026 12:30:00 GMT",
+                        "Mon, 29 Feb 2027 12:00:00 GMT", "Sun, 29 Nov 2026 12:60:00 GMT", "Sun, 29 Nov 2026 12:00:61 GMT",
+                        "Sun, 29 Nov 2026 12:0:00 GMT", "Sun, 29 Nov 2026 -1:00:00 GMT", "Monday, 30-Nov-26 08:49:37 CET"] {
             XCTAssertNil(moment(garbage), garbage)
         }
     }

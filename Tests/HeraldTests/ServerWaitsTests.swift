@@ -64,6 +64,30 @@ final class ServerWaitsTests: XCTestCase {
         }
     }
 
+    /// A feed's own server that redirects to another, which asks to wait: the next app whose
+    /// feed is on the first server is not sent there either.
+    func testAWaitAskedAfterARedirectHoldsTheServerFirstAskedToo() throws {
+        try MainContext.assumeIsolated {
+            let (cdn, _, _) = try twoAppsOnAServerAskingToWait(120)
+            let directory = InProcessDesktop.session.directory.appendingPathComponent("origin-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let origin = try FeedServer(directory: directory)
+            let apps = try ["first", "second"].map { name in
+                let target = cdn.url("\(name).plist").addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+                let appID = "org.example.Redirected-\(name)-\(UUID().uuidString.prefix(8))"
+                return try Herald(configuration: .init(feedURL: origin.url("to/\(target)"), appID: appID, appVersion: "1.0",
+                                                       check: CheckConfiguration(showOnFirstLaunch: true),
+                                                       environment: InProcessDesktop.environment(forApp: appID)))
+            }
+            let firstEvents = events(ofCheckOf: apps[0])
+            let asked = try XCTUnwrap(apps[0].store.load().failure?.retryAfter, "\(firstEvents)")
+            XCTAssertEqual(asked.host, "127.0.0.1:\(cdn.port)", "the server that asked")
+            XCTAssertEqual(events(ofCheckOf: apps[1]), ["shouldCheck", askedToWait(cdn, until: asked.until), "finished"])
+            XCTAssertEqual(origin.requests.count, 1, "the feeds' own server is asked once")
+            XCTAssertEqual(cdn.requests.map(\.path), ["/first.plist"], "and the one it sends to, once")
+        }
+    }
+
     /// A 503 (or 429) without a `Retry-After` that asks for a wait is not a request to wait: the
     /// process asks the server again for the next app, as it did before the header was read.
     func testAServerThatAnsweredWithoutARetryAfterThatAsksForAWaitIsAskedForTheNextApp() throws {

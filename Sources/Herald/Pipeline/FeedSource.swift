@@ -186,11 +186,12 @@ package final class FeedSource {
     /// answered, as if asked; a server that asks to wait now is remembered.
     private func fetch(_ url: String, validators: FeedValidators?, deadline: ContinuousClock.Instant,
                        completion: @escaping @MainContext (Result<FetchResult, FetchError>) -> Void) {
-        if let server = FeedFetcher.server(of: url), let failure = ServerWaits.failure(of: server, at: now()) {
+        let server = FeedFetcher.server(of: url)
+        if let server, let failure = ServerWaits.failure(of: server, at: now()) {
             return MainContext.idle { completion(.failure(failure)) }
         }
         fetcher.fetch(url, validators: validators, deadline: deadline) { result in
-            if case .failure(let failure) = result { ServerWaits.remember(failure) }
+            if case .failure(let failure) = result { ServerWaits.remember(failure, requested: server) }
             completion(result)
         }
     }

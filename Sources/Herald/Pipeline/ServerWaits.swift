@@ -27,9 +27,12 @@ enum ServerWaits {
         return failure
     }
 
-    /// Keeps `failure` when it is a server's request to wait.
-    static func remember(_ failure: FetchError) {
+    /// Keeps `failure` when it is a server's request to wait: under the server that answered,
+    /// and under `requested`, the server first asked, when a redirect led elsewhere (a feed's
+    /// own host sending every app to one busy CDN).
+    static func remember(_ failure: FetchError, requested: String?) {
         guard let asked = failure.retryAfter else { return }
         failures[asked.host] = failure
+        if let requested { failures[requested] = failure }
     }
 }

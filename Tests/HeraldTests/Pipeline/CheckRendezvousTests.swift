@@ -68,7 +68,16 @@ final class CheckRendezvousTests: XCTestCase {
                 settle([herald])
             }
         }
-        return presenter.shown.map(\.content.summary)
+        let shown = presenter.shown.map(\.content.summary)
+        // What waits for an answer is closed: every check ends and lets its Herald go.
+        for herald in heralds { herald.closeShownMessages() }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while heralds.contains(where: { $0.check != nil }), ContinuousClock.now < deadline {
+            MainContext.iterate(wakingBy: min(deadline, ContinuousClock.now + .milliseconds(20)))
+        }
+        MainContext.iterate(wakingBy: ContinuousClock.now + .milliseconds(20))
+        XCTAssertTrue(heralds.allSatisfy { $0.check == nil }, "every check ended")
+        return shown
     }
 
     func testTenAppsOnABudgetOfThreeShowTheThreeHighestPrioritiesWhereverTheyAreListed() throws {

@@ -37,8 +37,6 @@ final class Check {
     var onScreen = OnScreen()
     /// What the check said already, so that each is said once.
     var saidOnce: Set<SaidOnce> = []
-    /// Whether the check came to its run's rendezvous (`CheckInputs.rendezvous`) already.
-    var metRendezvous = false
     /// The install's draw for `Rollout`, made once per check, so the plan on a snapshot, the
     /// plan that claims and the candidates told to a rendezvous agree, and only by a check that
     /// plans (a draw is a system call a check that is not due never needs).
@@ -51,6 +49,9 @@ final class Check {
         /// The feed is on its way from the URL the off switches chose (the fetch's completion
         /// holds what the plan needs).
         case fetching
+        /// At its run's rendezvous (`CheckInputs.rendezvous`) with the feed step, until every
+        /// check of the run has come or the run's deadline has passed; then it plans.
+        case meeting
         /// Told to stop (`closeAll`) before presenting: nothing more is planned or shown.
         case stopped
         /// Showing what the plan claimed.
@@ -260,7 +261,7 @@ final class Check {
     /// check stops: nothing more is planned or shown.
     func closeAll() {
         switch phase {
-        case .gating, .fetching: phase = .stopped
+        case .gating, .fetching, .meeting: phase = .stopped
         default: break
         }
         let open = onScreen.shown.values.sorted { $0.sequence < $1.sequence }

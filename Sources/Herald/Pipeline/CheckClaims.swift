@@ -35,24 +35,30 @@ extension Check {
         }
     }
 
-    /// Plans what to show and claims it, in one update; then presents it.
+    /// Plans what to show and claims it, in one update; then presents it. A check of a run of
+    /// several apps first meets the others at the run's rendezvous (`Phase.meeting`), so that one
+    /// budget decision weighs every app's messages.
+    func plan(after step: FeedStep, _ target: FeedToFetch, snapshot: HeraldState?) {
+        guard let rendezvous = inputs.rendezvous else { return claim(after: step, target, snapshot: snapshot) }
+        if case .stopped = phase { return claim(after: step, target, snapshot: snapshot) }
+        phase = .meeting
+        let candidates = step.feed.map { rendezvousCandidates($0, target, snapshot: snapshot) } ?? []
+        rendezvous.arrive(app: configuration.appID, candidates: candidates, cap: configuration.check.maxNotificationsPerCheck,
+                          budget: target.offSwitches.budget) { [self] in claim(after: step, target, snapshot: snapshot) }
+    }
+
+    /// Plans and claims, once the check's run has met at its rendezvous (when it has one).
     ///
     /// The server's capabilities are asked (a synchronous D-Bus call) before the update, and
     /// only when a plan on the snapshot shows something, so the lock is never held across D-Bus
     /// and a check with nothing to show never touches the bus. The desktop's quiet is asked
     /// then too, once.
-    func plan(after step: FeedStep, _ target: FeedToFetch, snapshot: HeraldState?) {
+    private func claim(after step: FeedStep, _ target: FeedToFetch, snapshot: HeraldState?) {
         let now = inputs.clock.now
         func ending(_ screen: CheckEnding.Screen) -> CheckEnding {
             CheckEnding(feed: step.ending, screen: screen, plannedAt: now, now: inputs.clock.now)
         }
         if case .stopped = phase { return finish(ending(.stopped)) }
-        if let rendezvous = inputs.rendezvous, !metRendezvous {
-            metRendezvous = true
-            let candidates = step.feed.map { rendezvousCandidates($0, target, snapshot: snapshot) } ?? []
-            return rendezvous.arrive(app: configuration.appID, candidates: candidates, cap: configuration.check.maxNotificationsPerCheck,
-                                     budget: target.offSwitches.budget) { [self] in plan(after: step, target, snapshot: snapshot) }
-        }
         if let feed = step.feed, snapshot?.handedOver.isEmpty != true { withdrawHandedOver(from: feed) }
         // Prompts are counted and shown at a launch; a manual check is about the feed alone.
         let prompts = launch ? inputs.prompts() : []

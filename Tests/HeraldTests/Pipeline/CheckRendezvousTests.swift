@@ -25,27 +25,36 @@ final class CheckRendezvousTests: XCTestCase {
         }
     }
 
-    /// Runs every app's manual check in `order`, sharing `ledger`: all at once meeting at
-    /// `rendezvous`, or without one each after the one before has planned; on a budget of three
-    /// a day. Returns the titles shown, in the order shown.
+    /// The `Herald` of each app in `order`, on its own feed and in-memory state, sharing
+    /// `presenter`, `ledger`, `clock` and `rendezvous`, with the recorder of its events (held
+    /// here: a delegate is held weakly).
     @MainContext
-    static func run(order: [Int], ledger: MemoryAttentionLedgerStore, clock: ManualClock, rendezvous: CheckRendezvous?) throws -> [String] {
+    static func checks(order: [Int], presenter: RecordingPresenter, ledger: MemoryAttentionLedgerStore, clock: ManualClock,
+                       budget: AttentionBudget, rendezvous: CheckRendezvous?) throws -> (heralds: [Herald], recorders: [PipelineRecorder]) {
         let feeds = try feeds()
-        let presenter = RecordingPresenter(capabilities: ["actions", "body"])
         let heralds = try order.map { index in
             let herald = try Herald(configuration: .init(feedURL: feeds[index], appID: apps[index], appVersion: "1"),
                                     store: InMemoryStateStore(CheckPipelineTests.launched), presenter: presenter, clock: clock,
-                                    quietReason: { nil }, offSwitches: { OffSwitchDecision(budget: AttentionBudget(perDay: 3, perWeek: 10)) },
-                                    ledger: ledger)
+                                    quietReason: { nil }, offSwitches: { OffSwitchDecision(budget: budget) }, ledger: ledger)
             herald.rendezvous = rendezvous
             return herald
         }
-        // Each check's events, held here: a delegate is held weakly.
         let recorders = heralds.map { herald in
             let recorder = PipelineRecorder(presenter)
             herald.delegate = recorder
             return recorder
         }
+        return (heralds, recorders)
+    }
+
+    /// Runs every app's manual check in `order`, sharing `ledger`: all at once meeting at
+    /// `rendezvous`, or without one each after the one before has planned; on a budget of three
+    /// a day. Returns the titles shown, in the order shown.
+    @MainContext
+    static func run(order: [Int], ledger: MemoryAttentionLedgerStore, clock: ManualClock, rendezvous: CheckRendezvous?) throws -> [String] {
+        let presenter = RecordingPresenter(capabilities: ["actions", "body"])
+        let (heralds, recorders) = try checks(order: order, presenter: presenter, ledger: ledger, clock: clock,
+                                              budget: AttentionBudget(perDay: 3, perWeek: 10), rendezvous: rendezvous)
         // Until each check has ended or showed its message (which then waits for its answer).
         func settle(_ checks: [Herald]) {
             let deadline = ContinuousClock.now + .seconds(10)
@@ -100,6 +109,35 @@ final class CheckRendezvousTests: XCTestCase {
         try MainContext.assumeIsolated {
             let shown = try Self.run(order: Array(0..<10), ledger: MemoryAttentionLedgerStore(), clock: ManualClock(), rendezvous: nil)
             XCTAssertEqual(shown, ["App 0", "App 1", "App 2"], "each app ranks its own message against what waits already: the first three take the room")
+        }
+    }
+
+    func testACheckClosedWhileItWaitsAtTheRendezvousShowsNothingAndEndsWhenTheOthersCome() throws {
+        try MainContext.assumeIsolated {
+            let clock = ManualClock()
+            let ledger = MemoryAttentionLedgerStore()
+            let presenter = RecordingPresenter(capabilities: ["actions", "body"])
+            let rendezvous = CheckRendezvous(apps: [Self.apps[0], Self.apps[1]], ledger: ledger, clock: clock, deadline: nil)
+            let (heralds, recorders) = try Self.checks(order: [0, 1], presenter: presenter, ledger: ledger, clock: clock,
+                                                       budget: AttentionBudget(perDay: 3, perWeek: 10), rendezvous: rendezvous)
+            func iterate(until done: () -> Bool) {
+                let deadline = ContinuousClock.now + .seconds(10)
+                while !done(), ContinuousClock.now < deadline {
+                    MainContext.iterate(wakingBy: min(deadline, ContinuousClock.now + .milliseconds(20)))
+                }
+            }
+            heralds[0].checkNow()
+            iterate { recorders[0].events.contains { $0.hasPrefix("fetched") } }
+            XCTAssertFalse(rendezvous.isReleased, "the first app waits for the second")
+            heralds[0].closeShownMessages()
+            heralds[1].checkNow()
+            iterate { recorders.allSatisfy { $0.events.contains("finished") || $0.events.contains { $0.hasPrefix("shown ") } } }
+            XCTAssertTrue(rendezvous.isReleased)
+            XCTAssertEqual(presenter.shown.map(\.content.summary), ["App 1"], "the closed check shows nothing; the other shows its message")
+            XCTAssertTrue(recorders[0].events.contains("finished"), recorders[0].events.joined(separator: "\n"))
+            heralds[1].closeShownMessages()
+            iterate { heralds.allSatisfy { $0.check == nil } }
+            XCTAssertTrue(heralds.allSatisfy { $0.check == nil }, "every check ended")
         }
     }
 }

@@ -35,6 +35,9 @@ struct CheckSession {
     /// Whether the person asked for quiet, when not the desktop's own answer asked at each check:
     /// a run of every registered app asks the desktop once for all its apps.
     var quietReason: (@MainContext () -> QuietReason?)?
+    /// Whether what it says on stderr begins with the app's id: a run of every registered app
+    /// names the app of each line.
+    var namesApp = false
 
     /// Runs the check and returns the exit code. Call it from the main thread: it runs the
     /// GLib main loop there until the check is over.
@@ -91,16 +94,19 @@ extension CheckSession {
                                      environment: configuration.environment)
             : nil
         return try Self.makeHerald(configuration, store: store, presenter: today, handingOver: handingOver,
-                                   respectsQuietAndMutes: respectsQuietAndMutes, quietReason: quietReason)
+                                   respectsQuietAndMutes: respectsQuietAndMutes, quietReason: quietReason,
+                                   naming: namesApp ? configuration.appID : nil)
     }
 
     /// A `Herald` for `configuration` on `store`, or on the app's state file (returned too)
     /// when `store` is `nil`. A configuration that cannot work is said on stderr and thrown as
-    /// its exit code.
+    /// its exit code, after the app's id when `app` is given.
     @MainContext
     static func makeHerald(_ configuration: Herald.Configuration, store: (any StateStore)?, presenter: MessagePresenter? = nil,
                            handingOver: HandingOverPresenter? = nil, respectsQuietAndMutes: Bool = true,
-                           quietReason: (@MainContext () -> QuietReason?)? = nil) throws(ExitCode) -> (herald: Herald, file: FileStateStore?) {
+                           quietReason: (@MainContext () -> QuietReason?)? = nil,
+                           naming app: String? = nil) throws(ExitCode) -> (herald: Herald, file: FileStateStore?) {
+        let named = app.map { "\($0): " } ?? ""
         do {
             var file: FileStateStore?
             if store == nil {
@@ -125,10 +131,10 @@ extension CheckSession {
                                     quietReason: quiet, offSwitches: ignoresMutes, ledger: ledger)
             return (herald, file)
         } catch let error as HeraldError {
-            EventReporter.complain(error.description)
+            EventReporter.complain(named + error.description)
             throw ExitCode(ExitStatus(error))
         } catch {
-            EventReporter.complain(StateStoreError(error, writing: "the state").description)
+            EventReporter.complain(named + StateStoreError(error, writing: "the state").description)
             throw ExitCode(.usage)
         }
     }

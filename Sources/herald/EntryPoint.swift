@@ -33,9 +33,12 @@ extension HeraldCommand {
             exit(reporting: error, arguments: arguments)
         }
     }
+}
 
+extension ParsableCommand {
     /// Exits as `exit(withError:)` does, in Herald's words: a help screen gains its example,
-    /// and a message becomes one `herald: …` line.
+    /// and a message becomes one `herald: …` line. `arguments` are those this command parsed,
+    /// which names the command's own options when one is unknown.
     static func exit(reporting error: Error, arguments: [String]) -> Never {
         let code = exitCode(for: error)
         let path = commandPath(arguments)

@@ -34,6 +34,7 @@ struct RegisteredCheck {
             session.handsOver = true
             session.asksAtTerminal = false
             session.quietReason = { run.quiet }
+            session.namesApp = true
             let herald: Herald
             do {
                 herald = try session.makeHerald().herald

@@ -50,11 +50,7 @@ struct RegisteredCheckCommand: ParsableCommand {
         } catch let status as ExitCode {
             exit(withError: status)
         } catch {
-            let code = exitCode(for: error)
-            guard code != .success else { exit(withError: error) }
-            EventReporter.complain(HeraldCommand.sentence(message(for: error)))
-            if code == .validationFailure { EventReporter.complain("see 'herald check --help'") }
-            exit(withError: code)
+            exit(reporting: error, arguments: arguments)
         }
     }
 

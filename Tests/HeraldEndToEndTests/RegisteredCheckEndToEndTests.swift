@@ -200,6 +200,7 @@ final class RegisteredCheckEndToEndTests: XCTestCase {
         let cases: [(arguments: [String], status: Int32, errorOutput: String)] = [
             (["--deadline", "0"], 64, "herald: --deadline must be more than 0 and at most 3600 seconds.\nherald: see 'herald check --help'\n"),
             (["--bogus"], 64, "herald: unknown option '--bogus'\nherald: see 'herald check --help'\n"),
+            (["--deadlin", "3"], 64, "herald: unknown option '--deadlin'. Did you mean '--deadline'?\nherald: see 'herald check --help'\n"),
             (["--start-delay", "86401"], 64, "herald: --start-delay must be from 0 to 86400 seconds, not 86401\nherald: see 'herald check --help'\n"),
         ]
         for (arguments, status, errorOutput) in cases {

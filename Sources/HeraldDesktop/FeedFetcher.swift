@@ -250,13 +250,19 @@ package final class FeedFetcher {
     }
 
     /// The server of an http(s) URL as a `Retry-After` names it: the host in lower case, with
-    /// the port when the URL names one; `nil` for a URL without a host.
+    /// the port when the URL names one other than its scheme's own (`https://h:443/` and
+    /// `https://h/` are one server); `nil` for a URL without a host.
     package nonisolated static func server(of url: String) -> String? {
         guard let uri = g_uri_parse(url, G_URI_FLAGS_NONE, nil) else { return nil }
         defer { g_uri_unref(uri) }
         guard let host = g_uri_get_host(uri).map({ String(cString: $0).lowercased() }), !host.isEmpty else { return nil }
         let port = g_uri_get_port(uri)
-        return port > 0 ? "\(host):\(port)" : host
+        let schemePort: Int32 = switch g_uri_get_scheme(uri).map({ String(cString: $0).lowercased() }) {
+        case "https": 443
+        case "http": 80
+        default: -1
+        }
+        return port > 0 && port != schemePort ? "\(host):\(port)" : host
     }
 
     /// Why `url` may not be fetched under `rules`, or `nil` when it may.

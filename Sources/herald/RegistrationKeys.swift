@@ -67,9 +67,11 @@ enum RegistrationKeys {
 
     /// Reads the `X-Herald-` keys of an app's installed desktop entry: a registration when it
     /// has `X-Herald-Feed`, nothing when it has no such key; its `Name` and `Icon` are the
-    /// entry's own unless given. A text that is not a key file is no registration.
+    /// entry's own unless given. A text that is not a key file is a problem named by its line
+    /// (the registrations read only the entries that mention `X-Herald-`).
     static func read(desktopEntry bytes: some BidirectionalCollection<UInt8>, appID: String, file: String) -> Reading {
-        guard let keyFile = try? KeyFile(bytes) else { return Reading() }
+        let keyFile: KeyFile
+        do throws(KeyFileError) { keyFile = try KeyFile(bytes) } catch { return Reading(problems: [problem(error, file: file)]) }
         let all = keyFile.numberedEntries(in: desktopEntryGroup)
         let entries = all.filter { $0.key.hasPrefix(desktopEntryPrefix) }
         guard !entries.isEmpty else { return Reading() }

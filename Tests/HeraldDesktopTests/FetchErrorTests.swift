@@ -42,11 +42,15 @@ final class FetchErrorTests: XCTestCase {
         XCTAssertNil(FetchError.httpStatus(429).retryAfter)
     }
 
-    /// The server a `Retry-After` names: the host, and the port when the URL names one.
-    func testTheServerOfAURLIsItsHostAndThePortItNames() {
+    /// The server a `Retry-After` names: the host, and the port when the URL names one other
+    /// than its scheme's own.
+    func testTheServerOfAURLIsItsHostAndThePortItNamesOtherThanItsSchemesOwn() {
         XCTAssertEqual(FeedFetcher.server(of: "https://feeds.example.org/app/feed.plist"), "feeds.example.org")
         XCTAssertEqual(FeedFetcher.server(of: "http://127.0.0.1:8080/feed.plist"), "127.0.0.1:8080")
-        XCTAssertEqual(FeedFetcher.server(of: "https://Feeds.Example.org:443/feed.plist"), "feeds.example.org:443", "a host is named in lower case")
+        XCTAssertEqual(FeedFetcher.server(of: "https://Feeds.Example.org/feed.plist"), "feeds.example.org", "a host is named in lower case")
+        XCTAssertEqual(FeedFetcher.server(of: "https://feeds.example.org:443/feed.plist"), "feeds.example.org", "the scheme's own port is the same server")
+        XCTAssertEqual(FeedFetcher.server(of: "http://feeds.example.org:80/feed.plist"), "feeds.example.org", "the scheme's own port is the same server")
+        XCTAssertEqual(FeedFetcher.server(of: "http://feeds.example.org:443/feed.plist"), "feeds.example.org:443", "another scheme's port is named")
         XCTAssertNil(FeedFetcher.server(of: "file:///tmp/feed.plist"))
     }
 }

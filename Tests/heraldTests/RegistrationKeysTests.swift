@@ -206,6 +206,17 @@ final class RegistrationKeysTests: XCTestCase {
         ])
     }
 
+    func testADesktopEntryWithXHeraldKeysThatIsNoValidEntryIsAProblemNamedByLine() {
+        let broken = RegistrationKeys.read(desktopEntry: Array("[Desktop Entry]\nName=Example\nX-Herald-Feed=https://e.org/f\nnot a key\n".utf8),
+                                           appID: "a.b", file: "/a.desktop")
+        XCTAssertNil(broken.line)
+        XCTAssertEqual(broken.problems.map(\.text), ["/a.desktop:4: the line is not a group, a key=value pair or a comment"])
+        let nul = RegistrationKeys.read(desktopEntry: Array("[Desktop Entry]\nName=Ex\u{0}ample\nX-Herald-Feed=https://e.org/f\n".utf8),
+                                        appID: "a.b", file: "/a.desktop")
+        XCTAssertNil(nul.line, "a Name with a NUL is no app name")
+        XCTAssertEqual(nul.problems.map(\.text), ["/a.desktop:2: the line holds a NUL byte"])
+    }
+
     func testTheKeyFileWrittenForACheckReadsBackAsTheSameCheck() throws {
         var line = CheckCommandLine(feed: "https://example.org/feed.plist", appID: "org.example.App")
         line.appName = "Example; App"

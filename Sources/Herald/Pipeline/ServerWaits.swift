@@ -3,8 +3,8 @@ import HeraldCore
 import HeraldDesktop
 
 /// The feed servers that asked this process to wait (HTTP 429 or 503 with a `Retry-After`), by
-/// server (`FeedFetcher.server(of:)`: the host, with the port the URL names), until the time
-/// each gave.
+/// server (`FeedFetcher.server(of:)`: the host, with a port other than its scheme's own), until
+/// the time each gave.
 ///
 /// One process may check several apps whose feeds share a server (`herald check` for every
 /// registered app): once one fetch is asked to wait, the others' loads end with the same

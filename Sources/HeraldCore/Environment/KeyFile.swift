@@ -33,7 +33,7 @@ package struct KeyFile: Sendable, Equatable {
 
     /// Reads a key file's bytes.
     ///
-    /// - Throws: `KeyFileError` for the first line that is not valid UTF-8, not a group, a
+    /// - Throws: `KeyFileError` for the first line that is not valid UTF-8, holds a NUL, is not a group, a
     ///   `key=value` pair, a comment or a blank line, or that gives a key before the first group.
     package init(_ bytes: some BidirectionalCollection<UInt8>) throws(KeyFileError) {
         var current: String?
@@ -57,6 +57,10 @@ package struct KeyFile: Sendable, Equatable {
             }
             guard let text = String(validating: content, as: UTF8.self) else {
                 throw KeyFileError(line: number, reason: "line \(number) is not valid UTF-8")
+            }
+            // As GLib: no value holds a NUL, which would end it early in every C string it becomes.
+            guard !content.contains(0) else {
+                throw KeyFileError(line: number, reason: "line \(number) holds a NUL byte")
             }
             let kind = try Self.kind(of: text, number: number, inGroup: current != nil)
             if case .group(let name) = kind { current = name }

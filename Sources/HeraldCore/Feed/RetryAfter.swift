@@ -7,7 +7,8 @@ import FoundationEssentials
 /// The app's state keeps it with the failure (`HeraldState.FailureRecord.retryAfter`), so the
 /// gate asks again no sooner; a success forgets it.
 package struct RetryAfter: Codable, Sendable, Equatable {
-    /// The server that asked: its host, with the port when the feed URL names one.
+    /// The server that asked: its host, with the port when the feed URL names one other than
+    /// its scheme's own (`FeedFetcher.server(of:)`).
     package var host: String
     /// Not to be asked before this moment.
     package var until: Date

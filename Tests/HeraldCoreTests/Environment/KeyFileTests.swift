@@ -19,6 +19,7 @@ final class KeyFileTests: XCTestCase {
             (Array("[a]\nMu[de]ted=1\n".utf8), KeyFileError(line: 2, reason: "line 2 has an invalid key name")),
             (Array("[a]\nName[d e]=1\n".utf8), KeyFileError(line: 2, reason: "line 2 has an invalid key name")),
             (Array("[a]\nK=1\n".utf8) + [0x4E, 0x3D, 0xFF, 0x0A], KeyFileError(line: 3, reason: "line 3 is not valid UTF-8")),
+            (Array("[a]\nName=App\u{0}Other\n".utf8), KeyFileError(line: 2, reason: "line 2 holds a NUL byte")),
         ]
         for (text, error) in refused {
             XCTAssertThrowsError(try KeyFile(text)) { XCTAssertEqual($0 as? KeyFileError, error, "\(error)") }

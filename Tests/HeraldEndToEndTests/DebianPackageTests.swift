@@ -83,6 +83,7 @@ final class DebianPackageTests: XCTestCase {
             "/usr/bin/herald-gtk-demo", "/usr/share/man/man1/herald-gtk-demo.1.gz",
             "/usr/share/applications/org.herald.GtkDemo.desktop",
             "/usr/share/doc/herald-gtk-demo/copyright", "/usr/share/doc/herald-gtk-demo/changelog.gz",
+            "/usr/share/doc/herald-gtk-demo/examples/org.herald.GtkDemo.conf",
             "/usr/share/doc/herald-gtk-demo/examples/org.herald.GtkDemo.herald.desktop",
         ].sorted())
         let libdir = try Self.libraryFolder()

@@ -234,7 +234,7 @@ final class DesktopEntryEndToEndTests: XCTestCase {
             """))
     }
 
-    func testTheShippedExampleLoginEntryMovesIntoARegistration() throws {
+    func testTheShippedExampleLoginEntryMovesIntoTheShippedExampleRegistration() throws {
         let session = try DesktopSession(capabilities: nil, bus: false)
         let path = session.environment["XDG_CONFIG_HOME"]! + "/autostart/org.herald.GtkDemo.herald.desktop"
         try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -247,7 +247,11 @@ final class DesktopEntryEndToEndTests: XCTestCase {
 
                         """))
         XCTAssertEqual(try String(contentsOfFile: registration, encoding: .utf8),
-                       "[Herald]\nFeed=https://example.org/herald/feed.plist\nName=Herald GTK demo\n")
+                       try String(contentsOfFile: TestPaths.packageRoot.appendingPathComponent("desktop/org.herald.GtkDemo.conf").path, encoding: .utf8))
+        XCTAssertEqual(try session.run(["apps", "--json"], environment: ["XDG_DATA_DIRS": session.directory.path + "/no-packages"]), ToolRun(status: 0, output: """
+            {"app":"org.herald.GtkDemo","feed":"https://example.org/herald/feed.plist","file":"\(registration)","kind":"app","version":null,"versionFrom":null}
+
+            """))
     }
 
     func testDesktopEntriesPassValidation() throws {

@@ -121,8 +121,10 @@ install_doc "$cli"
 install_program herald-gtk-demo "$demo"
 install -Dm644 "$root/desktop/org.herald.GtkDemo.desktop" "$demo/usr/share/applications/org.herald.GtkDemo.desktop"
 install_doc "$demo"
-# The login entry `herald autostart enable` writes for the demo, as an example: installed where
-# every session would read it, it would check a feed at every user's login.
+# The registration `herald autostart enable` writes for the demo, and the login entry from before
+# that `enable` moves into it, as examples: installed where every session would read them, they
+# would check a feed for every user.
+install -Dm644 "$root/desktop/org.herald.GtkDemo.conf" "$demo/usr/share/doc/herald-gtk-demo/examples/org.herald.GtkDemo.conf"
 install -Dm644 "$root/desktop/org.herald.GtkDemo.herald.desktop" "$demo/usr/share/doc/herald-gtk-demo/examples/org.herald.GtkDemo.herald.desktop"
 
 # libherald-1, in the folders where Debian keeps a library, its development files and typelibs.

@@ -105,12 +105,7 @@ final class LibHeraldTests: XCTestCase {
     /// button the server draws (found on the screen by its label), and expects the example's
     /// `answered` handler to hear it.
     private func assertTheButtonClickedOnXfce4NotifydReachesTheApp(_ command: [String], file: StaticString = #filePath, line: UInt = #line) throws {
-        _ = SharedDisplayStopper.registered
-        let server = RealServer.xfce4Notifyd
-        let missing = server.missingPrograms
-        if !missing.isEmpty { throw XCTSkip("\(server.rawValue) is not installed: no \(missing.joined(separator: ", "))") }
-        let desktop = try RealDesktop(server: server, display: try SharedDisplay.start())
-        addTeardownBlock { desktop.stop() }
+        let desktop = try startRealDesktop(.xfce4Notifyd)
         let feedServer = try FeedServer(directory: desktop.directory.appendingPathComponent("feed"))
         addTeardownBlock { feedServer.stop() }
         try feedServer.publish("feed.plist", feed)

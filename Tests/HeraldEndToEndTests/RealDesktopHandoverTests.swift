@@ -17,12 +17,7 @@ final class RealDesktopHandoverTests: XCTestCase {
 
     /// The server on a desktop of its own whose bus can start the agent; skipped when a program is missing.
     func desktop(_ server: RealServer) throws -> RealDesktop {
-        _ = SharedDisplayStopper.registered
-        let missing = server.missingPrograms
-        if !missing.isEmpty { throw XCTSkip("\(server.rawValue) is not installed: no \(missing.joined(separator: ", "))") }
-        let desktop = try RealDesktop(server: server, display: try SharedDisplay.start(), agent: true)
-        addTeardownBlock { desktop.stop() }
-        return desktop
+        try startRealDesktop(server, agent: true)
     }
 
     /// Publishes one message with a link and runs `herald check --wait 600` to its end (at most

@@ -92,10 +92,11 @@ package enum AppStreamReleases {
         // A whole description may be translated, or each paragraph and item within one.
         let byLanguage = Dictionary(release.descriptions.map { ($0.language, $0) }, uniquingKeysWith: { first, _ in first })
         guard let chosen = pick(from: byLanguage, languages: languages) else { return [] }
-        // An untranslated block starts a group; the translations that follow it join the group.
+        // A block in the description's own language starts a group; the translations that
+        // follow it (their own `xml:lang`) join the group.
         var groups: [[String?: Block]] = []
         for block in chosen.blocks {
-            if block.language == nil || groups.isEmpty {
+            if block.language == chosen.language || groups.isEmpty {
                 groups.append([block.language: block])
             } else if groups[groups.count - 1][block.language] == nil {
                 groups[groups.count - 1][block.language] = block

@@ -54,6 +54,20 @@ package enum WhatsNewPolicy {
         }
     }
 
+    /// What a check at `running` records, and the message it offers, if any: `decide`'s, with
+    /// the notes `notes` gives for the unread versions (`AppStreamReleases.notes`). Versions with
+    /// no notes offer nothing, and nothing waits for them.
+    package static func offer(running: String, state: HeraldState,
+                              notes: (_ lastSeen: String, _ running: String) -> String?) -> (seen: HeraldState.SeenVersion, message: FeedEntry?) {
+        var decision = decide(running: running, state: state)
+        guard let unread = decision.unread else { return (decision.seen, nil) }
+        guard let text = notes(unread.lastSeen, unread.running) else {
+            decision.seen.unreadSince = nil
+            return (decision.seen, nil)
+        }
+        return (decision.seen, message(for: unread.running, notes: text))
+    }
+
     /// The message's id for `version`: `whats-new/<version>`.
     package static func messageID(for version: String) -> String { idPrefix + version }
 

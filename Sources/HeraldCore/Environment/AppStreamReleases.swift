@@ -118,12 +118,18 @@ package enum AppStreamReleases {
         return LocalisedText.language(of: Array(named.keys), for: languages).flatMap { named[$0] }
     }
 
+    /// Where the metainfo of `appID` may be in one data folder, in the order looked at: its
+    /// name today, the old name in today's folder, the old name in the old folder.
+    package static func files(appID: String, in dataFolder: String) -> [String] {
+        [dataFolder + "/metainfo/" + appID + ".metainfo.xml", dataFolder + "/metainfo/" + appID + ".appdata.xml",
+         dataFolder + "/appdata/" + appID + ".appdata.xml"]
+    }
+
     /// The metainfo of `appID`, the first found in `dataFolders` (in XDG order: the data home
     /// first): its text and its file; `nil` when there is none.
     package static func read(appID: String, dataFolders: [String]) throws(FileError) -> (text: String, file: String)? {
         for dataFolder in dataFolders {
-            for file in [dataFolder + "/metainfo/" + appID + ".metainfo.xml", dataFolder + "/metainfo/" + appID + ".appdata.xml",
-                         dataFolder + "/appdata/" + appID + ".appdata.xml"] {
+            for file in files(appID: appID, in: dataFolder) {
                 // A link is followed, as a package may link its files.
                 guard let bytes = try RegularFile.read(file, limit: sizeLimit, followingLinks: true) else { continue }
                 return (String(decoding: bytes, as: UTF8.self), file)

@@ -59,6 +59,26 @@ final class WhatsNewEndToEndTests: XCTestCase {
         XCTAssertEqual(try session.notifyCalls().count, 1)
     }
 
+    func testOverTheBudgetTheVersionIsRecordedAndTheMessageWaitsForRoomAsAnAnnouncement() throws {
+        let (session, environment, server) = try setUpSession()
+        XCTAssertEqual(try check(session, environment, server, version: "1.0"), [])
+        try Data("[budget]\nPerDay=0\nPerWeek=10\n".utf8).write(to: session.userKeyFile)
+        XCTAssertEqual(try check(session, environment, server, version: "1.2"), ["whats-new/1.2: over-day-budget"])
+        let stateFile = URL(fileURLWithPath: session.environment["XDG_STATE_HOME"]! + "/herald/\(Self.appID).json")
+        let state = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: stateFile)) as? [String: Any])
+        XCTAssertEqual(state["seenVersion"] as? [String: String], ["version": "1.2", "unreadSince": "1.0"],
+                       "the version is recorded though its message waits")
+        try session.setBudgetOutOfTheWay()
+        let mute = try session.run(["mute", "--app-id", Self.appID, "--category", "announcement"])
+        XCTAssertEqual(mute.status, 0, mute.description)
+        XCTAssertEqual(try check(session, environment, server, version: "1.2"), ["whats-new/1.2: category-muted"], "muted with the announcements")
+        XCTAssertEqual(try session.notifyCalls().count, 0)
+        let unmute = try session.run(["unmute", "--app-id", Self.appID, "--category", "announcement"])
+        XCTAssertEqual(unmute.status, 0, unmute.description)
+        XCTAssertEqual(try check(session, environment, server, version: "1.2"), ["whats-new/1.2: shown"], "with room, it shows")
+        XCTAssertEqual(try session.notifyCalls().map(\.body), [Self.body])
+    }
+
     func testWithoutTheOptionAnUpdateShowsNothing() throws {
         let (session, environment, server) = try setUpSession()
         XCTAssertEqual(try check(session, environment, server, version: "1.0", []), [])

@@ -41,6 +41,27 @@ final class WhatsNewPolicyTests: XCTestCase {
                        WhatsNewPolicy.Decision(seen: .init(version: "1.2", unreadSince: "1.1"), unread: ("1.1", "1.2")))
     }
 
+    func testTheMessageIsMadeFromTheNotesOfTheUnreadVersionsAndVersionsWithoutNotesOfferNothing() {
+        let metainfo = Fixtures.metainfo(appID: "org.example.App")
+        let offered = WhatsNewPolicy.offer(running: "1.2", state: state(seen: "1.0")) { lastSeen, running in
+            AppStreamReleases.notes(in: metainfo, after: lastSeen, upTo: running, languages: [])
+        }
+        XCTAssertEqual(offered.seen, .init(version: "1.2", unreadSince: "1.0"))
+        XCTAssertEqual(offered.message, WhatsNewPolicy.message(for: "1.2", notes: """
+            1.2
+            Sync is twice as fast.
+            • Folders can be shared
+            • The --quiet option & its short form
+
+            1.1
+            Dark style follows the desktop.
+            • Fixed a crash at start
+            """))
+        let silent = WhatsNewPolicy.offer(running: "1.2", state: state(seen: "1.0")) { _, _ in nil }
+        XCTAssertEqual(silent.seen, .init(version: "1.2"), "nothing waits for notes there are not")
+        XCTAssertNil(silent.message)
+    }
+
     func testADowngradeRecordsTheLowerVersionAndOffersNothing() {
         XCTAssertEqual(WhatsNewPolicy.decide(running: "1.1", state: state(seen: "1.2", unreadSince: "1.0")),
                        WhatsNewPolicy.Decision(seen: .init(version: "1.1"), unread: nil))
@@ -90,6 +111,12 @@ final class WhatsNewPolicyTests: XCTestCase {
                                         in: PolicyContext(configuration: CheckConfiguration(), now: now))
         XCTAssertEqual(withFeed.messages.map(\.key), ["whats-new/1.2", "2026/02/01"])
         XCTAssertEqual(withFeed.state.absentSince, ["2026/01/01": now], "a fetched feed does")
+    }
+
+    func testAFeedWithoutTheMessageDoesNotWithdrawItOnceHandedOver() {
+        var state = HeraldState()
+        state.handedOver = ["whats-new/1.2": Handover(place: .agent, link: nil, since: now), "2026/01/01": Handover(place: .agent, link: nil, since: now)]
+        XCTAssertEqual(CheckPolicy.withdrawn(from: Feed(entries: []), state: state), ["2026/01/01"], "the publisher's own message is withdrawn")
     }
 
     func testAStateFileWrittenBeforeTheVersionWasKeptStillReadsAndTheVersionIsKept() throws {

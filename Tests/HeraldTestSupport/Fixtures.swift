@@ -44,6 +44,19 @@ public enum Fixtures {
         """
     }
 
+    /// The notes `metainfo(appID:)` gives after 1.0 up to 1.2, untranslated: 1.2's, then the
+    /// skipped 1.1's.
+    public static let metainfoNotesAfter10 = """
+        1.2
+        Sync is twice as fast.
+        • Folders can be shared
+        • The --quiet option & its short form
+
+        1.1
+        Dark style follows the desktop.
+        • Fixed a crash at start
+        """
+
     /// An XML plist feed from `[key: [field: value]]`, values written as `<string>`.
     public static func xmlFeed(_ entries: [String: [String: String]]) -> String {
         var out = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"

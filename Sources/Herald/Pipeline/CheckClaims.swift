@@ -119,7 +119,7 @@ extension Check {
     /// a plan on the snapshot would claim, before the budget; none when the check does not go
     /// through the ledger.
     private func rendezvousCandidates(_ feed: Feed?, _ target: FeedToFetch, snapshot: HeraldState?) -> [AttentionCandidate] {
-        guard let state = snapshot ?? (try? store.snapshot()) else { return [] }
+        guard feed != nil || configuration.whatsNew, let state = snapshot ?? (try? store.snapshot()) else { return [] }
         let local = whatsNew(in: state)?.messages ?? []
         guard usesLedger(for: feed, local: local, state: state, read: { ledgerSnapshot }) else { return [] }
         let planned = makePlan(feed, local, [], target, state: state, ledger: nil, draw: rolloutDraw)

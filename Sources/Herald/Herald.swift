@@ -67,6 +67,12 @@ public final class Herald {
         public var waitLimit: Duration?
         /// Whether `appLaunched()` checks (iNotify's `checkAtLaunch`). Default true.
         public var checkAtLaunch: Bool
+        /// Whether a launch after an update shows "What's new in <version>" once, made from the
+        /// `<release>` notes of the app's AppStream metainfo (`$XDG_DATA_DIRS/metainfo/<appID>.metainfo.xml`)
+        /// since the version Herald last saw run: an `announcement`, counted against the person's
+        /// attention budget and muted with that category. The first run only records the
+        /// version. Needs `check.appVersion`. Default false.
+        public var whatsNew = false
         /// The environment read for XDG directories, the language and the desktop; by default
         /// the variables of the process that Herald reads (`ProcessEnvironment`).
         public var environment: [String: String]

@@ -205,20 +205,15 @@ enum AppRegistrations {
         case none
     }
 
-    /// The newest release of the app's metainfo (`metainfo/<app-id>.metainfo.xml`, then
-    /// `appdata/<app-id>.appdata.xml`), the first found in the data folders in XDG order.
+    /// The newest release of the app's metainfo (`AppStreamReleases.read`), the first found in
+    /// the data folders in XDG order.
     private static func installedVersion(appID: String, dataFolders: [String]) -> InstalledVersion {
-        for dataFolder in dataFolders {
-            for file in [dataFolder + "/metainfo/" + appID + ".metainfo.xml", dataFolder + "/appdata/" + appID + ".appdata.xml"] {
-                do throws(FileError) {
-                    guard let bytes = try read(file) else { continue }
-                    guard let version = AppStreamReleases.newestVersion(in: String(decoding: bytes, as: UTF8.self)) else { return .none }
-                    return .found(version, file: file)
-                } catch {
-                    return .unreadable(RegistrationProblem(file: file, line: nil, description: "the app's version cannot be read from it: \(error.reason)"))
-                }
-            }
+        do throws(FileError) {
+            guard let metainfo = try AppStreamReleases.read(appID: appID, dataFolders: dataFolders),
+                  let version = AppStreamReleases.newestVersion(in: metainfo.text) else { return .none }
+            return .found(version, file: metainfo.file)
+        } catch {
+            return .unreadable(RegistrationProblem(file: error.path, line: nil, description: "the app's version cannot be read from it: \(error.reason)"))
         }
-        return .none
     }
 }

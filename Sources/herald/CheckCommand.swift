@@ -126,7 +126,7 @@ extension CheckCommandLine {
 
     /// The library's configuration for these values; a path becomes an absolute `file:` URI.
     var configuration: Herald.Configuration {
-        Herald.Configuration(
+        var configuration = Herald.Configuration(
             feedURL: FeedArgument(feed).url, appID: appID, appVersion: appVersion, appName: appName,
             check: CheckConfiguration(
                 appVersion: appVersion, checkPeriod: .days(checkPeriod), remindPeriod: .days(remindPeriod),
@@ -134,6 +134,8 @@ extension CheckCommandLine {
                 maxNotificationsPerCheck: max, showAnswered: all, allowsCriticalUrgency: allowCriticalUrgency),
             urlRules: rules,
             icon: icon, timeout: .seconds(timeout), caFile: caFile, publicKeys: publicKeys, waitLimit: .seconds(wait))
+        configuration.whatsNew = whatsNew
+        return configuration
     }
 
     /// The prompts of the prompts file, if one is given.
@@ -248,6 +250,11 @@ struct CheckOptions: ParsableArguments, ParsedCheckOptions {
         discussion: "Without it, a critical message is shown with normal urgency and counts against the budget like any other."))
     var allowCriticalUrgency = false
 
+    @Flag(help: ArgumentHelp(
+        "After an update, show \"What's new in <version>\" once, from the release notes of the app's AppStream metainfo since the version Herald last saw.",
+        discussion: "Needs --app-version (a registration without Version takes the metainfo's). The first run only records the version; the message is an announcement, counted against the attention budget and muted with that category (herald mute --category announcement)."))
+    var whatsNew = false
+
     @Option(help: "Seconds to wait for answers before closing what is still shown.")
     var wait: Double = CheckCommandLine.Defaults.wait
 
@@ -290,6 +297,7 @@ struct CheckOptions: ParsableArguments, ParsedCheckOptions {
         line.max = max
         line.all = all
         line.allowCriticalUrgency = allowCriticalUrgency
+        line.whatsNew = whatsNew
         line.wait = wait
         line.timeout = timeout
         line.serverWait = serverWait

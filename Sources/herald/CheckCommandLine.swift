@@ -49,6 +49,8 @@ struct CheckCommandLine: Sendable, Equatable {
     var all = false
     /// Let `Urgency: critical` stay critical (and a critical security message pass the budget).
     var allowCriticalUrgency = false
+    /// Show "What's new in <version>" once after an update, from the app's AppStream release notes.
+    var whatsNew = false
     /// Seconds to wait for answers.
     var wait = Defaults.wait
     /// Seconds the fetch may take.
@@ -115,7 +117,7 @@ struct CheckCommandLine: Sendable, Equatable {
             .number("--check-period", \.checkPeriod), .number("--remind-period", \.remindPeriod),
             .flag("--show-oldest-first", \.showOldestFirst), .flag("--show-on-first-launch", \.showOnFirstLaunch),
             .flag("--debug", \.debug), .flag("--force", \.force), .number("--max", \.max), .flag("--all", \.all),
-            .flag("--allow-critical-urgency", \.allowCriticalUrgency),
+            .flag("--allow-critical-urgency", \.allowCriticalUrgency), .flag("--whats-new", \.whatsNew),
             .number("--wait", \.wait), .number("--timeout", \.timeout), .number("--server-wait", \.serverWait),
             .flag("--allow-http", \.allowHttp), .texts("--allow-scheme", \.allowedSchemes), .path("--ca-file", \.caFile),
             .texts("--public-key", \.publicKeys), .text("--icon", \.icon), .flag("--json", \.json), .flag("--no-handover", \.noHandover),

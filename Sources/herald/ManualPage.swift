@@ -27,7 +27,7 @@ struct ManualCommand: ParsableCommand {
 enum ManualPage {
     /// The files herald reads and writes, each with what it is.
     static let files: [(path: String, meaning: String)] = [
-        ("$XDG_STATE_HOME/herald/APP.json", "An app's state: the messages shown and answered, its prompts, the last check (default ~/.local/state/herald)."),
+        ("$XDG_STATE_HOME/herald/APP.json", "An app's state: the messages shown and answered, its prompts, the last check, the version last seen for --whats-new (default ~/.local/state/herald)."),
         ("$XDG_STATE_HOME/herald/APP.lock", "The lock that lets one process at a time change an app's state."),
         ("$XDG_STATE_HOME/herald/attention/ledger.json", "What every app showed the user over the last week and the messages waiting for room: the record the attention budget is kept against. Each app keeps at most the week's budget of messages waiting there, and the apps take turns; when it cannot be read or written, checks show as if no budget were set and say so."),
         ("$XDG_CACHE_HOME/herald/APP.feed", "The last feed fetched for an app, sent back as a conditional request (default ~/.cache/herald)."),
@@ -35,6 +35,7 @@ enum ManualPage {
         ("$XDG_CONFIG_DIRS/herald/herald.conf", "The administrator's key file: mutes the user cannot undo (Muted, MutedCategories), a ceiling on the attention budget ([budget] PerDay, PerWeek), and a mirror fetched instead of an app's own feed (FeedURL, read from this file only) (default /etc/xdg/herald/herald.conf)."),
         ("$XDG_DATA_HOME/herald/apps/APP.conf", "The user's registration of an app, checked at login, written by herald autostart enable and listed by herald apps (default ~/.local/share)."),
         ("$XDG_DATA_DIRS/herald/apps/APP.conf", "The registrations of the machine's apps; the user's comes first, then these in order (default /usr/local/share:/usr/share). An app's desktop entry in applications/ registers it too with X-Herald- keys."),
+        ("$XDG_DATA_DIRS/metainfo/APP.metainfo.xml", "An app's AppStream metainfo (also APP.appdata.xml, and appdata/APP.appdata.xml), looked up in $XDG_DATA_HOME first: the installed version of a registration without Version (its newest release that is not a development release), and the release notes of --whats-new."),
         ("$XDG_CONFIG_HOME/autostart/APP.herald.desktop", "A login entry that runs herald check for one app, as herald autostart enable wrote it before registrations; herald autostart enable moves it into a registration (default ~/.config/autostart)."),
     ]
 
@@ -46,7 +47,7 @@ enum ManualPage {
         ("XDG_CACHE_HOME", "Where fetched feeds are kept (default ~/.cache)."),
         ("XDG_CONFIG_HOME", "Where the user's key file and the autostart entries are (default ~/.config)."),
         ("XDG_CONFIG_DIRS", "Where the administrator's key file is, most important first (default /etc/xdg)."),
-        ("XDG_DATA_HOME", "Where the user's registrations and installed desktop entries are looked up (default ~/.local/share)."),
+        ("XDG_DATA_HOME", "Where the user's registrations, installed desktop entries and AppStream metainfo are looked up first (default ~/.local/share)."),
         ("XDG_DATA_DIRS", "Where the system's registrations, installed desktop entries and AppStream metainfo are looked up (default /usr/local/share:/usr/share)."),
         ("XDG_CURRENT_DESKTOP", "The desktops a message may be targeted at (GNOME, KDE)."),
         ("LANGUAGE", "The user's languages, most wanted first, for the messages and their buttons; then LC_ALL, LC_MESSAGES and LANG."),

@@ -3,6 +3,60 @@ import HeraldCore
 
 /// Builders for feeds and temporary folders shared by Herald's tests.
 public enum Fixtures {
+    /// The AppStream metainfo of an app with three stable releases (1.0, 1.1, 1.2), a
+    /// development release after them (1.3-beta) and every kind of description markup: a
+    /// paragraph with inline `<em>` and `<code>`, list items of `<ul>` and `<ol>`, a
+    /// paragraph and an item translated into German (`xml:lang`), a character reference.
+    public static func metainfo(appID: String) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <component type="desktop-application">
+          <id>\(appID)</id>
+          <name>Example</name>
+          <url type="homepage">https://example.org/</url>
+          <releases>
+            <release version="1.3-beta" type="development" date="2026-11-20">
+              <description><p>Try the new editor.</p></description>
+            </release>
+            <release version="1.2" date="2026-11-01">
+              <description>
+                <p>Sync is <em>twice</em> as fast.</p>
+                <p xml:lang="de">Der Abgleich ist <em>doppelt</em> so schnell.</p>
+                <ul>
+                  <li>Folders can be shared</li>
+                  <li xml:lang="de">Ordner lassen sich teilen</li>
+                  <li>The <code>--quiet</code> option &amp; its short form</li>
+                </ul>
+              </description>
+            </release>
+            <release version="1.1" date="2026-06-01">
+              <description>
+                <p>Dark style
+                   follows the desktop.</p>
+                <ol><li>Fixed a crash at start</li></ol>
+              </description>
+            </release>
+            <release version="1.0" date="2026-01-01">
+              <description><p>First release.</p></description>
+            </release>
+          </releases>
+        </component>
+        """
+    }
+
+    /// The notes `metainfo(appID:)` gives after 1.0 up to 1.2, untranslated: 1.2's, then the
+    /// skipped 1.1's.
+    public static let metainfoNotesAfter10 = """
+        1.2
+        Sync is twice as fast.
+        • Folders can be shared
+        • The --quiet option & its short form
+
+        1.1
+        Dark style follows the desktop.
+        • Fixed a crash at start
+        """
+
     /// An XML plist feed from `[key: [field: value]]`, values written as `<string>`.
     public static func xmlFeed(_ entries: [String: [String: String]]) -> String {
         var out = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"

@@ -85,6 +85,7 @@ final class ManualPageTests: XCTestCase {
                            + OffSwitchFiles.systemFiles(environment: environment)
                            + [AppRegistrations.userFile(appID: appID, environment: environment)]
                            + BaseDirectories(environment: environment).dataDirs.map { "\($0)/\(AppRegistrations.folder)/\(appID).conf" }
+                           + BaseDirectories(environment: environment).dataDirs.map { AppStreamReleases.files(appID: appID, in: $0)[0] }
                            + [Autostart.path(appID: appID, environment: environment)])
     }
 

@@ -21,7 +21,7 @@ final class RegistrationKeysTests: XCTestCase {
     func testTheKeysAreHeraldChecksOptionsNamedFromTheOptionTable() {
         XCTAssertEqual(RegistrationKeys.options.map(\.key), [
             "Feed", "Version", "Name", "Prompts", "CheckPeriod", "RemindPeriod", "ShowOldestFirst", "ShowOnFirstLaunch", "Max",
-            "AllowCriticalUrgency", "Wait", "Timeout", "ServerWait", "AllowHttp", "AllowScheme", "CaFile", "PublicKey", "Icon", "NoHandover",
+            "AllowCriticalUrgency", "WhatsNew", "Wait", "Timeout", "ServerWait", "AllowHttp", "AllowScheme", "CaFile", "PublicKey", "Icon", "NoHandover",
         ])
     }
 
@@ -39,6 +39,7 @@ final class RegistrationKeysTests: XCTestCase {
             ShowOnFirstLaunch=1
             Max=7
             AllowCriticalUrgency=true
+            WhatsNew=true
             Wait=90
             Timeout=12
             ServerWait=5
@@ -59,6 +60,7 @@ final class RegistrationKeysTests: XCTestCase {
         expected.showOnFirstLaunch = true
         expected.max = 7
         expected.allowCriticalUrgency = true
+        expected.whatsNew = true
         expected.wait = 90
         expected.timeout = 12
         expected.serverWait = 5

@@ -41,6 +41,8 @@ final class Check {
     /// plan that claims and the candidates told to a rendezvous agree, and only by a check that
     /// plans (a draw is a system call a check that is not due never needs).
     lazy var rolloutDraw = Double.random(in: 0..<1)
+    /// The app's AppStream metainfo, read once, by a check of an app that shows What's new.
+    lazy var metainfo: String? = readMetainfo()
 
     /// The phases of a check, each with what it has.
     enum Phase {

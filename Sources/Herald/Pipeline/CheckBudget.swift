@@ -10,16 +10,17 @@ import HeraldDesktop
 /// (`HeraldEvent.budgetNotKept`): the check plans as if no budget were set.
 extension Check {
     /// Whether planning on `state` goes through the attention ledger: only a check that fetched
-    /// a feed, outside debug mode, and only when the feed has a message this app has not
-    /// answered or the ledger has messages of this app waiting. A check with nothing new
-    /// never takes the ledger's lock.
+    /// a feed or has a message of its own (What's new), outside debug mode, and only when one of
+    /// them is a message this app has not answered or the ledger has messages of this app
+    /// waiting. A check with nothing new never takes the ledger's lock.
     ///
     /// - Parameter read: reads the ledger without its lock; asked only when the feed alone does
     ///   not decide (nothing new in it), so a check that fetched new messages, or none, reads no file.
-    func usesLedger(for feed: Feed?, state: HeraldState, read: () -> AttentionLedger?) -> Bool {
-        guard let feed, !configuration.check.debug else { return false }
+    func usesLedger(for feed: Feed?, local: [FeedEntry] = [], state: HeraldState, read: () -> AttentionLedger?) -> Bool {
+        guard feed != nil || !local.isEmpty, !configuration.check.debug else { return false }
         let ignored = state.ignored ?? []
-        if feed.entries.keys.contains(where: { !state.viewed.contains($0) && !ignored.contains($0) }) { return true }
+        let unanswered = { (key: String) in !state.viewed.contains(key) && !ignored.contains(key) }
+        if feed?.entries.keys.contains(where: unanswered) == true || local.contains(where: { unanswered($0.key) }) { return true }
         return read()?.waiting[configuration.appID] != nil
     }
 

@@ -42,7 +42,7 @@ extension Check {
         guard let rendezvous = inputs.rendezvous else { return claim(after: step, target, snapshot: snapshot) }
         if case .stopped = phase { return claim(after: step, target, snapshot: snapshot) }
         phase = .meeting
-        let candidates = step.feed.map { rendezvousCandidates($0, target, snapshot: snapshot) } ?? []
+        let candidates = rendezvousCandidates(step.feed, target, snapshot: snapshot)
         rendezvous.arrive(app: configuration.appID, candidates: candidates, cap: configuration.check.maxNotificationsPerCheck,
                           budget: target.offSwitches.budget) { [self] in claim(after: step, target, snapshot: snapshot) }
     }
@@ -62,7 +62,7 @@ extension Check {
         if let feed = step.feed, snapshot?.handedOver.isEmpty != true { withdrawHandedOver(from: feed) }
         // Prompts are counted and shown at a launch; a manual check is about the feed alone.
         let prompts = launch ? inputs.prompts() : []
-        if case .notRun = step, prompts.isEmpty { return finish(nil) }
+        if case .notRun = step, prompts.isEmpty, !whatsNewChanges(snapshot) { return finish(nil) }
         let draw = rolloutDraw
         var capabilities: Set<String>?
         /// Asks for quiet and the server, once there is something to show: the screen the check
@@ -83,20 +83,26 @@ extension Check {
         if let snapshot {
             // The ledger as the plan that claims would take it: only when it goes through it, read once.
             var read: AttentionLedger?
-            let ledger = usesLedger(for: step.feed, state: snapshot, read: { read = ledgerSnapshot; return read }) ? read ?? ledgerSnapshot : nil
-            let planned = makePlan(step.feed, prompts, target, state: snapshot, ledger: ledger, draw: draw)
+            let local = whatsNew(in: snapshot)?.messages ?? []
+            let ledger = usesLedger(for: step.feed, local: local, state: snapshot, read: { read = ledgerSnapshot; return read })
+                ? read ?? ledgerSnapshot : nil
+            let planned = makePlan(step.feed, local, prompts, target, state: snapshot, ledger: ledger, draw: draw)
             if planned.showsAnything, let screen = screenUnavailable(releasing: .init(), planned) { return finish(ending(screen)) }
         }
         guard let plan = (updateState { state -> CheckPlan in
             var budgeted: CheckPlan?
-            if usesLedger(for: step.feed, state: state, read: { ledgerSnapshot }) {
+            // The version is recorded whether or not its message can be shown now.
+            let whatsNew = whatsNew(in: state)
+            if let whatsNew { state.seenVersion = whatsNew.seen }
+            let local = whatsNew?.messages ?? []
+            if usesLedger(for: step.feed, local: local, state: state, read: { ledgerSnapshot }) {
                 budgeted = updateLedger { ledger -> CheckPlan in
-                    let plan = makePlan(step.feed, prompts, target, state: state, ledger: ledger, draw: draw)
+                    let plan = makePlan(step.feed, local, prompts, target, state: state, ledger: ledger, draw: draw)
                     if let changed = plan.ledger { ledger = changed }
                     return plan
                 }
             }
-            let plan = budgeted ?? makePlan(step.feed, prompts, target, state: state, ledger: nil, draw: draw)
+            let plan = budgeted ?? makePlan(step.feed, local, prompts, target, state: state, ledger: nil, draw: draw)
             // Nothing to show: the outcome goes in this update, one write.
             state = plan.showsAnything ? plan.state : CheckPolicy.finished(ending(.nothingShown), in: plan.state, claimant: claimant)
             return plan
@@ -118,16 +124,18 @@ extension Check {
     /// The messages this check would weigh against the budget, for its run's rendezvous: those
     /// a plan on the snapshot would claim, before the budget; none when the check does not go
     /// through the ledger.
-    private func rendezvousCandidates(_ feed: Feed, _ target: FeedToFetch, snapshot: HeraldState?) -> [AttentionCandidate] {
-        guard let state = snapshot ?? (try? store.snapshot()), usesLedger(for: feed, state: state, read: { ledgerSnapshot }) else { return [] }
-        let planned = makePlan(feed, [], target, state: state, ledger: nil, draw: rolloutDraw)
+    private func rendezvousCandidates(_ feed: Feed?, _ target: FeedToFetch, snapshot: HeraldState?) -> [AttentionCandidate] {
+        guard feed != nil || configuration.whatsNew, let state = snapshot ?? (try? store.snapshot()) else { return [] }
+        let local = whatsNew(in: state)?.messages ?? []
+        guard usesLedger(for: feed, local: local, state: state, read: { ledgerSnapshot }) else { return [] }
+        let planned = makePlan(feed, local, [], target, state: state, ledger: nil, draw: rolloutDraw)
         return planned.claimed.map(candidate)
     }
 
-    private func makePlan(_ feed: Feed?, _ prompts: [Prompt], _ target: FeedToFetch, state: HeraldState, ledger: AttentionLedger?,
-                          draw: Double) -> CheckPlan {
+    private func makePlan(_ feed: Feed?, _ local: [FeedEntry], _ prompts: [Prompt], _ target: FeedToFetch, state: HeraldState,
+                          ledger: AttentionLedger?, draw: Double) -> CheckPlan {
         let now = inputs.clock.now
-        return CheckPolicy.plan(feed: feed, prompts: prompts, state: state, claimant: claimant, claimUntil: claimUntil(now),
+        return CheckPolicy.plan(feed: feed, local: local, prompts: prompts, state: state, claimant: claimant, claimUntil: claimUntil(now),
                                 in: herald.policyContext(at: now, offSwitches: target.offSwitches), rolloutDraw: draw,
                                 attention: ledger.map { (configuration.appID, $0) })
     }

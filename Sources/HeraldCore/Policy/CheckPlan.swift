@@ -41,7 +41,8 @@ extension CheckPolicy {
     /// prompts, DESIGN.md D16 for the claims).
     ///
     /// - Parameters:
-    ///   - feed: the decoded feed, or `nil` when this check shows prompts only.
+    ///   - feed: the decoded feed, or `nil` when it was not fetched.
+    ///   - local: the messages Herald made itself (What's new), planned as the feed's are.
     ///   - prompts: the registered prompts, decided and, when due, claimed.
     ///   - claimant: the check that will hold the claims.
     ///   - claimUntil: when the claims lapse if nobody releases them.
@@ -53,8 +54,8 @@ extension CheckPolicy {
     ///     room in it, in rank order across apps (`AttentionPolicy.grant`), and those without
     ///     room are skipped and wait. `nil` (and debug mode) plans without the budget.
     package static func plan(
-        feed: Feed?, prompts: [Prompt], state: HeraldState, claimant: Claimant, claimUntil: Date, in context: PolicyContext,
-        rolloutDraw: Double = Double.random(in: 0..<1), attention: (app: String, ledger: AttentionLedger)? = nil
+        feed: Feed?, local: [FeedEntry] = [], prompts: [Prompt], state: HeraldState, claimant: Claimant, claimUntil: Date,
+        in context: PolicyContext, rolloutDraw: Double = Double.random(in: 0..<1), attention: (app: String, ledger: AttentionLedger)? = nil
     ) -> CheckPlan {
         let (configuration, now) = (context.configuration, context.now)
         var state = state
@@ -62,8 +63,8 @@ extension CheckPolicy {
         var skipped: [(key: String, reason: MessageSkipReason)] = []
         var claimed = 0
         var ledger = attention?.ledger
-        if let feed {
-            let selection = select(feed, state: state, claimant: claimant, in: context, rolloutDraw: { rolloutDraw })
+        if feed != nil || !local.isEmpty {
+            let selection = select(feed, adding: local, state: state, claimant: claimant, in: context, rolloutDraw: { rolloutDraw })
             state = selection.state
             messages = selection.candidates
             skipped = selection.skipped

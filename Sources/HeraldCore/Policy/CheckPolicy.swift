@@ -374,19 +374,31 @@ package enum CheckPolicy {
     ///   - context: the settings, the time, the link rules and which checks still run.
     ///   - rolloutDraw: this install's place in every rollout, drawn when the state has none
     ///     and the feed has a `Rollout`; kept in the returned state.
+    ///   - local: messages Herald made itself (What's new, `WhatsNewPolicy`), selected with the
+    ///     feed's, or alone when the feed was not fetched (`nil`): then the answers are not
+    ///     pruned, as only a fetched feed tells which messages left it.
     package static func select(
-        _ feed: Feed, state: HeraldState, claimant: Claimant? = nil, in context: PolicyContext,
+        _ feed: Feed?, adding local: [FeedEntry] = [], state: HeraldState, claimant: Claimant? = nil, in context: PolicyContext,
         rolloutDraw: () -> Double = { Double.random(in: 0..<1) }
     ) -> Selection {
         let (configuration, now) = (context.configuration, context.now)
-        var state = prune(distrustingFutureDates(in: state, now: now), feed: feed, now: now)
-        if state.rolloutDraw == nil, feed.entries.values.contains(where: { $0.field(TargetingKey.rollout) != nil }) {
+        var state = distrustingFutureDates(in: state, now: now)
+        var entries = feed.map { Array($0.entries.values) } ?? []
+        if let feed {
+            let added = local.filter { feed.entries[$0.key] == nil }
+            var present = feed
+            for entry in added { present.entries[entry.key] = entry }
+            state = prune(state, feed: added.isEmpty ? feed : present, now: now)
+            entries += added
+        } else {
+            entries = local
+        }
+        if state.rolloutDraw == nil, entries.contains(where: { $0.field(TargetingKey.rollout) != nil }) {
             state.rolloutDraw = rolloutDraw()
         }
         let ignored = state.ignored ?? []
         // The keys are ordered once, for the messages to show and for the skipped ones: each
         // entry has its place in that order, and a skipped one's reason is kept at its place.
-        let entries = Array(feed.entries.values)
         let order = orderPositions(of: entries.map(\.key), oldestFirst: configuration.showOldestFirst)
         var places = Array(repeating: 0, count: order.count)
         for (place, position) in order.enumerated() { places[position] = place }

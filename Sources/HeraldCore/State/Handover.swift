@@ -204,7 +204,8 @@ extension CheckPolicy {
     /// The handed-over messages the publisher has withdrawn: no longer in `feed`. Each is to be
     /// taken off every screen and out of the desktop's list, and its handover forgotten.
     package static func withdrawn(from feed: Feed, state: HeraldState) -> [String] {
-        state.handedOver.keys.filter { feed.entries[$0] == nil }.sorted()
+        // A What's new message is Herald's own, not the publisher's: a feed without it keeps it.
+        state.handedOver.keys.filter { feed.entries[$0] == nil && !$0.hasPrefix(WhatsNewPolicy.idPrefix) }.sorted()
     }
 
     /// Forgets the handovers of `keys` (withdrawn, or taken back by a check that closes them).

@@ -47,6 +47,9 @@ public struct HeraldState: Codable, Sendable, Equatable {
     /// The signature accepted with each feed URL's highest version: the same version over
     /// other bytes is a replay too.
     package var feedSignatures: [String: Data]
+    /// The app version Herald last saw run, for "What's new" (`WhatsNewPolicy`); `nil` until
+    /// a check of an app that turned it on, and in files written before it was kept.
+    package var seenVersion: SeenVersion?
 
     /// An empty state: first launch, nothing answered.
     public init() {
@@ -66,6 +69,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
         rolloutDraw = nil
         feedVersions = [:]
         feedSignatures = [:]
+        seenVersion = nil
     }
 
     /// The newest signature accepted from `url`, or `nil` when none was.
@@ -129,6 +133,21 @@ public struct HeraldState: Codable, Sendable, Equatable {
         }
     }
 
+    /// The app version last seen run, and since which version the notes wait to be read.
+    package struct SeenVersion: Codable, Sendable, Equatable {
+        /// The version last seen.
+        package var version: String
+        /// While the What's new message for `version` is unanswered: the version its notes
+        /// start after; `nil` when none waits.
+        package var unreadSince: String?
+
+        /// Creates a record.
+        package init(version: String, unreadSince: String? = nil) {
+            self.version = version
+            self.unreadSince = unreadSince
+        }
+    }
+
     /// How often a message was shown, and when last.
     package struct ShowRecord: Codable, Sendable, Equatable {
         /// Times shown, reminders included.
@@ -169,7 +188,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case ignored, viewed, reminded, absentSince, lastChecked, failure, cachedFeed, presenting, presentingPrompts, handedOver, answeredAway, shows, prompts, rolloutDraw, feedVersions, feedSignatures
+        case ignored, viewed, reminded, absentSince, lastChecked, failure, cachedFeed, presenting, presentingPrompts, handedOver, answeredAway, shows, prompts, rolloutDraw, feedVersions, feedSignatures, seenVersion
     }
 
     /// Reads a state file; keys missing from older files take their empty values.
@@ -191,6 +210,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
         rolloutDraw = try container.decodeIfPresent(Double.self, forKey: .rolloutDraw).flatMap { (0..<1).contains($0) ? $0 : nil }
         feedVersions = try container.decodeIfPresent([String: UInt64].self, forKey: .feedVersions) ?? [:]
         feedSignatures = try container.decodeIfPresent([String: Data].self, forKey: .feedSignatures) ?? [:]
+        seenVersion = try container.decodeIfPresent(SeenVersion.self, forKey: .seenVersion)
     }
 
     /// Ids in the order the state file lists them: by their UTF-8 bytes, a total order, so the
@@ -220,6 +240,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
         try container.encodeIfPresent(rolloutDraw, forKey: .rolloutDraw)
         if !feedVersions.isEmpty { try container.encode(feedVersions, forKey: .feedVersions) }
         if !feedSignatures.isEmpty { try container.encode(feedSignatures, forKey: .feedSignatures) }
+        try container.encodeIfPresent(seenVersion, forKey: .seenVersion)
     }
 }
 

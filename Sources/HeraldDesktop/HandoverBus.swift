@@ -259,24 +259,29 @@ package struct HeldNotification: Equatable {
     package var actions: [NotificationAction]
     /// The app id hint.
     package var desktopEntry: String
+    /// The message's category (Plasma's event), `nil` for none.
+    package var category: MessageCategory?
 
     /// Creates the message.
-    package init(summary: String, body: String, appName: String, icon: String, urgency: UInt8, actions: [NotificationAction], desktopEntry: String) {
+    package init(summary: String, body: String, appName: String, icon: String, urgency: UInt8, actions: [NotificationAction], desktopEntry: String,
+                 category: MessageCategory? = nil) {
         (self.summary, self.body, self.appName, self.icon) = (summary, body, appName, icon)
-        (self.urgency, self.actions, self.desktopEntry) = (urgency, actions, desktopEntry)
+        (self.urgency, self.actions, self.desktopEntry, self.category) = (urgency, actions, desktopEntry, category)
     }
 
-    /// The `a{sv}` Hold takes (floating).
+    /// The `a{sv}` Hold takes (floating); `category` only for a message that has one.
     func variant() -> OpaquePointer {
         let actions = actions.map { action in
             var pair: [OpaquePointer?] = [g_variant_new_string(action.id), g_variant_new_string(action.label)]
             return g_variant_new_tuple(&pair, 2)!
         }
-        return GVariantDictionary.make([
+        var entries: [(String, OpaquePointer)] = [
             ("summary", g_variant_new_string(summary)), ("body", g_variant_new_string(body)), ("app-name", g_variant_new_string(appName)),
             ("icon", g_variant_new_string(icon)), ("urgency", g_variant_new_byte(urgency)),
             ("actions", GVariantDictionary.array(of: "(ss)", actions)), ("desktop-entry", g_variant_new_string(desktopEntry)),
-        ])
+        ]
+        if let category { entries.append(("category", g_variant_new_string(category.rawValue))) }
+        return GVariantDictionary.make(entries)
     }
 }
 

@@ -55,6 +55,14 @@ package enum DesktopSwitches {
         return off
     }
 
+    /// The `sound` a message of `category` asks the notification portal for: `silent` for a tip,
+    /// an offer or a survey, which no one needs to hear, where the portal's version is 2 or more
+    /// (a portal of version 1 knows no `sound`); `nil` to send none, for the desktop's default.
+    package static func portalSound(category: MessageCategory?, portalVersion: UInt32?) -> String? {
+        guard let portalVersion, portalVersion >= 2, let category, [.tip, .promotion, .survey].contains(category) else { return nil }
+        return "silent"
+    }
+
     /// The id GNOME keeps an app's notification settings under: lower case, every character
     /// but a letter, a digit or a dash a dash, no two dashes in a row (GNOME Shell's
     /// `_canonicalizeId`).

@@ -55,4 +55,14 @@ final class DesktopSwitchesTests: XCTestCase {
         XCTAssertEqual(DesktopSwitches.kdeHints(category: .survey).map { "\($0.name)=\($0.value)" }, ["x-kde-appname=herald", "x-kde-eventId=survey"])
         XCTAssertEqual(DesktopSwitches.kdeHints(category: nil).count, 0)
     }
+
+    /// Version 2 of the portal takes `sound`; version 1 (or a portal that does not say) is sent none.
+    func testATipAnOfferOrASurveyIsSilentThroughAPortalOfVersion2AndNothingAsksForASoundThroughVersion1() {
+        let sounds = MessageCategory.allCases.map { category in
+            "\(category.rawValue): \([2, 1, nil].map { DesktopSwitches.portalSound(category: category, portalVersion: $0) ?? "-" })"
+        }
+        XCTAssertEqual(sounds, ["announcement: [\"-\", \"-\", \"-\"]", "tip: [\"silent\", \"-\", \"-\"]", "promotion: [\"silent\", \"-\", \"-\"]",
+                                "security: [\"-\", \"-\", \"-\"]", "survey: [\"silent\", \"-\", \"-\"]"])
+        XCTAssertNil(DesktopSwitches.portalSound(category: nil, portalVersion: 2))
+    }
 }

@@ -50,3 +50,44 @@ extension RealDesktopHandoverTests {
         XCTAssertLessThanOrEqual(words.count, 9, "one popup, no offer: \(words) (\(screenshot))")
     }
 }
+
+extension RealDesktopHandoverTests {
+    /// `gsettings set` of the switch of the desktop's app (org.example.App) in GNOME Settings (the
+    /// relocatable schema at the app's path, as GNOME Settings writes it), in the desktop's
+    /// settings backend.
+    func setGnomeSwitch(on: Bool, in desktop: RealDesktop) throws {
+        let schema = "org.gnome.desktop.notifications.application:/org/gnome/desktop/notifications/application/org-example-app/"
+        let set = try runToCompletion("/usr/bin/gsettings", ["set", schema, "enable", on ? "true" : "false"], environment: desktop.environment)
+        XCTAssertEqual(set.status, 0, set.output)
+    }
+
+    /// An app with an installed desktop entry, whose switch in GNOME Settings the person turned
+    /// off: its message reaches neither the shell's list nor a banner. Turned on again, the next
+    /// check hands it to the shell's list, and the shell draws its banner.
+    func testOnGnomeShellTheAppsOwnSwitchOffKeepsItsMessageOffTheScreenAndOnShowsIt() throws {
+        let desktop = try desktop(.gnomeShell)
+        let applications = desktop.environment["XDG_DATA_HOME"]! + "/applications"
+        try "[Desktop Entry]\nType=Application\nName=Example\nExec=/bin/true\n".write(toFile: applications + "/\(desktop.appID).desktop",
+                                                                                        atomically: true, encoding: .utf8)
+        try setGnomeSwitch(on: false, in: desktop)
+        let title = Matrix.link["Title"]!
+        var mark = desktop.mark()
+        let (off, _) = try check(on: desktop)
+        XCTAssertEqual(off.process.terminationStatus, 0, off.errorOutput)
+        let mute = "GNOME's notification settings, /org/gnome/desktop/notifications/application/org-example-app/"
+        XCTAssertEqual(off.output, #"{"by":"user","detail":"muted by the user for this app (\#(mute))","event":"check-skipped","file":"\#(mute)","reason":"muted","scope":"app"}"# + "\n")
+        XCTAssertEqual(desktop.calls("org.gtk.Notifications", "AddNotification", since: mark).count, 0)
+        XCTAssertEqual(desktop.notifyCalls(since: mark).count, 0)
+        let nothing = try desktop.drawnText(within: 5) { $0.normalized.contains(title) }
+        XCTAssertFalse(nothing?.text.normalized.contains(title) ?? false, "no banner: \(nothing?.text.normalized ?? "")")
+
+        try setGnomeSwitch(on: true, in: desktop)
+        mark = desktop.mark()
+        let (on, _) = try check(on: desktop)
+        XCTAssertEqual(on.process.terminationStatus, 0, on.errorOutput)
+        XCTAssertEqual(on.events.filter { $0["event"] as? String == "shown" }.map { $0["handedOver"] as? String }, ["desktop-list"], on.output)
+        XCTAssertEqual(desktop.calls("org.gtk.Notifications", "AddNotification", since: mark).count, 1)
+        let banner = try desktop.drawnText(within: 15) { $0.normalized.contains(title) }
+        XCTAssertTrue(banner?.text.normalized.contains("Example: " + title) ?? false, "the banner: \(banner?.text.normalized ?? "none")")
+    }
+}

@@ -59,6 +59,10 @@ done
 put 644 "$generated/org.herald.Agent.desktop" "$prefix/share/applications/org.herald.Agent.desktop"
 put 644 "$generated/org.herald.Agent.service" "$prefix/share/dbus-1/services/org.herald.Agent.service"
 put 644 "$generated/herald-agent.service" "$units/herald-agent.service"
+# Herald's categories as KDE notification events, which Plasma's settings list (5 and 6).
+for folder in knotifications5 knotifications6; do
+  put 644 "$root/desktop/herald.notifyrc" "$prefix/share/$folder/herald.notifyrc"
+done
 # The check of every app registered with Herald: a systemd user timer and its service, and one
 # login entry for sessions without a systemd user manager (where there is one, systemd's
 # xdg-autostart generator skips the entry and the timer runs the check).

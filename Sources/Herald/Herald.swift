@@ -259,8 +259,10 @@ public final class Herald {
             // The configuration's environment cannot change, so neither can the files' paths.
             let systemFiles = OffSwitchFiles.systemFiles(environment: configuration.environment)
             let userFile = OffSwitchFiles.userFile(environment: configuration.environment)
-            self.offSwitches = { [appID = configuration.appID] () throws(OffSwitchFileError) in
+            // Then what the person turned off in the desktop's own settings (DesktopSwitches).
+            self.offSwitches = { [appID = configuration.appID, environment = configuration.environment] () throws(OffSwitchFileError) in
                 try OffSwitchFiles.read(systemFiles: systemFiles, userFile: userFile).decision(for: appID)
+                    .adding(DesktopSwitchFiles.read(appID: appID, environment: environment))
             }
         }
         let desktop = presenter ?? DesktopPresenter(appName: configuration.appName, appID: configuration.appID, icon: configuration.icon,

@@ -27,11 +27,15 @@ package struct DesktopNotification {
     package var timeout: Int32
     /// The urgency hint; `nil` leaves it to the server (normal).
     package var urgency: MessageUrgency?
+    /// The message's category, sent as Plasma's event (`DesktopSwitches.kdeHints`); `nil` for none.
+    package var category: MessageCategory?
 
     /// Creates a notification value.
     package init(summary: String, body: String, icon: String? = nil, appName: String? = nil, desktopEntry: String? = nil,
-                actions: [(id: String, label: String)] = [], timeout: Int32 = -1, urgency: MessageUrgency? = nil) {
+                actions: [(id: String, label: String)] = [], timeout: Int32 = -1, urgency: MessageUrgency? = nil,
+                category: MessageCategory? = nil) {
         self.urgency = urgency
+        self.category = category
         self.summary = summary
         self.body = body
         self.icon = icon
@@ -68,6 +72,9 @@ package struct DesktopNotification {
         if let appName { notify_notification_set_app_name(notification, appName) }
         if let desktopEntry {
             notify_notification_set_hint(notification, "desktop-entry", g_variant_new_string(desktopEntry))
+        }
+        for hint in DesktopSwitches.kdeHints(category: category) {
+            notify_notification_set_hint(notification, hint.name, g_variant_new_string(hint.value))
         }
         for action in actions {
             let box = CallbackBox<NotificationResponse>(sink.deliver)

@@ -22,15 +22,9 @@ package enum DesktopQuiet {
         return nil
     }
 
-    /// GNOME's `show-banners`, read only where its schema is installed: GSettings aborts the
-    /// process on a schema it does not know.
+    /// GNOME's `show-banners` (`GSettingsValue`).
     static func bannersOff() -> Bool {
-        guard let source = g_settings_schema_source_get_default(),
-              let schema = g_settings_schema_source_lookup(source, "org.gnome.desktop.notifications", 1) else { return false }
-        defer { g_settings_schema_unref(schema) }
-        guard g_settings_schema_has_key(schema, "show-banners") != 0, let settings = g_settings_new_full(schema, nil, nil) else { return false }
-        defer { g_object_unref(settings) }
-        return g_settings_get_boolean(settings, "show-banners") == 0
+        GSettingsValue.boolean(schema: "org.gnome.desktop.notifications", key: "show-banners") == false
     }
 
     /// The host's `show-banners`, through the Settings portal (which reads the host's GSettings).

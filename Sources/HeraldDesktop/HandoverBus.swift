@@ -81,14 +81,15 @@ package enum HandoverBus {
     }
 
     /// Posts an app's message through the notification portal, as the app's notification `id`
-    /// (`Handover.notificationID(appID:key:)`), its buttons the app's own `app.herald-answer`.
+    /// (`Handover.notificationID(appID:key:)`), its buttons the app's own `app.herald-answer`,
+    /// with what the portal's version knows (`DesktopSwitches.portalSound`).
     ///
     /// - Throws: `HandoverFailure` with the bus's reason when the portal refuses it.
     @MainContext
     package static func addThroughPortal(_ notification: DesktopListNotification, id: String) throws(HandoverFailure) {
         try requireNoNUL([notification.appID, notification.key, notification.token ?? "", id])
         guard let bus = SessionBus() else { throw HandoverFailure(reason: "no session bus") }
-        var arguments: [OpaquePointer?] = [g_variant_new_string(id), notification.variant()]
+        var arguments: [OpaquePointer?] = [g_variant_new_string(id), notification.variant(portalVersion: bus.portalNotificationVersion())]
         g_variant_unref(try bus.call(portalName, "/org/freedesktop/portal/desktop", "org.freedesktop.portal.Notification", "AddNotification",
                                      &arguments, reply: "()"))
     }
@@ -199,19 +200,28 @@ package struct DesktopListNotification {
     /// The handover's token, named last in each action's target: what the agent (or, through the
     /// portal, the app) records the click by.
     package var token: String?
+    /// The message's category, which decides its sound through a portal of version 2.
+    package var category: MessageCategory?
 
     /// Creates the message.
     package init(action: String, appID: String, key: String, title: String, body: String, priority: String, defaultAnswer: String?,
-                 buttons: [(label: String, answer: String)], themedIcon: String?, stateFolder: String? = nil, token: String? = nil) {
+                 buttons: [(label: String, answer: String)], themedIcon: String?, stateFolder: String? = nil, token: String? = nil,
+                 category: MessageCategory? = nil) {
         self.action = action
+        self.category = category
         (self.appID, self.key, self.title, self.body, self.priority) = (appID, key, title, body, priority)
         (self.defaultAnswer, self.buttons, self.themedIcon, self.stateFolder, self.token) = (defaultAnswer, buttons, themedIcon, stateFolder, token)
     }
 
-    /// The `a{sv}` AddNotification takes (floating).
-    func variant() -> OpaquePointer {
+    /// The `a{sv}` AddNotification takes (floating): GNOME's list's keys, which the portal's
+    /// version 1 knows too; through a portal of version 2 (`portalVersion`), also the `sound`
+    /// the category asks for.
+    func variant(portalVersion: UInt32? = nil) -> OpaquePointer {
         var entries: [(String, OpaquePointer)] = [("title", g_variant_new_string(title)), ("body", g_variant_new_string(body)),
                                                   ("priority", g_variant_new_string(priority))]
+        if let sound = DesktopSwitches.portalSound(category: category, portalVersion: portalVersion) {
+            entries.append(("sound", g_variant_new_string(sound)))
+        }
         if let defaultAnswer {
             entries.append(("default-action", g_variant_new_string("app." + action)))
             entries.append(("default-action-target", target(defaultAnswer)))
@@ -259,24 +269,29 @@ package struct HeldNotification: Equatable {
     package var actions: [NotificationAction]
     /// The app id hint.
     package var desktopEntry: String
+    /// The message's category (Plasma's event), `nil` for none.
+    package var category: MessageCategory?
 
     /// Creates the message.
-    package init(summary: String, body: String, appName: String, icon: String, urgency: UInt8, actions: [NotificationAction], desktopEntry: String) {
+    package init(summary: String, body: String, appName: String, icon: String, urgency: UInt8, actions: [NotificationAction], desktopEntry: String,
+                 category: MessageCategory? = nil) {
         (self.summary, self.body, self.appName, self.icon) = (summary, body, appName, icon)
-        (self.urgency, self.actions, self.desktopEntry) = (urgency, actions, desktopEntry)
+        (self.urgency, self.actions, self.desktopEntry, self.category) = (urgency, actions, desktopEntry, category)
     }
 
-    /// The `a{sv}` Hold takes (floating).
+    /// The `a{sv}` Hold takes (floating); `category` only for a message that has one.
     func variant() -> OpaquePointer {
         let actions = actions.map { action in
             var pair: [OpaquePointer?] = [g_variant_new_string(action.id), g_variant_new_string(action.label)]
             return g_variant_new_tuple(&pair, 2)!
         }
-        return GVariantDictionary.make([
+        var entries: [(String, OpaquePointer)] = [
             ("summary", g_variant_new_string(summary)), ("body", g_variant_new_string(body)), ("app-name", g_variant_new_string(appName)),
             ("icon", g_variant_new_string(icon)), ("urgency", g_variant_new_byte(urgency)),
             ("actions", GVariantDictionary.array(of: "(ss)", actions)), ("desktop-entry", g_variant_new_string(desktopEntry)),
-        ])
+        ]
+        if let category { entries.append(("category", g_variant_new_string(category.rawValue))) }
+        return GVariantDictionary.make(entries)
     }
 }
 
@@ -378,6 +393,20 @@ struct SessionBus {
                                     reply: "(u)", timeout: 1000) else { return nil }
         defer { g_variant_unref(reply) }
         return Self.child(reply) { Int32(bitPattern: g_variant_get_uint32($0)) }
+    }
+
+    /// The version of the notification portal (its `version` property), or `nil` when it
+    /// does not say.
+    func portalNotificationVersion() -> UInt32? {
+        var arguments = [g_variant_new_string("org.freedesktop.portal.Notification"), g_variant_new_string("version")]
+        guard let reply = try? call(HandoverBus.portalName, "/org/freedesktop/portal/desktop", "org.freedesktop.DBus.Properties", "Get",
+                                    &arguments, reply: "(v)", timeout: 1000, autoStart: false) else { return nil }
+        defer { g_variant_unref(reply) }
+        return Self.child(reply) { boxed -> UInt32? in
+            guard let value = g_variant_get_variant(boxed) else { return nil }
+            defer { g_variant_unref(value) }
+            return g_variant_classify(value) == G_VARIANT_CLASS_UINT32 ? g_variant_get_uint32(value) : nil
+        } ?? nil
     }
 
     /// Reads the first value of a reply tuple.

@@ -123,7 +123,9 @@ struct StateCommand: ParsableCommand, UsageExample {
     /// The off switches of the app, or `nil` (said on stderr) when a key file cannot be read.
     private func offSwitches(_ appID: String) -> OffSwitchDecision? {
         do {
-            return try OffSwitchFiles.read(environment: ProcessEnvironment.read()).decision(for: appID)
+            let environment = ProcessEnvironment.read()
+            return try OffSwitchFiles.read(environment: environment).decision(for: appID)
+                .adding(DesktopSwitchFiles.read(appID: appID, environment: environment))
         } catch {
             EventReporter.complain(error.description)
             return nil
@@ -256,7 +258,7 @@ struct AllAppsState {
             do { paths = try HeraldPaths(appID: appID, environment: environment) } catch { continue }
             var app = AppReport(stateFile: paths.stateFile,
                                 used: BudgetReport.used(AttentionLedger(shows: ledger.shows.filter { $0.app == appID }), now: now))
-            if let decision = switches?.decision(for: appID) {
+            if let decision = switches?.decision(for: appID).adding(DesktopSwitchFiles.read(appID: appID, environment: environment)) {
                 app.muted = decision.mute
                 app.mutedCategories = Dictionary(uniqueKeysWithValues: decision.mutedCategories.map { ($0.key.rawValue, $0.value) })
             }

@@ -192,7 +192,7 @@ final class AgentEndToEndTests: XCTestCase {
         XCTAssertEqual(call.appIcon, "org.example.App")
         XCTAssertEqual(call.actionIDs, ["default", "view", "remind", "ignore"])
         XCTAssertEqual(call.actions.map(\.label), ["More", "More", "Later", "Ignore"])
-        XCTAssertEqual(call.hints["desktop-entry"] as? String, "org.example.App")
+        XCTAssertEqual(call.hints["desktop-entry"] as? String, "org.herald.Agent", "the agent's entry: the app has none installed")
         XCTAssertEqual(call.hints["urgency"] as? Int, 2)
         XCTAssertEqual(call.timeout, 0, "held until answered")
 

@@ -189,7 +189,7 @@ final class AgentTrustEndToEndTests: XCTestCase {
         XCTAssertEqual(call.body, "&lt;a href=&quot;https://evil.example&quot;&gt;here&lt;/a&gt; "
                        + String(long.prefix(NotificationText.bodyLimit - 1 - bodyHead.count)) + "…")
         XCTAssertEqual(call.appName, "Bank")
-        XCTAssertEqual(call.hints["desktop-entry"] as? String, appID, "the app's own entry")
+        XCTAssertEqual(call.hints["desktop-entry"] as? String, "org.herald.Agent", "the agent's entry (the app has none installed), not the caller's")
         XCTAssertEqual(call.actions.map(\.id), ["view", "ignore"])
         XCTAssertEqual(call.actions.map(\.label), ["<i>Pay</i>", "Ignore"])
     }

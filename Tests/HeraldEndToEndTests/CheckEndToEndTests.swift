@@ -34,7 +34,7 @@ final class CheckEndToEndTests: XCTestCase {
         XCTAssertEqual(calls[0].actions.map(\.id), ["default", "view", "remind", "ignore"])
         XCTAssertEqual(calls[0].actions.map(\.label), ["Read", "Read", "Remind Me Later", "Ignore"])
         XCTAssertEqual(calls[1].actions.map(\.id), ["default", "ok"])
-        XCTAssertEqual(calls[0].hints["desktop-entry"] as? String, appID)
+        XCTAssertEqual(calls[0].hints["desktop-entry"] as? String, "org.herald.Agent", "the agent's entry: the app has none installed")
         XCTAssertEqual(calls[0].appIcon, "org.herald.Herald", "Herald's icon unless the app gives its own")
         XCTAssertEqual(calls[0].timeout, 0, "Herald's wait limit decides, not the server")
         run.signal(SIGTERM)

@@ -75,6 +75,7 @@ final class DebianPackageTests: XCTestCase {
             "/usr/share/fish/vendor_completions.d/herald.fish",
             "/usr/share/applications/org.herald.Agent.desktop", "/usr/share/dbus-1/services/org.herald.Agent.service",
             "/usr/lib/systemd/user/herald-agent.service",
+            "/usr/share/knotifications5/herald.notifyrc", "/usr/share/knotifications6/herald.notifyrc",
             "/usr/lib/systemd/user/herald-check.service", "/usr/lib/systemd/user/herald-check.timer",
             "/etc/xdg/autostart/org.herald.CheckRegistered.desktop",
             "/usr/share/doc/herald/copyright", "/usr/share/doc/herald/changelog.gz",

@@ -143,7 +143,7 @@ final class HandoverEndToEndTests: XCTestCase {
         XCTAssertEqual(held.first?["text"] as? String, """
             ('\(appID)', '\(key)', '\(stateFolder(session))', '\(token)', {'summary': <'New release'>, 'body': <"See what's new & more">, 'app-name': <'Tested App'>, \
             'icon': <'org.herald.Herald'>, 'urgency': <byte 0x01>, 'actions': <[('default', 'Read'), ('view', 'Read'), \
-            ('remind', 'Remind Me Later'), ('ignore', 'Ignore')]>, 'desktop-entry': <'\(appID)'>})
+            ('remind', 'Remind Me Later'), ('ignore', 'Ignore')]>, 'desktop-entry': <'\(appID)'>, 'category': <'announcement'>})
             """)
         XCTAssertEqual(try session.notifyCalls().count, 0)
         let handover = try XCTUnwrap(handedOver(session)[key])

@@ -43,7 +43,7 @@ final class InstallManualAndCompletionsTests: XCTestCase {
 
     /// The agent goes into the prefix's libexec, and its desktop entry, session bus service and
     /// systemd user unit where GNOME Shell, dbus-daemon and systemd look under the prefix, naming
-    /// it; uninstall takes them away.
+    /// it, and Herald's notifyrc where Plasma 5 and 6 look for it; uninstall takes them away.
     func testInstallPutsTheAgentsServicesWhereTheSessionLooksAndUninstallRemovesThem() throws {
         let prefix = try Fixtures.temporaryDirectory("herald-prefix")
         defer { try? FileManager.default.removeItem(at: prefix) }
@@ -52,7 +52,8 @@ final class InstallManualAndCompletionsTests: XCTestCase {
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: agent), agent)
         let files = [("share/applications/org.herald.Agent.desktop", "Exec=\(agent)"),
                      ("share/dbus-1/services/org.herald.Agent.service", "Exec=\(agent)"),
-                     ("share/systemd/user/herald-agent.service", "ExecStart=\(agent)")]
+                     ("share/systemd/user/herald-agent.service", "ExecStart=\(agent)"),
+                     ("share/knotifications5/herald.notifyrc", "[Event/promotion]"), ("share/knotifications6/herald.notifyrc", "[Event/promotion]")]
         for (path, line) in files {
             let text = try String(contentsOfFile: prefix.path + "/" + path, encoding: .utf8)
             XCTAssertTrue(text.split(separator: "\n").contains(Substring(line)), "\(path):\n\(text)")

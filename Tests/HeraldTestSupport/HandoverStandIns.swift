@@ -36,6 +36,15 @@ public final class HandoverStandIns: @unchecked Sendable {
     /// The calls of `method`, their arguments.
     public func calls(of method: String) -> [[Any]] { calls.filter { $0.method == method }.map(\.args) }
 
+    /// The calls of `method`, their arguments as GVariant text (types annotated), exactly as sent.
+    public func texts(of method: String) -> [String] {
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            guard let call = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], call["method"] as? String == method else { return nil }
+            return call["text"] as? String
+        }
+    }
+
     /// Stops them.
     public func stop() { process.stop() }
 }

@@ -72,6 +72,36 @@ final class PortalHandoverTests: XCTestCase {
         }
     }
 
+    /// A portal of version 2 is asked for no sound for a tip; a portal of version 1 (Debian 12's
+    /// xdg-desktop-portal 1.16) is sent only the keys it knows. The body is plain text on both.
+    func testThroughAPortalOfVersion2ATipIsSilentAndAPortalOfVersion1GetsOnlyTheKeysItKnows() throws {
+        let tip = Fixtures.xmlFeed([key: ["Title": "Tip", "Message": "Drag & drop <b>works</b>", "Category": "tip"]])
+        var sent: [Int: String] = [:]
+        for version in [2, 1] {
+            let portal = try HandoverStandIns(["--portal", "--portal-version=\(version)"], in: session)
+            defer { portal.stop() }
+            try MainContext.assumeIsolated {
+                let appID = "org.example.PortalVersion\(version)"
+                let removeApplication = try makeApplication(appID)
+                defer { removeApplication() }
+                let herald = try makeSandboxedHerald(appID, feed: tip)
+                let recorder = EventRecorder(session: session, answer: nil)
+                herald.delegate = recorder
+                herald.appLaunched()
+                XCTAssertTrue(spin(15) { recorder.events.last == "finished" }, "\(recorder.events)")
+                let token = try XCTUnwrap(try herald.store.load().handedOver[key]?.token)
+                sent[version] = portal.texts(of: "AddNotification").joined(separator: "\n")
+                    .replacing(token, with: "TOKEN").replacing(appID, with: "APP")
+            }
+        }
+        let target = "<('APP', '\(key)', 'ok', 'TOKEN')>"
+        let common = "'body': <'Drag & drop <b>works</b>'>, 'priority': <'normal'>"
+        XCTAssertEqual(sent[2], "('APP \(key)', {'title': <'Tip'>, \(common), 'sound': <'silent'>, 'default-action': <'app.herald-answer'>, "
+                       + "'default-action-target': \(target), 'buttons': <[{'label': <'OK'>, 'action': <'app.herald-answer'>, 'target': \(target)}]>, "
+                       + "'icon': <('themed', <['org.herald.Herald']>)>})")
+        XCTAssertEqual(sent[1], sent[2]?.replacing("'sound': <'silent'>, ", with: ""))
+    }
+
     func testAClickThatStartsTheAppReachesItsDelegateAtTheLaunch() throws {
         try MainContext.assumeIsolated {
             let appID = "org.example.PortalStarted"
@@ -169,10 +199,10 @@ private func makeApplication(_ appID: String, activatable: Bool = true) throws -
     }
 }
 
-/// A Herald of `appID`, as inside a sandbox.
+/// A Herald of `appID`, as inside a sandbox, whose feed is `contents`.
 @MainContext
-private func makeSandboxedHerald(_ appID: String) throws -> Herald {
-    try InProcessDesktop.feedServer.publish("\(appID).plist", feed)
+private func makeSandboxedHerald(_ appID: String, feed contents: String = feed) throws -> Herald {
+    try InProcessDesktop.feedServer.publish("\(appID).plist", contents)
     var configuration = Herald.Configuration(
         feedURL: InProcessDesktop.feedServer.url("\(appID).plist"), appID: appID, appVersion: "2.0", appName: "Portal test",
         check: CheckConfiguration(showOnFirstLaunch: true), environment: InProcessDesktop.environment(forApp: appID))

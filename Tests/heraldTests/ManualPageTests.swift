@@ -83,6 +83,7 @@ final class ManualPageTests: XCTestCase {
         XCTAssertEqual(paths, [herald.stateFile, herald.lockFile, FileAttentionLedgerStore(environment: environment).file, herald.cachedFeedFile,
                                OffSwitchFiles.userFile(environment: environment)]
                            + OffSwitchFiles.systemFiles(environment: environment)
+                           + [DesktopSwitchFiles.notifyRcFiles(environment: environment)[0]]
                            + [AppRegistrations.userFile(appID: appID, environment: environment)]
                            + BaseDirectories(environment: environment).dataDirs.map { "\($0)/\(AppRegistrations.folder)/\(appID).conf" }
                            + BaseDirectories(environment: environment).dataDirs.map { AppStreamReleases.files(appID: appID, in: $0)[0] }

@@ -2,11 +2,12 @@
 """Stand-ins for GNOME Shell's org.gtk.Notifications, the Herald agent's org.herald.Agent1 and
 the notification portal's org.freedesktop.portal.Notification.
 
-Usage: handover_mocks.py LOGFILE [--gtk] [--agent] [--portal] [--refuse]
+Usage: handover_mocks.py LOGFILE [--gtk] [--agent] [--portal] [--portal-version=N] [--refuse]
 
 Owns the names asked for on the session bus and writes "ready" on stdout once it does. Every
 call is appended to LOGFILE as one JSON line: the method, its arguments as GVariant text (types
-annotated) and unpacked. With --refuse, AddNotification and Hold fail with an error."""
+annotated) and unpacked. With --refuse, AddNotification and Hold fail with an error. With
+--portal-version=N the portal has the property `version` (u) N, as xdg-desktop-portal has it."""
 import json
 import sys
 
@@ -23,13 +24,14 @@ AGENT = """<node><interface name="org.herald.Agent1">
 <method name="Withdraw"><arg type="s" direction="in"/><arg type="s" direction="in"/><arg type="s" direction="in"/></method>
 </interface></node>"""
 
+log, flags = sys.argv[1], set(sys.argv[2:])
+refuse = "--refuse" in flags
+portal_version = next((int(flag.split("=", 1)[1]) for flag in flags if flag.startswith("--portal-version=")), None)
+
 PORTAL = """<node><interface name="org.freedesktop.portal.Notification">
 <method name="AddNotification"><arg type="s" direction="in"/><arg type="a{sv}" direction="in"/></method>
 <method name="RemoveNotification"><arg type="s" direction="in"/></method>
-</interface></node>"""
-
-log, flags = sys.argv[1], set(sys.argv[2:])
-refuse = "--refuse" in flags
+%s</interface></node>""" % ('<property name="version" type="u" access="read"/>\n' if portal_version is not None else "")
 
 
 def called(connection, sender, path, interface, method, parameters, invocation):
@@ -52,7 +54,8 @@ if "--agent" in flags:
     bus.register_object("/org/herald/Agent", Gio.DBusNodeInfo.new_for_xml(AGENT).interfaces[0], called, None, None)
     names.append("org.herald.Agent")
 if "--portal" in flags:
-    bus.register_object("/org/freedesktop/portal/desktop", Gio.DBusNodeInfo.new_for_xml(PORTAL).interfaces[0], called, None, None)
+    bus.register_object("/org/freedesktop/portal/desktop", Gio.DBusNodeInfo.new_for_xml(PORTAL).interfaces[0], called,
+                        lambda *_: GLib.Variant("u", portal_version), None)
     names.append("org.freedesktop.portal.Desktop")
 for name in names:
     reply = bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",

@@ -99,6 +99,10 @@ done
 install -Dm644 "$stage/org.herald.Agent.desktop" "$cli/usr/share/applications/org.herald.Agent.desktop"
 install -Dm644 "$stage/org.herald.Agent.service" "$cli/usr/share/dbus-1/services/org.herald.Agent.service"
 install -Dm644 "$stage/herald-agent.service" "$cli/usr/lib/systemd/user/herald-agent.service"
+# Herald's categories as KDE notification events, which Plasma's settings list (5 and 6).
+for folder in knotifications5 knotifications6; do
+  install -Dm644 "$root/desktop/herald.notifyrc" "$cli/usr/share/$folder/herald.notifyrc"
+done
 # The check of every registered app: the timer (enabled for every user by the postinst), its
 # service, and the login entry for sessions without a systemd user manager (a conffile).
 for unit in herald-check.timer herald-check.service; do

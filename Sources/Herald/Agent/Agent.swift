@@ -378,8 +378,11 @@ package final class Agent {
     /// makes its own text (`NotificationText`, DESIGN.md D13): the summary, the app's name and the
     /// labels plain, one line, capped; the body cleaned, capped and escaped for a server that
     /// reads markup (`capabilities`); only the actions a check offers, each once; an icon name
-    /// or file URI of a reasonable length; and the desktop entry the app's own id.
-    nonisolated static func notification(_ fields: [String: DBusValue], appID: String, capabilities: Set<String>) -> DesktopNotification {
+    /// or file URI of a reasonable length; the category only one Herald knows; and the desktop
+    /// entry the app's own id where its entry is installed, else the agent's
+    /// (`DesktopSwitchFiles.desktopEntryHint`), whatever the caller named.
+    nonisolated static func notification(_ fields: [String: DBusValue], appID: String, capabilities: Set<String>,
+                                         environment: [String: String] = ProcessEnvironment.read()) -> DesktopNotification {
         func text(_ name: String) -> String? { fields[name]?.unwrapped.string }
         let answers = [NotificationAction.defaultID] + Answer.allCases.map(\.rawValue)
         var actions: [(id: String, label: String)] = []
@@ -400,7 +403,8 @@ package final class Agent {
         let appName = text("app-name").map(NotificationText.summary).flatMap { $0.isEmpty ? nil : $0 }
         return DesktopNotification(summary: NotificationText.summary(text("summary")),
                                    body: NotificationText.body(text("body"), markup: capabilities.contains("body-markup")), icon: icon,
-                                   appName: appName, desktopEntry: appID, actions: actions, timeout: 0, urgency: urgency)
+                                   appName: appName, desktopEntry: DesktopSwitchFiles.desktopEntryHint(appID: appID, environment: environment),
+                                   actions: actions, timeout: 0, urgency: urgency, category: text("category").flatMap(MessageCategory.init(rawValue:)))
     }
 
     /// The longest icon name or file URI a held notification keeps, in UTF-8 bytes (a path's

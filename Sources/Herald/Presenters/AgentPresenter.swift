@@ -46,7 +46,7 @@ package final class AgentPresenter: HandingOverPresenter {
         let sender = DesktopPresenter.sender(appName: appName, appID: appID, icon: icon, environment: environment)
         let urgency: UInt8 = switch content.urgency { case .low?: 0; case .critical?: 2; default: 1 }
         let notification = HeldNotification(summary: content.summary, body: content.body, appName: sender.name, icon: content.icon ?? sender.icon,
-                                            urgency: urgency, actions: content.actions, desktopEntry: appID)
+                                            urgency: urgency, actions: content.actions, desktopEntry: appID, category: content.category)
         return try HandoverBus.hold(notification, appID: appID, key: key, stateFolder: stateFolder, token: token)
     }
 }

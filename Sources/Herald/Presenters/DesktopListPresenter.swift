@@ -53,7 +53,8 @@ package final class DesktopListPresenter: HandingOverPresenter {
             appID: appID, key: key, title: inList ? sender.name + ": " + content.summary : content.summary, body: content.body,
             priority: content.urgency == .critical ? "urgent" : "normal", defaultAnswer: buttons.first?.answer, buttons: buttons,
             // A path or file URI is no themed name: the agent's (or the app's) own icon stands in for it.
-            themedIcon: icon.contains("/") ? nil : icon, stateFolder: inList ? stateFolder : nil, token: handover.token)
+            themedIcon: icon.contains("/") ? nil : icon, stateFolder: inList ? stateFolder : nil, token: handover.token,
+            category: content.category)
         let id = Handover.notificationID(appID: appID, key: key)
         if inList { try HandoverBus.addToDesktopList(notification, id: id) } else { try HandoverBus.addThroughPortal(notification, id: id) }
         return 0

@@ -36,13 +36,15 @@ package final class DesktopPresenter: MessagePresenter {
     private var icon: String?
     private let environment: [String: String]
     private var server: NotificationServer?
+    /// The `desktop-entry` hint, found once with the server (`DesktopSwitchFiles.desktopEntryHint`).
+    private var desktopEntry: String?
 
     /// Creates a presenter; nothing touches the bus until the first message.
     ///
     /// - Parameters:
     ///   - appName: shown by the server as the sender; where it is the app id, the `Name` of the
     ///     app's installed desktop entry (`ID.desktop`) is shown instead.
-    ///   - appID: the `desktop-entry` hint.
+    ///   - appID: the app's id, the `desktop-entry` hint where its entry is installed (else the agent's).
     ///   - icon: an icon name or file URI for the app icon; `nil` takes the `Icon` of the app's
     ///     installed desktop entry, else Herald's own.
     ///   - environment: where the desktop entry is looked for (`XDG_DATA_HOME`, `XDG_DATA_DIRS`).
@@ -61,6 +63,7 @@ package final class DesktopPresenter: MessagePresenter {
         guard let connected = NotificationServer(appName: appName) else { throw HeraldError.noNotificationServer }
         server = connected
         (appName, icon) = Self.sender(appName: appName, appID: appID, icon: icon, environment: environment)
+        desktopEntry = DesktopSwitchFiles.desktopEntryHint(appID: appID, environment: environment)
         return connected.contentCapabilities
     }
 
@@ -79,8 +82,9 @@ package final class DesktopPresenter: MessagePresenter {
         let acceptsAppName = server.map { ServerTraits.acceptsAppName(serverName: $0.name) } ?? true
         let notification = DesktopNotification(
             summary: content.summary, body: content.body, icon: content.icon ?? icon, appName: acceptsAppName ? appName : nil,
-            desktopEntry: appID, actions: content.actions.map { (id: $0.id, label: $0.label) }, timeout: content.isInteractive ? 0 : -1,
-            urgency: content.urgency)
+            desktopEntry: desktopEntry ?? DesktopSwitchFiles.desktopEntryHint(appID: appID, environment: environment),
+            actions: content.actions.map { (id: $0.id, label: $0.label) }, timeout: content.isInteractive ? 0 : -1,
+            urgency: content.urgency, category: content.category)
         do {
             return try notification.show(onResponse: respond)
         } catch {

@@ -35,6 +35,9 @@ public struct NotificationContent: Sendable, Equatable {
     package var urgency: MessageUrgency?
     /// The message's own themed icon (`Icon`), shown in place of the app's.
     public var icon: String?
+    /// The message's kind (`Category`), which the desktop's own settings can turn off
+    /// (`DesktopSwitches`); `nil` for a prompt.
+    package var category: MessageCategory?
 
     /// Whether answers can come back; without, showing the message counts as viewing it.
     public var isInteractive: Bool { !actions.isEmpty }
@@ -67,6 +70,7 @@ public struct NotificationContent: Sendable, Equatable {
         var content = NotificationContent(summary: summary(of: entry, fallback: fallbackSummary), body: body, actions: actions)
         content.urgency = entry.urgency == .critical && !allowsCriticalUrgency ? .normal : entry.urgency
         content.icon = entry.icon
+        content.category = entry.category
         return content
     }
 

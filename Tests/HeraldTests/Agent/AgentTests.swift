@@ -1,3 +1,4 @@
+import Foundation
 import HeraldCore
 import HeraldDesktop
 import XCTest
@@ -9,18 +10,29 @@ import XCTest
 final class AgentTests: XCTestCase {
     func string(_ text: String) -> DBusValue { .variant(.init(.string(text))) }
 
-    func testAHeldNotificationIsHeldUntilAnsweredWithItsTextAsACheckMakesIt() {
+    /// An environment whose data folder holds the desktop entry of org.example.App.
+    func environmentWithTheAppsEntry() throws -> [String: String] {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("herald-agent-entry-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: data.appendingPathComponent("applications"), withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: data) }
+        try "[Desktop Entry]\nType=Application\nName=Example\nExec=true\n".write(to: data.appendingPathComponent("applications/org.example.App.desktop"),
+                                                                                 atomically: true, encoding: .utf8)
+        return ["XDG_DATA_HOME": data.path, "XDG_DATA_DIRS": data.path]
+    }
+
+    func testAHeldNotificationIsHeldUntilAnsweredWithItsTextAsACheckMakesIt() throws {
         let notification = Agent.notification([
             "summary": string("S"), "body": string("B & C"), "app-name": string("Example"), "icon": string(""),
-            "urgency": .variant(.init(.byte(2))), "desktop-entry": string("org.example.App"),
+            "urgency": .variant(.init(.byte(2))), "desktop-entry": string("org.example.App"), "category": string("survey"),
             "actions": .variant(.init(.array([.tuple([.string("default"), .string("More")]), .tuple([.string("view"), .string("More")])]))),
-        ], appID: "org.example.App", capabilities: ["actions", "body-markup"])
+        ], appID: "org.example.App", capabilities: ["actions", "body-markup"], environment: try environmentWithTheAppsEntry())
         XCTAssertEqual(notification.summary, "S")
         XCTAssertEqual(notification.body, "B &amp; C", "escaped for a server that reads markup")
         XCTAssertEqual(notification.appName, "Example")
         XCTAssertNil(notification.icon, "an empty icon is none")
         XCTAssertEqual(notification.urgency, .critical)
-        XCTAssertEqual(notification.desktopEntry, "org.example.App")
+        XCTAssertEqual(notification.desktopEntry, "org.example.App", "the app's entry, installed")
+        XCTAssertEqual(notification.category, .survey)
         XCTAssertEqual(notification.actions.map(\.id), ["default", "view"])
         XCTAssertEqual(notification.actions.map(\.label), ["More", "More"])
         XCTAssertEqual(notification.timeout, 0)
@@ -32,17 +44,18 @@ final class AgentTests: XCTestCase {
         let long = String(repeating: "x", count: 10_000)
         let notification = Agent.notification([
             "summary": string("<b>Pay</b>\u{202E}\u{1B}[31m now\n" + long), "body": string("<a href=\"https://evil.example\">x</a>\u{2067}" + long),
-            "app-name": string("Bank\u{200B}\u{7}"), "icon": string("/x/" + long), "desktop-entry": string("org.other.App"),
+            "app-name": string("Bank\u{200B}\u{7}"), "icon": string("/x/" + long), "desktop-entry": string("org.other.App"), "category": string("Promotion"),
             "actions": .variant(.init(.array([.tuple([.string("view"), .string("<i>Pay\u{202E}</i>")]), .tuple([.string("run"), .string("Run")]),
                                                .tuple([.string("view"), .string("Again")]), .tuple([.string("ignore"), .string("\u{200B}")])]))),
-        ], appID: "org.example.App", capabilities: ["actions", "body-markup"])
+        ], appID: "org.example.App", capabilities: ["actions", "body-markup"], environment: ["XDG_DATA_HOME": "/nonexistent", "XDG_DATA_DIRS": "/nonexistent"])
         XCTAssertEqual(notification.summary, NotificationText.summary("<b>Pay</b>[31m now " + long))
         XCTAssertEqual(notification.summary.unicodeScalars.count, NotificationText.summaryLimit)
         XCTAssertEqual(notification.body, NotificationText.body("<a href=\"https://evil.example\">x</a>" + long, markup: true))
         XCTAssertTrue(notification.body.hasPrefix("&lt;a href=&quot;https://evil.example&quot;&gt;x&lt;/a&gt;xxx"), notification.body)
         XCTAssertEqual(notification.appName, "Bank")
         XCTAssertNil(notification.icon, "an icon longer than a path is none")
-        XCTAssertEqual(notification.desktopEntry, "org.example.App", "the app's own entry, whatever the caller says")
+        XCTAssertEqual(notification.desktopEntry, "org.herald.Agent", "the agent's (the app has no entry installed), whatever the caller says")
+        XCTAssertNil(notification.category, "a category Herald does not know is none")
         XCTAssertEqual(notification.actions.map(\.id), ["view", "ignore"], "only a check's actions, each once")
         XCTAssertEqual(notification.actions.map(\.label), ["<i>Pay</i>", "ignore"])
     }

@@ -173,6 +173,8 @@ public final class Herald {
     }
     /// The person's attention ledger.
     let ledger: any AttentionLedgerStore
+    /// The person's inbox.
+    let inbox: any InboxStore
     /// The configured public keys, read once at creation.
     private let signingKeys: [Data]
     /// The check running now, if any: it holds this `Herald` until its last answer.
@@ -212,13 +214,15 @@ public final class Herald {
     ///   - ledger: the attention ledger the budget is kept in; by default the user's, shared by
     ///     every app, when the state is the app's own file too, and one in memory when `store`
     ///     is given (a store of its own is a run apart from the user's).
+    ///   - inbox: the person's inbox the checks add to; by default the user's when the state is
+    ///     the app's own file too, and one in memory when `store` is given.
     ///   - handingOver: hands each check's messages over to outlive it, showing through
     ///     `presenter` what it does not (`herald check`); `nil` shows them through `presenter`.
     package init(configuration: Configuration, store: (any StateStore)?, presenter: MessagePresenter? = nil, handingOver: HandingOverPresenter? = nil,
                  linkOpener: (any LinkOpening)? = nil, clock: (any HeraldClock)? = nil,
                  quietReason: (@MainContext () -> QuietReason?)? = nil,
                  offSwitches: (@MainContext () throws(OffSwitchFileError) -> OffSwitchDecision)? = nil,
-                 ledger: (any AttentionLedgerStore)? = nil) throws {
+                 ledger: (any AttentionLedgerStore)? = nil, inbox: (any InboxStore)? = nil) throws {
         if let feedURL = configuration.feedURL, feedURL != FeedSource.standardInput, let refusal = configuration.urlRules.feedURLRefusal(feedURL) {
             throw HeraldError.configuration("feed URL refused: \(refusal)")
         }
@@ -233,6 +237,7 @@ public final class Herald {
         let lockWait = configuration.timeout.seconds
         self.ledger = ledger ?? (store == nil ? FileAttentionLedgerStore(environment: configuration.environment, lockWait: lockWait)
                                               : MemoryAttentionLedgerStore())
+        self.inbox = inbox ?? (store == nil ? FileInboxStore(environment: configuration.environment, lockWait: lockWait) : MemoryInboxStore())
         if let store {
             self.store = store
         } else {
@@ -335,7 +340,7 @@ public final class Herald {
             quietReason: quietReason, offSwitches: offSwitches, prompts: { [unowned self] in Array(prompts.values) },
             feedSource: { [unowned self] url in feedSource(for: url) },
             withdraw: { [appID = configuration.appID] key, handover in HandoverBus.withdraw(appID: appID, key: key, handover) },
-            ledger: ledger, rendezvous: rendezvous)
+            ledger: ledger, inbox: inbox, rendezvous: rendezvous)
         let check = Check(for: self, inputs: inputs, launch: launch, force: force)
         self.check = check
         check.start()

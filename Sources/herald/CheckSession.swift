@@ -122,13 +122,16 @@ extension CheckSession {
             }
             var configuration = configuration
             configuration.reportsAnswersGivenAway = false
-            // The person's budget holds every check of the user's state; a preview or a demo
-            // keeps its own, in memory.
+            // The person's budget and inbox hold every check of the user's state; a preview or
+            // a demo keeps its own, in memory.
             let ledger: any AttentionLedgerStore = file != nil && respectsQuietAndMutes
                 ? FileAttentionLedgerStore(environment: configuration.environment, lockWait: configuration.timeout.seconds)
                 : MemoryAttentionLedgerStore()
+            let inbox: any InboxStore = file != nil && respectsQuietAndMutes
+                ? FileInboxStore(environment: configuration.environment, lockWait: configuration.timeout.seconds)
+                : MemoryInboxStore()
             let herald = try Herald(configuration: configuration, store: store ?? file, presenter: presenter, handingOver: handingOver,
-                                    quietReason: quiet, offSwitches: ignoresMutes, ledger: ledger)
+                                    quietReason: quiet, offSwitches: ignoresMutes, ledger: ledger, inbox: inbox)
             return (herald, file)
         } catch let error as HeraldError {
             EventReporter.complain(named + error.description)

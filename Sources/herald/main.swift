@@ -14,7 +14,7 @@ struct HeraldCommand: ParsableCommand {
             CommandGroup(name: "App developers'",
                          subcommands: [CheckCommand.self, PromptsCommand.self, AutostartCommand.self, AppsCommand.self, DemoCommand.self, ManualCommand.self]),
             CommandGroup(name: "Publishers'", subcommands: [ValidateCommand.self, FeedCommand.self]),
-            CommandGroup(name: "The person's", subcommands: [StateCommand.self, MuteCommand.self, UnmuteCommand.self, BudgetCommand.self]),
+            CommandGroup(name: "The person's", subcommands: [InboxCommand.self, StateCommand.self, MuteCommand.self, UnmuteCommand.self, BudgetCommand.self]),
         ]
     )
 }

@@ -101,6 +101,7 @@ extension Check {
             state = plan.showsAnything ? plan.state : CheckPolicy.finished(ending(.nothingShown), in: plan.state, claimant: claimant)
             return plan
         }) else { return finish(nil) }
+        if let feed = step.feed { recordInInbox(plan, from: feed) }
         if !plan.showsAnything {
             report(plan, feedFetched: step.feed != nil)
             for (prompt, decision) in plan.prompts { delegate?.herald(herald, didReport: .promptDecided(prompt, decision)) }

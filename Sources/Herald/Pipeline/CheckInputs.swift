@@ -30,6 +30,8 @@ struct CheckInputs {
     let withdraw: @MainContext (String, Handover) -> Void
     /// The person's attention ledger, shared by every app.
     let ledger: any AttentionLedgerStore
+    /// The person's inbox, shared by every app.
+    let inbox: any InboxStore
     /// Where the check waits for the other apps' checks of its run before it plans
     /// (`herald check --registered`); `nil` for an app's own check.
     let rendezvous: CheckRendezvous?

@@ -154,7 +154,7 @@ public enum MessageSkipReason: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// When the budget has room again, for people.
-    private static func roomText(_ next: Date?) -> String {
+    package static func roomText(_ next: Date?) -> String {
         next.map { "room again \(ISO8601Moment.text($0))" } ?? "the budget is smaller than this message's weight"
     }
 

@@ -1,0 +1,162 @@
+import FoundationEssentials
+
+extension MessageSkipReason {
+    /// Whether a message left out for this reason still reached the person, and so belongs in
+    /// their inbox: it was for them (their app version, language, desktop and rollout, within its
+    /// dates, with a link Herald may offer), whatever happened next (answered before, held back
+    /// by the budget or quiet, its category muted, shown enough). Messages that were never for
+    /// them (MinVersion, MaxVersion, targeting, dates, a refused link, the app's own refusal) did
+    /// not.
+    package var reachesPerson: Bool {
+        switch self {
+        case .viewed, .ignored, .remindLater, .shownElsewhere, .handedOver, .overCap, .overDayBudget, .overWeekBudget,
+             .shownEnough, .shownRecently, .categoryMuted:
+            return true
+        case .belowMinVersion, .aboveMaxVersion, .refusedURL, .noHandler, .delegateDeclined, .notStarted, .ended,
+             .unreadableDate, .otherLanguage, .otherDesktop, .outsideRollout, .unreadableRollout:
+            return false
+        }
+    }
+}
+
+/// The rules of the person's inbox (DESIGN.md D28), as pure functions: what a check records
+/// in it, how long it is kept, and where each message stands when it is read.
+package enum InboxPolicy {
+    /// How long a message stays in the inbox after it first reached the person, unless its
+    /// feed still has it: 180 days, as long as an answer is kept (`CheckPolicy.answerRetention`).
+    package static let retention = CheckPolicy.answerRetention
+    /// The most messages kept for one app; the oldest go first.
+    package static let perApp = 200
+
+    /// The ids of the messages a plan kept for the person: those it may show, and those it left
+    /// out for a reason that `reachesPerson`.
+    package static func reached(by plan: CheckPlan) -> [String] {
+        plan.messages.map(\.key) + plan.skipped.filter { $0.reason.reachesPerson }.map(\.key)
+    }
+
+    /// The inbox after a check of `app` fetched `feed` and kept the messages `reached`: each
+    /// new one recorded as the person sees it, a changed text brought up to date, the app's
+    /// messages missing from the feed marked withdrawn (and unmarked when they come back), then
+    /// `bounded`. Equal to `inbox` when nothing changed, so that the caller writes nothing.
+    ///
+    /// - Parameter languages: the person's languages, which the texts are localised to.
+    package static func recording(_ reached: [String], from feed: Feed, app: String, languages: [String], now: Date,
+                                  in inbox: Inbox) -> Inbox {
+        var inbox = inbox
+        var records = inbox.apps[app] ?? [:]
+        for key in reached {
+            guard let entry = feed.entries[key] else { continue }
+            let seen = record(entry.localised(to: languages), reached: records[key]?.reached ?? now)
+            if records[key] != seen { records[key] = seen }
+        }
+        let problems = Set(feed.problems.map(\.key))
+        for (key, record) in records {
+            let present = feed.entries[key] != nil || problems.contains(key)
+            if present, record.withdrawn != nil { records[key]?.withdrawn = nil }
+            if !present, record.withdrawn == nil { records[key]?.withdrawn = now }
+        }
+        inbox.apps[app] = records.isEmpty ? nil : records
+        return bounded(inbox, now: now)
+    }
+
+    /// A message as the inbox keeps it: its texts as the notification shows them, so each is
+    /// bounded as the notification's are (`NotificationText`), and the link as written.
+    static func record(_ entry: FeedEntry, reached: Date) -> Inbox.Record {
+        let button = entry.actionURL == nil ? nil : entry.actionButton.map(NotificationText.summary)
+        return Inbox.Record(title: NotificationText.summary(entry.title), message: NotificationText.body(entry.message, markup: false),
+                            link: entry.actionURL.flatMap { $0.utf8.count <= linkLimit ? $0 : nil },
+                            button: button, category: entry.category.rawValue, reached: reached)
+    }
+
+    /// The longest link kept, in bytes: a longer one is left out (the message is kept without
+    /// it), so a feed's text cannot make the file large.
+    package static let linkLimit = 8_192
+
+    /// The inbox without what it no longer keeps: messages that reached the person more than
+    /// `retention` ago and are gone from their feed, then, per app, the oldest beyond `perApp`.
+    package static func bounded(_ inbox: Inbox, now: Date) -> Inbox {
+        var inbox = inbox
+        for (app, records) in inbox.apps {
+            var kept = records.filter { $0.value.withdrawn == nil || now.timeIntervalSince($0.value.reached) < retention }
+            if kept.count > perApp {
+                let newest = kept.sorted { newerFirst(($0.key, $0.value.reached), ($1.key, $1.value.reached)) }.prefix(perApp)
+                kept = Dictionary(uniqueKeysWithValues: newest.map { ($0.key, $0.value) })
+            }
+            inbox.apps[app] = kept.isEmpty ? nil : kept
+        }
+        return inbox
+    }
+
+    /// The inbox's order: the message that reached the person last first, then by id, newest first.
+    static func newerFirst(_ a: (key: String, reached: Date), _ b: (key: String, reached: Date)) -> Bool {
+        if a.reached != b.reached { return a.reached > b.reached }
+        return b.key.utf8.lexicographicallyPrecedes(a.key.utf8)
+    }
+
+    /// What one app's part of the person's world says of its messages, when the inbox is read.
+    package struct Standing {
+        /// The app's answers, reminders and showings.
+        package var state: HeraldState
+        /// The attention ledger (every app's), for the messages that wait.
+        package var ledger: AttentionLedger
+        /// The categories muted for the app, and by whom.
+        package var mutedCategories: [MessageCategory: Mute]
+        /// The person's attention budget.
+        package var budget: AttentionBudget
+        /// The app's remind period, in seconds.
+        package var remindPeriod: TimeInterval
+
+        /// Creates a standing; by default nothing is muted, the budget is the standard one and
+        /// the remind period the default.
+        package init(state: HeraldState, ledger: AttentionLedger = AttentionLedger(), mutedCategories: [MessageCategory: Mute] = [:],
+                     budget: AttentionBudget = .standard, remindPeriod: TimeInterval = CheckConfiguration().remindPeriod.seconds) {
+            self.state = state
+            self.ledger = ledger
+            self.mutedCategories = mutedCategories
+            self.budget = budget
+            self.remindPeriod = remindPeriod
+        }
+    }
+
+    /// The messages of `app` in the inbox, newest first, each with where it stands at `now`
+    /// (`state(of:key:app:in:now:isLive:)`); what `bounded` would drop is left out.
+    ///
+    /// - Parameter isLive: whether the check holding a claim on a showing still runs
+    ///   (`AttentionPolicy.counts`).
+    package static func messages(of app: String, in inbox: Inbox, standing: Standing, now: Date,
+                                 isLive: (HeraldState.Claim) -> Bool = { _ in false }) -> [InboxMessage] {
+        let records = bounded(inbox, now: now).apps[app] ?? [:]
+        var standing = standing
+        standing.ledger = AttentionPolicy.pruned(standing.ledger, now: now, isLive: isLive)
+        return records.sorted { newerFirst(($0.key, $0.value.reached), ($1.key, $1.value.reached)) }.map { key, record in
+            InboxMessage(appID: app, id: key, title: record.title, message: record.message, link: record.link, button: record.button,
+                         category: record.category, reached: record.reached, lastShown: standing.state.shows[key]?.last,
+                         state: state(of: record, key: key, app: app, in: standing, now: now, isLive: isLive))
+        }
+    }
+
+    /// Where one message stands at `now`, the first that holds of: withdrawn by its publisher;
+    /// ignored; viewed; its category muted; put off with remind me later; waiting in the
+    /// attention ledger for room (with the budget's next free moment,
+    /// `AttentionPolicy.shortfall`) or for quiet to end; shown; due.
+    package static func state(of record: Inbox.Record, key: String, app: String, in standing: Standing, now: Date,
+                              isLive: (HeraldState.Claim) -> Bool) -> InboxMessage.State {
+        if let since = record.withdrawn { return .withdrawn(since: since) }
+        if standing.state.ignored?.contains(key) == true { return .ignored }
+        if standing.state.viewed.contains(key) { return .viewed }
+        if let category = MessageCategory(rawValue: record.category), let mute = standing.mutedCategories[category] {
+            return .categoryMuted(byAdministrator: mute.by == .administrator)
+        }
+        if let reminded = standing.state.reminded[key] { return .remindLater(until: reminded.addingTimeInterval(standing.remindPeriod)) }
+        if let waiting = standing.ledger.waiting[app]?[key] {
+            guard waiting.reason == .budget else { return .deferredForQuiet }
+            let room = AttentionPolicy.room(standing.budget, standing.ledger, now: now, isLive: isLive)
+            switch AttentionPolicy.shortfall(weight: waiting.weight, room: room, budget: standing.budget, ledger: standing.ledger,
+                                             now: now, isLive: isLive) {
+            case .overDayBudget(let next), .overWeekBudget(let next): return .waitingForRoom(until: next)
+            default: return .waitingForRoom(until: now)
+            }
+        }
+        return standing.state.shows[key] == nil ? .due : .shown
+    }
+}

@@ -64,45 +64,20 @@ struct InboxReading {
     let environment = ProcessEnvironment.read()
     let now = Date()
 
-    /// The messages of `appID`, or of every app in app id order, each app's newest first.
+    /// The person's inbox, its files and its answers (`PersonInbox`).
+    var inbox: PersonInbox { PersonInbox(environment: environment, now: now, isLive: BudgetCommand.isLive) }
+
+    /// The messages of `appID`, or of every app in app id order, each app's newest first; exits
+    /// `.cannotCreate` naming what cannot be read. Key files that cannot be read are named, and
+    /// the messages listed as though nothing were muted.
     func messages(of appID: String?) throws -> [InboxMessage] {
-        let inbox: Inbox
-        do {
-            inbox = try FileInboxStore(environment: environment).snapshot()
-        } catch {
-            EventReporter.complain(StateStoreError(error, writing: "the inbox").description)
-            throw ExitCode(.cannotCreate)
-        }
         let switches: OffSwitches?
         do throws(OffSwitchFileError) { switches = try OffSwitchFiles.read(environment: environment) } catch {
             EventReporter.complain(error.description)
             switches = nil
         }
-        let ledger = try BudgetCommand.ledger()
-        let apps = appID.map { [$0] } ?? inbox.apps.keys.sorted()
-        return try apps.flatMap { app in
-            let decision = switches?.decision(for: app) ?? .none
-            let standing = InboxPolicy.Standing(state: try state(of: app), ledger: ledger, mutedCategories: decision.mutedCategories,
-                                                budget: decision.budget)
-            return InboxPolicy.messages(of: app, in: inbox, standing: standing, now: now, isLive: BudgetCommand.isLive)
-        }
-    }
-
-    /// The state file of `appID`, read without its lock; none, or a damaged one, is empty.
-    func store(of appID: String) throws -> FileStateStore {
-        do {
-            return FileStateStore(paths: try HeraldPaths(appID: appID, environment: environment))
-        } catch {
-            EventReporter.complain(StateStoreError(error, writing: "the state").description)
-            throw ExitCode(.cannotCreate)
-        }
-    }
-
-    private func state(of appID: String) throws -> HeraldState {
-        do {
-            return try store(of: appID).inspect() ?? HeraldState()
-        } catch {
-            EventReporter.complain("\(appID): " + StateStoreError(error, writing: "the state").description)
+        do throws(PersonInboxError) { return try inbox.messages(of: appID, switches: switches) } catch {
+            EventReporter.complain(error.description)
             throw ExitCode(.cannotCreate)
         }
     }

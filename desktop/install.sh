@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs Herald for the current user (or into --prefix): the herald tool, the agent (in libexec,
-# started by D-Bus) and the GTK demo, built with the Swift runtime linked in (they run without a
+# started by D-Bus), the inbox window (herald-inbox) and the GTK demo, built with the Swift runtime linked in (they run without a
 # Swift toolchain) and stripped, their manual pages, herald's bash, zsh and fish completions, the
 # desktop entries, the agent's D-Bus and systemd user services, the timer that checks every
 # registered app (enabled for every user under /usr and /usr/local when run as root, for the
@@ -45,6 +45,13 @@ if [[ " ${products[*]} " == *" herald-gtk-demo "* ]]; then
   sed -e "s|^Exec=herald-gtk-demo|Exec=$prefix/bin/herald-gtk-demo|" \
       -e "s|^Exec=herald |Exec=$prefix/bin/herald |" \
       "$root/desktop/org.herald.GtkDemo.desktop" > "$entry"
+  installed+=("$entry")
+fi
+# The person's inbox window, in the app grid.
+if [[ " ${products[*]} " == *" herald-inbox "* ]]; then
+  entry="$prefix/share/applications/org.herald.Inbox.desktop"
+  mkdir -p "$(dirname "$entry")"
+  sed -e "s|^Exec=herald-inbox|Exec=$prefix/bin/herald-inbox|" "$root/desktop/org.herald.Inbox.desktop" > "$entry"
   installed+=("$entry")
 fi
 # The agent that D-Bus starts for a click in the desktop's list: its desktop entry (where

@@ -41,9 +41,16 @@ struct InboxListCommand: ParsableCommand, UsageExample {
     @Flag(help: "Print one JSON object a line.")
     var json = false
 
-    func validate() throws { if let appID { try AppOptions.requireUsable(appID: appID) } }
+    @Flag(help: "Open the inbox window (herald-inbox, installed beside herald) instead.")
+    var window = false
+
+    func validate() throws {
+        if window, json || appID != nil { throw ValidationError("--window opens the whole inbox: give it alone") }
+        if let appID { try AppOptions.requireUsable(appID: appID) }
+    }
 
     func run() throws {
+        if window { try InboxWindow.open() }
         let messages = try InboxReading().messages(of: appID)
         if json { return messages.forEach { say(InboxReading.jsonLine($0)) } }
         if messages.isEmpty {

@@ -2,7 +2,7 @@
 # Installs what Herald needs on Debian 12, with apt-get, only what is missing.
 #
 #   Tests/scripts/setup.sh           to build and run: the C libraries Herald builds against
-#                                    (GTK 4 for the demo app), the TLS module libsoup uses, and
+#                                    (GTK 4 for the demo app, libadwaita for the inbox window), the TLS module libsoup uses, and
 #                                    gobject-introspection, libgirepository1.0-dev and valac for
 #                                    libherald-1's introspection data and .vapi (desktop/install.sh
 #                                    and build-deb.sh install them)
@@ -21,7 +21,7 @@
 #                                    a user manager of the test's own)
 set -euo pipefail
 packages=(pkg-config libnotify-dev libglib2.0-dev libglib2.0-bin libsoup-3.0-dev glib-networking
-          gsettings-desktop-schemas libgtk-4-dev gobject-introspection libgirepository1.0-dev valac)
+          gsettings-desktop-schemas libgtk-4-dev libadwaita-1-dev gobject-introspection libgirepository1.0-dev valac)
 if [ "${1:-}" = "--tests" ]; then
   packages+=(dbus python3-dbus python3-dbusmock xvfb xauth notification-daemon dunst xdotool
              imagemagick desktop-file-utils valgrind gcc libnotify-bin python3-gi libjson-glib-dev

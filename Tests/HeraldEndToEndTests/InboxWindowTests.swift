@@ -197,6 +197,33 @@ final class InboxWindowTests: XCTestCase {
             """ + categories(muted: ["promotions": lock]))
     }
 
+    /// Herald's own entry (the agent's, DBusActivatable) clicked where the desktop's list shows
+    /// it: D-Bus starts the agent with `org.freedesktop.Application.Activate`, and the agent opens
+    /// the inbox window.
+    func testActivatingHeraldsAgentOpensTheInboxWindow() throws {
+        let session = try DesktopSession(server: .none, bus: false, display: true)
+        defer { session.stop() }
+        try session.startBus(activating: "org.herald.Agent", command: TestPaths.agent + " --idle-exit 1")
+        try writeInbox(session)
+        let activate = try runToCompletion("/usr/bin/gdbus", [
+            "call", "--session", "--dest", "org.herald.Agent", "--object-path", "/org/herald/Agent",
+            "--method", "org.freedesktop.Application.Activate", "{}",
+        ], environment: session.environment)
+        XCTAssertEqual(activate.output, "()\n")
+        XCTAssertEqual(activate.status, 0)
+        XCTAssertTrue(eventually(within: 20) { (try? session.windows(named: "^Messages from Apps$").isEmpty) == false },
+                      "the inbox window appears: " + session.busErrorOutput)
+        XCTAssertEqual(try runToCompletion("/usr/bin/gdbus", [
+            "call", "--session", "--dest", "org.herald.Inbox", "--object-path", "/org/herald/Inbox",
+            "--method", "org.gtk.Actions.Activate", "ignore", "[<'\(maps) 2026/11/25'>]", "{}",
+        ], environment: session.environment).status, 0)
+        XCTAssertTrue(eventually { (try? session.state(appID: maps)["ignored"] as? [String]) == ["2026/11/25"] })
+        // The window closes as a stop signal closes it.
+        let window = try XCTUnwrap(processIDOwning("org.herald.Inbox", environment: session.environment))
+        kill(window, SIGTERM)
+        XCTAssertTrue(eventually { !processIsRunning(window) })
+    }
+
     func testTheDesktopEntryIsValid() throws {
         let entry = TestPaths.packageRoot.appendingPathComponent("desktop/org.herald.Inbox.desktop").path
         let validation = try runToCompletion("/usr/bin/desktop-file-validate", [entry], environment: ProcessInfo.processInfo.environment)

@@ -174,7 +174,7 @@ public final class Herald {
     /// The person's attention ledger.
     let ledger: any AttentionLedgerStore
     /// The person's inbox.
-    let inbox: any InboxStore
+    let inboxStore: any InboxStore
     /// The configured public keys, read once at creation.
     private let signingKeys: [Data]
     /// The check running now, if any: it holds this `Herald` until its last answer.
@@ -237,7 +237,7 @@ public final class Herald {
         let lockWait = configuration.timeout.seconds
         self.ledger = ledger ?? (store == nil ? FileAttentionLedgerStore(environment: configuration.environment, lockWait: lockWait)
                                               : MemoryAttentionLedgerStore())
-        self.inbox = inbox ?? (store == nil ? FileInboxStore(environment: configuration.environment, lockWait: lockWait) : MemoryInboxStore())
+        inboxStore = inbox ?? (store == nil ? FileInboxStore(environment: configuration.environment, lockWait: lockWait) : MemoryInboxStore())
         if let store {
             self.store = store
         } else {
@@ -340,7 +340,7 @@ public final class Herald {
             quietReason: quietReason, offSwitches: offSwitches, prompts: { [unowned self] in Array(prompts.values) },
             feedSource: { [unowned self] url in feedSource(for: url) },
             withdraw: { [appID = configuration.appID] key, handover in HandoverBus.withdraw(appID: appID, key: key, handover) },
-            ledger: ledger, inbox: inbox, rendezvous: rendezvous)
+            ledger: ledger, inbox: inboxStore, rendezvous: rendezvous)
         let check = Check(for: self, inputs: inputs, launch: launch, force: force)
         self.check = check
         check.start()

@@ -23,7 +23,7 @@ struct InboxCommand: ParsableCommand, UsageExample {
         defaultSubcommand: InboxListCommand.self
     )
 
-    static let example = [InboxListCommand.example, InboxShowCommand.example, InboxViewCommand.example].joined(separator: "\n")
+    static let example = ["herald inbox --app-id org.example.App", InboxShowCommand.example, InboxViewCommand.example].joined(separator: "\n")
 }
 
 /// `herald inbox list` (or `herald inbox`): every app's messages, or one app's.
@@ -33,7 +33,7 @@ struct InboxListCommand: ParsableCommand, UsageExample {
         abstract: "List the messages of the last 180 days, per app, newest first, with their state."
     )
 
-    static let example = "herald inbox\nherald inbox --app-id org.example.App --json"
+    static let example = "herald inbox list --app-id org.example.App --json"
 
     @Option(help: "Only this app's messages.")
     var appID: String?

@@ -87,7 +87,7 @@ final class ToolConventionsTests: XCTestCase {
         let headings = help.filter { $0.hasSuffix(":") && !$0.hasPrefix(" ") }
         XCTAssertEqual(headings, ["OPTIONS:", "APP DEVELOPERS' SUBCOMMANDS:", "PUBLISHERS' SUBCOMMANDS:", "THE PERSON'S SUBCOMMANDS:", "EXIT STATUS:"])
         XCTAssertEqual(subcommands(in: output),
-                       ["check", "prompts", "autostart", "apps", "demo", "validate", "feed", "state", "mute", "unmute", "budget"])
+                       ["check", "prompts", "autostart", "apps", "demo", "validate", "feed", "inbox", "state", "mute", "unmute", "budget"])
         XCTAssertEqual(help.last, "  128+n  stopped by signal n (130 SIGINT, 143 SIGTERM, 129 SIGHUP)")
         let start = try XCTUnwrap(help.firstIndex(of: "EXIT STATUS:"))
         let helpRows = help[(start + 1)...].prefix { $0.hasPrefix("  ") }.map { line -> [String] in
@@ -165,9 +165,9 @@ final class ToolConventionsTests: XCTestCase {
         let session = try DesktopSession(capabilities: nil, bus: false)
         let screens = try helpOfEverySubcommand(session)
         XCTAssertEqual(screens.map { $0.path.joined(separator: " ") }, [
-            "check", "prompts", "autostart", "apps", "demo", "validate", "feed", "state", "mute", "unmute", "budget",
+            "check", "prompts", "autostart", "apps", "demo", "validate", "feed", "inbox", "state", "mute", "unmute", "budget",
             "autostart enable", "autostart disable", "autostart status", "feed add", "feed remove", "feed preview", "feed keygen", "feed sign",
-            "feed verify",
+            "feed verify", "inbox list", "inbox show", "inbox view", "inbox ignore",
         ])
         for (path, help) in screens {
             let command = (["herald"] + path).joined(separator: " ")
@@ -227,6 +227,8 @@ final class ToolConventionsTests: XCTestCase {
         XCTAssertEqual(try readOnly(["state", "--app-id", app, "--json"]).status, 0)
         XCTAssertEqual(try readOnly(["state", "--all", "--json"]).status, 0)
         XCTAssertEqual(try readOnly(["budget"]).status, 0)
+        XCTAssertEqual(try readOnly(["inbox"]), Run(status: 0, output: "no message reached you through Herald in the last 180 days\n", errorOutput: ""))
+        XCTAssertEqual(try readOnly(["inbox", "--json"]), Run(status: 0, output: "", errorOutput: ""))
         let entry = session.environment["XDG_CONFIG_HOME"]! + "/autostart/\(app).herald.desktop"
         let registration = session.environment["XDG_DATA_HOME"]! + "/herald/apps/\(app).conf"
         XCTAssertEqual(try readOnly(["autostart", "status", "--app-id", app]),

@@ -80,7 +80,8 @@ final class ManualPageTests: XCTestCase {
             }
         }
         let herald = try HeraldPaths(appID: appID, environment: environment)
-        XCTAssertEqual(paths, [herald.stateFile, herald.lockFile, FileAttentionLedgerStore(environment: environment).file, herald.cachedFeedFile,
+        XCTAssertEqual(paths, [herald.stateFile, herald.lockFile, FileAttentionLedgerStore(environment: environment).file,
+                               FileInboxStore(environment: environment).file, herald.cachedFeedFile,
                                OffSwitchFiles.userFile(environment: environment)]
                            + OffSwitchFiles.systemFiles(environment: environment)
                            + [AppRegistrations.userFile(appID: appID, environment: environment)]

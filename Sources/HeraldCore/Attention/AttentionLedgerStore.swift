@@ -23,12 +23,12 @@ package final class FileAttentionLedgerStore: AttentionLedgerStore, Sendable {
     /// The largest ledger read or written, 1 MiB: a week of showings of every app is far less.
     package static let sizeLimit = 1 << 20
 
+    /// The file and its lock.
+    package let shared: SharedValueFile<AttentionLedger>
     /// The ledger file.
-    package let file: String
+    package var file: String { shared.file }
     /// The lock taken around every change.
-    package let lockFile: String
-    /// How long a change waits for the lock another process holds, in seconds.
-    package let lockWait: Double
+    package var lockFile: String { shared.lockFile }
 
     /// The ledger of the user whose environment this is (`XDG_STATE_HOME`, `HOME`). Its folder
     /// is not an app id, so no app's state file can take its place.
@@ -36,34 +36,15 @@ package final class FileAttentionLedgerStore: AttentionLedgerStore, Sendable {
     /// - Parameter lockWait: the longest wait for the lock: a check's timeout, or
     ///   `FileStateStore.defaultLockWait`.
     package init(environment: [String: String], lockWait: Double = FileStateStore.defaultLockWait) {
-        let directory = BaseDirectories(environment: environment).stateHome + "/herald/attention"
-        file = directory + "/ledger.json"
-        lockFile = directory + "/ledger.lock"
-        self.lockWait = lockWait
+        shared = SharedValueFile(folder: BaseDirectories(environment: environment).stateHome + "/herald/attention", fileName: "ledger",
+                                 name: "the attention ledger", empty: AttentionLedger(), sizeLimit: Self.sizeLimit, lockWait: lockWait)
     }
 
     /// Reads the ledger without the lock; none yet, or one that does not decode, is empty.
-    package func snapshot() throws -> AttentionLedger {
-        guard let bytes = try FileStateStore.readRegularFile(file, limit: Self.sizeLimit) else { return AttentionLedger() }
-        return StateFileFormat.decode(bytes, as: AttentionLedger.self) ?? AttentionLedger()
-    }
+    package func snapshot() throws -> AttentionLedger { try shared.snapshot() }
 
     /// Reads, changes and writes the ledger under its lock.
-    package func update<Result>(_ change: (inout AttentionLedger) throws -> Result) throws -> Result {
-        try FileStateStore.locked(by: lockFile, guarding: "the attention ledger", waitingAtMost: lockWait) {
-            var ledger = try snapshot()
-            let before = ledger
-            let result = try change(&ledger)
-            if ledger != before {
-                let bytes = try StateFileFormat.encode(ledger)
-                guard bytes.count <= Self.sizeLimit else {
-                    throw StateStoreError.wouldBeTooLarge(path: file, size: bytes.count, limit: Self.sizeLimit)
-                }
-                try FileStateStore.writeFileAtomically(bytes, to: file, durable: false)
-            }
-            return result
-        }
-    }
+    package func update<Result>(_ change: (inout AttentionLedger) throws -> Result) throws -> Result { try shared.update(change) }
 }
 
 /// An attention ledger in memory: the ledger of HeraldTesting's `TestDesktop` and of runs that

@@ -11,56 +11,34 @@ package protocol InboxStore: AnyObject {
     func update<Result>(_ change: (inout Inbox) throws -> Result) throws -> Result
 }
 
-/// The person's inbox in a file, `$XDG_STATE_HOME/herald/inbox/inbox.json`, written as the
-/// attention ledger is (`FileAttentionLedgerStore`): under its own lock file
-/// (`inbox/inbox.lock`), to a temporary file renamed over the old one, not flushed to disk. An
-/// inbox that does not decode is started over: it only remembers texts, which the feeds still
-/// hold. Its folder is not a state file's name, so no app's state can take its place.
+/// The person's inbox in a file, `$XDG_STATE_HOME/herald/inbox/inbox.json`, locked by
+/// `inbox.lock` beside it, written as the attention ledger is (`SharedValueFile`). An inbox
+/// that does not decode is started over: it only remembers texts, and a check adds those its
+/// feed still has. Its folder is not a state file's name, so no app's state can take its place.
 package final class FileInboxStore: InboxStore, Sendable {
     /// The largest inbox read or written, 8 MiB: 200 messages of each of a few dozen apps, each
     /// message's texts bounded as a notification's are.
     package static let sizeLimit = 8 << 20
 
+    /// The file and its lock.
+    package let shared: SharedValueFile<Inbox>
     /// The inbox file.
-    package let file: String
-    /// The lock taken around every change.
-    package let lockFile: String
-    /// How long a change waits for the lock another process holds, in seconds.
-    package let lockWait: Double
+    package var file: String { shared.file }
 
     /// The inbox of the user whose environment this is (`XDG_STATE_HOME`, `HOME`).
     ///
     /// - Parameter lockWait: the longest wait for the lock: a check's timeout, or
     ///   `FileStateStore.defaultLockWait`.
     package init(environment: [String: String], lockWait: Double = FileStateStore.defaultLockWait) {
-        let directory = BaseDirectories(environment: environment).stateHome + "/herald/inbox"
-        file = directory + "/inbox.json"
-        lockFile = directory + "/inbox.lock"
-        self.lockWait = lockWait
+        shared = SharedValueFile(folder: BaseDirectories(environment: environment).stateHome + "/herald/inbox", fileName: "inbox",
+                                 name: "the inbox", empty: Inbox(), sizeLimit: Self.sizeLimit, lockWait: lockWait)
     }
 
     /// Reads the inbox without the lock; none yet, or one that does not decode, is empty.
-    package func snapshot() throws -> Inbox {
-        guard let bytes = try FileStateStore.readRegularFile(file, limit: Self.sizeLimit) else { return Inbox() }
-        return StateFileFormat.decode(bytes, as: Inbox.self) ?? Inbox()
-    }
+    package func snapshot() throws -> Inbox { try shared.snapshot() }
 
     /// Reads, changes and writes the inbox under its lock.
-    package func update<Result>(_ change: (inout Inbox) throws -> Result) throws -> Result {
-        try FileStateStore.locked(by: lockFile, guarding: "the inbox", waitingAtMost: lockWait) {
-            var inbox = try snapshot()
-            let before = inbox
-            let result = try change(&inbox)
-            if inbox != before {
-                let bytes = try StateFileFormat.encode(inbox)
-                guard bytes.count <= Self.sizeLimit else {
-                    throw StateStoreError.wouldBeTooLarge(path: file, size: bytes.count, limit: Self.sizeLimit)
-                }
-                try FileStateStore.writeFileAtomically(bytes, to: file, durable: false)
-            }
-            return result
-        }
-    }
+    package func update<Result>(_ change: (inout Inbox) throws -> Result) throws -> Result { try shared.update(change) }
 }
 
 /// An inbox in memory: HeraldTesting's `TestDesktop`'s, and that of runs that must not touch

@@ -1,0 +1,55 @@
+import FoundationEssentials
+
+/// One value every process of the user shares in a JSON file under `$XDG_STATE_HOME/herald`
+/// (the attention ledger, the inbox), written as the state files are (`FileStateStore`): under
+/// its own lock file, to a temporary file renamed over the old one, but not flushed to disk (no
+/// `fsync`). A file that does not decode, as one a crash left half written may, is read as
+/// `empty` and started over: such a value must be one whose loss costs little.
+package struct SharedValueFile<Value: Codable & Equatable & Sendable>: Sendable {
+    /// The file.
+    package let file: String
+    /// The lock taken around every change.
+    package let lockFile: String
+    /// How long a change waits for the lock another process holds, in seconds.
+    package let lockWait: Double
+    /// The largest file read or written.
+    package let sizeLimit: Int
+    /// What the value is, for messages: "the attention ledger".
+    package let name: String
+    /// The value before anything was written.
+    package let empty: Value
+
+    /// A value in `folder/fileName.json`, locked by `folder/fileName.lock`.
+    package init(folder: String, fileName: String, name: String, empty: Value, sizeLimit: Int, lockWait: Double) {
+        file = folder + "/\(fileName).json"
+        lockFile = folder + "/\(fileName).lock"
+        self.name = name
+        self.empty = empty
+        self.sizeLimit = sizeLimit
+        self.lockWait = lockWait
+    }
+
+    /// Reads the value without the lock; none yet, or one that does not decode, is `empty`.
+    package func snapshot() throws -> Value {
+        guard let bytes = try FileStateStore.readRegularFile(file, limit: sizeLimit) else { return empty }
+        return StateFileFormat.decode(bytes, as: Value.self) ?? empty
+    }
+
+    /// Reads, changes and writes the value under its lock as one step no other process can
+    /// interleave with; writes nothing when `change` leaves it as it was.
+    package func update<Result>(_ change: (inout Value) throws -> Result) throws -> Result {
+        try FileStateStore.locked(by: lockFile, guarding: name, waitingAtMost: lockWait) {
+            var value = try snapshot()
+            let before = value
+            let result = try change(&value)
+            if value != before {
+                let bytes = try StateFileFormat.encode(value)
+                guard bytes.count <= sizeLimit else {
+                    throw StateStoreError.wouldBeTooLarge(path: file, size: bytes.count, limit: sizeLimit)
+                }
+                try FileStateStore.writeFileAtomically(bytes, to: file, durable: false)
+            }
+            return result
+        }
+    }
+}

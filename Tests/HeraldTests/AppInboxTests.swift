@@ -1,0 +1,36 @@
+import Foundation
+import Herald
+import HeraldCore
+import HeraldTestSupport
+import HeraldTesting
+import XCTest
+
+/// An app's own inbox (`Herald.inbox()`), on HeraldTesting's in-memory parts: the messages its
+/// checks kept for the person, newest first, with their state, for the app's "What's new" page.
+final class AppInboxTests: XCTestCase {
+    func testTheAppsInboxListsWhatItsChecksKeptForThePersonWithTheirState() throws {
+        let directory = try Fixtures.temporaryDirectory("herald-app-inbox")
+        let file = directory.appendingPathComponent("feed.plist")
+        try Fixtures.xmlFeed([
+            "2026/11/02": ["Title": "Version 2", "Message": "Faster."],
+            "2026/11/01": ["Title": "A tip", "Category": "tip"],
+            "2026/10/01": ["Title": "For version 2 only", "MinVersion": "2"],
+        ]).write(to: file, atomically: true, encoding: .utf8)
+        try MainContext.assumeIsolated {
+            let clock = ManualClock()
+            var check = CheckConfiguration()
+            check.maxNotificationsPerCheck = 1
+            let (_, _, herald, recorder) = try CheckPipelineTests.pipeline(file.absoluteString, check: check, clock: clock)
+            XCTAssertEqual(try herald.inbox(), [], "nothing has reached the person before a check")
+            recorder.answer = "view"
+            recorder.run { herald.appLaunched() }
+            XCTAssertEqual(recorder.events.last, "finished")
+            XCTAssertEqual(try herald.inbox(), [
+                InboxMessage(appID: "org.example.Pipeline", id: "2026/11/02", title: "Version 2", message: "Faster.",
+                             category: "announcement", reached: clock.now, lastShown: clock.now, state: .viewed),
+                InboxMessage(appID: "org.example.Pipeline", id: "2026/11/01", title: "A tip", message: "", category: "tip",
+                             reached: clock.now, state: .due),
+            ])
+        }
+    }
+}

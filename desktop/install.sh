@@ -53,6 +53,7 @@ if [[ " ${products[*]} " == *" herald-inbox "* ]]; then
   mkdir -p "$(dirname "$entry")"
   sed -e "s|^Exec=herald-inbox|Exec=$prefix/bin/herald-inbox|" "$root/desktop/org.herald.Inbox.desktop" > "$entry"
   installed+=("$entry")
+  put 644 "$root/desktop/org.herald.Inbox.metainfo.xml" "$prefix/share/metainfo/org.herald.Inbox.metainfo.xml"
 fi
 # The agent that D-Bus starts for a click in the desktop's list: its desktop entry (where
 # GNOME Shell finds it), its session bus service and its systemd user unit (~/.local/share/systemd/user

@@ -28,7 +28,8 @@ enum InboxActions {
         switch name {
         case "view", "ignore":
             guard let message = window.messages[parameter] else {
-                return window.toast("No message “\(parameter)” is in the window; it was read again")
+                window.toast("No message “\(parameter)” is in the window; it was read again")
+                return MainContext.idle { window.refresh() }
             }
             window.toast(window.source.answer(name == "view" ? .view : .ignore, to: message))
             MainContext.idle { window.refresh() }

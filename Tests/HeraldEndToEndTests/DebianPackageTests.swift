@@ -94,7 +94,7 @@ final class DebianPackageTests: XCTestCase {
         ].sorted())
         XCTAssertEqual(try files(of: packages.inbox), [
             "/usr/bin/herald-inbox", "/usr/share/man/man1/herald-inbox.1.gz",
-            "/usr/share/applications/org.herald.Inbox.desktop",
+            "/usr/share/applications/org.herald.Inbox.desktop", "/usr/share/metainfo/org.herald.Inbox.metainfo.xml",
             "/usr/share/doc/herald-inbox/copyright", "/usr/share/doc/herald-inbox/changelog.gz",
         ].sorted())
         let libdir = try Self.libraryFolder()

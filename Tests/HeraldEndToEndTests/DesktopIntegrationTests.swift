@@ -289,6 +289,7 @@ final class InstallTests: XCTestCase {
         let manifest = try String(contentsOfFile: prefix.path + "/share/herald/installed-files", encoding: .utf8).split(separator: "\n").map(String.init)
         for relative in ["bin/herald", "bin/herald-gtk-demo", "share/applications/org.herald.GtkDemo.desktop",
                          "bin/herald-inbox", "share/applications/org.herald.Inbox.desktop", "share/icons/hicolor/scalable/apps/org.herald.Inbox.svg",
+                         "share/metainfo/org.herald.Inbox.metainfo.xml",
                          "share/icons/hicolor/scalable/apps/org.herald.Herald.svg", "share/icons/hicolor/48x48/apps/org.herald.Herald.png"] {
             XCTAssertTrue(manifest.contains(prefix.path + "/" + relative), relative)
             XCTAssertTrue(FileManager.default.fileExists(atPath: prefix.path + "/" + relative), relative)

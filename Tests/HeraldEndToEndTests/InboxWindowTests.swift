@@ -165,6 +165,30 @@ final class InboxWindowTests: XCTestCase {
         XCTAssertEqual(unmutedByWindow, try String(contentsOf: keyFile, encoding: .utf8))
     }
 
+    /// A real click (xdotool) on the switch of the row tesseract finds under an app's title.
+    func testARealClickOnAnAppsMuteSwitchMutesIt() throws {
+        let session = try DesktopSession(server: .none, display: true)
+        defer { session.stop() }
+        try writeInbox(session)
+        let window = try startWindow(session)
+        defer { window.stop() }
+        var words: [[String: Any]] = []
+        XCTAssertTrue(try eventually(within: 30) {
+            let shot = try XCTUnwrap(try stillScreen(within: 15, environment: session.environment, folder: session.directory, name: "switch"))
+            let read = try runToCompletion("/usr/bin/python3", [TestPaths.support("desktop_matrix.py"), "ocr", shot], environment: session.environment)
+            words = (try JSONSerialization.jsonObject(with: Data(read.output.utf8)) as? [String: Any])?["words"] as? [[String: Any]] ?? []
+            return words.contains { $0["text"] as? String == maps }
+        }, "tesseract finds \(maps)")
+        // The first "Mute" under the app's title is its "Mute this app" row; its switch is at the
+        // row's right end, where the window's 720-pixel column of rows ends.
+        let title = try XCTUnwrap(words.first { $0["text"] as? String == maps })
+        let row = try XCTUnwrap(words.first { $0["text"] as? String == "Mute" && ($0["y"] as? Int ?? 0) > (title["y"] as? Int ?? 0) })
+        let y = (row["y"] as? Int ?? 0) + (row["h"] as? Int ?? 0) / 2
+        try session.click(x: 598, y: y)
+        XCTAssertTrue(eventually { ((try? String(contentsOf: session.userKeyFile, encoding: .utf8)) ?? "").contains("[app \(maps)]\nMuted=true") },
+                      (try? String(contentsOf: session.userKeyFile, encoding: .utf8)) ?? "no key file")
+    }
+
     func testWhatTheAdministratorSetIsGreyedWithItsFile() throws {
         let session = try DesktopSession(capabilities: nil)
         defer { session.stop() }
@@ -254,6 +278,15 @@ final class InboxWindowTests: XCTestCase {
         let both = try runToEnd(TestPaths.herald, ["inbox", "list", "--window", "--json"], environment: session.environment)
         XCTAssertEqual(both.status, 64)
         XCTAssertEqual(both.errors, "herald: --window opens the whole inbox: give it alone\nherald: see 'herald inbox list --help'\n")
+    }
+
+    func testTheMetainfoIsValidAndNamesTheDesktopEntry() throws {
+        let metainfo = TestPaths.packageRoot.appendingPathComponent("desktop/org.herald.Inbox.metainfo.xml").path
+        let validation = try runToEnd("/usr/bin/appstreamcli", ["validate", "--no-net", "--no-color", metainfo])
+        XCTAssertEqual(validation.status, 0, validation.output + validation.errors)
+        XCTAssertTrue(validation.output.hasSuffix("Validation was successful: pedantic: 1\n"), validation.output)
+        XCTAssertTrue(try String(contentsOfFile: metainfo, encoding: .utf8).contains(
+            "<launchable type=\"desktop-id\">org.herald.Inbox.desktop</launchable>"))
     }
 
     func testTheDesktopEntryIsValid() throws {

@@ -10,8 +10,8 @@
 # systemd user manager (/etc/xdg/autostart, a conffile), and the icons;
 # herald-gtk-demo holds the GTK demo, its manual page, its desktop entry and (as an example) its
 # login entry, and depends on herald of the same version, so that herald itself needs no GTK;
-# herald-inbox the person's inbox window (GTK 4 and libadwaita), its manual page and desktop
-# entry, and depends on herald of the same version too (which holds its icon).
+# herald-inbox the person's inbox window (GTK 4 and libadwaita), its manual page, desktop
+# entry and AppStream metainfo, and depends on herald of the same version too (which holds its icon).
 # libherald-1-0 holds libherald-1.so.0 (made by desktop/libherald/build.sh) in Debian's multiarch
 # folder, with its shlibs and symbols files (every exported herald_* symbol, at this version) for
 # the packages of apps that link it; libherald-1-dev its header, the libherald-1.so link,
@@ -135,6 +135,7 @@ install -Dm644 "$root/desktop/org.herald.GtkDemo.herald.desktop" "$demo/usr/shar
 
 install_program herald-inbox "$inbox"
 install -Dm644 "$root/desktop/org.herald.Inbox.desktop" "$inbox/usr/share/applications/org.herald.Inbox.desktop"
+install -Dm644 "$root/desktop/org.herald.Inbox.metainfo.xml" "$inbox/usr/share/metainfo/org.herald.Inbox.metainfo.xml"
 install_doc "$inbox"
 
 # libherald-1, in the folders where Debian keeps a library, its development files and typelibs.

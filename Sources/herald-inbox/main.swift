@@ -32,7 +32,7 @@ func writeLine(_ line: String, to descriptor: Int32) {
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments == ["--help"] || arguments == ["-h"] {
     writeLine(InboxApp.usage, to: 1)
-    exit(0)
+    exit(EX_OK)
 }
 guard arguments.isEmpty || arguments == ["--dump"] else {
     writeLine(InboxApp.usage, to: 2)
@@ -43,7 +43,7 @@ let status = MainContext.assumeIsolated {
     let source = PersonFiles(environment: ProcessEnvironment.read())
     if arguments == ["--dump"] {
         for line in InboxPage(source.read()).lines { writeLine(line, to: 1) }
-        return Int32(0)
+        return EX_OK
     }
     let application = UnsafeMutableRawPointer(adw_application_new(InboxApp.id, GApplicationFlags(rawValue: 0))!)
         .assumingMemoryBound(to: GtkApplication.self)

@@ -174,4 +174,18 @@ final class InboxEndToEndTests: XCTestCase {
             XCTAssertEqual(Set(listed.compactMap { $0["app"] as? String }), Set((0...round).flatMap { ["org.example.A\($0)", "org.example.B\($0)"] }), "round \(round)")
         }
     }
+
+    func testAClickOnANotificationAnsweredFromTheInboxMeanwhileRecordsNothingOverIt() throws {
+        let (session, server) = try sessionShowingOne()
+        let run = try check(session, server, wait: "20")
+        XCTAssertTrue(eventually { run.events.contains { $0["event"] as? String == "shown" } }, run.output + run.errorOutput)
+        XCTAssertEqual(try session.run(["inbox", "view", "2027/01/03"]),
+                       ToolRun(status: 0, output: "\(app) 2027/01/03: viewed; opened https://example.com/v2\n"))
+        let id = try XCTUnwrap(run.events.first { $0["event"] as? String == "shown" }?["id"] as? Int)
+        try session.invoke("ignore", on: id)
+        XCTAssertEqual(run.wait(), 0)
+        let state = try session.state(appID: app)
+        XCTAssertEqual(state["viewed"] as? [String], ["2027/01/03"])
+        XCTAssertEqual(state["ignored"] as? [String], [], "the inbox's answer stands")
+    }
 }

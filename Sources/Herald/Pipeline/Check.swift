@@ -236,7 +236,11 @@ final class Check {
         let answer = shown.item.answer(for: response)
         do {
             try updateStateReporting { state in
-                state = answer.map { shown.item.record($0, in: state, now: now) } ?? releasing([shown.item], in: state)
+                // A message answered elsewhere while on screen (`herald inbox`, the app's own page
+                // in another process) keeps that answer: the click records nothing twice.
+                let answeredElsewhere = shown.item.messageKeys.contains { CheckPolicy.isAnswered($0, in: state, configuration.check) }
+                state = answer.map { answeredElsewhere ? releasing([shown.item], in: state) : shown.item.record($0, in: state, now: now) }
+                    ?? releasing([shown.item], in: state)
             }
         } catch {
             if answer != nil { shown.item.reportUnrecorded(error, herald: herald) }

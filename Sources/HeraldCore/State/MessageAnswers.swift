@@ -44,6 +44,15 @@ public struct MessageAnswers: Sendable, Equatable {
 }
 
 extension CheckPolicy {
+    /// Whether a message is viewed or ignored, where a check shows no answered message (neither
+    /// `showAnswered` nor `debug`): one such a check has on screen was answered elsewhere since
+    /// (`herald inbox view`, the app's own page in another process), and a click on its
+    /// notification records nothing over that answer.
+    package static func isAnswered(_ key: String, in state: HeraldState, _ configuration: CheckConfiguration) -> Bool {
+        guard !configuration.showAnswered, !configuration.debug else { return false }
+        return state.viewed.contains(key) || state.ignored?.contains(key) == true
+    }
+
     /// Records an answer given in the app's own interface (iNotify's advanced use): the same
     /// change as the notification's button (`apply`), except that a claim another running
     /// check holds on the message stays with that check, which lets go of it when its own

@@ -139,4 +139,16 @@ final class InboxPolicyTests: XCTestCase {
         XCTAssertEqual(InboxPolicy.state(of: record("a", reached: now, withdrawn: now), key: "a", app: app, in: .init(state: state),
                                          now: now, isLive: { _ in false }), .withdrawn(since: now))
     }
+
+    func testAMessageAnsweredElsewhereWhileOnScreenIsAnsweredUnlessChecksShowAnsweredOnes() {
+        var state = HeraldState()
+        state.viewed = ["v"]
+        state.ignored = ["i"]
+        var showsAnswered = CheckConfiguration()
+        showsAnswered.showAnswered = true
+        var debug = CheckConfiguration()
+        debug.debug = true
+        XCTAssertEqual(["v", "i", "r"].map { CheckPolicy.isAnswered($0, in: state, CheckConfiguration()) }, [true, true, false])
+        XCTAssertEqual([showsAnswered, debug].map { CheckPolicy.isAnswered("v", in: state, $0) }, [false, false])
+    }
 }

@@ -189,6 +189,15 @@ final class InboxWindowTests: XCTestCase {
                       (try? String(contentsOf: session.userKeyFile, encoding: .utf8)) ?? "no key file")
     }
 
+    func testAStopSignalClosesTheWindowWith128PlusTheSignal() throws {
+        let session = try DesktopSession(server: .none, display: true)
+        defer { session.stop() }
+        let window = try startWindow(session)
+        defer { window.stop() }
+        kill(window.process.processIdentifier, SIGTERM)
+        XCTAssertEqual(window.wait(seconds: 10), 128 + SIGTERM)
+    }
+
     func testWhatTheAdministratorSetIsGreyedWithItsFile() throws {
         let session = try DesktopSession(capabilities: nil)
         defer { session.stop() }

@@ -258,7 +258,7 @@ final class DesktopEntryEndToEndTests: XCTestCase {
         let folder = TestPaths.packageRoot.appendingPathComponent("desktop")
         let entries = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".desktop") }.map { folder.appendingPathComponent($0).path }
         XCTAssertEqual(entries.map { ($0 as NSString).lastPathComponent }.sorted(),
-                       ["org.herald.Agent.desktop", "org.herald.GtkDemo.desktop", "org.herald.GtkDemo.herald.desktop"])
+                       ["org.herald.Agent.desktop", "org.herald.GtkDemo.desktop", "org.herald.GtkDemo.herald.desktop", "org.herald.Inbox.desktop"])
         let result = try runToCompletion("/usr/bin/desktop-file-validate", entries, environment: ProcessInfo.processInfo.environment)
         XCTAssertEqual(result.status, 0, result.output)
     }

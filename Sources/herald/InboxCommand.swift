@@ -60,7 +60,7 @@ struct InboxListCommand: ParsableCommand, UsageExample {
         for message in messages {
             if message.appID != app { say(message.appID) }
             app = message.appID
-            for line in InboxReading.summary(message) { say("  " + line) }
+            for line in InboxReading.summary(message) { say(line.allSatisfy { $0 == " " } ? "" : "  " + line) }
         }
     }
 }
@@ -110,8 +110,8 @@ struct InboxReading {
     static func summary(_ message: InboxMessage) -> [String] {
         var head = "\(message.id): \(message.state.description); reached \(ISO8601Moment.text(message.reached))"
         if let shown = message.lastShown { head += ", last shown \(ISO8601Moment.text(shown))" }
-        return [head, "  " + message.title] + message.message.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
-            + (message.link.map { ["  " + $0] } ?? [])
+        let text = message.message.isEmpty ? [] : message.message.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
+        return [head, "  " + message.title] + text + (message.link.map { ["  " + $0] } ?? [])
     }
 
     /// A message as one JSON object on one line: `app`, `id`, `title`, `message`, `link` and

@@ -48,7 +48,8 @@ package enum InboxPolicy {
         var records = inbox.apps[app] ?? [:]
         for key in reached {
             guard let entry = feed?.entries[key] ?? local.first(where: { $0.key == key }) else { continue }
-            let seen = record(entry.localised(to: languages), reached: records[key]?.reached ?? now)
+            // A first reaching in the future (a clock set ahead, a file edited by hand) is now.
+            let seen = record(entry.localised(to: languages), reached: min(records[key]?.reached ?? now, now))
             if records[key] != seen { records[key] = seen }
         }
         if let feed {

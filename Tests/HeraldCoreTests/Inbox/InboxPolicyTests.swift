@@ -69,6 +69,12 @@ final class InboxPolicyTests: XCTestCase {
                        "a check without a feed withdraws nothing")
     }
 
+    func testAFirstReachingInTheFutureIsTakenAsNow() {
+        let before = Inbox(apps: [app: ["a": record("a", reached: now.addingTimeInterval(days(30)))]])
+        let inbox = InboxPolicy.recording(["a"], from: Feed(entries: [entry("a")]), app: app, languages: [], now: now, in: before)
+        XCTAssertEqual(inbox.apps[app]?["a"]?.reached, now)
+    }
+
     func testAnotherAppsMessagesAreLeftAsTheyAre() {
         let before = Inbox(apps: ["org.other": ["x": record("x", reached: now)]])
         let inbox = InboxPolicy.recording(["a"], from: Feed(entries: [entry("a")]), app: app, languages: [], now: now, in: before)

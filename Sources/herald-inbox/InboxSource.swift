@@ -82,7 +82,7 @@ struct PersonFiles: InboxSource {
         } catch let error as OffSwitchEditError {
             return error.description
         } catch {
-            return "the key file could not be changed: \(error)"
+            return "the key file could not be changed"
         }
     }
 }

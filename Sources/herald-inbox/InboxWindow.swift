@@ -52,10 +52,12 @@ final class InboxWindow {
         adw_toast_overlay_set_child(overlay, draw(InboxPage(reading)))
     }
 
-    /// Says `text` in a toast at the foot of the window.
+    /// Says `text` in a toast at the foot of the window. libadwaita 1.2 reads a toast's title as
+    /// markup, and the text may hold a feed's words: it is escaped first.
     func toast(_ text: String) {
-        guard let overlay else { return }
-        adw_toast_overlay_add_toast(overlay, adw_toast_new(text))
+        guard let overlay, let escaped = g_markup_escape_text(text, -1) else { return }
+        defer { g_free(escaped) }
+        adw_toast_overlay_add_toast(overlay, adw_toast_new(escaped))
     }
 
     private func draw(_ page: InboxPage) -> UnsafeMutablePointer<GtkWidget> {

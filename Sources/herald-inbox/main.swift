@@ -42,7 +42,8 @@ guard arguments.isEmpty || arguments == ["--dump"] else {
 let status = MainContext.assumeIsolated {
     let source = PersonFiles(environment: ProcessEnvironment.read())
     if arguments == ["--dump"] {
-        for line in InboxPage(source.read()).lines { writeLine(line, to: 1) }
+        // Feeds' words, printed as every herald command prints them: no escape sequence acts.
+        for line in InboxPage(source.read()).lines { writeLine(TerminalText.visible(line), to: 1) }
         return EX_OK
     }
     let application = UnsafeMutableRawPointer(adw_application_new(InboxApp.id, GApplicationFlags(rawValue: 0))!)

@@ -65,16 +65,21 @@ package enum InboxPolicy {
     }
 
     /// The messages of `reached` that `bounded` will keep beside the app's `records`, in no
-    /// order: all of them when the app keeps fewer than `perApp`, else those among the newest
-    /// `perApp` of both (a new one reaches the person `now`). So a feed of thousands costs the
-    /// texts of `perApp` messages, not of every one.
+    /// order: all of them when the app keeps fewer than `perApp`, else those among the `perApp`
+    /// latest ids of both (`latestIDs`). So a feed of thousands costs the texts of `perApp`
+    /// messages, not of every one.
     static func kept(_ reached: [String], records: [String: Inbox.Record], now: Date) -> [String] {
         let new = reached.filter { records[$0] == nil }
         guard records.count + new.count > perApp else { return reached }
-        let reachedKeys = Set(reached)
-        let candidates = records.filter { outlasts($0.value, now: now) }.map { (key: $0.key, reached: $0.value.reached) }
-            + new.map { (key: $0, reached: now) }
-        return candidates.sorted(by: newerFirst).prefix(perApp).map(\.key).filter(reachedKeys.contains)
+        let latest = Set(latestIDs(records.filter { outlasts($0.value, now: now) }.map(\.key) + new))
+        return reached.filter(latest.contains)
+    }
+
+    /// The `perApp` latest of `ids`, by id (`YYYY/MM/DD` ids in date order): the messages an app
+    /// keeps when it has more. Chosen by id, not by when each reached the person, so that a
+    /// feed of more than `perApp` messages keeps the same ones from check to check.
+    static func latestIDs(_ ids: [String]) -> ArraySlice<String> {
+        ids.sorted { $1.utf8.lexicographicallyPrecedes($0.utf8) }.prefix(perApp)
     }
 
     /// A message as the inbox keeps it: its texts as the notification shows them, so each is
@@ -91,14 +96,15 @@ package enum InboxPolicy {
     package static let linkLimit = 8_192
 
     /// The inbox without what it no longer keeps: messages that reached the person more than
-    /// `retention` ago and are gone from their feed, then, per app, the oldest beyond `perApp`.
+    /// `retention` ago and are gone from their feed, then, per app, all but the `perApp` latest
+    /// (`latestIDs`).
     package static func bounded(_ inbox: Inbox, now: Date) -> Inbox {
         var inbox = inbox
         for (app, records) in inbox.apps {
             var kept = records.filter { outlasts($0.value, now: now) }
             if kept.count > perApp {
-                let newest = kept.sorted { newerFirst(($0.key, $0.value.reached), ($1.key, $1.value.reached)) }.prefix(perApp)
-                kept = Dictionary(uniqueKeysWithValues: newest.map { ($0.key, $0.value) })
+                let latest = Set(latestIDs(Array(kept.keys)))
+                kept = kept.filter { latest.contains($0.key) }
             }
             inbox.apps[app] = kept.isEmpty ? nil : kept
         }

@@ -89,7 +89,7 @@ extension Check {
             let planned = makePlan(step.feed, local, prompts, target, state: snapshot, ledger: ledger, draw: draw)
             if planned.showsAnything, let screen = screenUnavailable(releasing: .init(), planned) {
                 // What quiet, or a missing server, keeps off the screen still reached the person.
-                recordInInbox(planned, from: step.feed, local: local)
+                recordInInbox(planned, from: step, local: local)
                 return finish(ending(screen))
             }
         }
@@ -112,7 +112,7 @@ extension Check {
             state = plan.showsAnything ? plan.state : CheckPolicy.finished(ending(.nothingShown), in: plan.state, claimant: claimant)
             return plan
         }) else { return finish(nil) }
-        recordInInbox(plan, from: step.feed, local: local)
+        recordInInbox(plan, from: step, local: local)
         if !plan.showsAnything {
             report(plan, feedFetched: step.feed != nil)
             for (prompt, decision) in plan.prompts { delegate?.herald(herald, didReport: .promptDecided(prompt, decision)) }

@@ -41,12 +41,15 @@ package enum InboxPolicy {
     /// then `bounded`. Herald's own messages are never withdrawn by a feed. Equal to `inbox`
     /// when nothing changed, so that the caller writes nothing.
     ///
-    /// - Parameter languages: the person's languages, which the texts are localised to.
-    package static func recording(_ reached: [String], from feed: Feed?, local: [FeedEntry] = [], app: String, languages: [String],
-                                  now: Date, in inbox: Inbox) -> Inbox {
+    /// - Parameters:
+    ///   - languages: the person's languages, which the texts are localised to.
+    ///   - feedChanged: whether `feed`'s texts may differ from those recorded; a feed the server
+    ///     said was not modified (304) only adds messages that reach the person anew.
+    package static func recording(_ reached: [String], from feed: Feed?, local: [FeedEntry] = [], feedChanged: Bool = true, app: String,
+                                  languages: [String], now: Date, in inbox: Inbox) -> Inbox {
         var inbox = inbox
         var records = inbox.apps[app] ?? [:]
-        for key in kept(reached, records: records, now: now) {
+        for key in kept(reached, records: records, now: now) where feedChanged || records[key] == nil || WhatsNewPolicy.isMessageID(key) {
             guard let entry = feed?.entries[key] ?? local.first(where: { $0.key == key }) else { continue }
             // A first reaching in the future (a clock set ahead, a file edited by hand) is now.
             let seen = record(entry.localised(to: languages), reached: min(records[key]?.reached ?? now, now))

@@ -82,6 +82,15 @@ final class InboxPolicyTests: XCTestCase {
         XCTAssertEqual(few.apps[app]?.count, 160, "under the bound, every message is kept")
     }
 
+    func testAFeedNotModifiedAddsNewMessagesAndLeavesTheRecordedTextsAlone() {
+        let before = Inbox(apps: [app: ["a": record("a", reached: now)]])
+        let feed = Feed(entries: [entry("a", title: "Changed"), entry("b")])
+        let inbox = InboxPolicy.recording(["a", "b"], from: feed, feedChanged: false, app: app, languages: [], now: now, in: before)
+        XCTAssertEqual(inbox, Inbox(apps: [app: ["a": record("a", reached: now), "b": record("b", reached: now)]]))
+        XCTAssertEqual(InboxPolicy.recording(["a", "b"], from: feed, app: app, languages: [], now: now, in: before).apps[app]?["a"]?.title, "Changed",
+                       "a feed fetched anew brings a changed text up to date")
+    }
+
     func testAFirstReachingInTheFutureIsTakenAsNow() {
         let before = Inbox(apps: [app: ["a": record("a", reached: now.addingTimeInterval(days(30)))]])
         let inbox = InboxPolicy.recording(["a"], from: Feed(entries: [entry("a")]), app: app, languages: [], now: now, in: before)

@@ -21,9 +21,10 @@ package enum DesktopSwitchFiles {
     }
 
     /// What the desktop's settings turn off for `appID`. A notifyrc that is missing, unreadable
-    /// or not a key file says nothing, as KDE passes over it too; GNOME's switch is read only
-    /// for an app with an installed desktop entry (the only ones GNOME Settings lists) and
-    /// where GNOME's schema is installed.
+    /// or not a key file says nothing, as KDE passes over it too. GNOME's switch is read only in
+    /// a GNOME session (`XDG_CURRENT_DESKTOP`), where GNOME Shell obeys it, and where GNOME's
+    /// schema is installed: the switch of the entry the messages name (`desktopEntryHint`), the
+    /// app's own when it is installed, else Herald's.
     package static func read(appID: String, environment: [String: String]) -> DesktopSwitchSettings {
         var files: [(path: String, keyFile: KeyFile)] = []
         for path in notifyRcFiles(environment: environment) {
@@ -32,8 +33,8 @@ package enum DesktopSwitchFiles {
             files.append((path, keyFile))
         }
         var settings = DesktopSwitchSettings(categoriesOff: DesktopSwitches.categoriesOff(in: files))
-        if DesktopEntry.installed(appID: appID, environment: environment) != nil, (try? DesktopLibrary.gio.load()) != nil {
-            let path = DesktopSwitches.gnomeSettingsPath(appID: appID)
+        if DesktopSwitches.isGnomeSession(environment), (try? DesktopLibrary.gio.load()) != nil {
+            let path = DesktopSwitches.gnomeSettingsPath(appID: desktopEntryHint(appID: appID, environment: environment))
             if GSettingsValue.boolean(schema: "org.gnome.desktop.notifications.application", key: "enable", path: path) == false {
                 settings.gnomeAppSwitchOff = path
             }

@@ -90,9 +90,34 @@ final class DesktopSwitchesEndToEndTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: settings, withIntermediateDirectories: true)
         try "[org/gnome/desktop/notifications/application/org-example-tested]\nenable=false\n"
             .write(toFile: settings + "/keyfile", atomically: true, encoding: .utf8)
-        let run = try check(session, everyCategory, environment: ["GSETTINGS_BACKEND": "keyfile"])
+        let run = try check(session, everyCategory, environment: ["GSETTINGS_BACKEND": "keyfile", "XDG_CURRENT_DESKTOP": "ubuntu:GNOME"])
         XCTAssertEqual(try session.notifyCalls().count, 0)
         let mute = "GNOME's notification settings, /org/gnome/desktop/notifications/application/org-example-tested/"
+        XCTAssertEqual(run.output, #"{"by":"user","detail":"muted by the user for this app (\#(mute))","event":"check-skipped","file":"\#(mute)","reason":"muted","scope":"app"}"# + "\n")
+    }
+
+    func testOutsideAGnomeSessionGnomesSwitchIsNotRead() throws {
+        let session = try DesktopSession(capabilities: "body")
+        defer { session.stop() }
+        try installEntry(of: appID, in: session)
+        let settings = session.environment["XDG_CONFIG_HOME"]! + "/glib-2.0/settings"
+        try FileManager.default.createDirectory(atPath: settings, withIntermediateDirectories: true)
+        try "[org/gnome/desktop/notifications/application/org-example-tested]\nenable=false\n"
+            .write(toFile: settings + "/keyfile", atomically: true, encoding: .utf8)
+        _ = try check(session, everyCategory, environment: ["GSETTINGS_BACKEND": "keyfile", "XDG_CURRENT_DESKTOP": "KDE"])
+        XCTAssertGreaterThan(try session.notifyCalls().count, 0, "Plasma does not obey GNOME's switch, and neither does Herald there")
+    }
+
+    func testInAGnomeSessionAnAppWithoutAnEntryFollowsHeraldsOwnSwitch() throws {
+        let session = try DesktopSession(capabilities: "body")
+        defer { session.stop() }
+        let settings = session.environment["XDG_CONFIG_HOME"]! + "/glib-2.0/settings"
+        try FileManager.default.createDirectory(atPath: settings, withIntermediateDirectories: true)
+        try "[org/gnome/desktop/notifications/application/org-herald-agent]\nenable=false\n"
+            .write(toFile: settings + "/keyfile", atomically: true, encoding: .utf8)
+        let run = try check(session, everyCategory, environment: ["GSETTINGS_BACKEND": "keyfile", "XDG_CURRENT_DESKTOP": "GNOME"])
+        XCTAssertEqual(try session.notifyCalls().count, 0)
+        let mute = "GNOME's notification settings, /org/gnome/desktop/notifications/application/org-herald-agent/"
         XCTAssertEqual(run.output, #"{"by":"user","detail":"muted by the user for this app (\#(mute))","event":"check-skipped","file":"\#(mute)","reason":"muted","scope":"app"}"# + "\n")
     }
 }

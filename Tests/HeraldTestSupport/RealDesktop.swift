@@ -164,6 +164,8 @@ public final class RealDesktop {
         monitorLog = directory.appendingPathComponent("bus-messages.jsonl")
         sandboxHome = directory.appendingPathComponent("home/.var/app/\(appID)")
         environment["DISPLAY"] = display.name
+        // Every program of a GNOME session is told so, as gnome-session tells them.
+        if server == .gnomeShell { environment["XDG_CURRENT_DESKTOP"] = "GNOME" }
         environment["NO_AT_BRIDGE"] = "1"
         // No dconf service on a private bus: GSettings keeps its values in a key file of the test.
         environment["GSETTINGS_BACKEND"] = "keyfile"

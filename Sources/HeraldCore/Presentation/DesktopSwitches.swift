@@ -76,6 +76,12 @@ package enum DesktopSwitches {
         return id
     }
 
+    /// Whether the session is GNOME's (`XDG_CURRENT_DESKTOP` names GNOME, as in `ubuntu:GNOME`):
+    /// the only one whose shell obeys GNOME Settings' per-app switches.
+    package static func isGnomeSession(_ environment: [String: String]) -> Bool {
+        (environment["XDG_CURRENT_DESKTOP"] ?? "").split(separator: ":").contains("GNOME")
+    }
+
     /// The settings path of an app's switch in GNOME
     /// (`org.gnome.desktop.notifications.application`).
     package static func gnomeSettingsPath(appID: String) -> String {

@@ -414,6 +414,35 @@ final class LibHeraldTests: XCTestCase {
                        file: file, line: line)
     }
 
+    /// From Python, with the whats-new property: the first run only records the app's version;
+    /// a run of a newer version shows "What's new in" it, made from the app's AppStream release
+    /// notes, whose answer the app hears.
+    func testThePythonWhatsNewPropertyShowsTheNotesAfterAnUpdateAndAFirstRunShowsNothing() throws {
+        let session = try agentSession(display: false)
+        let server = try session.serveFeed("{}")
+        let data = session.directory.appendingPathComponent("system-data")
+        try FileManager.default.createDirectory(at: data.appendingPathComponent("metainfo"), withIntermediateDirectories: true)
+        try Fixtures.metainfo(appID: appID).write(to: data.appendingPathComponent("metainfo/\(appID).metainfo.xml"), atomically: true,
+                                                  encoding: .utf8)
+        var environment = session.environment
+        environment["XDG_DATA_DIRS"] = data.path + ":/usr/share"
+        let command = ["/usr/bin/python3", TestPaths.support("libherald_whats_new.py")]
+        let first = try start(command, environment: environment, in: session.directory, arguments: [server.url("feed.plist"), appID, "1.0"])
+        XCTAssertEqual(first.wait(), 0, first.errorOutput)
+        XCTAssertEqual(first.output, "finished\n", "a first run records the version")
+        let updated = try start(command, environment: environment, in: session.directory, arguments: [server.url("feed.plist"), appID, "1.2"])
+        XCTAssertTrue(eventually { updated.output == "shown whats-new/1.2\n" }, "\(updated.output)\(updated.errorOutput)")
+        XCTAssertEqual(try session.notifyCalls().map(\.summary), ["What's new in 1.2"])
+        try session.invoke("ok", on: 1)
+        XCTAssertEqual(updated.wait(), 0, updated.errorOutput)
+        XCTAssertEqual(updated.output, """
+            shown whats-new/1.2
+            answered whats-new/1.2 ok
+            finished
+
+            """, updated.errorOutput)
+    }
+
     /// The C example under valgrind's memcheck (Tests/scripts/libherald-memcheck.sh runs this
     /// test alone): it shows the message, hears the click and quits, no block that libherald-1
     /// allocated is definitely lost (what GLib's module loader leaks is GLib's), and no value it

@@ -59,6 +59,26 @@ final class WhatsNewEndToEndTests: XCTestCase {
         XCTAssertEqual(try session.notifyCalls().count, 1)
     }
 
+    func testTheMessageIsKeptInThePersonsInboxAndNoFeedWithdrawsIt() throws {
+        let (session, environment, server) = try setUpSession()
+        XCTAssertEqual(try check(session, environment, server, version: "1.0"), [])
+        // Not due: the feed is not fetched, and the message still reaches the inbox.
+        XCTAssertEqual(try check(session, environment, server, version: "1.2"), ["whats-new/1.2: shown"])
+        // A fetched feed without it does not withdraw it.
+        XCTAssertEqual(try check(session, environment, server, version: "1.2", ["--whats-new", "--force"]), [])
+        let inbox = try session.run(["inbox", "--app-id", Self.appID], environment: environment)
+        XCTAssertEqual(inbox.status, 0, inbox.description)
+        XCTAssertEqual(inbox.output.replacingOccurrences(of: #"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z"#, with: "<time>",
+                                                         options: .regularExpression), """
+            \(Self.appID)
+              whats-new/1.2: viewed; reached <time>, last shown <time>
+                What's new in 1.2
+            \(Self.body.replacingOccurrences(of: "&amp;", with: "&").split(separator: "\n", omittingEmptySubsequences: false)
+                .map { "    " + $0 }.joined(separator: "\n"))
+
+            """)
+    }
+
     func testOverTheBudgetTheVersionIsRecordedAndTheMessageWaitsForRoomAsAnAnnouncement() throws {
         let (session, environment, server) = try setUpSession()
         XCTAssertEqual(try check(session, environment, server, version: "1.0"), [])

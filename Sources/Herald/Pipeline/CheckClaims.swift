@@ -89,12 +89,13 @@ extension Check {
             let planned = makePlan(step.feed, local, prompts, target, state: snapshot, ledger: ledger, draw: draw)
             if planned.showsAnything, let screen = screenUnavailable(releasing: .init(), planned) { return finish(ending(screen)) }
         }
+        var local: [FeedEntry] = []
         guard let plan = (updateState { state -> CheckPlan in
             var budgeted: CheckPlan?
             // The version is recorded whether or not its message can be shown now.
             let whatsNew = whatsNew(in: state)
             if let whatsNew { state.seenVersion = whatsNew.seen }
-            let local = whatsNew?.messages ?? []
+            local = whatsNew?.messages ?? []
             if usesLedger(for: step.feed, local: local, state: state, read: { ledgerSnapshot }) {
                 budgeted = updateLedger { ledger -> CheckPlan in
                     let plan = makePlan(step.feed, local, prompts, target, state: state, ledger: ledger, draw: draw)
@@ -107,7 +108,7 @@ extension Check {
             state = plan.showsAnything ? plan.state : CheckPolicy.finished(ending(.nothingShown), in: plan.state, claimant: claimant)
             return plan
         }) else { return finish(nil) }
-        if let feed = step.feed { recordInInbox(plan, from: feed) }
+        recordInInbox(plan, from: step.feed, local: local)
         if !plan.showsAnything {
             report(plan, feedFetched: step.feed != nil)
             for (prompt, decision) in plan.prompts { delegate?.herald(herald, didReport: .promptDecided(prompt, decision)) }

@@ -34,26 +34,30 @@ package enum InboxPolicy {
         plan.messages.map(\.key) + plan.skipped.filter { $0.reason.reachesPerson }.map(\.key)
     }
 
-    /// The inbox after a check of `app` fetched `feed` and kept the messages `reached`: each
-    /// new one recorded as the person sees it, a changed text brought up to date, the app's
-    /// messages missing from the feed marked withdrawn (and unmarked when they come back), then
-    /// `bounded`. Equal to `inbox` when nothing changed, so that the caller writes nothing.
+    /// The inbox after a check of `app` kept the messages `reached`, from `feed` (`nil` when the
+    /// check fetched none) and the messages Herald made itself (`local`, What's new): each new
+    /// one recorded as the person sees it, a changed text brought up to date, the app's feed
+    /// messages missing from a fetched feed marked withdrawn (and unmarked when they come back),
+    /// then `bounded`. Herald's own messages are never withdrawn by a feed. Equal to `inbox`
+    /// when nothing changed, so that the caller writes nothing.
     ///
     /// - Parameter languages: the person's languages, which the texts are localised to.
-    package static func recording(_ reached: [String], from feed: Feed, app: String, languages: [String], now: Date,
-                                  in inbox: Inbox) -> Inbox {
+    package static func recording(_ reached: [String], from feed: Feed?, local: [FeedEntry] = [], app: String, languages: [String],
+                                  now: Date, in inbox: Inbox) -> Inbox {
         var inbox = inbox
         var records = inbox.apps[app] ?? [:]
         for key in reached {
-            guard let entry = feed.entries[key] else { continue }
+            guard let entry = feed?.entries[key] ?? local.first(where: { $0.key == key }) else { continue }
             let seen = record(entry.localised(to: languages), reached: records[key]?.reached ?? now)
             if records[key] != seen { records[key] = seen }
         }
-        let problems = Set(feed.problems.map(\.key))
-        for (key, record) in records {
-            let present = feed.entries[key] != nil || problems.contains(key)
-            if present, record.withdrawn != nil { records[key]?.withdrawn = nil }
-            if !present, record.withdrawn == nil { records[key]?.withdrawn = now }
+        if let feed {
+            let problems = Set(feed.problems.map(\.key))
+            for (key, record) in records where !WhatsNewPolicy.isMessageID(key) {
+                let present = feed.entries[key] != nil || problems.contains(key)
+                if present, record.withdrawn != nil { records[key]?.withdrawn = nil }
+                if !present, record.withdrawn == nil { records[key]?.withdrawn = now }
+            }
         }
         inbox.apps[app] = records.isEmpty ? nil : records
         return bounded(inbox, now: now)

@@ -71,6 +71,9 @@ package enum WhatsNewPolicy {
     /// The message's id for `version`: `whats-new/<version>`.
     package static func messageID(for version: String) -> String { idPrefix + version }
 
+    /// Whether `id` is a What's new message's, which Herald made and no feed withdraws.
+    package static func isMessageID(_ id: String) -> Bool { id.hasPrefix(idPrefix) }
+
     /// The message for `version` with `notes` as its text: an announcement with no link (the
     /// notes are the whole message; a homepage is not where they are), answered with OK.
     package static func message(for version: String, notes: String) -> FeedEntry {

@@ -205,7 +205,7 @@ extension CheckPolicy {
     /// taken off every screen and out of the desktop's list, and its handover forgotten.
     package static func withdrawn(from feed: Feed, state: HeraldState) -> [String] {
         // A What's new message is Herald's own, not the publisher's: a feed without it keeps it.
-        state.handedOver.keys.filter { feed.entries[$0] == nil && !$0.hasPrefix(WhatsNewPolicy.idPrefix) }.sorted()
+        state.handedOver.keys.filter { feed.entries[$0] == nil && !WhatsNewPolicy.isMessageID($0) }.sorted()
     }
 
     /// Forgets the handovers of `keys` (withdrawn, or taken back by a check that closes them).

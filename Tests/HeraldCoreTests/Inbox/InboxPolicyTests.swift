@@ -58,6 +58,17 @@ final class InboxPolicyTests: XCTestCase {
         XCTAssertEqual(messages.map(\.state), [.due, .withdrawn(since: now)])
     }
 
+    func testHeraldsOwnMessageIsRecordedWithoutAFeedAndNoFeedWithdrawsIt() {
+        let whatsNew = WhatsNewPolicy.message(for: "1.2", notes: "1.2\nFaster.")
+        let recorded = InboxPolicy.recording([whatsNew.key], from: nil, local: [whatsNew], app: app, languages: [], now: now, in: Inbox())
+        XCTAssertEqual(recorded, Inbox(apps: [app: [whatsNew.key: Inbox.Record(title: "What's new in 1.2", message: "1.2\nFaster.",
+                                                                                category: "announcement", reached: now)]]))
+        let later = InboxPolicy.recording([], from: Feed(entries: [entry("b")]), app: app, languages: [], now: now.addingTimeInterval(60), in: recorded)
+        XCTAssertNil(later.apps[app]?[whatsNew.key]?.withdrawn, "a feed never has Herald's own message")
+        XCTAssertEqual(InboxPolicy.recording([], from: nil, app: app, languages: [], now: now, in: recorded), recorded,
+                       "a check without a feed withdraws nothing")
+    }
+
     func testAnotherAppsMessagesAreLeftAsTheyAre() {
         let before = Inbox(apps: ["org.other": ["x": record("x", reached: now)]])
         let inbox = InboxPolicy.recording(["a"], from: Feed(entries: [entry("a")]), app: app, languages: [], now: now, in: before)

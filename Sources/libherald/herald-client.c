@@ -574,7 +574,8 @@ herald_client_class_init (HeraldClientClass *klass)
    * `<release>` notes of the app's AppStream metainfo
    * (`$XDG_DATA_DIRS/metainfo/<app-id>.metainfo.xml`) since the version Herald last saw run:
    * an announcement, counted against the person's attention budget and muted with that
-   * category. The first run only records the version. Needs #HeraldClient:app-version. Default %FALSE.
+   * category, and kept in the app's inbox (herald_client_get_inbox()). The first run only
+   * records the version. Needs #HeraldClient:app-version. Default %FALSE.
    */
   properties[PROP_WHATS_NEW] = g_param_spec_boolean ("whats-new", NULL, NULL, defaults.whats_new, CONSTRUCT_ONLY);
   g_object_class_install_properties (object_class, N_PROPS, properties);

@@ -416,8 +416,8 @@ final class LibHeraldTests: XCTestCase {
 
     /// From Python, with the whats-new property: the first run only records the app's version;
     /// a run of a newer version shows "What's new in" it, made from the app's AppStream release
-    /// notes, whose answer the app hears.
-    func testThePythonWhatsNewPropertyShowsTheNotesAfterAnUpdateAndAFirstRunShowsNothing() throws {
+    /// notes, whose answer the app hears, and the app's own inbox keeps it as an announcement.
+    func testThePythonWhatsNewPropertyShowsTheNotesAfterAnUpdateAndTheAppsInboxKeepsThem() throws {
         let session = try agentSession(display: false)
         let server = try session.serveFeed("{}")
         let data = session.directory.appendingPathComponent("system-data")
@@ -439,6 +439,7 @@ final class LibHeraldTests: XCTestCase {
             shown whats-new/1.2
             answered whats-new/1.2 ok
             finished
+            inbox whats-new/1.2 | What's new in 1.2 | announcement | viewed
 
             """, updated.errorOutput)
     }

@@ -1,5 +1,6 @@
 # What's new from Python (LibHeraldTests): an app at VERSION with the whats-new property,
-# which prints what it shows and hears.
+# which prints what it shows and hears, and at the end of the check its inbox (id, title,
+# category, state).
 #
 #   /usr/bin/python3 libherald_whats_new.py FEED_URL APP_ID VERSION
 import sys
@@ -12,6 +13,9 @@ def say(*words):
 
 def finished(herald):
     say("finished")
+    for message in herald.get_inbox():
+        say("inbox", message.get_id(), "|", message.get_title(), "|", message.get_category(), "|",
+            Herald.InboxState(message.get_state()).value_nick)
     loop.quit()
 
 loop = GLib.MainLoop()

@@ -3,7 +3,7 @@
 
 // The part of GTK 4 that herald-gtk-demo calls, declared here as GTK 4.8's headers declare it
 // (gtk/gtkwidget.h, gtkwindow.h, gtkapplication.h, gtkapplicationwindow.h, gtkbox.h, gtkframe.h,
-// gtkbutton.h, gtklabel.h, gtkenums.h), so that building the demo needs no header search path
+// gtkbutton.h, gtklabel.h, gtkscrolledwindow.h, gtkenums.h), so that building the demo needs no header search path
 // beyond GLib's: gtk4's pkg-config flags carry compiler options (-pthread, and -mfpmath=sse -msse
 // -msse2 through graphene) that a package others depend on may not pass, and libraries the demo
 // does not call (cairo-gobject, pango, graphene). GTK 4 itself is linked as usual (Package.swift).
@@ -34,6 +34,7 @@ G_BEGIN_DECLS
 #ifndef HERALD_CHECKING_DECLARATIONS
 typedef struct _GtkWidgetPrivate GtkWidgetPrivate;
 typedef struct _GtkLabel GtkLabel;
+typedef struct _GtkScrolledWindow GtkScrolledWindow;
 #endif
 
 HERALD_INSTANCE(GtkWidget, GInitiallyUnowned parent_instance; GtkWidgetPrivate *priv;)
@@ -47,6 +48,13 @@ HERALD_ENUM(GtkOrientation,
             HERALD_CONSTANT(GTK_ORIENTATION_HORIZONTAL, 0)
             HERALD_CONSTANT(GTK_ORIENTATION_VERTICAL, 1))
 
+HERALD_ENUM(GtkAlign,
+            HERALD_CONSTANT(GTK_ALIGN_FILL, 0)
+            HERALD_CONSTANT(GTK_ALIGN_START, 1)
+            HERALD_CONSTANT(GTK_ALIGN_END, 2)
+            HERALD_CONSTANT(GTK_ALIGN_CENTER, 3)
+            HERALD_CONSTANT(GTK_ALIGN_BASELINE, 4))
+
 // gtk/gtkapplication.h, gtkapplicationwindow.h
 GtkApplication *gtk_application_new(const char *application_id, GApplicationFlags flags);
 void gtk_application_set_accels_for_action(GtkApplication *application, const char *detailed_action_name,
@@ -59,10 +67,12 @@ void gtk_window_set_icon_name(GtkWindow *window, const char *name);
 void gtk_window_set_default_size(GtkWindow *window, int width, int height);
 void gtk_window_set_child(GtkWindow *window, GtkWidget *child);
 void gtk_window_present(GtkWindow *window);
+void gtk_window_set_hide_on_close(GtkWindow *window, gboolean setting);
 
 // gtk/gtkwidget.h
 GtkWidget *gtk_widget_get_parent(GtkWidget *widget);
 void gtk_widget_set_hexpand(GtkWidget *widget, gboolean expand);
+void gtk_widget_set_valign(GtkWidget *widget, GtkAlign align);
 void gtk_widget_set_margin_start(GtkWidget *widget, int margin);
 void gtk_widget_set_margin_end(GtkWidget *widget, int margin);
 void gtk_widget_set_margin_top(GtkWidget *widget, int margin);
@@ -82,6 +92,10 @@ void gtk_frame_set_child(GtkFrame *frame, GtkWidget *child);
 GtkWidget *gtk_button_new_with_label(const char *label);
 GtkWidget *gtk_button_new_from_icon_name(const char *icon_name);
 void gtk_button_set_has_frame(GtkButton *button, gboolean has_frame);
+
+// gtk/gtkscrolledwindow.h
+GtkWidget *gtk_scrolled_window_new(void);
+void gtk_scrolled_window_set_child(GtkScrolledWindow *scrolled_window, GtkWidget *child);
 
 // gtk/gtklabel.h
 GtkWidget *gtk_label_new(const char *str);

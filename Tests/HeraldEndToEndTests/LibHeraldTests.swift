@@ -103,6 +103,24 @@ final class LibHeraldTests: XCTestCase {
         try assertTheAnswerGivenAwayReachesTheNextLaunch(try pythonExample(), display: true)
     }
 
+    /// The Python example's "What's new" page (--whats-new opens it at start) lists the app's
+    /// own messages: none before the check, and, read again when the answer clicked in the
+    /// server arrives, the message the check showed, ignored.
+    func testPythonGTKAppsWhatsNewPageListsItsOwnMessagesAgainAfterTheAnswer() throws {
+        let session = try agentSession(display: true)
+        let server = try session.serveFeed(feed)
+        let app = try start(try pythonExample(), environment: session.environment, in: session.directory,
+                            arguments: [server.url("feed.plist"), appID, "--whats-new"])
+        XCTAssertTrue(eventually { app.output == "what's new: nothing yet\nshown \(key)\n" }, "\(app.output)\(app.errorOutput)")
+        XCTAssertTrue(eventually { (try? session.windows(named: "^What's new$").isEmpty) == false }, "the page appears")
+        try session.invoke("ignore", on: 1)
+        let answered = "what's new: nothing yet\nshown \(key)\nanswered \(key) ignore\nwhat's new: \(key) ignored\nfinished\n"
+        XCTAssertTrue(eventually { app.output == answered }, "\(app.output)\(app.errorOutput)")
+        app.signal(SIGTERM)
+        XCTAssertEqual(app.wait(), 0, app.errorOutput)
+        XCTAssertEqual(app.output, answered)
+    }
+
     /// On a real server, xfce4-notifyd on an X display, the button the user clicks (found on
     /// the screen by its label) reaches the Python app's `answered` handler.
     func testPythonGTKAppHearsTheButtonClickedOnXfce4Notifyd() throws {

@@ -488,6 +488,29 @@ final class LibHeraldTests: XCTestCase {
                        [], "uninitialised values libherald-1 reads")
     }
 
+    /// The ownership program under valgrind's memcheck (Tests/scripts/libherald-memcheck.sh runs
+    /// it): reading the app's inbox, its messages kept past the list and the answer refused on
+    /// the page lose no block libherald-1 allocated, and read no uninitialised value.
+    func testReadingTheInboxLosesNoMemoryOfItsOwnUnderValgrind() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind") else { throw XCTSkip("valgrind is not installed (Debian: valgrind)") }
+        let session = try agentSession(display: false)
+        let server = try session.serveFeed(feed)
+        let log = session.directory.appendingPathComponent("valgrind.log").path
+        let program = try InstalledLibHerald.buildC(TestPaths.support("libherald_ownership.c"), named: "libherald_ownership")
+        let app = try start(["/usr/bin/valgrind", "--leak-check=full", "--show-leak-kinds=definite", "--log-file=" + log,
+                             "--suppressions=" + TestPaths.support("libherald.supp"), program], in: session, feed: server.url("feed.plist"))
+        XCTAssertTrue(eventually(within: 60) { app.output.hasSuffix("shown \(key)\n") }, "\(app.output)\(app.errorOutput)")
+        try session.invoke("ignore", on: 1)
+        XCTAssertEqual(app.wait(seconds: 60), 0, app.errorOutput)
+        XCTAssertTrue(app.output.hasSuffix("inbox messages finalized while the app keeps one: 0 of 1\ninbox messages finalized: 1 of 1\n"), app.output)
+        let report = try String(contentsOfFile: log, encoding: .utf8)
+        XCTAssertTrue(report.contains("LEAK SUMMARY") || report.contains("All heap blocks were freed"), report)
+        XCTAssertEqual(Self.records(in: report) { $0.contains("are definitely lost in loss record") }.filter { $0.contains("libherald-1.so") },
+                       [], "blocks libherald-1 lost")
+        XCTAssertEqual(Self.records(in: report) { $0.contains("uninitialised value") }.filter { $0.contains("libherald-1.so") },
+                       [], "uninitialised values libherald-1 reads")
+    }
+
     /// Each record of a memcheck report whose first line passes `opening`, with its stack.
     static func records(in report: String, opening: (String) -> Bool) -> [String] {
         var records: [String] = []

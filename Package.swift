@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "herald", targets: ["herald"]),
         .executable(name: "herald-agent", targets: ["herald-agent"]),
         .executable(name: "herald-gtk-demo", targets: ["herald-gtk-demo"]),
+        .executable(name: "herald-inbox", targets: ["herald-inbox"]),
         // libherald-1: Herald as a GObject library with introspection, for apps in C, Python,
         // JavaScript and Vala; desktop/libherald/build.sh links it with the Swift runtime inside.
         .library(name: "herald-1", type: .dynamic, targets: ["HeraldGObject"]),
@@ -44,6 +45,8 @@ let package = Package(
             dependencies: ["CGObject", "CDesktopLibraries"],
             linkerSettings: [.linkedLibrary("gtk-4"), .linkedLibrary("gio-2.0")]
         ),
+        // The part of libadwaita 1.2 that herald-inbox calls, declared by hand as CGtk is.
+        .target(name: "CAdwaita", dependencies: ["CGtk"], linkerSettings: [.linkedLibrary("adwaita-1")]),
         .target(name: "HeraldCore"),
         .target(name: "HeraldDesktop", dependencies: ["CDesktopLibraries", "HeraldCore"]),
         .target(name: "Herald", dependencies: ["HeraldCore", "HeraldDesktop"]),
@@ -64,6 +67,8 @@ let package = Package(
         // command line's parser and publishing tools, so the one process that stays maps less.
         .executableTarget(name: "herald-agent", dependencies: ["Herald", "HeraldCore", "HeraldDesktop"]),
         .executableTarget(name: "herald-gtk-demo", dependencies: ["Herald", "CGtk"]),
+        // The person's inbox window, org.herald.Inbox: their messages and their switches.
+        .executableTarget(name: "herald-inbox", dependencies: ["HeraldCore", "HeraldDesktop", "CAdwaita"]),
         // libherald-1's GObject types (HeraldClient, HeraldMessage) and its public header, in C.
         .target(name: "libherald", dependencies: ["CGObject"]),
         // Herald's public API as the small C interface libherald's types call (@_cdecl).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs Herald for the current user (or into --prefix): the herald tool, the agent (in libexec,
-# started by D-Bus) and the GTK demo, built with the Swift runtime linked in (they run without a
+# started by D-Bus), the inbox window (herald-inbox) and the GTK demo, built with the Swift runtime linked in (they run without a
 # Swift toolchain) and stripped, their manual pages, herald's bash, zsh and fish completions, the
 # desktop entries, the agent's D-Bus and systemd user services, the timer that checks every
 # registered app (enabled for every user under /usr and /usr/local when run as root, for the
@@ -46,6 +46,14 @@ if [[ " ${products[*]} " == *" herald-gtk-demo "* ]]; then
       -e "s|^Exec=herald |Exec=$prefix/bin/herald |" \
       "$root/desktop/org.herald.GtkDemo.desktop" > "$entry"
   installed+=("$entry")
+fi
+# The person's inbox window, in the app grid.
+if [[ " ${products[*]} " == *" herald-inbox "* ]]; then
+  entry="$prefix/share/applications/org.herald.Inbox.desktop"
+  mkdir -p "$(dirname "$entry")"
+  sed -e "s|^Exec=herald-inbox|Exec=$prefix/bin/herald-inbox|" "$root/desktop/org.herald.Inbox.desktop" > "$entry"
+  installed+=("$entry")
+  put 644 "$root/desktop/org.herald.Inbox.metainfo.xml" "$prefix/share/metainfo/org.herald.Inbox.metainfo.xml"
 fi
 # The agent that D-Bus starts for a click in the desktop's list: its desktop entry (where
 # GNOME Shell finds it), its session bus service and its systemd user unit (~/.local/share/systemd/user

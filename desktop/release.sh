@@ -5,7 +5,7 @@
 #   build_release SCRATCH          release builds with the Swift runtime linked in (the programs
 #                                  run without a Swift toolchain) of herald, herald-agent (the
 #                                  session's agent, installed in libexec), herald-gtk-demo when
-#                                  GTK 4 is there;
+#                                  GTK 4 is there, herald-inbox when libadwaita is too;
 #                                  sets $bin (their folder) and $products (the programs to install)
 #   link_release SCRATCH PRODUCT...
 #                                  release builds of those products, each linked afresh; sets $bin
@@ -13,7 +13,7 @@
 #   set_static_libstdcxx_options SCRATCH
 #                                  sets $static_libstdcxx_options, those that link libstdc++.a in
 #   write_manual_and_completions DIR
-#                                  DIR/man1/herald.1, DIR/man1/herald-gtk-demo.1 and the
+#                                  DIR/man1/herald.1, DIR/man1/herald-gtk-demo.1, herald-inbox.1 and the
 #                                  completions DIR/bash/herald, DIR/zsh/_herald, DIR/fish/herald.fish
 #   install_stripped SOURCE DESTINATION [MODE]
 #                                  a program (or, MODE 644, a library) without its symbols and
@@ -34,6 +34,7 @@ build_release() {
   local scratch=$1
   products=(herald herald-agent)
   if pkg-config --exists gtk4; then products+=(herald-gtk-demo); fi
+  if pkg-config --exists gtk4 libadwaita-1; then products+=(herald-inbox); fi
   link_release "$scratch" "${products[@]}"
 }
 
@@ -114,6 +115,7 @@ write_manual_and_completions() {
   date="$(git -C "$root" log -1 --format=%cs 2>/dev/null || date -u +%F)"
   "$bin/herald" _man --date "$date" > "$out/man1/herald.1"
   cp "$root/desktop/herald-gtk-demo.1" "$out/man1/herald-gtk-demo.1"
+  cp "$root/desktop/herald-inbox.1" "$out/man1/herald-inbox.1"
   for shell in bash zsh fish; do
     "$bin/herald" --generate-completion-script "$shell" > "$out/$shell/$(completion_name "$shell")"
   done

@@ -148,5 +148,6 @@ FORWARD(HERALD_GIO, GAction *, g_action_map_lookup_action, (GActionMap *action_m
 FORWARD(HERALD_GIO, int, g_application_run, (GApplication *application, int argc, char **argv), (application, argc, argv))
 FORWARD_VOID(HERALD_GIO, g_application_hold, (GApplication *application), (application))
 FORWARD_VOID(HERALD_GIO, g_application_release, (GApplication *application), (application))
+FORWARD_VOID(HERALD_GIO, g_application_quit, (GApplication *application), (application))
 FORWARD_VOID(HERALD_GIO, g_application_set_inactivity_timeout, (GApplication *application, guint inactivity_timeout),
              (application, inactivity_timeout))

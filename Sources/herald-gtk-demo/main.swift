@@ -213,17 +213,6 @@ let status = MainContext.assumeIsolated {
     }
     // A stop signal quits the app the way closing its window does: the shutdown handler takes
     // Herald's notifications off the screen, and the process then exits with 128 + the signal.
-    let gApplication = UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self)
-    nonisolated(unsafe) let quitting = gApplication
-    var stoppedBy: Int32?
-    for signal in [SIGINT, SIGTERM, SIGHUP] {
-        _ = MainContext.onSignal(signal) {
-            stoppedBy = stoppedBy ?? signal
-            g_application_quit(quitting)
-        }
-    }
-    let status = g_application_run(gApplication, 1, CommandLine.unsafeArgv)
-    g_object_unref(application)
-    return stoppedBy.map { 128 + $0 } ?? status
+    return MainContext.run(UnsafeMutableRawPointer(application).assumingMemoryBound(to: GApplication.self))
 }
 exit(status)

@@ -48,33 +48,19 @@ struct InboxAnswerOptions: ParsableArguments {
     func answer(as answer: Answer) throws {
         let reading = InboxReading()
         let message = try reading.message(id, of: appID)
-        let store = try reading.store(of: message.appID)
-        let context = PolicyContext(configuration: CheckConfiguration(), now: reading.now, isLive: BudgetCommand.isLive)
-        // A message without a link is acknowledged (OK), as its notification's only button does.
-        let given: Answer = answer == .view && message.link == nil ? .ok : answer
         let earlier: String?
-        do {
-            earlier = try store.update { state -> String? in
-                if state.ignored?.contains(message.id) == true { return "ignored" }
-                if state.viewed.contains(message.id) { return "viewed" }
-                state = CheckPolicy.applyFromApp(given, to: message.id, state: state, in: context)
-                return nil
-            }
-        } catch {
-            EventReporter.complain("\(message.appID): " + StateStoreError(error, writing: "the state").description)
+        do throws(PersonInboxError) { earlier = try reading.inbox.record(answer, to: message) } catch {
+            EventReporter.complain(error.description)
             throw ExitCode(.cannotCreate)
         }
         let name = "\(message.appID) \(message.id)"
         if let earlier { return say("\(name) was answered already: \(earlier); nothing recorded") }
-        guard answer == .view, let link = message.link else { return say("\(name): \(answer == .view ? "viewed" : "ignored")") }
-        if let refusal = URLRules().actionURLRefusal(link) {
-            return say("\(name): viewed; its link is not opened: \(refusal)")
-        }
-        do {
-            try LinkOpener().open(link)
-            say("\(name): viewed; opened \(link)")
-        } catch {
-            say("\(name): viewed; its link could not be opened: \(error.reason)")
+        guard answer == .view else { return say("\(name): ignored") }
+        switch reading.inbox.openLink(of: message) {
+        case .none: say("\(name): viewed")
+        case .refused(let refusal): say("\(name): viewed; its link is not opened: \(refusal)")
+        case .opened(let link): say("\(name): viewed; opened \(link)")
+        case .failed(let reason): say("\(name): viewed; its link could not be opened: \(reason)")
         }
     }
 }

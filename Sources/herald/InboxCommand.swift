@@ -41,9 +41,16 @@ struct InboxListCommand: ParsableCommand, UsageExample {
     @Flag(help: "Print one JSON object a line.")
     var json = false
 
-    func validate() throws { if let appID { try AppOptions.requireUsable(appID: appID) } }
+    @Flag(help: "Open the inbox window (herald-inbox, installed beside herald) instead.")
+    var window = false
+
+    func validate() throws {
+        if window, json || appID != nil { throw ValidationError("--window opens the whole inbox: give it alone") }
+        if let appID { try AppOptions.requireUsable(appID: appID) }
+    }
 
     func run() throws {
+        if window { try InboxWindow.open() }
         let messages = try InboxReading().messages(of: appID)
         if json { return messages.forEach { say(InboxReading.jsonLine($0)) } }
         if messages.isEmpty {
@@ -53,7 +60,7 @@ struct InboxListCommand: ParsableCommand, UsageExample {
         for message in messages {
             if message.appID != app { say(message.appID) }
             app = message.appID
-            for line in InboxReading.summary(message) { say("  " + line) }
+            for line in InboxReading.summary(message) { say(line.allSatisfy { $0 == " " } ? "" : "  " + line) }
         }
     }
 }
@@ -64,45 +71,20 @@ struct InboxReading {
     let environment = ProcessEnvironment.read()
     let now = Date()
 
-    /// The messages of `appID`, or of every app in app id order, each app's newest first.
+    /// The person's inbox, its files and its answers (`PersonInbox`).
+    var inbox: PersonInbox { PersonInbox(environment: environment, now: now, isLive: BudgetCommand.isLive) }
+
+    /// The messages of `appID`, or of every app in app id order, each app's newest first; exits
+    /// `.cannotCreate` naming what cannot be read. Key files that cannot be read are named, and
+    /// the messages listed as though nothing were muted.
     func messages(of appID: String?) throws -> [InboxMessage] {
-        let inbox: Inbox
-        do {
-            inbox = try FileInboxStore(environment: environment).snapshot()
-        } catch {
-            EventReporter.complain(StateStoreError(error, writing: "the inbox").description)
-            throw ExitCode(.cannotCreate)
-        }
         let switches: OffSwitches?
         do throws(OffSwitchFileError) { switches = try OffSwitchFiles.read(environment: environment) } catch {
             EventReporter.complain(error.description)
             switches = nil
         }
-        let ledger = try BudgetCommand.ledger()
-        let apps = appID.map { [$0] } ?? inbox.apps.keys.sorted()
-        return try apps.flatMap { app in
-            let decision = switches?.decision(for: app) ?? .none
-            let standing = InboxPolicy.Standing(state: try state(of: app), ledger: ledger, mutedCategories: decision.mutedCategories,
-                                                budget: decision.budget)
-            return InboxPolicy.messages(of: app, in: inbox, standing: standing, now: now, isLive: BudgetCommand.isLive)
-        }
-    }
-
-    /// The state file of `appID`, read without its lock; none, or a damaged one, is empty.
-    func store(of appID: String) throws -> FileStateStore {
-        do {
-            return FileStateStore(paths: try HeraldPaths(appID: appID, environment: environment))
-        } catch {
-            EventReporter.complain(StateStoreError(error, writing: "the state").description)
-            throw ExitCode(.cannotCreate)
-        }
-    }
-
-    private func state(of appID: String) throws -> HeraldState {
-        do {
-            return try store(of: appID).inspect() ?? HeraldState()
-        } catch {
-            EventReporter.complain("\(appID): " + StateStoreError(error, writing: "the state").description)
+        do throws(PersonInboxError) { return try inbox.messages(of: appID, switches: switches) } catch {
+            EventReporter.complain(error.description)
             throw ExitCode(.cannotCreate)
         }
     }
@@ -128,8 +110,8 @@ struct InboxReading {
     static func summary(_ message: InboxMessage) -> [String] {
         var head = "\(message.id): \(message.state.description); reached \(ISO8601Moment.text(message.reached))"
         if let shown = message.lastShown { head += ", last shown \(ISO8601Moment.text(shown))" }
-        return [head, "  " + message.title] + message.message.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
-            + (message.link.map { ["  " + $0] } ?? [])
+        let text = message.message.isEmpty ? [] : message.message.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
+        return [head, "  " + message.title] + text + (message.link.map { ["  " + $0] } ?? [])
     }
 
     /// A message as one JSON object on one line: `app`, `id`, `title`, `message`, `link` and

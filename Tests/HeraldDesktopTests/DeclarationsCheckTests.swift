@@ -17,9 +17,15 @@ final class DeclarationsCheckTests: XCTestCase {
                            packages: ["gtk4"], from: "libgtk-4-dev")
     }
 
+    /// libadwaita 1.2's prototypes in `CAdwaita.h`, which herald-inbox calls.
+    func testHandWrittenAdwaitaDeclarationsCompileAgainstLibadwaitasHeaders() throws {
+        try assertCompiles("adwaita_declarations_check.c", including: "Sources/CAdwaita/include",
+                           packages: ["libadwaita-1"], from: "libadwaita-1-dev", alsoIncluding: ["Sources/CGtk/include"])
+    }
+
     /// Compiles `Tests/support/CHECK` with the pkg-config `packages`' flags and Herald's
     /// `including` folder: no message, and success.
-    private func assertCompiles(_ check: String, including folder: String, packages: [String], from debianPackages: String,
+    private func assertCompiles(_ check: String, including folder: String, packages: [String], from debianPackages: String, alsoIncluding others: [String] = [],
                                 file: StaticString = #filePath, line: UInt = #line) throws {
         let environment = ProcessInfo.processInfo.environment
         let flags = try runToCompletion("/usr/bin/pkg-config", ["--cflags"] + packages, environment: environment)
@@ -27,6 +33,7 @@ final class DeclarationsCheckTests: XCTestCase {
         let root = TestPaths.packageRoot
         let arguments = ["-c", #"exec cc -fsyntax-only -Werror "$@" 2>&1"#, "cc"]
             + flags.output.split(whereSeparator: \.isWhitespace).map(String.init)
+            + (others.flatMap { ["-I", root.appendingPathComponent($0).path] })
             + ["-I", root.appendingPathComponent(folder).path, "-I", root.appendingPathComponent("Sources/CDesktopLibraries/include").path,
                root.appendingPathComponent("Tests/support/\(check)").path]
         let compile = try runToCompletion("/bin/sh", arguments, environment: environment)

@@ -3,7 +3,7 @@ import HeraldTestSupport
 import XCTest
 
 /// `desktop/debian/build-deb.sh`: the packages it builds (herald, the command and the agent's
-/// files, with no GTK; herald-gtk-demo, the GTK demo; libherald-1-0, libherald-1-dev and
+/// files, with no GTK; herald-gtk-demo, the GTK demo; herald-inbox, the inbox window; libherald-1-0, libherald-1-dev and
 /// gir1.2-herald-1, the GObject library) pass lintian, each holds exactly its own files, they
 /// install on this machine with apt-get (herald enabling its timer for every user), work there,
 /// and a purge takes every file of them away again, the timer's link too.
@@ -17,6 +17,8 @@ final class DebianPackageTests: XCTestCase {
         let herald: String
         /// herald-gtk-demo_<version>_<arch>.deb: the GTK demo.
         let demo: String
+        /// herald-inbox_<version>_<arch>.deb: the person's inbox window.
+        let inbox: String
         /// libherald-1-0_<version>_<arch>.deb: the library.
         let library: String
         /// libherald-1-dev_<version>_<arch>.deb: its header, .so link, .pc, .gir and .vapi.
@@ -25,7 +27,7 @@ final class DebianPackageTests: XCTestCase {
         let typelib: String
 
         /// Every package, in build-deb.sh's order.
-        var all: [String] { [herald, demo, library, dev, typelib] }
+        var all: [String] { [herald, demo, inbox, library, dev, typelib] }
     }
 
     override func setUpWithError() throws {
@@ -41,6 +43,7 @@ final class DebianPackageTests: XCTestCase {
         let packages = try Self.packages()
         XCTAssertEqual(try field("Package", of: packages.herald), "herald")
         XCTAssertEqual(try field("Package", of: packages.demo), "herald-gtk-demo")
+        XCTAssertEqual(try field("Package", of: packages.inbox), "herald-inbox")
         XCTAssertEqual(try field("Package", of: packages.library), "libherald-1-0")
         XCTAssertEqual(try field("Package", of: packages.dev), "libherald-1-dev")
         XCTAssertEqual(try field("Package", of: packages.typelib), "gir1.2-herald-1")
@@ -62,13 +65,17 @@ final class DebianPackageTests: XCTestCase {
         let demoDepends = try dependencies(of: packages.demo)
         XCTAssertTrue(demoDepends.contains("herald (= \(version))"), "the demo depends on herald of its own version: \(demoDepends)")
         XCTAssertEqual(demoDepends.filter { $0.hasPrefix("libgtk-4-1 ") }.count, 1, "the demo depends on GTK 4: \(demoDepends)")
+        let inboxDepends = try dependencies(of: packages.inbox)
+        XCTAssertTrue(inboxDepends.contains("herald (= \(version))"), "the inbox window depends on herald of its own version: \(inboxDepends)")
+        XCTAssertEqual(inboxDepends.filter { $0.hasPrefix("libgtk-4-1 ") || $0.hasPrefix("libadwaita-1-0 ") }.count, 2,
+                       "the inbox window depends on GTK 4 and libadwaita: \(inboxDepends)")
     }
 
     func testEachPackageShipsExactlyItsOwnFiles() throws {
         let packages = try Self.packages()
         let icons = try FileManager.default.subpathsOfDirectory(atPath: TestPaths.packageRoot.appendingPathComponent("icons/hicolor").path)
             .filter { $0.hasSuffix(".png") || $0.hasSuffix(".svg") }.map { "/usr/share/icons/hicolor/\($0)" }
-        XCTAssertEqual(icons.count, 8, "the icons' sizes and the scalable one")
+        XCTAssertEqual(icons.count, 9, "Herald's icon in its sizes and scalable, and the inbox window's scalable one")
         XCTAssertEqual(try files(of: packages.herald), ([
             "/usr/bin/herald", "/usr/libexec/herald-agent", "/usr/share/man/man1/herald.1.gz", "/usr/share/man/man8/herald-agent.8.gz",
             "/usr/share/bash-completion/completions/herald", "/usr/share/zsh/vendor-completions/_herald",
@@ -86,6 +93,11 @@ final class DebianPackageTests: XCTestCase {
             "/usr/share/doc/herald-gtk-demo/copyright", "/usr/share/doc/herald-gtk-demo/changelog.gz",
             "/usr/share/doc/herald-gtk-demo/examples/org.herald.GtkDemo.conf",
             "/usr/share/doc/herald-gtk-demo/examples/org.herald.GtkDemo.herald.desktop",
+        ].sorted())
+        XCTAssertEqual(try files(of: packages.inbox), [
+            "/usr/bin/herald-inbox", "/usr/share/man/man1/herald-inbox.1.gz",
+            "/usr/share/applications/org.herald.Inbox.desktop", "/usr/share/metainfo/org.herald.Inbox.metainfo.xml",
+            "/usr/share/doc/herald-inbox/copyright", "/usr/share/doc/herald-inbox/changelog.gz",
         ].sorted())
         let libdir = try Self.libraryFolder()
         XCTAssertEqual(try files(of: packages.library), [
@@ -275,7 +287,7 @@ final class DebianPackageTests: XCTestCase {
         let permission = try XCTUnwrap(licence.range(of: "Permission is hereby granted")).lowerBound
         let indented = licence[permission...].split(separator: "\n", omittingEmptySubsequences: false).dropLast()
             .map { $0.isEmpty ? " ." : " " + $0 }.joined(separator: "\n")
-        for (deb, name) in [(packages.herald, "herald"), (packages.demo, "herald-gtk-demo"), (packages.library, "libherald-1-0"),
+        for (deb, name) in [(packages.herald, "herald"), (packages.demo, "herald-gtk-demo"), (packages.inbox, "herald-inbox"), (packages.library, "libherald-1-0"),
                             (packages.dev, "libherald-1-dev"), (packages.typelib, "gir1.2-herald-1")] {
             let copyright = try runToEnd("/bin/sh", ["-c", "/usr/bin/dpkg-deb --fsys-tarfile \"$0\" | /bin/tar -xO ./usr/share/doc/$1/copyright", deb, name])
             XCTAssertEqual(copyright.status, 0, copyright.errors)
@@ -443,8 +455,8 @@ final class DebianPackageTests: XCTestCase {
                 let result = try runToEnd(script, ["--output", output.path], environment: environment)
                 guard result.status == 0 else { throw TestSetupError("build-deb.sh exited \(result.status):\n\(result.errors)") }
                 let debs = result.output.split(separator: "\n").map(String.init)
-                guard debs.count == 5 else { throw TestSetupError("build-deb.sh printed \(debs), not the paths of five packages") }
-                return Packages(herald: debs[0], demo: debs[1], library: debs[2], dev: debs[3], typelib: debs[4])
+                guard debs.count == 6 else { throw TestSetupError("build-deb.sh printed \(debs), not the paths of six packages") }
+                return Packages(herald: debs[0], demo: debs[1], inbox: debs[2], library: debs[3], dev: debs[4], typelib: debs[5])
             }
         }
         return try built!.get()

@@ -293,7 +293,7 @@ final class DesktopEntryEndToEndTests: XCTestCase {
         let folder = TestPaths.packageRoot.appendingPathComponent("desktop")
         let entries = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".desktop") }.map { folder.appendingPathComponent($0).path }
         XCTAssertEqual(entries.map { ($0 as NSString).lastPathComponent }.sorted(),
-                       ["org.herald.Agent.desktop", "org.herald.GtkDemo.desktop", "org.herald.GtkDemo.herald.desktop"])
+                       ["org.herald.Agent.desktop", "org.herald.GtkDemo.desktop", "org.herald.GtkDemo.herald.desktop", "org.herald.Inbox.desktop"])
         let result = try runToCompletion("/usr/bin/desktop-file-validate", entries, environment: ProcessInfo.processInfo.environment)
         XCTAssertEqual(result.status, 0, result.output)
     }
@@ -327,6 +327,8 @@ final class InstallTests: XCTestCase {
         XCTAssertEqual(install.status, 0, install.output)
         let manifest = try String(contentsOfFile: prefix.path + "/share/herald/installed-files", encoding: .utf8).split(separator: "\n").map(String.init)
         for relative in ["bin/herald", "bin/herald-gtk-demo", "share/applications/org.herald.GtkDemo.desktop",
+                         "bin/herald-inbox", "share/applications/org.herald.Inbox.desktop", "share/icons/hicolor/scalable/apps/org.herald.Inbox.svg",
+                         "share/metainfo/org.herald.Inbox.metainfo.xml",
                          "share/icons/hicolor/scalable/apps/org.herald.Herald.svg", "share/icons/hicolor/48x48/apps/org.herald.Herald.png"] {
             XCTAssertTrue(manifest.contains(prefix.path + "/" + relative), relative)
             XCTAssertTrue(FileManager.default.fileExists(atPath: prefix.path + "/" + relative), relative)
@@ -338,6 +340,11 @@ final class InstallTests: XCTestCase {
         let entry = prefix.path + "/share/applications/org.herald.GtkDemo.desktop"
         XCTAssertEqual(try runToCompletion("/usr/bin/desktop-file-validate", [entry], environment: environment).status, 0)
         XCTAssertTrue(try String(contentsOfFile: entry, encoding: .utf8).contains("Exec=\(prefix.path)/bin/herald demo --app-id org.herald.GtkDemo\n"))
+        let inboxEntry = prefix.path + "/share/applications/org.herald.Inbox.desktop"
+        let inboxValidation = try runToCompletion("/usr/bin/desktop-file-validate", [inboxEntry], environment: environment)
+        XCTAssertEqual(inboxValidation.output, "")
+        XCTAssertEqual(inboxValidation.status, 0)
+        XCTAssertTrue(try String(contentsOfFile: inboxEntry, encoding: .utf8).contains("\nExec=\(prefix.path)/bin/herald-inbox\n"))
 
         let uninstall = try runToCompletion("/bin/bash", [TestPaths.packageRoot.appendingPathComponent("desktop/uninstall.sh").path, "--prefix", prefix.path],
                                             environment: environment)

@@ -14,7 +14,7 @@ final class InstallManualAndCompletionsTests: XCTestCase {
         let install = try runScript("install.sh", prefix: prefix)
         XCTAssertEqual(install.status, 0, install.errors)
 
-        for (program, folder) in [("herald", "bin"), ("herald-gtk-demo", "bin"), ("herald-agent", "libexec")] {
+        for (program, folder) in [("herald", "bin"), ("herald-gtk-demo", "bin"), ("herald-inbox", "bin"), ("herald-agent", "libexec")] {
             let built = try runToEnd("/usr/bin/readelf", ["--sections", "--wide", build.path + "/release/" + program]).output
             XCTAssertTrue(built.contains(" .symtab "), "the release build of \(program) has its symbols")
             let installed = try runToEnd("/usr/bin/readelf", ["--sections", "--wide", prefix.path + "/\(folder)/" + program]).output
@@ -23,8 +23,9 @@ final class InstallManualAndCompletionsTests: XCTestCase {
         }
 
         let man = ["PATH": prefix.path + "/bin:/usr/bin:/bin", "MANPAGER": "cat", "MANWIDTH": "200", "LANG": "C.UTF-8"]
-        let found = try runToEnd("/usr/bin/man", ["-w", "herald", "herald-gtk-demo"], environment: man)
-        XCTAssertEqual(found.output, "\(prefix.path)/share/man/man1/herald.1\n\(prefix.path)/share/man/man1/herald-gtk-demo.1\n", found.errors)
+        let found = try runToEnd("/usr/bin/man", ["-w", "herald", "herald-gtk-demo", "herald-inbox"], environment: man)
+        XCTAssertEqual(found.output, ["herald", "herald-gtk-demo", "herald-inbox"].map { "\(prefix.path)/share/man/man1/\($0).1\n" }.joined(),
+                       found.errors)
         let page = try runToEnd("/usr/bin/man", ["herald"], environment: man)
         XCTAssertEqual(page.status, 0)
         XCTAssertEqual(page.errors, "")

@@ -34,6 +34,14 @@ final class QuietEndToEndTests: XCTestCase {
         XCTAssertEqual(quiet.events.last?["reason"] as? String, "do-not-disturb")
         XCTAssertEqual(try session.notifyCalls().count, 0)
         XCTAssertNil(try? session.state(appID: appID)["lastChecked"], "the check does not count as done")
+        let inbox = try session.run(["inbox", "--app-id", appID], environment: keyFile)
+        XCTAssertEqual(inbox.output.replacingOccurrences(of: #"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z"#, with: "<time>",
+                                                         options: .regularExpression), """
+            \(appID)
+              2027/01/01: held back while the desktop asked for quiet; reached <time>
+                Version 2 is out
+
+            """, "what quiet keeps off the screen reached the person's inbox")
 
         try setBanners(session, true)
         let after = try check(session, server)

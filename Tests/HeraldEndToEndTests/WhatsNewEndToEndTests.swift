@@ -74,7 +74,7 @@ final class WhatsNewEndToEndTests: XCTestCase {
               whats-new/1.2: viewed; reached <time>, last shown <time>
                 What's new in 1.2
             \(Self.body.replacingOccurrences(of: "&amp;", with: "&").split(separator: "\n", omittingEmptySubsequences: false)
-                .map { "    " + $0 }.joined(separator: "\n"))
+                .map { $0.isEmpty ? "" : "    " + $0 }.joined(separator: "\n"))
 
             """)
     }

@@ -2,13 +2,13 @@
 # Installs what Herald needs on Debian 12, with apt-get, only what is missing.
 #
 #   Tests/scripts/setup.sh           to build and run: the C libraries Herald builds against
-#                                    (GTK 4 for the demo app), the TLS module libsoup uses, and
+#                                    (GTK 4 for the demo app, libadwaita for the inbox window), the TLS module libsoup uses, and
 #                                    gobject-introspection, libgirepository1.0-dev and valac for
 #                                    libherald-1's introspection data and .vapi (desktop/install.sh
 #                                    and build-deb.sh install them)
 #   Tests/scripts/setup.sh --tests   also what the tests run against: a session bus, a mock and
 #                                    two real notification servers, an X server, xdotool,
-#                                    imagemagick, desktop-file-utils, valgrind, and gcc and
+#                                    imagemagick, desktop-file-utils, appstream, valgrind, and gcc and
 #                                    libnotify-bin for the benchmark's C floor and notify-send,
 #                                    python3-gi and libjson-glib-dev for desktop/examples, and
 #                                    dpkg-dev, lintian and man-db for the Debian package's test,
@@ -22,10 +22,10 @@
 #                                    herald inbox in a terminal and read what it shows
 set -euo pipefail
 packages=(pkg-config libnotify-dev libglib2.0-dev libglib2.0-bin libsoup-3.0-dev glib-networking
-          gsettings-desktop-schemas libgtk-4-dev gobject-introspection libgirepository1.0-dev valac)
+          gsettings-desktop-schemas libgtk-4-dev libadwaita-1-dev gobject-introspection libgirepository1.0-dev valac)
 if [ "${1:-}" = "--tests" ]; then
   packages+=(dbus python3-dbus python3-dbusmock xvfb xauth notification-daemon dunst xdotool
-             imagemagick desktop-file-utils valgrind gcc libnotify-bin python3-gi libjson-glib-dev
+             imagemagick desktop-file-utils appstream valgrind gcc libnotify-bin python3-gi libjson-glib-dev
              dpkg-dev lintian man-db
              gnome-shell gjs plasma-workspace plasma-desktop xfce4-notifyd xfconf xdg-desktop-portal
              xdg-desktop-portal-gtk bubblewrap tesseract-ocr tesseract-ocr-eng faketime

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the Debian packages herald, herald-gtk-demo, libherald-1-0, libherald-1-dev and
-# gir1.2-herald-1 (each NAME_<version>_<arch>.deb) and prints their paths, one a line, in that
+# Builds the Debian packages herald, herald-gtk-demo, herald-inbox, libherald-1-0, libherald-1-dev
+# and gir1.2-herald-1 (each NAME_<version>_<arch>.deb) and prints their paths, one a line, in that
 # order. Each holds the copyright file and the changelog; the programs and the library are release
 # builds with the Swift runtime linked in, stripped. herald holds the herald command, its manual
 # page and its bash, zsh and fish completions, the agent (/usr/libexec/herald-agent, which D-Bus
@@ -9,7 +9,9 @@
 # every user and its postrm takes away) with the login entry that does so where there is no
 # systemd user manager (/etc/xdg/autostart, a conffile), and the icons;
 # herald-gtk-demo holds the GTK demo, its manual page, its desktop entry and (as an example) its
-# login entry, and depends on herald of the same version, so that herald itself needs no GTK.
+# login entry, and depends on herald of the same version, so that herald itself needs no GTK;
+# herald-inbox the person's inbox window (GTK 4 and libadwaita), its manual page, desktop
+# entry and AppStream metainfo, and depends on herald of the same version too (which holds its icon).
 # libherald-1-0 holds libherald-1.so.0 (made by desktop/libherald/build.sh) in Debian's multiarch
 # folder, with its shlibs and symbols files (every exported herald_* symbol, at this version) for
 # the packages of apps that link it; libherald-1-dev its header, the libherald-1.so link,
@@ -50,6 +52,10 @@ if [[ " ${products[*]} " != *" herald-gtk-demo "* ]]; then
   say "GTK 4 is missing (pkg-config gtk4), so herald-gtk-demo cannot be built: run Tests/scripts/setup.sh"
   exit 69
 fi
+if [[ " ${products[*]} " != *" herald-inbox "* ]]; then
+  say "libadwaita is missing (pkg-config libadwaita-1), so herald-inbox cannot be built: run Tests/scripts/setup.sh"
+  exit 69
+fi
 version="$("$bin/herald" --version)"
 version=${version#herald }
 changelog_version="$(dpkg-parsechangelog -l "$here/changelog" -S Version)"
@@ -64,6 +70,7 @@ export SOURCE_DATE_EPOCH
 
 cli="$stage/herald"
 demo="$stage/herald-gtk-demo"
+inbox="$stage/herald-inbox"
 library="$stage/libherald-1-0"
 dev="$stage/libherald-1-dev"
 typelib="$stage/gir1.2-herald-1"
@@ -116,7 +123,8 @@ printf '/etc/xdg/autostart/org.herald.CheckRegistered.desktop\n' > "$cli/DEBIAN/
 install -m755 "$here/herald.postinst" "$cli/DEBIAN/postinst"
 install -m755 "$here/herald.postrm" "$cli/DEBIAN/postrm"
 chmod 644 "$cli/DEBIAN/conffiles"
-# Herald's icon: the agent's, the default of every check's messages, and the demo's.
+# Herald's icons: the agent's, the default of every check's messages, and the demo's; the inbox
+# window's.
 while IFS= read -r icon; do
   install -Dm644 "$root/icons/$icon" "$cli/usr/share/icons/$icon"
 done < <(cd "$root/icons" && find hicolor -type f \( -name '*.png' -o -name '*.svg' \) | sort)
@@ -130,6 +138,11 @@ install_doc "$demo"
 # would check a feed for every user.
 install -Dm644 "$root/desktop/org.herald.GtkDemo.conf" "$demo/usr/share/doc/herald-gtk-demo/examples/org.herald.GtkDemo.conf"
 install -Dm644 "$root/desktop/org.herald.GtkDemo.herald.desktop" "$demo/usr/share/doc/herald-gtk-demo/examples/org.herald.GtkDemo.herald.desktop"
+
+install_program herald-inbox "$inbox"
+install -Dm644 "$root/desktop/org.herald.Inbox.desktop" "$inbox/usr/share/applications/org.herald.Inbox.desktop"
+install -Dm644 "$root/desktop/org.herald.Inbox.metainfo.xml" "$inbox/usr/share/metainfo/org.herald.Inbox.metainfo.xml"
+install_doc "$inbox"
 
 # libherald-1, in the folders where Debian keeps a library, its development files and typelibs.
 libraries="usr/$(library_folder)"
@@ -152,7 +165,7 @@ install_doc "$typelib"
 mkdir -p "$stage/debian"
 {
   printf 'Source: herald\n'
-  for package in "$cli" "$demo" "$library" "$dev" "$typelib"; do
+  for package in "$cli" "$demo" "$inbox" "$library" "$dev" "$typelib"; do
     printf '\nPackage: %s\nArchitecture: %s\n' "$(basename "$package")" "$arch"
   done
 } > "$stage/debian/control"
@@ -167,14 +180,14 @@ chmod 644 "$library/DEBIAN/symbols" "$library/DEBIAN/shlibs" "$library/DEBIAN/tr
 
 mkdir -p "$output"
 debs=()
-for package in "$cli" "$demo" "$library" "$dev" "$typelib"; do
+for package in "$cli" "$demo" "$inbox" "$library" "$dev" "$typelib"; do
   name="$(basename "$package")"
   find "$package" -exec touch --no-dereference --date="@$SOURCE_DATE_EPOCH" {} +
   mkdir -p "$package/DEBIAN"
   # Each package's libraries from its own programs only, so that herald's are not the demo's.
   case $name in
     herald) programs=("$name/usr/bin/$name" "$name/usr/libexec/herald-agent") ;;
-    herald-gtk-demo) programs=("$name/usr/bin/$name") ;;
+    herald-gtk-demo | herald-inbox) programs=("$name/usr/bin/$name") ;;
     libherald-1-0) programs=("$name/$libraries/libherald-1.so.0.0.0") ;;
     *) programs=() ;;
   esac

@@ -1,9 +1,10 @@
 #ifndef HERALD_GTK_H
 #define HERALD_GTK_H
 
-// The part of GTK 4 that herald-gtk-demo calls, declared here as GTK 4.8's headers declare it
+// The part of GTK 4 that herald-gtk-demo and herald-inbox call, declared here as GTK 4.8's headers declare it
 // (gtk/gtkwidget.h, gtkwindow.h, gtkapplication.h, gtkapplicationwindow.h, gtkbox.h, gtkframe.h,
-// gtkbutton.h, gtklabel.h, gtkscrolledwindow.h, gtkenums.h), so that building the demo needs no header search path
+// gtkbutton.h, gtklabel.h, gtkscrolledwindow.h, gtkenums.h, gtkactionable.h, gtkswitch.h,
+// gtkspinbutton.h), so that building the demo needs no header search path
 // beyond GLib's: gtk4's pkg-config flags carry compiler options (-pthread, and -mfpmath=sse -msse
 // -msse2 through graphene) that a package others depend on may not pass, and libraries the demo
 // does not call (cairo-gobject, pango, graphene). GTK 4 itself is linked as usual (Package.swift).
@@ -35,6 +36,9 @@ G_BEGIN_DECLS
 typedef struct _GtkWidgetPrivate GtkWidgetPrivate;
 typedef struct _GtkLabel GtkLabel;
 typedef struct _GtkScrolledWindow GtkScrolledWindow;
+typedef struct _GtkSwitch GtkSwitch;
+typedef struct _GtkSpinButton GtkSpinButton;
+typedef struct _GtkActionable GtkActionable;
 #endif
 
 HERALD_INSTANCE(GtkWidget, GInitiallyUnowned parent_instance; GtkWidgetPrivate *priv;)
@@ -44,16 +48,15 @@ HERALD_INSTANCE(GtkBox, GtkWidget parent_instance;)
 HERALD_INSTANCE(GtkFrame, GtkWidget parent_instance;)
 HERALD_INSTANCE(GtkButton, GtkWidget parent_instance;)
 
-HERALD_ENUM(GtkOrientation,
-            HERALD_CONSTANT(GTK_ORIENTATION_HORIZONTAL, 0)
-            HERALD_CONSTANT(GTK_ORIENTATION_VERTICAL, 1))
-
 HERALD_ENUM(GtkAlign,
             HERALD_CONSTANT(GTK_ALIGN_FILL, 0)
             HERALD_CONSTANT(GTK_ALIGN_START, 1)
             HERALD_CONSTANT(GTK_ALIGN_END, 2)
-            HERALD_CONSTANT(GTK_ALIGN_CENTER, 3)
-            HERALD_CONSTANT(GTK_ALIGN_BASELINE, 4))
+            HERALD_CONSTANT(GTK_ALIGN_CENTER, 3))
+
+HERALD_ENUM(GtkOrientation,
+            HERALD_CONSTANT(GTK_ORIENTATION_HORIZONTAL, 0)
+            HERALD_CONSTANT(GTK_ORIENTATION_VERTICAL, 1))
 
 // gtk/gtkapplication.h, gtkapplicationwindow.h
 GtkApplication *gtk_application_new(const char *application_id, GApplicationFlags flags);
@@ -72,12 +75,29 @@ void gtk_window_set_hide_on_close(GtkWindow *window, gboolean setting);
 // gtk/gtkwidget.h
 GtkWidget *gtk_widget_get_parent(GtkWidget *widget);
 void gtk_widget_set_hexpand(GtkWidget *widget, gboolean expand);
-void gtk_widget_set_valign(GtkWidget *widget, GtkAlign align);
+void gtk_widget_set_vexpand(GtkWidget *widget, gboolean expand);
 void gtk_widget_set_margin_start(GtkWidget *widget, int margin);
 void gtk_widget_set_margin_end(GtkWidget *widget, int margin);
 void gtk_widget_set_margin_top(GtkWidget *widget, int margin);
 void gtk_widget_set_margin_bottom(GtkWidget *widget, int margin);
 void gtk_widget_set_tooltip_text(GtkWidget *widget, const char *text);
+void gtk_widget_set_sensitive(GtkWidget *widget, gboolean sensitive);
+void gtk_widget_set_valign(GtkWidget *widget, GtkAlign align);
+void gtk_widget_add_css_class(GtkWidget *widget, const char *css_class);
+
+// gtk/gtkactionable.h
+void gtk_actionable_set_action_name(GtkActionable *actionable, const char *action_name);
+void gtk_actionable_set_action_target_value(GtkActionable *actionable, GVariant *target_value);
+
+// gtk/gtkswitch.h
+GtkWidget *gtk_switch_new(void);
+void gtk_switch_set_active(GtkSwitch *self, gboolean is_active);
+gboolean gtk_switch_get_active(GtkSwitch *self);
+
+// gtk/gtkspinbutton.h
+GtkWidget *gtk_spin_button_new_with_range(double min, double max, double step);
+void gtk_spin_button_set_value(GtkSpinButton *spin_button, double value);
+int gtk_spin_button_get_value_as_int(GtkSpinButton *spin_button);
 
 // gtk/gtkbox.h
 GtkWidget *gtk_box_new(GtkOrientation orientation, int spacing);

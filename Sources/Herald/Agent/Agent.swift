@@ -124,7 +124,16 @@ package final class Agent {
     private func handle(_ call: MethodCall) {
         guard case .tuple(let arguments) = call.parameters else { return call.fail(Self.invalidArgs, "the arguments are not a tuple") }
         switch (call.interface, call.method) {
-        case ("org.freedesktop.Application", "Activate"), ("org.freedesktop.Application", "Open"):
+        case ("org.freedesktop.Application", "Activate"):
+            // Herald itself was clicked (its entry, where the desktop's list names it): the
+            // person's inbox, where every message of every app is.
+            call.reply()
+            var platformData: [String: String] = [:]
+            if case .dictionary(let entries)? = arguments.first {
+                for (name, value) in entries { if let text = value.unwrapped.string { platformData[name] = text } }
+            }
+            if let problem = InboxWindowProgram.launch(environment: LinkOpener.launchEnvironment(platformData: platformData)) { complain(problem) }
+        case ("org.freedesktop.Application", "Open"):
             call.reply()
         case ("org.freedesktop.Application", "ActivateAction"):
             activateAction(arguments, call)

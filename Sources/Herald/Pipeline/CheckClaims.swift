@@ -87,7 +87,11 @@ extension Check {
             let ledger = usesLedger(for: step.feed, local: local, state: snapshot, read: { read = ledgerSnapshot; return read })
                 ? read ?? ledgerSnapshot : nil
             let planned = makePlan(step.feed, local, prompts, target, state: snapshot, ledger: ledger, draw: draw)
-            if planned.showsAnything, let screen = screenUnavailable(releasing: .init(), planned) { return finish(ending(screen)) }
+            if planned.showsAnything, let screen = screenUnavailable(releasing: .init(), planned) {
+                // What quiet, or a missing server, keeps off the screen still reached the person.
+                recordInInbox(planned, from: step.feed, local: local)
+                return finish(ending(screen))
+            }
         }
         var local: [FeedEntry] = []
         guard let plan = (updateState { state -> CheckPlan in

@@ -46,9 +46,10 @@ package enum InboxPolicy {
                                   now: Date, in inbox: Inbox) -> Inbox {
         var inbox = inbox
         var records = inbox.apps[app] ?? [:]
-        for key in reached {
+        for key in kept(reached, records: records, now: now) {
             guard let entry = feed?.entries[key] ?? local.first(where: { $0.key == key }) else { continue }
-            let seen = record(entry.localised(to: languages), reached: records[key]?.reached ?? now)
+            // A first reaching in the future (a clock set ahead, a file edited by hand) is now.
+            let seen = record(entry.localised(to: languages), reached: min(records[key]?.reached ?? now, now))
             if records[key] != seen { records[key] = seen }
         }
         if let feed {
@@ -61,6 +62,19 @@ package enum InboxPolicy {
         }
         inbox.apps[app] = records.isEmpty ? nil : records
         return bounded(inbox, now: now)
+    }
+
+    /// The messages of `reached` that `bounded` will keep beside the app's `records`, in no
+    /// order: all of them when the app keeps fewer than `perApp`, else those among the newest
+    /// `perApp` of both (a new one reaches the person `now`). So a feed of thousands costs the
+    /// texts of `perApp` messages, not of every one.
+    static func kept(_ reached: [String], records: [String: Inbox.Record], now: Date) -> [String] {
+        let new = reached.filter { records[$0] == nil }
+        guard records.count + new.count > perApp else { return reached }
+        let reachedKeys = Set(reached)
+        let candidates = records.filter { outlasts($0.value, now: now) }.map { (key: $0.key, reached: $0.value.reached) }
+            + new.map { (key: $0, reached: now) }
+        return candidates.sorted(by: newerFirst).prefix(perApp).map(\.key).filter(reachedKeys.contains)
     }
 
     /// A message as the inbox keeps it: its texts as the notification shows them, so each is
@@ -81,7 +95,7 @@ package enum InboxPolicy {
     package static func bounded(_ inbox: Inbox, now: Date) -> Inbox {
         var inbox = inbox
         for (app, records) in inbox.apps {
-            var kept = records.filter { $0.value.withdrawn == nil || now.timeIntervalSince($0.value.reached) < retention }
+            var kept = records.filter { outlasts($0.value, now: now) }
             if kept.count > perApp {
                 let newest = kept.sorted { newerFirst(($0.key, $0.value.reached), ($1.key, $1.value.reached)) }.prefix(perApp)
                 kept = Dictionary(uniqueKeysWithValues: newest.map { ($0.key, $0.value) })
@@ -89,6 +103,12 @@ package enum InboxPolicy {
             inbox.apps[app] = kept.isEmpty ? nil : kept
         }
         return inbox
+    }
+
+    /// Whether `record` is kept at `now` whatever else the app has: its feed still has it, or it
+    /// reached the person less than `retention` ago.
+    static func outlasts(_ record: Inbox.Record, now: Date) -> Bool {
+        record.withdrawn == nil || now.timeIntervalSince(record.reached) < retention
     }
 
     /// The inbox's order: the message that reached the person last first, then by id, newest first.

@@ -69,6 +69,23 @@ final class InboxPolicyTests: XCTestCase {
                        "a check without a feed withdraws nothing")
     }
 
+    func testOfAFeedOfThousandsTheNewest200AreKeptAsWhenEachIsRecorded() {
+        let keys = (0..<2_100).map { String(format: "2026/%04d", $0) }
+        let feed = Feed(entries: keys.map { entry($0) })
+        let older = Inbox(apps: [app: Dictionary(uniqueKeysWithValues: (0..<150).map { ("old/\($0)", record("old/\($0)", reached: now.addingTimeInterval(-days(1)))) })])
+        let inbox = InboxPolicy.recording(keys, from: feed, app: app, languages: [], now: now, in: older)
+        XCTAssertEqual(inbox.apps[app]?.keys.sorted(), Array(keys.suffix(200)), "the newest 200 by first reaching, then by id")
+        XCTAssertEqual(inbox.apps[app]?[keys.last!], record(keys.last!, reached: now))
+        let few = InboxPolicy.recording(Array(keys.prefix(10)), from: feed, app: app, languages: [], now: now, in: older)
+        XCTAssertEqual(few.apps[app]?.count, 160, "under the bound, every message is kept")
+    }
+
+    func testAFirstReachingInTheFutureIsTakenAsNow() {
+        let before = Inbox(apps: [app: ["a": record("a", reached: now.addingTimeInterval(days(30)))]])
+        let inbox = InboxPolicy.recording(["a"], from: Feed(entries: [entry("a")]), app: app, languages: [], now: now, in: before)
+        XCTAssertEqual(inbox.apps[app]?["a"]?.reached, now)
+    }
+
     func testAnotherAppsMessagesAreLeftAsTheyAre() {
         let before = Inbox(apps: ["org.other": ["x": record("x", reached: now)]])
         let inbox = InboxPolicy.recording(["a"], from: Feed(entries: [entry("a")]), app: app, languages: [], now: now, in: before)

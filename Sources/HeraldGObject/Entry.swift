@@ -46,6 +46,7 @@ func libheraldBridgeDefaults(_ defaults: UnsafeMutablePointer<LibheraldConfigura
     defaults.pointee.debug = gboolean(herald.check.debug)
     defaults.pointee.allow_critical_urgency = gboolean(herald.check.allowsCriticalUrgency)
     defaults.pointee.allow_plain_http_feed = gboolean(herald.urlRules.allowPlainHTTPFeed)
+    defaults.pointee.whats_new = gboolean(herald.whatsNew)
 }
 
 @_cdecl("libherald_bridge_free")
@@ -123,16 +124,42 @@ func libheraldBridgeAddPrompt(
     }
 }
 
+@_cdecl("libherald_bridge_record_answer")
+func libheraldBridgeRecordAnswer(
+    _ pointer: UnsafeMutableRawPointer, _ messageID: UnsafePointer<CChar>, _ answer: UnsafePointer<CChar>,
+    _ errorCode: UnsafeMutablePointer<Int32>, _ errorMessage: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+) -> gboolean {
+    nonisolated(unsafe) let messageID = messageID
+    nonisolated(unsafe) let answer = answer
+    nonisolated(unsafe) let errorCode = errorCode
+    nonisolated(unsafe) let errorMessage = errorMessage
+    return withHerald(pointer) { herald -> gboolean in
+        let word = String(cString: answer)
+        guard let given = Answer(rawValue: word) else {
+            let answers = Answer.allCases.map(\.rawValue).joined(separator: ", ")
+            set(SwiftHeraldError.configuration("the answer \(word) is none of Herald's: \(answers)"), code: errorCode, message: errorMessage)
+            return 0
+        }
+        do {
+            try herald.record(given, forMessage: String(cString: messageID))
+            return 1
+        } catch {
+            set(error, code: errorCode, message: errorMessage)
+            return 0
+        }
+    }
+}
+
 /// Runs `body` on Herald's context with the Herald of the bridge behind `pointer`, which the
 /// client holds.
-private func withHerald<Result>(_ pointer: UnsafeMutableRawPointer, _ body: @MainContext (Herald) -> Result) -> Result {
+func withHerald<Result>(_ pointer: UnsafeMutableRawPointer, _ body: @MainContext (Herald) -> Result) -> Result {
     nonisolated(unsafe) let pointer = pointer
     return MainContext.assumeIsolated { body(Unmanaged<ClientBridge>.fromOpaque(pointer).takeUnretainedValue().herald) }
 }
 
 /// Sets a C caller's error code and message (to g_free) from `error`: a Herald error's kind,
 /// or a prompts file's problem as HERALD_ERROR_FEED.
-private func set(_ error: any Error, code: UnsafeMutablePointer<Int32>, message: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) {
+func set(_ error: any Error, code: UnsafeMutablePointer<Int32>, message: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) {
     let heraldError = error as? SwiftHeraldError
     code.pointee = heraldError?.errorCode ?? Int32(HERALD_ERROR_FEED.rawValue)
     message.pointee = g_strdup(heraldError?.description ?? "the prompts file cannot be used: \(error)")
@@ -157,6 +184,7 @@ extension Herald.Configuration {
             icon: text(given.icon), timeout: .seconds(given.timeout), caFile: text(given.ca_file),
             publicKeys: strings(given.public_keys), waitLimit: given.wait_limit > 0 ? .seconds(given.wait_limit) : nil,
             checkAtLaunch: given.check_at_launch != 0)
+        whatsNew = given.whats_new != 0
     }
 }
 

@@ -115,9 +115,7 @@ final class Banner: PresentedMessage {
     private static func label(_ text: String, bold: Bool) -> UnsafeMutablePointer<GtkWidget> {
         let label = gtk_label_new(nil)!
         if bold {
-            let escaped = g_markup_escape_text(text, -1)!
-            defer { g_free(escaped) }
-            gtk_label_set_markup(OpaquePointer(label), "<b>" + String(cString: escaped) + "</b>")
+            gtk_label_set_markup(OpaquePointer(label), "<b>" + markupEscaped(text) + "</b>")
         } else {
             gtk_label_set_text(OpaquePointer(label), text)
         }
@@ -142,4 +140,11 @@ private final class ButtonTarget {
 /// A widget seen as the box it is.
 func asBox(_ widget: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkBox> {
     UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkBox.self)
+}
+
+/// `text` escaped for a label's Pango markup.
+func markupEscaped(_ text: String) -> String {
+    let escaped = g_markup_escape_text(text, -1)!
+    defer { g_free(escaped) }
+    return String(cString: escaped)
 }

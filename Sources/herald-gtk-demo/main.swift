@@ -8,10 +8,12 @@ import HeraldDesktop
 // A small GTK 4 app that calls Herald's launch hook from its `activate` handler, so Herald's
 // callbacks run on GTK's own main loop. Each answer changes the line in the window.
 //
-//   herald-gtk-demo [--feed URL] [--app-id ID] [--in-window]
+//   herald-gtk-demo [--feed URL] [--app-id ID] [--in-window] [--whats-new]
 //
 // Without --feed it shows the sample feed of `herald demo`. With --in-window the messages
-// appear as banners inside the window instead of as desktop notifications.
+// appear as banners inside the window instead of as desktop notifications. Ctrl+I (or
+// --whats-new, at start) opens the app's own "What's new" page, its messages read from
+// `Herald.inbox()`.
 
 /// Writes a line straight to a file descriptor, unbuffered, so a pipe sees it at once.
 func writeLine(_ line: String, to descriptor: Int32) {
@@ -26,6 +28,8 @@ func writeLine(_ line: String, to descriptor: Int32) {
 @MainContext
 final class DemoWindow: HeraldDelegate {
     let label: OpaquePointer
+    /// The "What's new" page, once opened: read again after each answer.
+    var page: WhatsNewPage?
 
     init(label: OpaquePointer) {
         self.label = label
@@ -61,6 +65,7 @@ final class DemoWindow: HeraldDelegate {
         case .ok: "OK"
         }
         say("You chose \(choice): \(message.title ?? message.key)")
+        page?.refresh(from: herald)
     }
     func herald(_ herald: Herald, didClose notice: Notice, reason: CloseReason) {
         guard case .message(let message) = notice else { return }
@@ -74,17 +79,30 @@ final class DemoApp {
     let appID: String
     let feedURL: String?
     let inWindow: Bool
+    let whatsNewAtStart: Bool
     var herald: Herald?
     var window: DemoWindow?
+    var application: UnsafeMutablePointer<GtkApplication>?
 
-    init(appID: String, feedURL: String?, inWindow: Bool) {
+    init(appID: String, feedURL: String?, inWindow: Bool, whatsNewAtStart: Bool) {
         self.appID = appID
         self.feedURL = feedURL
         self.inWindow = inWindow
+        self.whatsNewAtStart = whatsNewAtStart
+    }
+
+    /// Opens the "What's new" page (the app.whats-new action), made at its first opening.
+    func openWhatsNew() {
+        guard let application, let window, let herald else { return }
+        let page = window.page ?? WhatsNewPage(application: application)
+        window.page = page
+        page.refresh(from: herald)
+        page.present()
     }
 
     func activate(_ application: UnsafeMutablePointer<GtkApplication>) {
         if window != nil { return }
+        self.application = application
         let widget = gtk_application_window_new(application)!
         let gtkWindow = UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GtkWindow.self)
         gtk_window_set_title(gtkWindow, "Herald GTK demo")
@@ -116,6 +134,7 @@ final class DemoApp {
             herald.delegate = delegate
             self.herald = herald
             herald.appLaunched()
+            if whatsNewAtStart { openWhatsNew() }
         } catch {
             delegate.say("Herald is not set up: \(error)")
         }
@@ -130,22 +149,24 @@ final class DemoApp {
 }
 
 /// The app id and feed from the command line.
-func parseArguments() -> (appID: String, feedURL: String?, inWindow: Bool) {
+func parseArguments() -> (appID: String, feedURL: String?, inWindow: Bool, whatsNew: Bool) {
     var arguments = Array(CommandLine.arguments.dropFirst())[...]
     var appID = "org.herald.GtkDemo"
     var feedURL: String?
     var inWindow = false
+    var whatsNew = false
     while let argument = arguments.popFirst() {
         switch argument {
         case "--feed": feedURL = arguments.popFirst()
         case "--app-id": appID = arguments.popFirst() ?? appID
         case "--in-window": inWindow = true
+        case "--whats-new": whatsNew = true
         default:
-            writeLine("usage: herald-gtk-demo [--feed URL] [--app-id ID] [--in-window]", to: 2)
+            writeLine("usage: herald-gtk-demo [--feed URL] [--app-id ID] [--in-window] [--whats-new]", to: 2)
             exit(EX_USAGE)
         }
     }
-    return (appID, feedURL, inWindow)
+    return (appID, feedURL, inWindow, whatsNew)
 }
 
 let options = parseArguments()
@@ -161,7 +182,7 @@ func connect(_ signal: String, of application: UnsafeMutablePointer<GtkApplicati
 }
 
 let status = MainContext.assumeIsolated {
-    let demo = DemoApp(appID: options.appID, feedURL: options.feedURL, inWindow: options.inWindow)
+    let demo = DemoApp(appID: options.appID, feedURL: options.feedURL, inWindow: options.inWindow, whatsNewAtStart: options.whatsNew)
     let application = gtk_application_new(options.appID, G_APPLICATION_NON_UNIQUE)!
     connect("activate", of: application, to: demo) { application, pointer in
         nonisolated(unsafe) let application = application!
@@ -172,10 +193,23 @@ let status = MainContext.assumeIsolated {
         let demo = Unmanaged<DemoApp>.fromOpaque(pointer!).takeUnretainedValue()
         MainContext.assumeIsolated { demo.shutdown() }
     }
-    // Ctrl+W closes the window, as in other GNOME apps.
-    "<Control>w".withCString { accelerator in
-        var accelerators: [UnsafePointer<CChar>?] = [accelerator, nil]
-        gtk_application_set_accels_for_action(application, "window.close", &accelerators)
+    // The "What's new" page, as an action of the app's.
+    let whatsNew = g_simple_action_new("whats-new", nil)
+    let opened: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, _, pointer in
+        let demo = Unmanaged<DemoApp>.fromOpaque(pointer!).takeUnretainedValue()
+        MainContext.assumeIsolated { demo.openWhatsNew() }
+    }
+    g_signal_connect_data(UnsafeMutableRawPointer(whatsNew), "activate", unsafeBitCast(opened, to: GCallback.self),
+                          Unmanaged.passRetained(demo).toOpaque(), { pointer, _ in Unmanaged<DemoApp>.fromOpaque(pointer!).release() },
+                          GConnectFlags(rawValue: 0))
+    g_action_map_add_action(OpaquePointer(application), whatsNew)
+    g_object_unref(UnsafeMutableRawPointer(whatsNew))
+    // Ctrl+W closes the window, as in other GNOME apps; Ctrl+I opens "What's new".
+    for (action, key) in [("window.close", "<Control>w"), ("app.whats-new", "<Control>i")] {
+        key.withCString { accelerator in
+            var accelerators: [UnsafePointer<CChar>?] = [accelerator, nil]
+            gtk_application_set_accels_for_action(application, action, &accelerators)
+        }
     }
     // A stop signal quits the app the way closing its window does: the shutdown handler takes
     // Herald's notifications off the screen, and the process then exits with 128 + the signal.

@@ -3,6 +3,7 @@
  */
 #include "herald.h"
 #include "herald-swift.h"
+#include "herald-inbox-message-private.h"
 
 struct _HeraldClient {
   GObject parent_instance;
@@ -41,6 +42,7 @@ enum {
   PROP_DEBUG,
   PROP_ALLOW_CRITICAL_URGENCY,
   PROP_ALLOW_PLAIN_HTTP_FEED,
+  PROP_WHATS_NEW,
   N_PROPS
 };
 
@@ -377,6 +379,7 @@ herald_client_get_property (GObject *object, guint id, GValue *value, GParamSpec
     case PROP_DEBUG: g_value_set_boolean (value, client->configuration.debug); break;
     case PROP_ALLOW_CRITICAL_URGENCY: g_value_set_boolean (value, client->configuration.allow_critical_urgency); break;
     case PROP_ALLOW_PLAIN_HTTP_FEED: g_value_set_boolean (value, client->configuration.allow_plain_http_feed); break;
+    case PROP_WHATS_NEW: g_value_set_boolean (value, client->configuration.whats_new); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, spec);
     }
 }
@@ -412,6 +415,7 @@ herald_client_set_property (GObject *object, guint id, const GValue *value, GPar
     case PROP_DEBUG: client->configuration.debug = g_value_get_boolean (value); break;
     case PROP_ALLOW_CRITICAL_URGENCY: client->configuration.allow_critical_urgency = g_value_get_boolean (value); break;
     case PROP_ALLOW_PLAIN_HTTP_FEED: client->configuration.allow_plain_http_feed = g_value_get_boolean (value); break;
+    case PROP_WHATS_NEW: client->configuration.whats_new = g_value_get_boolean (value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, spec);
     }
 }
@@ -563,6 +567,17 @@ herald_client_class_init (HeraldClientClass *klass)
    * Whether the feed may be fetched over plain http from any host, not only this machine.
    */
   properties[PROP_ALLOW_PLAIN_HTTP_FEED] = g_param_spec_boolean ("allow-plain-http-feed", NULL, NULL, defaults.allow_plain_http_feed, CONSTRUCT_ONLY);
+  /**
+   * HeraldClient:whats-new:
+   *
+   * Whether a launch after an update shows "What's new in <version>" once, made from the
+   * `<release>` notes of the app's AppStream metainfo
+   * (`$XDG_DATA_DIRS/metainfo/<app-id>.metainfo.xml`) since the version Herald last saw run:
+   * an announcement, counted against the person's attention budget and muted with that
+   * category, and kept in the app's inbox (herald_client_get_inbox()). The first run only
+   * records the version. Needs #HeraldClient:app-version. Default %FALSE.
+   */
+  properties[PROP_WHATS_NEW] = g_param_spec_boolean ("whats-new", NULL, NULL, defaults.whats_new, CONSTRUCT_ONLY);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -749,6 +764,16 @@ set_bridge_error (GError **error, int code, char *message)
   return FALSE;
 }
 
+/* Whether the client has Herald; otherwise sets `error` to why its configuration cannot work. */
+static gboolean
+has_bridge (HeraldClient *client, GError **error)
+{
+  if (client->bridge != NULL)
+    return TRUE;
+  g_propagate_error (error, g_error_copy (client->configuration_error));
+  return FALSE;
+}
+
 /* Sets `error` for a call refused off Herald's thread. */
 static gboolean
 set_off_context_error (GError **error)
@@ -764,11 +789,8 @@ herald_client_add_prompts_file (HeraldClient *client, const char *path, GError *
   g_return_val_if_fail (HERALD_IS_CLIENT (client), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-  if (client->bridge == NULL)
-    {
-      g_propagate_error (error, g_error_copy (client->configuration_error));
-      return FALSE;
-    }
+  if (!has_bridge (client, error))
+    return FALSE;
   char *bytes = NULL;
   gsize length = 0;
   if (!g_file_get_contents (path, &bytes, &length, error))
@@ -793,11 +815,8 @@ herald_client_add_prompt (HeraldClient *client, const char *name, const char *ti
   g_return_val_if_fail (HERALD_IS_CLIENT (client), FALSE);
   g_return_val_if_fail (name != NULL && title != NULL && body != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-  if (client->bridge == NULL)
-    {
-      g_propagate_error (error, g_error_copy (client->configuration_error));
-      return FALSE;
-    }
+  if (!has_bridge (client, error))
+    return FALSE;
   if (!enter_herald_context ("herald_client_add_prompt"))
     return set_off_context_error (error);
   int code = 0;
@@ -806,4 +825,47 @@ herald_client_add_prompt (HeraldClient *client, const char *name, const char *ti
                                                 days_until_prompt, &code, &message);
   leave_herald_context ();
   return added ? TRUE : set_bridge_error (error, code, message);
+}
+
+GList *
+herald_client_get_inbox (HeraldClient *client, GError **error)
+{
+  g_return_val_if_fail (HERALD_IS_CLIENT (client), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  if (!has_bridge (client, error))
+    return NULL;
+  if (!enter_herald_context ("herald_client_get_inbox"))
+    {
+      set_off_context_error (error);
+      return NULL;
+    }
+  GQueue inbox = G_QUEUE_INIT;
+  int code = 0;
+  char *message = NULL;
+  gboolean read = libherald_bridge_inbox (client->bridge, libherald_inbox_append, &inbox, &code, &message);
+  leave_herald_context ();
+  if (!read)
+    {
+      g_queue_clear_full (&inbox, g_object_unref);
+      set_bridge_error (error, code, message);
+      return NULL;
+    }
+  return inbox.head;
+}
+
+gboolean
+herald_client_record_answer (HeraldClient *client, const char *message_id, const char *answer, GError **error)
+{
+  g_return_val_if_fail (HERALD_IS_CLIENT (client), FALSE);
+  g_return_val_if_fail (message_id != NULL && answer != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  if (!has_bridge (client, error))
+    return FALSE;
+  if (!enter_herald_context ("herald_client_record_answer"))
+    return set_off_context_error (error);
+  int code = 0;
+  char *message = NULL;
+  gboolean recorded = libherald_bridge_record_answer (client->bridge, message_id, answer, &code, &message);
+  leave_herald_context ();
+  return recorded ? TRUE : set_bridge_error (error, code, message);
 }

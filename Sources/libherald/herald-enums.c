@@ -56,3 +56,22 @@ herald_event_kind_get_type (void)
   };
   return enum_type_once (&type, "HeraldEventKind", values);
 }
+
+GType
+herald_inbox_state_get_type (void)
+{
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+    { HERALD_INBOX_STATE_DUE, "HERALD_INBOX_STATE_DUE", "due" },
+    { HERALD_INBOX_STATE_SHOWN, "HERALD_INBOX_STATE_SHOWN", "shown" },
+    { HERALD_INBOX_STATE_VIEWED, "HERALD_INBOX_STATE_VIEWED", "viewed" },
+    { HERALD_INBOX_STATE_IGNORED, "HERALD_INBOX_STATE_IGNORED", "ignored" },
+    { HERALD_INBOX_STATE_REMIND_LATER, "HERALD_INBOX_STATE_REMIND_LATER", "remind-later" },
+    { HERALD_INBOX_STATE_WAITING_FOR_ROOM, "HERALD_INBOX_STATE_WAITING_FOR_ROOM", "waiting-for-room" },
+    { HERALD_INBOX_STATE_DEFERRED_FOR_QUIET, "HERALD_INBOX_STATE_DEFERRED_FOR_QUIET", "deferred-for-quiet" },
+    { HERALD_INBOX_STATE_CATEGORY_MUTED, "HERALD_INBOX_STATE_CATEGORY_MUTED", "category-muted" },
+    { HERALD_INBOX_STATE_WITHDRAWN, "HERALD_INBOX_STATE_WITHDRAWN", "withdrawn" },
+    { 0, NULL, NULL },
+  };
+  return enum_type_once (&type, "HeraldInboxState", values);
+}

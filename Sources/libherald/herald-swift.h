@@ -24,5 +24,13 @@ gboolean libherald_bridge_add_prompts (void *bridge, const char *bytes, gsize le
 gboolean libherald_bridge_add_prompt (void *bridge, const char *name, const char *title, const char *body,
                                       const char *action_url, guint uses_until_prompt, double days_until_prompt,
                                       int *error_code, char **error_message);
+/* Gives `receive` the app's inbox, newest first, into `list`; FALSE with the error set when it
+ * cannot be read. */
+gboolean libherald_bridge_inbox (void *bridge, LibheraldInboxReceiver receive, void *list, int *error_code,
+                                 char **error_message);
+/* Records an answer (view, remind, ignore or ok) given in the app's interface; FALSE with the
+ * error set when it is none of them or cannot be written. */
+gboolean libherald_bridge_record_answer (void *bridge, const char *message_id, const char *answer, int *error_code,
+                                         char **error_message);
 
 #endif /* HERALD_SWIFT_H */

@@ -182,7 +182,7 @@ final class DebianPackageTests: XCTestCase {
         XCTAssertEqual(demoFiles.filter { !isFolder($0) }.sorted(), try files(of: packages.demo), "dpkg installs what the package lists")
         let demoUsage = try runToEnd("/usr/bin/herald-gtk-demo", ["--no-such-option"])
         XCTAssertEqual(demoUsage.status, 64, "the GTK demo starts with the libraries the package depends on")
-        XCTAssertEqual(demoUsage.errors, "usage: herald-gtk-demo [--feed URL] [--app-id ID] [--in-window]\n")
+        XCTAssertEqual(demoUsage.errors, "usage: herald-gtk-demo [--feed URL] [--app-id ID] [--in-window] [--whats-new]\n")
 
         let purge = try runToEnd("/usr/bin/apt-get", ["purge", "-y", "herald-gtk-demo", "herald"], environment: apt)
         XCTAssertEqual(purge.status, 0, purge.output + purge.errors)

@@ -119,6 +119,41 @@ final class DesktopIntegrationTests: XCTestCase {
         XCTAssertFalse(app.errorOutput.contains("CRITICAL"), app.errorOutput)
     }
 
+    /// The demo's own "What's new" page (--whats-new opens it at start) lists the app's messages
+    /// from `Herald.inbox()`: none before the first check, and, read again after the answer
+    /// clicked in the server, the message the real check showed, with its text and where it
+    /// stands now.
+    func testTheGtkDemosWhatsNewPageListsTheAppsMessagesAndIsReadAgainAfterEachAnswer() throws {
+        let session = try DesktopSession(server: .mock("actions body"), display: true)
+        let server = try session.serveFeed(feed)
+        let app = try ChildProcess(TestPaths.product("herald-gtk-demo"), ["--feed", server.url("feed.plist"), "--app-id", appID, "--whats-new"],
+                                   environment: session.environment, directory: session.directory, name: "gtk-demo")
+        defer { app.stop() }
+        XCTAssertTrue(eventually { app.output.contains("Showing: Version 2 is out") }, app.output + app.errorOutput)
+        XCTAssertTrue(eventually { (try? session.windows(named: "^What's new — Herald GTK demo$").isEmpty) == false }, "the page appears")
+        try session.invoke("ignore", on: 1)
+        let message = "  Version 2 is out — Faster sync and a dark theme. — "
+        XCTAssertTrue(eventually { app.output.hasSuffix(message + "ignored\n") }, app.output + app.errorOutput)
+        XCTAssertEqual(app.output, """
+            What's new (0):
+            Showing: Version 2 is out
+            You chose ignore: Version 2 is out
+            What's new (1):
+            \(message)ignored
+
+            """, app.errorOutput)
+        try keepScreenshot(session, "gtk-demo-whats-new.png", region: "1024x400+0+0")
+        // The page, on top of the demo's window at the screen's corner, as tesseract reads it.
+        let shot = session.directory.appendingPathComponent("whats-new.png").path
+        XCTAssertTrue(eventually {
+            guard (try? session.screenshot(to: shot)) != nil,
+                  let read = try? runToCompletion("/usr/bin/tesseract", [shot, "-", "--psm", "6"], environment: session.environment) else { return false }
+            return read.output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .starts(with: ["Version 2 is out", "Faster sync and a dark theme.", "ignored"])
+        }, "the page draws the message's title, text and state")
+        XCTAssertFalse(app.errorOutput.contains("CRITICAL"), app.errorOutput)
+    }
+
     /// Closing the window while the bubble is up quits the app: its `shutdown` handler closes
     /// Herald's notification, and the delegate's line goes to a label that must still be alive
     /// (it once went to a freed GtkLabel: `gtk_label_set_text: assertion 'GTK_IS_LABEL (self)'`).

@@ -20,7 +20,8 @@ final class LibHeraldReferenceTests: XCTestCase {
         XCTAssertEqual(run.output, "libherald docs: built \(out.path), every public symbol documented\n")
         let pages = try FileManager.default.contentsOfDirectory(atPath: out.path)
         XCTAssertTrue(pages.contains("index.html"), "\(pages)")
-        for page in ["class.Client.html", "class.Message.html", "ctor.Client.new.html", "error.Error.html", "enum.EventKind.html"] {
+        for page in ["class.Client.html", "class.Message.html", "class.InboxMessage.html", "ctor.Client.new.html", "error.Error.html",
+                     "enum.EventKind.html", "enum.InboxState.html", "method.Client.get_inbox.html"] {
             XCTAssertTrue(pages.contains(page), page)
         }
         // The signals as herald-client.c registers them: g_signal_new ("shown", ...

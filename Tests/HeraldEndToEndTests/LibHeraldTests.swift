@@ -34,11 +34,18 @@ final class LibHeraldTests: XCTestCase {
                                          "[libherald-1.so.0]", "[libm.so.6]"], "no Swift library nor libstdc++, no run path")
         let exported = try runToCompletion("/usr/bin/nm", ["-D", "--defined-only", "--format=just-symbols", library], environment: [:]).output
         XCTAssertEqual(exported.split(separator: "\n").map { String($0.split(separator: "@").first!) }.sorted(), [
-            "herald_client_add_prompt", "herald_client_add_prompts_file", "herald_client_app_launched", "herald_client_app_will_quit",
-            "herald_client_check_now", "herald_client_close_shown_messages", "herald_client_get_type", "herald_client_new",
-            "herald_error_get_type", "herald_error_quark", "herald_event_kind_get_type",
-            "herald_message_get_action_url", "herald_message_get_body", "herald_message_get_button_label", "herald_message_get_details",
-            "herald_message_get_id", "herald_message_get_is_prompt", "herald_message_get_title", "herald_message_get_type",
+            "herald_client_add_prompt", "herald_client_add_prompts_file", "herald_client_app_launched",
+            "herald_client_app_will_quit", "herald_client_check_now", "herald_client_close_shown_messages",
+            "herald_client_get_inbox", "herald_client_get_type", "herald_client_new", "herald_client_record_answer",
+            "herald_error_get_type", "herald_error_quark", "herald_event_kind_get_type", "herald_inbox_message_get_body",
+            "herald_inbox_message_get_button_label", "herald_inbox_message_get_category", "herald_inbox_message_get_id",
+            "herald_inbox_message_get_last_shown", "herald_inbox_message_get_link",
+            "herald_inbox_message_get_muted_by_administrator", "herald_inbox_message_get_reached",
+            "herald_inbox_message_get_state", "herald_inbox_message_get_state_text", "herald_inbox_message_get_title",
+            "herald_inbox_message_get_type", "herald_inbox_message_get_until", "herald_inbox_message_get_withdrawn_since",
+            "herald_inbox_state_get_type", "herald_message_get_action_url", "herald_message_get_body",
+            "herald_message_get_button_label", "herald_message_get_details", "herald_message_get_id",
+            "herald_message_get_is_prompt", "herald_message_get_title", "herald_message_get_type",
         ])
         XCTAssertEqual(try InstalledLibHerald.pkgConfig(["--modversion", "herald-1"]), ["0.1.0"])
     }
@@ -65,6 +72,7 @@ final class LibHeraldTests: XCTestCase {
             debug \(python(herald.check.debug))
             allow-critical-urgency \(python(herald.check.allowsCriticalUrgency))
             allow-plain-http-feed \(python(herald.urlRules.allowPlainHTTPFeed))
+            whats-new \(python(herald.whatsNew))
 
             """)
         XCTAssertEqual(run.output.split(separator: "\n").first, "check-period 43200.0", "12 hours, as documented")
@@ -93,6 +101,24 @@ final class LibHeraldTests: XCTestCase {
 
     func testPythonGTKAppHearsAtItsNextLaunchTheAnswerTheAgentTookAfterItQuit() throws {
         try assertTheAnswerGivenAwayReachesTheNextLaunch(try pythonExample(), display: true)
+    }
+
+    /// The Python example's "What's new" page (--whats-new opens it at start) lists the app's
+    /// own messages: none before the check, and, read again when the answer clicked in the
+    /// server arrives, the message the check showed, ignored.
+    func testPythonGTKAppsWhatsNewPageListsItsOwnMessagesAgainAfterTheAnswer() throws {
+        let session = try agentSession(display: true)
+        let server = try session.serveFeed(feed)
+        let app = try start(try pythonExample(), environment: session.environment, in: session.directory,
+                            arguments: [server.url("feed.plist"), appID, "--whats-new"])
+        XCTAssertTrue(eventually { app.output == "what's new: nothing yet\nshown \(key)\n" }, "\(app.output)\(app.errorOutput)")
+        XCTAssertTrue(eventually { (try? session.windows(named: "^What's new$").isEmpty) == false }, "the page appears")
+        try session.invoke("ignore", on: 1)
+        let answered = "what's new: nothing yet\nshown \(key)\nanswered \(key) ignore\nwhat's new: \(key) ignored\nfinished\n"
+        XCTAssertTrue(eventually { app.output == answered }, "\(app.output)\(app.errorOutput)")
+        app.signal(SIGTERM)
+        XCTAssertEqual(app.wait(), 0, app.errorOutput)
+        XCTAssertEqual(app.output, answered)
     }
 
     /// On a real server, xfce4-notifyd on an X display, the button the user clicks (found on
@@ -152,7 +178,8 @@ final class LibHeraldTests: XCTestCase {
     // MARK: Ownership and memory
 
     /// From C: the client and each message are finalized exactly once (a message the app keeps
-    /// when the client goes too, once the app lets it go), the user data of every handler is
+    /// when the client goes too, once the app lets it go), and so is each message of the app's
+    /// inbox read after the answer (where it stands: ignored), the user data of every handler is
     /// freed once, and each failing call gives a GError of the HERALD_ERROR domain to free; the
     /// check's other events arrive as `event` with a kind an app can switch on. Every handler
     /// runs on the main thread, and a call from another thread while the main loop runs is
@@ -173,11 +200,15 @@ final class LibHeraldTests: XCTestCase {
             should-show \(key): A tip, {'ActionURL': <'https://example.com/tip'>, 'Message': <'Plain text'>, 'Title': <'A tip'>}
             shown \(key)
             answered \(key) ignore
+            inbox \(key): A tip, Plain text, https://example.com/tip, announcement, reached given, last shown given, ignored (ignored), until -, withdrawn -
+            record_answer: herald-error-quark configuration: the answer maybe is none of Herald's: view, remind, ignore, ok
             handlers called off the main thread: 0
             clients finalized: 1
             user data freed: 5 of 5
             messages finalized while the app keeps one: 0 of 1
             messages finalized: 1 of 1
+            inbox messages finalized while the app keeps one: 0 of 1
+            inbox messages finalized: 1 of 1
 
             """, app.errorOutput)
         XCTAssertTrue(app.errorOutput.contains("herald_client_close_shown_messages: called from a thread other than the one that runs the GLib default main context"),
@@ -249,8 +280,8 @@ final class LibHeraldTests: XCTestCase {
         XCTAssertEqual(try session.notifyCalls().count, 0, "nothing reached the server")
     }
 
-    /// From Vala with its non-null checks: the .vapi marks the HeraldMessage strings that can be
-    /// NULL as `string?`, and a program that reads them so builds without a warning and hears a
+    /// From Vala with its non-null checks: the .vapi marks the HeraldMessage and
+    /// HeraldInboxMessage strings that can be NULL as `string?`, and a program that reads them so builds without a warning and hears a
     /// message with no button label as null.
     func testTheVapiMarksTheMessageStringsThatCanBeNullAndAValaProgramBuildsWithNonNullChecks() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/valac") else { throw XCTSkip("valac is not installed (Debian: valac)") }
@@ -265,6 +296,13 @@ final class LibHeraldTests: XCTestCase {
             "public string? feed_url { owned get; construct; }",
             "public string? icon { owned get; construct; }",
             "public string[]? public_keys { owned get; construct; }",
+            "public string body { get; construct; }",
+            "public string? button_label { get; construct; }",
+            "public string category { get; construct; }",
+            "public string id { get; construct; }",
+            "public string? link { get; construct; }",
+            "public string state_text { get; construct; }",
+            "public string title { get; construct; }",
             "public string? action_url { get; construct; }",
             "public string? body { get; construct; }",
             "public string? button_label { get; construct; }",
@@ -344,6 +382,86 @@ final class LibHeraldTests: XCTestCase {
         XCTAssertEqual(try session.notifyCalls().map(\.summary), ["A tip", "A tip"])
     }
 
+    // MARK: The app's own inbox (its "What's new" page)
+
+    /// A feed of two messages, the older a tip, for a check that shows one per check.
+    let inboxFeed = Fixtures.xmlFeed([
+        "2024/01/10": ["Title": "A tip", "Message": "Plain text", "ActionURL": "https://example.com/tip", "Category": "tip"],
+        "2024/01/12": ["Title": "Version 2", "Message": "Out now", "ActionURL": "https://example.com/v2"],
+    ])
+
+    /// From Python: after a real check that shows the newer message (the other is past the
+    /// per-check cap) and hears "remind me later" clicked in the server, the app reads its own
+    /// inbox newest first, each message with its texts, link, category and where it stands; an
+    /// answer given on the app's page is recorded and read back, and an answer Herald does not
+    /// know is a GError of the HERALD_ERROR domain.
+    func testAPythonAppReadsItsOwnInboxWithEachMessagesStateAfterARealCheck() throws {
+        try assertTheAppReadsItsInboxAfterARealCheck(["/usr/bin/python3", TestPaths.support("libherald_inbox.py")])
+    }
+
+    /// From GJS: the same inbox, read the same way.
+    func testAGJSScriptReadsItsOwnInboxWithEachMessagesStateAfterARealCheck() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/gjs") else { throw XCTSkip("gjs is not installed (Debian: gjs)") }
+        try assertTheAppReadsItsInboxAfterARealCheck(["/usr/bin/gjs", TestPaths.support("libherald_inbox.js")])
+    }
+
+    /// The app (libherald_inbox.py or .js) shows the newer message, hears "remind" clicked, and
+    /// prints its inbox before and after recording "view" for the other one.
+    func assertTheAppReadsItsInboxAfterARealCheck(_ command: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        let session = try agentSession(display: false)
+        let server = try session.serveFeed(inboxFeed)
+        let app = try start(command, in: session, feed: server.url("feed.plist"))
+        XCTAssertTrue(eventually { app.output == "shown 2024/01/12\n" }, "\(app.output)\(app.errorOutput)", file: file, line: line)
+        try session.invoke("remind", on: 1)
+        XCTAssertEqual(app.wait(), 0, app.errorOutput, file: file, line: line)
+        let newer = "inbox 2024/01/12 | Version 2 | Out now | https://example.com/v2 | announcement | remind-later | until in 1 h | shown"
+        let older = "inbox 2024/01/10 | A tip | Plain text | https://example.com/tip | tip"
+        XCTAssertEqual(app.output, """
+            shown 2024/01/12
+            answered 2024/01/12 remind
+            finished
+            \(newer)
+            \(older) | due | not shown yet: a coming check shows it | never shown
+            recorded view
+            \(newer)
+            \(older) | viewed | viewed | never shown
+            record_answer herald-error-quark configuration the answer later is none of Herald's: view, remind, ignore, ok
+
+            """, app.errorOutput, file: file, line: line)
+        XCTAssertEqual(try session.state(appID: appID)["viewed"] as? [String], ["2024/01/10"], "the page's answer is Herald's state",
+                       file: file, line: line)
+    }
+
+    /// From Python, with the whats-new property: the first run only records the app's version;
+    /// a run of a newer version shows "What's new in" it, made from the app's AppStream release
+    /// notes, whose answer the app hears, and the app's own inbox keeps it as an announcement.
+    func testThePythonWhatsNewPropertyShowsTheNotesAfterAnUpdateAndTheAppsInboxKeepsThem() throws {
+        let session = try agentSession(display: false)
+        let server = try session.serveFeed("{}")
+        let data = session.directory.appendingPathComponent("system-data")
+        try FileManager.default.createDirectory(at: data.appendingPathComponent("metainfo"), withIntermediateDirectories: true)
+        try Fixtures.metainfo(appID: appID).write(to: data.appendingPathComponent("metainfo/\(appID).metainfo.xml"), atomically: true,
+                                                  encoding: .utf8)
+        var environment = session.environment
+        environment["XDG_DATA_DIRS"] = data.path + ":/usr/share"
+        let command = ["/usr/bin/python3", TestPaths.support("libherald_whats_new.py")]
+        let first = try start(command, environment: environment, in: session.directory, arguments: [server.url("feed.plist"), appID, "1.0"])
+        XCTAssertEqual(first.wait(), 0, first.errorOutput)
+        XCTAssertEqual(first.output, "finished\n", "a first run records the version")
+        let updated = try start(command, environment: environment, in: session.directory, arguments: [server.url("feed.plist"), appID, "1.2"])
+        XCTAssertTrue(eventually { updated.output == "shown whats-new/1.2\n" }, "\(updated.output)\(updated.errorOutput)")
+        XCTAssertEqual(try session.notifyCalls().map(\.summary), ["What's new in 1.2"])
+        try session.invoke("ok", on: 1)
+        XCTAssertEqual(updated.wait(), 0, updated.errorOutput)
+        XCTAssertEqual(updated.output, """
+            shown whats-new/1.2
+            answered whats-new/1.2 ok
+            finished
+            inbox whats-new/1.2 | What's new in 1.2 | announcement | viewed
+
+            """, updated.errorOutput)
+    }
+
     /// The C example under valgrind's memcheck (Tests/scripts/libherald-memcheck.sh runs this
     /// test alone): it shows the message, hears the click and quits, no block that libherald-1
     /// allocated is definitely lost (what GLib's module loader leaks is GLib's), and no value it
@@ -362,6 +480,29 @@ final class LibHeraldTests: XCTestCase {
         XCTAssertTrue(eventually(within: 30) { app.output == "shown \(key)\nanswered \(key) ignore\nfinished\n" }, app.output)
         app.signal(SIGTERM)
         XCTAssertEqual(app.wait(seconds: 60), 0, app.errorOutput)
+        let report = try String(contentsOfFile: log, encoding: .utf8)
+        XCTAssertTrue(report.contains("LEAK SUMMARY") || report.contains("All heap blocks were freed"), report)
+        XCTAssertEqual(Self.records(in: report) { $0.contains("are definitely lost in loss record") }.filter { $0.contains("libherald-1.so") },
+                       [], "blocks libherald-1 lost")
+        XCTAssertEqual(Self.records(in: report) { $0.contains("uninitialised value") }.filter { $0.contains("libherald-1.so") },
+                       [], "uninitialised values libherald-1 reads")
+    }
+
+    /// The ownership program under valgrind's memcheck (Tests/scripts/libherald-memcheck.sh runs
+    /// it): reading the app's inbox, its messages kept past the list and the answer refused on
+    /// the page lose no block libherald-1 allocated, and read no uninitialised value.
+    func testReadingTheInboxLosesNoMemoryOfItsOwnUnderValgrind() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind") else { throw XCTSkip("valgrind is not installed (Debian: valgrind)") }
+        let session = try agentSession(display: false)
+        let server = try session.serveFeed(feed)
+        let log = session.directory.appendingPathComponent("valgrind.log").path
+        let program = try InstalledLibHerald.buildC(TestPaths.support("libherald_ownership.c"), named: "libherald_ownership")
+        let app = try start(["/usr/bin/valgrind", "--leak-check=full", "--show-leak-kinds=definite", "--log-file=" + log,
+                             "--suppressions=" + TestPaths.support("libherald.supp"), program], in: session, feed: server.url("feed.plist"))
+        XCTAssertTrue(eventually(within: 60) { app.output.hasSuffix("shown \(key)\n") }, "\(app.output)\(app.errorOutput)")
+        try session.invoke("ignore", on: 1)
+        XCTAssertEqual(app.wait(seconds: 60), 0, app.errorOutput)
+        XCTAssertTrue(app.output.hasSuffix("inbox messages finalized while the app keeps one: 0 of 1\ninbox messages finalized: 1 of 1\n"), app.output)
         let report = try String(contentsOfFile: log, encoding: .utf8)
         XCTAssertTrue(report.contains("LEAK SUMMARY") || report.contains("All heap blocks were freed"), report)
         XCTAssertEqual(Self.records(in: report) { $0.contains("are definitely lost in loss record") }.filter { $0.contains("libherald-1.so") },

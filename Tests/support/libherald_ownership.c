@@ -1,8 +1,10 @@
 /* What libherald-1 frees, counted from C (LibHeraldMemoryTests): the client and every message
- * finalized exactly once, also a message the app keeps past the signal, and the user data of
- * every signal handler freed exactly once, when the client goes. Runs one check that shows one
- * message, and prints what it hears and the counts at the end; every handler runs on the main
- * thread, and a call from another thread while the main loop runs is refused.
+ * finalized exactly once, also a message the app keeps past the signal, every message of the
+ * app's inbox once the app frees the list (also one it keeps past it, once it lets it go),
+ * and the user data of every signal handler freed exactly once, when the client goes. Runs one
+ * check that shows one message, reads the inbox after the answer, and prints what it hears and
+ * the counts at the end; every handler runs on the main thread, and a call from another thread
+ * while the main loop runs is refused.
  *
  *   libherald_ownership FEED_URL APP_ID
  */
@@ -11,7 +13,7 @@
 
 #include "libherald_counting.h"
 
-static int clients_finalized, messages_made, messages_finalized, off_main_thread;
+static int clients_finalized, messages_made, messages_finalized, inbox_made, inbox_finalized, off_main_thread;
 static GThread *main_thread;
 static HeraldMessage *kept;
 static GMainLoop *loop;
@@ -100,6 +102,43 @@ print_error (const char *call, GError *error)
   g_error_free (error);
 }
 
+/* A time of the inbox, or "-" for none: whether it is given (the test cannot know when). */
+static const char *
+given (GDateTime *time)
+{
+  return time != NULL ? "given" : "-";
+}
+
+/* Prints the app's inbox after the check, and keeps its first message past the list. */
+static HeraldInboxMessage *
+read_inbox (HeraldClient *herald)
+{
+  GError *error = NULL;
+  GList *inbox = herald_client_get_inbox (herald, &error);
+  if (error != NULL)
+    {
+      print_error ("get_inbox", error);
+      return NULL;
+    }
+  for (GList *item = inbox; item != NULL; item = item->next)
+    {
+      HeraldInboxMessage *message = item->data;
+      inbox_made++;
+      g_object_weak_ref (G_OBJECT (message), count_finalization, &inbox_finalized);
+      GEnumValue *state = g_enum_get_value (g_type_class_ref (HERALD_TYPE_INBOX_STATE), herald_inbox_message_get_state (message));
+      const char *link = herald_inbox_message_get_link (message);
+      g_print ("inbox %s: %s, %s, %s, %s, reached %s, last shown %s, %s (%s), until %s, withdrawn %s\n",
+               herald_inbox_message_get_id (message), herald_inbox_message_get_title (message),
+               herald_inbox_message_get_body (message), link != NULL ? link : "-", herald_inbox_message_get_category (message),
+               given (herald_inbox_message_get_reached (message)), given (herald_inbox_message_get_last_shown (message)),
+               state->value_nick, herald_inbox_message_get_state_text (message), given (herald_inbox_message_get_until (message)),
+               given (herald_inbox_message_get_withdrawn_since (message)));
+    }
+  HeraldInboxMessage *kept_from_inbox = inbox != NULL ? g_object_ref (inbox->data) : NULL;
+  g_list_free_full (inbox, g_object_unref);
+  return kept_from_inbox;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -124,6 +163,10 @@ main (int argc, char **argv)
     print_error ("add_prompt", error);
   herald_client_app_launched (herald);
   g_main_loop_run (loop);
+  HeraldInboxMessage *kept_from_inbox = read_inbox (herald);
+  error = NULL;
+  if (!herald_client_record_answer (herald, "2024/01/10", "maybe", &error))
+    print_error ("record_answer", error);
   herald_client_app_will_quit (herald);
   g_object_unref (herald);
   g_print ("handlers called off the main thread: %d\n", off_main_thread);
@@ -132,6 +175,9 @@ main (int argc, char **argv)
   g_print ("messages finalized while the app keeps one: %d of %d\n", messages_finalized, messages_made);
   g_clear_object (&kept);
   g_print ("messages finalized: %d of %d\n", messages_finalized, messages_made);
+  g_print ("inbox messages finalized while the app keeps one: %d of %d\n", inbox_finalized, inbox_made);
+  g_clear_object (&kept_from_inbox);
+  g_print ("inbox messages finalized: %d of %d\n", inbox_finalized, inbox_made);
   g_main_loop_unref (loop);
   return 0;
 }

@@ -3,7 +3,7 @@
 
 // The part of GTK 4 that herald-gtk-demo and herald-inbox call, declared here as GTK 4.8's headers declare it
 // (gtk/gtkwidget.h, gtkwindow.h, gtkapplication.h, gtkapplicationwindow.h, gtkbox.h, gtkframe.h,
-// gtkbutton.h, gtklabel.h, gtkenums.h, gtkactionable.h, gtkswitch.h,
+// gtkbutton.h, gtklabel.h, gtkscrolledwindow.h, gtkenums.h, gtkactionable.h, gtkswitch.h,
 // gtkspinbutton.h), so that building the demo needs no header search path
 // beyond GLib's: gtk4's pkg-config flags carry compiler options (-pthread, and -mfpmath=sse -msse
 // -msse2 through graphene) that a package others depend on may not pass, and libraries the demo
@@ -35,6 +35,7 @@ G_BEGIN_DECLS
 #ifndef HERALD_CHECKING_DECLARATIONS
 typedef struct _GtkWidgetPrivate GtkWidgetPrivate;
 typedef struct _GtkLabel GtkLabel;
+typedef struct _GtkScrolledWindow GtkScrolledWindow;
 typedef struct _GtkSwitch GtkSwitch;
 typedef struct _GtkSpinButton GtkSpinButton;
 typedef struct _GtkActionable GtkActionable;
@@ -69,6 +70,7 @@ void gtk_window_set_icon_name(GtkWindow *window, const char *name);
 void gtk_window_set_default_size(GtkWindow *window, int width, int height);
 void gtk_window_set_child(GtkWindow *window, GtkWidget *child);
 void gtk_window_present(GtkWindow *window);
+void gtk_window_set_hide_on_close(GtkWindow *window, gboolean setting);
 
 // gtk/gtkwidget.h
 GtkWidget *gtk_widget_get_parent(GtkWidget *widget);
@@ -110,6 +112,10 @@ void gtk_frame_set_child(GtkFrame *frame, GtkWidget *child);
 GtkWidget *gtk_button_new_with_label(const char *label);
 GtkWidget *gtk_button_new_from_icon_name(const char *icon_name);
 void gtk_button_set_has_frame(GtkButton *button, gboolean has_frame);
+
+// gtk/gtkscrolledwindow.h
+GtkWidget *gtk_scrolled_window_new(void);
+void gtk_scrolled_window_set_child(GtkScrolledWindow *scrolled_window, GtkWidget *child);
 
 // gtk/gtklabel.h
 GtkWidget *gtk_label_new(const char *str);

@@ -29,6 +29,7 @@ typedef struct {
   gboolean debug;
   gboolean allow_critical_urgency;
   gboolean allow_plain_http_feed;
+  gboolean whats_new;
 } LibheraldConfiguration;
 
 /* What Herald reports, called on the GLib default main context with the HeraldClient as
@@ -43,5 +44,30 @@ typedef struct {
   void (*failed) (void *client, int code, const char *message);
   void (*check_finished) (void *client);
 } LibheraldCallbacks;
+
+/* One message of the app's inbox, its strings borrowed for the call; times are seconds since
+ * 1970, and a `has_` flag says whether the time beside it is given. `state` is a
+ * HeraldInboxState. */
+typedef struct {
+  const char *id;
+  const char *title;
+  const char *body;
+  const char *link;
+  const char *button_label;
+  const char *category;
+  const char *state_text;
+  gint64 reached;
+  gboolean has_last_shown;
+  gint64 last_shown;
+  int state;
+  gboolean has_until;
+  gint64 until;
+  gboolean has_withdrawn_since;
+  gint64 withdrawn_since;
+  gboolean muted_by_administrator;
+} LibheraldInboxEntry;
+
+/* Receives the inbox's messages one by one, in order, into `list`. */
+typedef void (*LibheraldInboxReceiver) (void *list, const LibheraldInboxEntry *entry);
 
 #endif /* HERALD_BRIDGE_H */

@@ -122,6 +122,41 @@ GType herald_event_kind_get_type (void);
 #define HERALD_TYPE_EVENT_KIND (herald_event_kind_get_type ())
 
 /**
+ * HeraldInboxState:
+ * @HERALD_INBOX_STATE_DUE: kept for the person and not shown yet: a coming check shows it
+ * @HERALD_INBOX_STATE_SHOWN: shown, and not answered yet
+ * @HERALD_INBOX_STATE_VIEWED: viewed (its link opened) or acknowledged
+ * @HERALD_INBOX_STATE_IGNORED: ignored: it is never shown again
+ * @HERALD_INBOX_STATE_REMIND_LATER: put off with "remind me later"; shown again from
+ *   #HeraldInboxMessage:until
+ * @HERALD_INBOX_STATE_WAITING_FOR_ROOM: held back by the person's attention budget; there is
+ *   room for it again at #HeraldInboxMessage:until (%NULL: not while the budget is smaller than
+ *   the message's weight)
+ * @HERALD_INBOX_STATE_DEFERRED_FOR_QUIET: held back while the desktop asked for quiet
+ *   (do-not-disturb)
+ * @HERALD_INBOX_STATE_CATEGORY_MUTED: its category is muted, by the person or by the
+ *   administrator (#HeraldInboxMessage:muted-by-administrator)
+ * @HERALD_INBOX_STATE_WITHDRAWN: its publisher took it out of the feed, first found missing at
+ *   #HeraldInboxMessage:withdrawn-since
+ *
+ * Where a message of the app's inbox stands for the person (#HeraldInboxMessage:state).
+ */
+typedef enum {
+  HERALD_INBOX_STATE_DUE,
+  HERALD_INBOX_STATE_SHOWN,
+  HERALD_INBOX_STATE_VIEWED,
+  HERALD_INBOX_STATE_IGNORED,
+  HERALD_INBOX_STATE_REMIND_LATER,
+  HERALD_INBOX_STATE_WAITING_FOR_ROOM,
+  HERALD_INBOX_STATE_DEFERRED_FOR_QUIET,
+  HERALD_INBOX_STATE_CATEGORY_MUTED,
+  HERALD_INBOX_STATE_WITHDRAWN,
+} HeraldInboxState;
+
+GType herald_inbox_state_get_type (void);
+#define HERALD_TYPE_INBOX_STATE (herald_inbox_state_get_type ())
+
+/**
  * HeraldMessage:
  *
  * A message of the feed, or a local prompt, as #HeraldClient::should-show offers it: what an
@@ -199,6 +234,150 @@ GVariant *herald_message_get_details (HeraldMessage *message);
  * Returns: %TRUE for a prompt
  */
 gboolean herald_message_get_is_prompt (HeraldMessage *message);
+
+/**
+ * HeraldInboxMessage:
+ *
+ * A message of the app's own that reached the person through Herald in the last 180 days,
+ * with where it stands now: one entry of the app's own "What's new" page
+ * (herald_client_get_inbox()), the same as `herald inbox --app-id` lists.
+ */
+#define HERALD_TYPE_INBOX_MESSAGE (herald_inbox_message_get_type ())
+G_DECLARE_FINAL_TYPE (HeraldInboxMessage, herald_inbox_message, HERALD, INBOX_MESSAGE, GObject)
+
+/**
+ * herald_inbox_message_get_id:
+ * @message: the inbox message
+ *
+ * The message's id in the feed.
+ *
+ * Returns: (transfer none): the id
+ */
+const char *herald_inbox_message_get_id (HeraldInboxMessage *message);
+
+/**
+ * herald_inbox_message_get_title:
+ * @message: the inbox message
+ *
+ * The title as the notification showed it, in the person's language.
+ *
+ * Returns: (transfer none): the title
+ */
+const char *herald_inbox_message_get_title (HeraldInboxMessage *message);
+
+/**
+ * herald_inbox_message_get_body:
+ * @message: the inbox message
+ *
+ * The text as the notification showed it, line breaks kept.
+ *
+ * Returns: (transfer none): the text
+ */
+const char *herald_inbox_message_get_body (HeraldInboxMessage *message);
+
+/**
+ * herald_inbox_message_get_link:
+ * @message: the inbox message
+ *
+ * The link its view button opens.
+ *
+ * Returns: (transfer none) (nullable): the link, or %NULL when it has none
+ */
+const char *herald_inbox_message_get_link (HeraldInboxMessage *message);
+
+/**
+ * herald_inbox_message_get_button_label:
+ * @message: the inbox message
+ *
+ * The feed's label for the view button.
+ *
+ * Returns: (transfer none) (nullable): the label, or %NULL for Herald's own
+ */
+const char *herald_inbox_message_get_button_label (HeraldInboxMessage *message);
+
+/**
+ * herald_inbox_message_get_category:
+ * @message: the inbox message
+ *
+ * Its category: announcement, tip, promotion, security or survey.
+ *
+ * Returns: (transfer none): the category
+ */
+const char *herald_inbox_message_get_category (HeraldInboxMessage *message);
+
+/**
+ * herald_inbox_message_get_reached:
+ * @message: the inbox message
+ *
+ * When it first reached the person.
+ *
+ * Returns: (transfer none): the time, in UTC
+ */
+GDateTime *herald_inbox_message_get_reached (HeraldInboxMessage *message);
+
+/**
+ * herald_inbox_message_get_last_shown:
+ * @message: the inbox message
+ *
+ * When it was last shown.
+ *
+ * Returns: (transfer none) (nullable): the time, in UTC, or %NULL when it never was
+ */
+GDateTime *herald_inbox_message_get_last_shown (HeraldInboxMessage *message);
+
+/**
+ * herald_inbox_message_get_state:
+ * @message: the inbox message
+ *
+ * Where it stands now: its answer, or why it waits.
+ *
+ * Returns: the state
+ */
+HeraldInboxState herald_inbox_message_get_state (HeraldInboxMessage *message);
+
+/**
+ * herald_inbox_message_get_state_text:
+ * @message: the inbox message
+ *
+ * Where it stands, as one phrase for people ("viewed", "remind me later: shown again from
+ * 2026-03-02T09:00:00Z"…), as `herald inbox` writes it.
+ *
+ * Returns: (transfer none): the phrase
+ */
+const char *herald_inbox_message_get_state_text (HeraldInboxMessage *message);
+
+/**
+ * herald_inbox_message_get_until:
+ * @message: the inbox message
+ *
+ * Until when it waits: for %HERALD_INBOX_STATE_REMIND_LATER, when it is shown again; for
+ * %HERALD_INBOX_STATE_WAITING_FOR_ROOM, when the attention budget has room for it again.
+ *
+ * Returns: (transfer none) (nullable): the time, in UTC, or %NULL for the other states and
+ *   for a message that waits for room while the budget is smaller than its weight
+ */
+GDateTime *herald_inbox_message_get_until (HeraldInboxMessage *message);
+
+/**
+ * herald_inbox_message_get_withdrawn_since:
+ * @message: the inbox message
+ *
+ * For %HERALD_INBOX_STATE_WITHDRAWN, when its publisher's feed was first found without it.
+ *
+ * Returns: (transfer none) (nullable): the time, in UTC, or %NULL for the other states
+ */
+GDateTime *herald_inbox_message_get_withdrawn_since (HeraldInboxMessage *message);
+
+/**
+ * herald_inbox_message_get_muted_by_administrator:
+ * @message: the inbox message
+ *
+ * For %HERALD_INBOX_STATE_CATEGORY_MUTED, whether the administrator muted its category rather
+ * than the person.
+ *
+ * Returns: %TRUE when the administrator muted it
+ */
+gboolean herald_inbox_message_get_muted_by_administrator (HeraldInboxMessage *message);
 
 /**
  * HeraldClient:
@@ -298,6 +477,41 @@ gboolean herald_client_add_prompts_file (HeraldClient *client, const char *path,
 gboolean herald_client_add_prompt (HeraldClient *client, const char *name, const char *title, const char *body,
                                    const char *action_url, guint uses_until_prompt, double days_until_prompt,
                                    GError **error);
+
+/**
+ * herald_client_get_inbox:
+ * @client: the client
+ * @error: return location for an error
+ *
+ * The app's own messages that reached the person in the last 180 days, newest first, each with
+ * where it stands: for the app's own "What's new" page. Every message a check kept for this
+ * person, whatever happened next (shown, answered, held back by the attention budget or quiet,
+ * its category muted, withdrawn by its publisher). Reads without taking a lock and writes
+ * nothing; read it again after an answer (#HeraldClient::answered,
+ * herald_client_record_answer()) to show where the message stands now.
+ *
+ * Returns: (transfer full) (element-type HeraldInboxMessage): the messages, newest first, or
+ *   %NULL with @error set when the app's state or inbox cannot be read; %NULL without an error
+ *   when no message reached the person. Free it with `g_list_free_full (inbox, g_object_unref)`.
+ */
+GList *herald_client_get_inbox (HeraldClient *client, GError **error);
+
+/**
+ * herald_client_record_answer:
+ * @client: the client
+ * @message_id: the message's id in the feed
+ * @answer: view, remind, ignore or ok
+ * @error: return location for an error
+ *
+ * Records the person's answer to a message given in the app's own interface (its "What's new"
+ * page, say), exactly as the notification's button would record it; a notification of that
+ * message this client has on screen is taken off it (#HeraldClient::closed, closed-by-herald).
+ * Opening the link of a view is the app's to do.
+ *
+ * Returns: %TRUE, or %FALSE with @error set when @answer is none of the four or the answer
+ *   cannot be written (nothing is recorded then)
+ */
+gboolean herald_client_record_answer (HeraldClient *client, const char *message_id, const char *answer, GError **error);
 
 G_END_DECLS
 

@@ -14,6 +14,15 @@ final class DesktopSwitchesEndToEndTests: XCTestCase {
     }))
 
     /// Runs `herald check` of `feed` to its end (the feed served until then).
+    /// Turns the switch of GNOME Settings' app `id` (its settings id) off, in GLib's key-file
+    /// settings backend of the session (`GSETTINGS_BACKEND=keyfile`).
+    func switchOff(_ id: String, in session: DesktopSession) throws {
+        let settings = session.environment["XDG_CONFIG_HOME"]! + "/glib-2.0/settings"
+        try FileManager.default.createDirectory(atPath: settings, withIntermediateDirectories: true)
+        try "[org/gnome/desktop/notifications/application/\(id)]\nenable=false\n"
+            .write(toFile: settings + "/keyfile", atomically: true, encoding: .utf8)
+    }
+
     func check(_ session: DesktopSession, _ feed: String, environment: [String: String] = [:]) throws -> ChildProcess {
         let server = try session.serveFeed(feed)
         let run = try session.herald(["check", "--json", "--feed", server.url("feed.plist"), "--app-id", appID, "--show-on-first-launch"],
@@ -86,10 +95,7 @@ final class DesktopSwitchesEndToEndTests: XCTestCase {
         let session = try DesktopSession(capabilities: "body")
         defer { session.stop() }
         try installEntry(of: appID, in: session)
-        let settings = session.environment["XDG_CONFIG_HOME"]! + "/glib-2.0/settings"
-        try FileManager.default.createDirectory(atPath: settings, withIntermediateDirectories: true)
-        try "[org/gnome/desktop/notifications/application/org-example-tested]\nenable=false\n"
-            .write(toFile: settings + "/keyfile", atomically: true, encoding: .utf8)
+        try switchOff("org-example-tested", in: session)
         let run = try check(session, everyCategory, environment: ["GSETTINGS_BACKEND": "keyfile", "XDG_CURRENT_DESKTOP": "ubuntu:GNOME"])
         XCTAssertEqual(try session.notifyCalls().count, 0)
         let mute = "GNOME's notification settings, /org/gnome/desktop/notifications/application/org-example-tested/"
@@ -100,10 +106,7 @@ final class DesktopSwitchesEndToEndTests: XCTestCase {
         let session = try DesktopSession(capabilities: "body")
         defer { session.stop() }
         try installEntry(of: appID, in: session)
-        let settings = session.environment["XDG_CONFIG_HOME"]! + "/glib-2.0/settings"
-        try FileManager.default.createDirectory(atPath: settings, withIntermediateDirectories: true)
-        try "[org/gnome/desktop/notifications/application/org-example-tested]\nenable=false\n"
-            .write(toFile: settings + "/keyfile", atomically: true, encoding: .utf8)
+        try switchOff("org-example-tested", in: session)
         _ = try check(session, everyCategory, environment: ["GSETTINGS_BACKEND": "keyfile", "XDG_CURRENT_DESKTOP": "KDE"])
         XCTAssertGreaterThan(try session.notifyCalls().count, 0, "Plasma does not obey GNOME's switch, and neither does Herald there")
     }
@@ -111,10 +114,7 @@ final class DesktopSwitchesEndToEndTests: XCTestCase {
     func testInAGnomeSessionAnAppWithoutAnEntryFollowsHeraldsOwnSwitch() throws {
         let session = try DesktopSession(capabilities: "body")
         defer { session.stop() }
-        let settings = session.environment["XDG_CONFIG_HOME"]! + "/glib-2.0/settings"
-        try FileManager.default.createDirectory(atPath: settings, withIntermediateDirectories: true)
-        try "[org/gnome/desktop/notifications/application/org-herald-agent]\nenable=false\n"
-            .write(toFile: settings + "/keyfile", atomically: true, encoding: .utf8)
+        try switchOff("org-herald-agent", in: session)
         let run = try check(session, everyCategory, environment: ["GSETTINGS_BACKEND": "keyfile", "XDG_CURRENT_DESKTOP": "GNOME"])
         XCTAssertEqual(try session.notifyCalls().count, 0)
         let mute = "GNOME's notification settings, /org/gnome/desktop/notifications/application/org-herald-agent/"

@@ -70,21 +70,28 @@ package struct PersonInbox {
     /// Records `answer` to `message` as the notification's button would (`CheckPolicy.applyFromApp`,
     /// in the app's locked state update; the attention budget is not touched). A view of a
     /// message without a link is recorded as an acknowledgement (OK), as its notification's only
-    /// button does. A message viewed or ignored already is left as it was.
+    /// button does. A message viewed or ignored already is left as it was. A message handed over
+    /// (to GNOME Shell's list, the portal or the agent) is taken off the screen as its own
+    /// button's answer takes it: its notification would answer nothing any more.
     ///
     /// - Returns: the earlier answer ("viewed", "ignored") when there was one, and nothing was
     ///   recorded; `nil` when `answer` was.
+    @MainContext
     package func record(_ answer: Answer, to message: InboxMessage) throws(PersonInboxError) -> String? {
         let store = try store(of: message.appID)
         let context = PolicyContext(configuration: CheckConfiguration(), now: now, isLive: isLive)
         let given: Answer = answer == .view && message.link == nil ? .ok : answer
         do {
-            return try store.update { state -> String? in
+            var handedOver: Handover?
+            let earlier = try store.update { state -> String? in
                 if state.ignored?.contains(message.id) == true { return "ignored" }
                 if state.viewed.contains(message.id) { return "viewed" }
+                handedOver = state.handedOver[message.id]
                 state = CheckPolicy.applyFromApp(given, to: message.id, state: state, in: context)
                 return nil
             }
+            if let handedOver { HandoverBus.withdraw(appID: message.appID, key: message.id, handedOver) }
+            return earlier
         } catch {
             throw PersonInboxError("\(message.appID): " + StateStoreError(error, writing: "the state").description)
         }

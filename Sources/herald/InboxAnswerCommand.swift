@@ -49,7 +49,13 @@ struct InboxAnswerOptions: ParsableArguments {
         let reading = InboxReading()
         let message = try reading.message(id, of: appID)
         let earlier: String?
-        do throws(PersonInboxError) { earlier = try reading.inbox.record(answer, to: message) } catch {
+        // The command runs on the main thread, the main context's, as a withdrawal from the screen must.
+        let recorded = MainContext.assumeIsolated { () -> Result<String?, PersonInboxError> in
+            do throws(PersonInboxError) { return .success(try reading.inbox.record(answer, to: message)) } catch { return .failure(error) }
+        }
+        switch recorded {
+        case .success(let answered): earlier = answered
+        case .failure(let error):
             EventReporter.complain(error.description)
             throw ExitCode(.cannotCreate)
         }

@@ -36,6 +36,26 @@ final class InboxEndToEndTests: XCTestCase {
 
     var ledgerFile: (DesktopSession) -> URL = { URL(fileURLWithPath: $0.environment["XDG_STATE_HOME"]! + "/herald/attention/ledger.json") }
 
+    func testAnAnswerFromTheInboxTakesAMessageHandedOverToTheAgentOffTheScreen() throws {
+        let session = try DesktopSession(server: .none, bus: false, display: false)
+        addTeardownBlock { session.stop() }
+        try session.startBus(activating: "org.herald.Agent", command: TestPaths.agent + " --idle-exit 5")
+        try session.startMockServer(capabilities: "actions body")
+        let server = try session.serveFeed(Fixtures.xmlFeed(["2027/01/03": ["Title": "Version 2 is out", "ActionURL": "https://example.com/v2"]]))
+        let run = try session.herald(["check", "--json", "--feed", server.url("feed.plist"), "--app-id", app, "--app-version", "1.0",
+                                      "--show-on-first-launch", "--force"])
+        XCTAssertEqual(run.wait(), 0, run.errorOutput)
+        XCTAssertEqual(run.events.filter { $0["event"] as? String == "shown" }.map { $0["handedOver"] as? String }, ["agent"], run.output)
+        XCTAssertTrue(eventually(within: 10) { ((try? session.notifyCalls().count) ?? 0) == 1 }, "the agent shows it")
+        XCTAssertEqual(try session.run(["inbox", "ignore", "2027/01/03"]), ToolRun(status: 0, output: "\(app) 2027/01/03: ignored\n"))
+        XCTAssertTrue(eventually(within: 10) {
+            // The mock server numbers its notifications from 1: the one shown is 1.
+            (try? session.serverCalls())?.contains { $0.method == "CloseNotification" && ($0.args.first as? Int) == 1 } ?? false
+        }, "the agent takes the notification off the screen: \(String(describing: try? session.serverCalls().map(\.method)))")
+        XCTAssertEqual(try session.state(appID: app)["ignored"] as? [String], ["2027/01/03"])
+        XCTAssertNil((try session.state(appID: app)["handedOver"] as? [String: Any])?["2027/01/03"], "handed over no more")
+    }
+
     func testTheInboxListsWhatReachedThePersonWithItsStateNewestFirst() throws {
         let (session, server) = try sessionShowingOne()
         XCTAssertEqual(try session.run(["inbox"]), ToolRun(status: 0, output: "no message reached you through Herald in the last 180 days\n"))

@@ -217,6 +217,16 @@ package struct FeedProblem: Error, Sendable, Equatable, CustomStringConvertible 
 }
 
 extension FeedProblem {
+    /// Why a feed may not give a message the id `key`: `idRefusal`'s reason, or the id is one
+    /// Herald keeps for the messages it makes itself (What's new, `WhatsNewPolicy.idPrefix`),
+    /// which no publisher may answer for or withdraw.
+    package static func feedIDRefusal(_ key: String) -> String? {
+        if WhatsNewPolicy.isMessageID(key) {
+            return "the message id begins with “\(WhatsNewPolicy.idPrefix)”, which Herald keeps for the What's new messages it makes itself"
+        }
+        return idRefusal(key)
+    }
+
     /// Why a message id cannot be used, or `nil` when it can: an id holding a control character
     /// (NUL, a line break, an escape, C1) is refused as its entry's problem, at decode. Every
     /// path the id takes afterwards carries it whole: C, and so D-Bus, GNOME Shell's list and

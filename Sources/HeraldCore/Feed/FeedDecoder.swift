@@ -85,7 +85,7 @@ package enum FeedDecoder {
                 let documentEntry = list.moveElement(from: position)
                 list.initializeElement(at: position, to: DocumentEntry(key: "", body: .unreadable))
                 let key = documentEntry.key
-                if let refusal = FeedProblem.idRefusal(key) {
+                if let refusal = FeedProblem.feedIDRefusal(key) {
                     // Not among the skipped entries either: `herald validate` lists it as an
                     // entry that cannot be read at all.
                     entries[key] = nil

@@ -171,6 +171,13 @@ final class HostileJSONTests: XCTestCase {
         XCTAssertNil(FeedProblem.idRefusal("2026/01/01 é 😀 \u{200B}"), "only control characters")
     }
 
+    func testAFeedCannotGiveAMessageTheIdOfHeraldsOwnWhatsNew() throws {
+        let feed = try FeedDecoder.decode(Data(#"{"a": {"Title": "ok"}, "whats-new/9.0": {"Title": "Not Herald's"}}"#.utf8))
+        XCTAssertEqual(Array(feed.entries.keys), ["a"])
+        XCTAssertEqual(feed.problems, [FeedProblem(key: "whats-new/9.0",
+                                                   reason: "the message id begins with “whats-new/”, which Herald keeps for the What's new messages it makes itself")])
+    }
+
     func testSurrogatePairIsOneCharacter() throws {
         let feed = try FeedDecoder.decode(Data(#"{"a": {"Title": "\ud83d\ude00 \u00e9"}}"#.utf8))
         XCTAssertEqual(feed.entries["a"]?.title, "😀 é")

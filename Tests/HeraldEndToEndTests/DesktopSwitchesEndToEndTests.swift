@@ -87,6 +87,13 @@ final class DesktopSwitchesEndToEndTests: XCTestCase {
             "2024/01/05 category survey muted by the user for every app (\(notifyrc))",
             "2024/01/03 category promotion muted by the user for every app (\(notifyrc))",
         ])
+        // herald inbox says so too, as the app's own check does.
+        let inbox = try session.run(["inbox", "--app-id", appID, "--json"])
+        XCTAssertEqual(inbox.status, 0, inbox.description)
+        let states = inbox.output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .map { "\($0["id"] as? String ?? "?") \($0["state"] as? String ?? "?")" }
+        XCTAssertEqual(states.filter { $0.hasPrefix("2024/01/05") || $0.hasPrefix("2024/01/03") },
+                       ["2024/01/05 category-muted", "2024/01/03 category-muted"])
     }
 
     /// GNOME Settings → Notifications → the app → off writes `enable=false` under the app's path

@@ -194,31 +194,42 @@ class DesktopMatrixCase: XCTestCase {
         case failed(String)
     }
 
-    /// Runs `step`; where it fails and the portal's gtk backend died while it ran
-    /// (xdg-desktop-portal-gtk 1.14 can crash as it draws or on a click, and D-Bus activation
-    /// starts it again on a desktop), it starts the backend again, forgets the state and runs the
-    /// step once more. Any other failure fails the test at once; a second failure names the first.
+    /// Runs `step`; where it fails because the portal's gtk backend failed under it, it starts
+    /// the backend again, forgets the state and runs the step again, up to three attempts in all.
+    /// xdg-desktop-portal-gtk 1.14 can corrupt its heap as it draws or on a click: it aborts
+    /// ("free(): invalid pointer") at once or a while later, and may lose a click before it does;
+    /// D-Bus activation starts it again on a desktop. The backend failed under the step where it
+    /// died during it (or within a few seconds after the step failed), died just before it, or
+    /// lost a click the server reported. Any other failure fails the test at once; the last
+    /// failure names the earlier ones.
     func againIfThePortalBackendDied<Value>(_ step: () throws -> Step<Value>) throws -> Value? {
-        let deathsBefore = desktop.portalBackendDeaths
-        var outcome = try step()
-        // A death just before the step counts too: what the dead backend left on screen can
-        // stand in front of the step's own notification.
-        if case .failed(let first) = outcome, desktop.portalBackendDeaths > deathsBefore || desktop.portalBackendEnds.count > testBackendEnds {
+        var failures: [String] = []
+        // A death just before the first attempt counts too: what the dead backend left on screen
+        // can stand in front of the step's own notification.
+        var endsBefore = testBackendEnds
+        for attempt in 1...3 {
+            let deathsBefore = desktop.portalBackendDeaths
+            let mark = desktop.mark()
+            switch try step() {
+            case .done(let value):
+                testBackendEnds = desktop.portalBackendEnds.count
+                return value
+            case .failed(let failure):
+                failures.append(failure)
+            }
+            guard attempt < 3, server.throughPortal else { break }
+            let diedUnderTheStep = eventually(within: 5) { desktop.portalBackendDeaths > deathsBefore } || desktop.portalBackendEnds.count > endsBefore
+            if !diedUnderTheStep {
+                guard desktop.portalBackendLostAClick(since: mark) else { break }
+                try desktop.restartPortalBackend(because: "it lost a click: \(desktop.invokedActions(since: mark))")
+            }
+            endsBefore = desktop.portalBackendEnds.count
             try desktop.clearScreen()
             desktop.resetState()
-            outcome = try step()
-            if case .failed(let second) = outcome {
-                outcome = .failed("\(second)\n(a second attempt: the first, with the portal's gtk backend dying, failed with: \(first))")
-            }
         }
-        switch outcome {
-        case .done(let value):
-            testBackendEnds = desktop.portalBackendEnds.count
-            return value
-        case .failed(let failure):
-            XCTFail(failure)
-            return nil
-        }
+        let earlier = failures.dropLast().enumerated().map { "\n(attempt \($0.offset + 1), the portal's gtk backend failing under it: \($0.element))" }
+        XCTFail(failures.last! + earlier.joined())
+        return nil
     }
 
     /// Shows one message, presses the button labelled `label` and returns the run, ended.
@@ -243,8 +254,11 @@ class DesktopMatrixCase: XCTestCase {
             try desktop.click(x: point.x, y: point.y)
             let status = seen.run.wait(seconds: 15)
             guard status == 0 else {
+                let screen = (try? desktop.screenshot("unanswered-\(id)")) ?? "no screenshot"
                 seen.run.stop()
-                return .failed("\(server.rawValue): \(label) does not end the check (\(String(describing: status)))\n\(seen.run.output)\(seen.run.errorOutput)\nsignals: \(desktop.invokedActions(since: mark))\n\(desktop.endedProcesses)")
+                return .failed("\(server.rawValue): \(label) does not end the check (\(String(describing: status)))\n\(seen.run.output)\(seen.run.errorOutput)"
+                               + "\nclicked at \(point.x),\(point.y) of: \(seen.text.normalized)\nthe screen after: \(screen)"
+                               + "\nsignals: \(desktop.invokedActions(since: mark))\n\(desktop.endedProcesses)")
             }
             return .done(seen.run)
         }

@@ -282,7 +282,9 @@ public final class RealDesktop {
         }
     }
 
-    private var notificationDaemon: ChildProcess?
+    /// The server's own process where `clearScreen()` may start it again (notification-daemon,
+    /// xfce4-notifyd).
+    private var serverProcess: ChildProcess?
     private var portalBackend: ChildProcess?
     /// How each xdg-desktop-portal-gtk that died ended (it is started again, as activation does).
     public private(set) var portalBackendEnds: [String] = []
@@ -300,39 +302,59 @@ public final class RealDesktop {
     /// push new ones off the screen. It is restarted; the others need nothing.
     /// dunst keeps a notification up after an action chosen in its menu; they are closed.
     /// And a portal backend that has died is started again, as D-Bus activation does on a real
-    /// desktop (xdg-desktop-portal-gtk 1.14 can abort, "free(): invalid pointer", on a click).
+    /// desktop (xdg-desktop-portal-gtk 1.14 can abort, "free(): invalid pointer", on a click), and
+    /// what it left on the screen is taken down.
     public func clearScreen() throws {
         if server.throughPortal, let gtk = portalBackend, !gtk.process.isRunning {
             portalBackendEnds.append("exit \(gtk.process.terminationStatus): \(gtk.errorOutput.suffix(300))")
             processes.removeAll { $0 === gtk }
-            portalBackend = try spawn("/usr/libexec/xdg-desktop-portal-gtk", [], name: "xdg-desktop-portal-gtk-\(processes.count)",
-                                      environment: ["XDG_CURRENT_DESKTOP": server == .portalToGnomeShell ? "GNOME" : "XFCE"])
-            try waitForName("org.freedesktop.impl.portal.desktop.gtk", portalBackend!)
+            try startPortalBackend()
         }
-        if server == .portalToGnomeShell, portalBackendEnds.count > backendEndsCleared {
-            // A backend that died leaves the shell's banner of what it last posted standing in
-            // front of whatever comes next, its buttons answering nobody. A click on a banner's
-            // body activates it and takes it down (on an empty desktop the click does nothing).
+        if portalBackendEnds.count > backendEndsCleared {
             backendEndsCleared = portalBackendEnds.count
+            try clearWhatTheDeadBackendLeft()
+        }
+        if server == .dunst { _ = try runToCompletion("/usr/bin/dunstctl", ["close-all"], environment: environment) }
+        if server == .notificationDaemon { try restartServerProcess() }
+    }
+
+    /// A portal backend that died leaves what it last posted standing in front of whatever comes
+    /// next, its buttons answering nobody: the server sends their `ActionInvoked` to a name no
+    /// longer on the bus.
+    private func clearWhatTheDeadBackendLeft() throws {
+        switch server {
+        case .portalToGnomeShell:
+            // A click on a banner's body activates it and takes it down (on an empty desktop the
+            // click does nothing).
             for _ in 0..<3 {
                 try click(x: 640, y: 70)
                 Thread.sleep(forTimeInterval: 0.7)
             }
             try pointer(to: 640, 500)
+        case .portalToXfce4Notifyd:
+            // xfce4-notifyd keeps a bubble up while the pointer is on it, and closes none of a
+            // sender that went: started again, it takes them all down.
+            try restartServerProcess()
+        default:
+            break
         }
-        if server == .dunst { _ = try runToCompletion("/usr/bin/dunstctl", ["close-all"], environment: environment) }
-        guard server == .notificationDaemon, let old = notificationDaemon else { return }
+    }
+
+    /// Stops the server's own process (notification-daemon, xfce4-notifyd) and starts it again,
+    /// which takes down every bubble it had up.
+    private func restartServerProcess() throws {
+        guard let old = serverProcess else { return }
         old.stop()
         processes.removeAll { $0 === old }
-        guard eventually({ !self.nameHasOwner("org.freedesktop.Notifications") }) else { throw TestSetupError("notification-daemon did not stop") }
-        try startServer()
+        guard eventually({ !self.nameHasOwner("org.freedesktop.Notifications") }) else { throw TestSetupError("\(server.rawValue) did not stop") }
+        if server == .notificationDaemon { try startServer() } else { try startXfce4Notifyd(settings: false) }
     }
 
     private func startServer() throws {
         switch server {
         case .notificationDaemon:
             let child = try spawn("/usr/lib/notification-daemon/notification-daemon", [], name: "notification-daemon-\(processes.count)")
-            notificationDaemon = child
+            serverProcess = child
             try waitForName("org.freedesktop.Notifications", child)
         case .dunst:
             let dunstrc = directory.appendingPathComponent("dunstrc")
@@ -372,10 +394,14 @@ public final class RealDesktop {
         }
     }
 
-    private func startXfce4Notifyd() throws {
-        let xfconf = try spawn(RealServer.xfconfd, [], name: "xfconfd")
-        try waitForName("org.xfce.Xfconf", xfconf)
-        let child = try spawn(RealServer.xfce4NotifydProgram, [], name: "xfce4-notifyd")
+    /// Starts xfce4-notifyd, and first the settings daemon it reads (xfconfd) unless `settings` is false.
+    private func startXfce4Notifyd(settings: Bool = true) throws {
+        if settings {
+            let xfconf = try spawn(RealServer.xfconfd, [], name: "xfconfd")
+            try waitForName("org.xfce.Xfconf", xfconf)
+        }
+        let child = try spawn(RealServer.xfce4NotifydProgram, [], name: "xfce4-notifyd-\(processes.count)")
+        serverProcess = child
         try waitForName("org.freedesktop.Notifications", child)
     }
 
@@ -451,11 +477,42 @@ public final class RealDesktop {
         let portal = ["XDG_CURRENT_DESKTOP": desktop]
         let store = try spawn("/usr/libexec/xdg-permission-store", ["--replace"], name: "xdg-permission-store", environment: portal)
         try waitForName("org.freedesktop.impl.portal.PermissionStore", store)
-        let gtk = try spawn("/usr/libexec/xdg-desktop-portal-gtk", [], name: "xdg-desktop-portal-gtk", environment: portal)
-        portalBackend = gtk
-        try waitForName("org.freedesktop.impl.portal.desktop.gtk", gtk)
+        try startPortalBackend()
         let main = try spawn("/usr/libexec/xdg-desktop-portal", ["--verbose"], name: "xdg-desktop-portal", environment: portal)
         try waitForName("org.freedesktop.portal.Desktop", main)
+    }
+
+    /// Starts the portal's gtk backend, as D-Bus activation does on the desktop the server stands for.
+    private func startPortalBackend() throws {
+        let gtk = try spawn("/usr/libexec/xdg-desktop-portal-gtk", [], name: "xdg-desktop-portal-gtk-\(processes.count)",
+                            environment: ["XDG_CURRENT_DESKTOP": server == .portalToGnomeShell ? "GNOME" : "XFCE"])
+        portalBackend = gtk
+        try waitForName("org.freedesktop.impl.portal.desktop.gtk", gtk)
+    }
+
+    /// Whether the portal's gtk backend lost a click since `mark`: the notification server said a
+    /// button was pressed (`ActionInvoked` of org.freedesktop.Notifications) more often than the
+    /// backend passed it on to the portal (`ActionInvoked` of org.freedesktop.impl.portal.Notification).
+    /// xdg-desktop-portal-gtk 1.14 can corrupt its heap ("free(): invalid pointer") and go on
+    /// running a while before it aborts; what it loses then never reaches the app.
+    public func portalBackendLostAClick(since mark: Int) -> Bool {
+        guard server.throughPortal else { return false }
+        let invoked = busMessages(since: mark).filter { $0["type"] as? String == "signal" && $0["member"] as? String == "ActionInvoked" }
+        func count(_ interface: String) -> Int { invoked.filter { $0["interface"] as? String == interface }.count }
+        return count("org.freedesktop.Notifications") > count("org.freedesktop.impl.portal.Notification")
+    }
+
+    /// Stops a portal backend that lost a click (`portalBackendLostAClick`) and starts it again,
+    /// as one that died is (`clearScreen()`); its end is recorded with `portalBackendEnds`.
+    public func restartPortalBackend(because reason: String) throws {
+        guard server.throughPortal, let gtk = portalBackend else { return }
+        gtk.stop()
+        processes.removeAll { $0 === gtk }
+        portalBackendEnds.append("stopped: \(reason): \(gtk.errorOutput.suffix(300))")
+        guard eventually({ !self.nameHasOwner("org.freedesktop.impl.portal.desktop.gtk") }) else {
+            throw TestSetupError("xdg-desktop-portal-gtk did not leave the bus")
+        }
+        try startPortalBackend()
     }
 
     /// A Flatpak app's desktop entry is exported to the host; GNOME Shell refuses

@@ -32,12 +32,7 @@ package final class ApplicationAction {
         let type = g_variant_type_new(parameterType)
         defer { g_variant_type_free(type) }
         guard let action = g_simple_action_new(name, type) else { return nil }
-        let activated: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, parameter, pointer in
-            CallbackBox<DBusValue>.invoke(pointer, parameter.map(DBusValue.init) ?? .tuple([]))
-        }
-        g_signal_connect_data(UnsafeMutableRawPointer(action), "activate", unsafeBitCast(activated, to: GCallback.self),
-                              CallbackBox<DBusValue>(onActivate).retainedPointer(), { pointer, _ in CallbackBox<DBusValue>.release(pointer) },
-                              GConnectFlags(rawValue: 0))
+        SignalHandler.connectActivation(of: action) { parameter in onActivate(parameter ?? .tuple([])) }
         g_action_map_add_action(OpaquePointer(application), action)
         self.application = .allocate(capacity: 1)
         g_weak_ref_init(self.application, UnsafeMutableRawPointer(application))

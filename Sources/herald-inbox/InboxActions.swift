@@ -16,8 +16,8 @@ enum InboxActions {
     static func add(to application: UnsafeMutablePointer<GtkApplication>, window: InboxWindow) {
         for name in ["view", "ignore", "mute", "unmute", "budget"] {
             add(name, parameterType: "s", to: application) { parameter in
-                guard let parameter else { return }
-                run(name, parameter: String(cString: g_variant_get_string(OpaquePointer(parameter), nil)), window: window)
+                guard case .string(let parameter)? = parameter else { return }
+                run(name, parameter: parameter, window: window)
             }
         }
         add("refresh", parameterType: nil, to: application) { _ in window.refresh() }
@@ -54,11 +54,11 @@ enum InboxActions {
     }
 
     private static func add(_ name: String, parameterType: String?, to application: UnsafeMutablePointer<GtkApplication>,
-                            _ run: @escaping @MainContext (UnsafeMutableRawPointer?) -> Void) {
+                            _ run: @escaping @MainContext (DBusValue?) -> Void) {
         let type: OpaquePointer? = parameterType.flatMap { g_variant_type_new($0) }
         let action = g_simple_action_new(name, type)!
         if let type { g_variant_type_free(type) }
-        SignalHandler.connect(UnsafeMutableRawPointer(action), "activate", run)
+        SignalHandler.connectActivation(of: action, run)
         g_action_map_add_action(OpaquePointer(application), action)
         g_object_unref(UnsafeMutableRawPointer(action))
     }

@@ -123,7 +123,7 @@ final class InboxWindow {
         adw_action_row_add_suffix(OpaquePointer(rowWidget), switchWidget)
         adw_action_row_set_activatable_widget(OpaquePointer(rowWidget), switchWidget)
         if toggle.isLocked { gtk_widget_set_sensitive(rowWidget, 0) }
-        SignalHandler.connect(UnsafeMutableRawPointer(switchWidget), "notify::active") { [application] _ in
+        SignalHandler.connectIgnoringArgument(UnsafeMutableRawPointer(switchWidget), "notify::active") { [application] in
             let action = toggle.change(to: gtk_switch_get_active(OpaquePointer(switchWidget)) != 0).action
             InboxActions.activate(action.name, action.parameter, in: application)
         }

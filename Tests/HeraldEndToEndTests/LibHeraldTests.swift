@@ -309,10 +309,7 @@ final class LibHeraldTests: XCTestCase {
             "public string id { get; construct; }",
             "public string? title { get; construct; }",
         ])
-        let program = prefix.appendingPathComponent("libherald_message").path
-        try InstalledLibHerald.build("/usr/bin/valac", ["--enable-experimental-non-null", "--fatal-warnings",
-                                                         "--vapidir", prefix.appendingPathComponent("share/vala/vapi").path, "--pkg", "herald-1",
-                                                         "-o", program, TestPaths.support("libherald_message.vala")])
+        let program = try InstalledLibHerald.buildVala(TestPaths.support("libherald_message.vala"), named: "libherald_message")
         let session = try agentSession(display: false)
         let server = try session.serveFeed(feed)
         let app = try start([program], in: session, feed: server.url("feed.plist"))
@@ -405,7 +402,14 @@ final class LibHeraldTests: XCTestCase {
         try assertTheAppReadsItsInboxAfterARealCheck(["/usr/bin/gjs", TestPaths.support("libherald_inbox.js")])
     }
 
-    /// The app (libherald_inbox.py or .js) shows the newer message, hears "remind" clicked, and
+    /// From Vala, built with its non-null checks: the same inbox, read the same way through the
+    /// .vapi (the list handed over, the nullable link and times).
+    func testAValaAppReadsItsOwnInboxWithEachMessagesStateAfterARealCheck() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/valac") else { throw XCTSkip("valac is not installed (Debian: valac)") }
+        try assertTheAppReadsItsInboxAfterARealCheck([try InstalledLibHerald.buildVala(TestPaths.support("libherald_inbox.vala"), named: "libherald_inbox")])
+    }
+
+    /// The app (libherald_inbox.py, .js or .vala) shows the newer message, hears "remind" clicked, and
     /// prints its inbox before and after recording "view" for the other one.
     func assertTheAppReadsItsInboxAfterARealCheck(_ command: [String], file: StaticString = #filePath, line: UInt = #line) throws {
         let session = try agentSession(display: false)
@@ -667,6 +671,15 @@ enum InstalledLibHerald {
         let run = try runToCompletion("/usr/bin/pkg-config", arguments, environment: try environment())
         guard run.status == 0 else { throw TestSetupError("pkg-config \(arguments.joined(separator: " ")) failed") }
         return run.output.split(whereSeparator: \.isWhitespace).map(String.init)
+    }
+
+    /// Builds the Vala program `source` into the prefix as `name` with the installed herald-1.vapi
+    /// and valac's non-null checks, warnings as errors; its path.
+    static func buildVala(_ source: String, named name: String) throws -> String {
+        let program = try prefix().appendingPathComponent(name).path
+        try build("/usr/bin/valac", ["--enable-experimental-non-null", "--fatal-warnings", "--vapidir", try prefix().appendingPathComponent("share/vala/vapi").path,
+                                     "--pkg", "herald-1", "-o", program, source])
+        return program
     }
 
     /// Builds the C program `source` into the prefix as `name` with the command the C example's

@@ -74,7 +74,7 @@ final class DesktopSwitchesEndToEndTests: XCTestCase {
         XCTAssertEqual(try hintsOfEveryCategory(appHasEntry: true), expectedHints(entry: appID))
     }
 
-    /// System Settings → Notifications → Herald → Offers → "Show a message in a popup" off writes
+    /// System Settings → Notifications → Herald → Promotions → "Show a message in a popup" off writes
     /// `Action=Sound` (or an empty `Action`) to ~/.config/herald.notifyrc.
     func testACategoryTurnedOffInThePersonsNotifyrcIsHeldBackAsMutedByThePersonForEveryApp() throws {
         let session = try DesktopSession(capabilities: "body")

@@ -18,9 +18,9 @@ extension RealDesktopHandoverTests {
         return run
     }
 
-    /// Herald's notifyrc installed where Plasma reads it, and the person's own turning offers off
-    /// as System Settings → Notifications → Herald → Offers writes it: Plasma is sent, and draws,
-    /// the announcement alone, named as Herald's event; the offer is held back as the person's mute.
+    /// Herald's notifyrc installed where Plasma reads it, and the person's own turning promotions off
+    /// as System Settings → Notifications → Herald → Promotions writes it: Plasma is sent, and draws,
+    /// the announcement alone, named as Herald's event; the promotion is held back as the person's mute.
     func testOnPlasmaAnEventTurnedOffInThePersonsNotifyrcIsNotShownAndAnotherIs() throws {
         let desktop = try desktop(.plasma)
         let installed = desktop.environment["XDG_DATA_HOME"]! + "/knotifications5"

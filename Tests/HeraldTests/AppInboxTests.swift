@@ -8,6 +8,8 @@ import XCTest
 /// An app's own inbox (`Herald.inbox()`), on HeraldTesting's in-memory parts: the messages its
 /// checks kept for the person, newest first, with their state, for the app's "What's new" page.
 final class AppInboxTests: XCTestCase {
+    /// Nothing before a check; while the delegate hears `didShow`, the message on the screen is
+    /// shown; after the check, each message kept with its answer or where it waits.
     func testTheAppsInboxListsWhatItsChecksKeptForThePersonWithTheirState() throws {
         let directory = try Fixtures.temporaryDirectory("herald-app-inbox")
         let file = directory.appendingPathComponent("feed.plist")
@@ -23,7 +25,10 @@ final class AppInboxTests: XCTestCase {
             let (_, _, herald, recorder) = try CheckPipelineTests.pipeline(file.absoluteString, check: check, clock: clock)
             XCTAssertEqual(try herald.inbox(), [], "nothing has reached the person before a check")
             recorder.answer = "view"
+            var whileShown: [InboxMessage.State]?
+            recorder.onShow = { whileShown = (try? herald.inbox())?.map(\.state) }
             recorder.run { herald.appLaunched() }
+            XCTAssertEqual(whileShown, [.shown, .due], "in didShow, the message on the screen is shown")
             XCTAssertEqual(recorder.events.last, "finished")
             XCTAssertEqual(try herald.inbox(), [
                 InboxMessage(appID: "org.example.Pipeline", id: "2026/11/02", title: "Version 2", message: "Faster.",

@@ -171,7 +171,8 @@ package enum InboxPolicy {
     /// Where one message stands at `now`, the first that holds of: withdrawn by its publisher;
     /// ignored; viewed; its category muted; put off with remind me later; waiting in the
     /// attention ledger for room (with the budget's next free moment,
-    /// `AttentionPolicy.shortfall`) or for quiet to end; shown; due.
+    /// `AttentionPolicy.shortfall`) or for quiet to end; shown (or on the screen now, held by a
+    /// running check); due.
     package static func state(of record: Inbox.Record, key: String, app: String, in standing: Standing, now: Date,
                               isLive: (HeraldState.Claim) -> Bool) -> InboxMessage.State {
         if let since = record.withdrawn { return .withdrawn(since: since) }
@@ -190,6 +191,9 @@ package enum InboxPolicy {
             default: return .waitingForRoom(until: now)
             }
         }
-        return standing.state.shows[key] == nil ? .due : .shown
+        if standing.state.shows[key] != nil { return .shown }
+        // On the screen now: its check records the showing when it ends.
+        if let claim = standing.state.presenting[key], claim.until > now, isLive(claim) { return .shown }
+        return .due
     }
 }

@@ -141,6 +141,23 @@ final class InboxPolicyTests: XCTestCase {
                                      reached: now.addingTimeInterval(-60), lastShown: now.addingTimeInterval(-60), state: .shown)])
     }
 
+    /// While its check still runs (an app's delegate hearing `didShow`), a message on the screen
+    /// is shown, though the showing is recorded when the check ends; once that check is gone
+    /// without recording it, or its claim lapsed, it is due again.
+    func testAMessageOnTheScreenOfARunningCheckIsShownBeforeItsShowingIsRecorded() {
+        var state = HeraldState()
+        let claim = HeraldState.Claim(processID: 41, check: "c", until: now.addingTimeInterval(60))
+        state.presenting["a"] = claim
+        let record = record("a", reached: now)
+        func stands(_ state: HeraldState, live: Bool) -> InboxMessage.State {
+            InboxPolicy.state(of: record, key: "a", app: app, in: .init(state: state), now: now, isLive: { $0 == claim && live })
+        }
+        XCTAssertEqual(stands(state, live: true), .shown)
+        XCTAssertEqual(stands(state, live: false), .due, "its check is gone")
+        state.presenting["a"]?.until = now.addingTimeInterval(-1)
+        XCTAssertEqual(stands(state, live: true), .due, "its claim lapsed")
+    }
+
     func testAnsweredMessagesShowTheirAnswer() {
         var answers = HeraldState()
         answers.viewed = ["v"]

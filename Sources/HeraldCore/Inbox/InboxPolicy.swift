@@ -152,7 +152,9 @@ package enum InboxPolicy {
     }
 
     /// The messages of `app` in the inbox, newest first, each with where it stands at `now`
-    /// (`state(of:key:app:in:now:isLive:)`); what `bounded` would drop is left out.
+    /// (`state(of:key:app:in:now:isLive:)`); what `bounded` would drop is left out. Dates in
+    /// the future are read as a check reads them (`CheckPolicy.distrustingFutureDates`): a
+    /// reminder set with the clock a year ahead is due a remind period from now, not in a year.
     ///
     /// - Parameter isLive: whether the check holding a claim on a showing still runs
     ///   (`AttentionPolicy.counts`).
@@ -160,6 +162,7 @@ package enum InboxPolicy {
                                  isLive: (HeraldState.Claim) -> Bool = { _ in false }) -> [InboxMessage] {
         let records = bounded(inbox, now: now).apps[app] ?? [:]
         var standing = standing
+        standing.state = CheckPolicy.distrustingFutureDates(in: standing.state, now: now)
         standing.ledger = AttentionPolicy.pruned(standing.ledger, now: now, isLive: isLive)
         return records.sorted { newerFirst(($0.key, $0.value.reached), ($1.key, $1.value.reached)) }.map { key, record in
             InboxMessage(appID: app, id: key, title: record.title, message: record.message, link: record.link, button: record.button,

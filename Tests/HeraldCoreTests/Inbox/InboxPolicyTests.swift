@@ -168,6 +168,18 @@ final class InboxPolicyTests: XCTestCase {
                        [.viewed, .ignored, .remindLater(until: now.addingTimeInterval(days(1) - 3600))])
     }
 
+    /// A reminder and a showing dated a year ahead (a check run with the clock wrong) are read as
+    /// now, as the next check reads them: the message comes back a remind period from now.
+    func testDatesInTheFutureAreReadAsNowAsACheckReadsThem() {
+        var state = HeraldState()
+        state.reminded["r"] = now.addingTimeInterval(days(365))
+        state.shows["r"] = .init(count: 1, last: now.addingTimeInterval(days(365)))
+        let inbox = Inbox(apps: [app: ["r": record("r", reached: now)]])
+        XCTAssertEqual(InboxPolicy.messages(of: app, in: inbox, standing: .init(state: state, remindPeriod: days(1)), now: now),
+                       [InboxMessage(appID: app, id: "r", title: "Title r", message: "Text of r", category: "announcement", reached: now,
+                                     lastShown: now, state: .remindLater(until: now.addingTimeInterval(days(1))))])
+    }
+
     func testAMessageWaitingForRoomSaysWhenTheBudgetHasRoomAgain() {
         let ledger = AttentionLedger(
             shows: (1...3).map { .init(app: "org.other", key: "o\($0)", at: now.addingTimeInterval(-Double($0) * 3600), weight: 1) },

@@ -18,8 +18,7 @@ extension Herald {
         let decision = (try? offSwitches()) ?? .none
         do {
             let standing = InboxPolicy.Standing(state: try store.inspect() ?? HeraldState(), ledger: try ledger.snapshot(),
-                                                mutedCategories: decision.mutedCategories, budget: decision.budget,
-                                                remindPeriod: configuration.check.remindPeriod.seconds)
+                                                switches: decision, remindPeriod: configuration.check.remindPeriod.seconds)
             return InboxPolicy.messages(of: configuration.appID, in: try inboxStore.snapshot(), standing: standing, now: now(),
                                         isLive: running.isLive)
         } catch {

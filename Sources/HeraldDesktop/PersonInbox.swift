@@ -21,8 +21,8 @@ package struct PersonInbox {
     }
 
     /// The messages of `appID`, or of every app in app id order, each app's newest first;
-    /// `switches` says which categories are muted and the budget (`nil`: none muted, the
-    /// standard budget), with what the desktop's own settings turn off (`DesktopSwitchFiles`).
+    /// `switches` says which apps and categories are muted and the budget (`nil`: none muted,
+    /// the standard budget), with what the desktop's own settings turn off (`DesktopSwitchFiles`).
     package func messages(of appID: String?, switches: OffSwitches?) throws(PersonInboxError) -> [InboxMessage] {
         let inbox: Inbox
         do {
@@ -41,8 +41,7 @@ package struct PersonInbox {
         for app in apps {
             // The desktop's own switches too, as the app's check adds them (`Herald`'s off switches).
             let decision = (switches?.decision(for: app) ?? .none).adding(DesktopSwitchFiles.read(appID: app, environment: environment))
-            let standing = InboxPolicy.Standing(state: try state(of: app), ledger: ledger, mutedCategories: decision.mutedCategories,
-                                                budget: decision.budget)
+            let standing = InboxPolicy.Standing(state: try state(of: app), ledger: ledger, switches: decision)
             messages += InboxPolicy.messages(of: app, in: inbox, standing: standing, now: now, isLive: isLive)
         }
         return messages

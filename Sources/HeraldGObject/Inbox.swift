@@ -43,7 +43,7 @@ extension InboxMessage {
                 (entry.has_until, entry.until) = (1, seconds(until))
             case .withdrawn(let since):
                 (entry.has_withdrawn_since, entry.withdrawn_since) = (1, seconds(since))
-            case .categoryMuted(let byAdministrator):
+            case .categoryMuted(let byAdministrator), .appMuted(let byAdministrator):
                 entry.muted_by_administrator = gboolean(byAdministrator)
             case .due, .shown, .viewed, .ignored, .waitingForRoom(nil), .deferredForQuiet:
                 break
@@ -66,6 +66,7 @@ extension InboxMessage.State {
         case .deferredForQuiet: HERALD_INBOX_STATE_DEFERRED_FOR_QUIET
         case .categoryMuted: HERALD_INBOX_STATE_CATEGORY_MUTED
         case .withdrawn: HERALD_INBOX_STATE_WITHDRAWN
+        case .appMuted: HERALD_INBOX_STATE_APP_MUTED
         }
     }
 }

@@ -129,7 +129,8 @@ struct InboxReading {
         case .remindLater(let until): fields["until"] = .string(ISO8601Moment.text(until))
         case .waitingForRoom(let until): fields["until"] = text(until.map(ISO8601Moment.text))
         case .withdrawn(let since): fields["since"] = .string(ISO8601Moment.text(since))
-        case .categoryMuted(let byAdministrator): fields["mutedBy"] = .string(byAdministrator ? "administrator" : "user")
+        case .categoryMuted(let byAdministrator), .appMuted(let byAdministrator):
+            fields["mutedBy"] = .string(byAdministrator ? "administrator" : "user")
         case .due, .shown, .viewed, .ignored, .deferredForQuiet: break
         }
         return FeedValue.dictionary(fields).jsonText

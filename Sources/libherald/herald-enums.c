@@ -71,6 +71,7 @@ herald_inbox_state_get_type (void)
     { HERALD_INBOX_STATE_DEFERRED_FOR_QUIET, "HERALD_INBOX_STATE_DEFERRED_FOR_QUIET", "deferred-for-quiet" },
     { HERALD_INBOX_STATE_CATEGORY_MUTED, "HERALD_INBOX_STATE_CATEGORY_MUTED", "category-muted" },
     { HERALD_INBOX_STATE_WITHDRAWN, "HERALD_INBOX_STATE_WITHDRAWN", "withdrawn" },
+    { HERALD_INBOX_STATE_APP_MUTED, "HERALD_INBOX_STATE_APP_MUTED", "app-muted" },
     { 0, NULL, NULL },
   };
   return enum_type_once (&type, "HeraldInboxState", values);

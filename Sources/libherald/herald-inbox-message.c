@@ -200,8 +200,8 @@ herald_inbox_message_class_init (HeraldInboxMessageClass *klass)
   /**
    * HeraldInboxMessage:muted-by-administrator:
    *
-   * Whether the administrator, rather than the person, muted the category of a message whose
-   * category is muted.
+   * Whether the administrator, rather than the person, muted the category or the app of a
+   * message whose category or app is muted.
    */
   properties[PROP_MUTED_BY_ADMINISTRATOR] = g_param_spec_boolean ("muted-by-administrator", NULL, NULL, FALSE, CONSTRUCT_ONLY);
   g_object_class_install_properties (object_class, N_PROPS, properties);

@@ -84,6 +84,25 @@ final class InboxEndToEndTests: XCTestCase {
                        ToolRun(status: 0, output: "no message of org.example.Other reached you through Herald in the last 180 days\n"))
     }
 
+    /// Once the person mutes the app, its messages not answered say so (with who muted it, in
+    /// `--json`); an answer given before stands; unmuted, each is back where it was.
+    func testAMutedAppsMessagesSayTheAppIsMutedUntilItIsUnmuted() throws {
+        let (session, server) = try sessionShowingOne()
+        XCTAssertEqual(try check(session, server).wait(), 0)
+        XCTAssertEqual(try session.run(["inbox", "ignore", "2027/01/03"]).status, 0)
+        XCTAssertEqual(try session.run(["mute", "--app-id", app]).status, 0)
+        let states = { (run: ToolRun) in run.output.split(separator: "\n").compactMap { line -> String? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            return [object["id"], object["state"], object["detail"], object["mutedBy"]].map { ($0 as? String) ?? "-" }.joined(separator: " | ")
+        } }
+        XCTAssertEqual(states(try session.run(["inbox", "--json"])), [
+            "2027/01/03 | ignored | ignored | -",
+            "2027/01/02 | app-muted | its app is muted by the person | user",
+        ])
+        XCTAssertEqual(try session.run(["unmute", "--app-id", app]).status, 0)
+        XCTAssertEqual(states(try session.run(["inbox", "--json"])).last?.hasPrefix("2027/01/02 | waiting-for-room | "), true)
+    }
+
     func testShowPrintsOneMessageInFull() throws {
         let (session, server) = try sessionShowingOne()
         XCTAssertEqual(try check(session, server).wait(), 0)

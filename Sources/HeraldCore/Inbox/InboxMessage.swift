@@ -25,6 +25,10 @@ public struct InboxMessage: Sendable, Equatable {
         /// Its category is muted, by the person or, when `byAdministrator`, by the
         /// administrator.
         case categoryMuted(byAdministrator: Bool)
+        /// Its app is muted (`herald mute APP-ID`, the app's switch in the desktop's settings),
+        /// by the person or, when `byAdministrator`, by the administrator: nothing of the app
+        /// is fetched or shown.
+        case appMuted(byAdministrator: Bool)
         /// Its publisher took it out of the feed, first found missing at `since`.
         case withdrawn(since: Date)
     }
@@ -78,6 +82,7 @@ extension InboxMessage.State {
         case .waitingForRoom: return "waiting-for-room"
         case .deferredForQuiet: return "deferred-for-quiet"
         case .categoryMuted: return "category-muted"
+        case .appMuted: return "app-muted"
         case .withdrawn: return "withdrawn"
         }
     }
@@ -94,6 +99,7 @@ extension InboxMessage.State {
             return "waiting for room in the attention budget; " + MessageSkipReason.roomText(until)
         case .deferredForQuiet: return "held back while the desktop asked for quiet"
         case .categoryMuted(let byAdministrator): return "its category is muted by \(byAdministrator ? "the administrator" : "the person")"
+        case .appMuted(let byAdministrator): return "its app is muted by \(byAdministrator ? "the administrator" : "the person")"
         case .withdrawn(let since): return "withdrawn by its publisher \(ISO8601Moment.text(since))"
         }
     }

@@ -132,21 +132,19 @@ package enum InboxPolicy {
         package var state: HeraldState
         /// The attention ledger (every app's), for the messages that wait.
         package var ledger: AttentionLedger
-        /// The categories muted for the app, and by whom.
-        package var mutedCategories: [MessageCategory: Mute]
-        /// The person's attention budget.
-        package var budget: AttentionBudget
+        /// The off switches for the app: whether it is muted, its muted categories (each by
+        /// whom) and the person's attention budget.
+        package var switches: OffSwitchDecision
         /// The app's remind period, in seconds.
         package var remindPeriod: TimeInterval
 
         /// Creates a standing; by default nothing is muted, the budget is the standard one and
         /// the remind period the default.
-        package init(state: HeraldState, ledger: AttentionLedger = AttentionLedger(), mutedCategories: [MessageCategory: Mute] = [:],
-                     budget: AttentionBudget = .standard, remindPeriod: TimeInterval = CheckConfiguration().remindPeriod.seconds) {
+        package init(state: HeraldState, ledger: AttentionLedger = AttentionLedger(), switches: OffSwitchDecision = .none,
+                     remindPeriod: TimeInterval = CheckConfiguration().remindPeriod.seconds) {
             self.state = state
             self.ledger = ledger
-            self.mutedCategories = mutedCategories
-            self.budget = budget
+            self.switches = switches
             self.remindPeriod = remindPeriod
         }
     }
@@ -172,7 +170,7 @@ package enum InboxPolicy {
     }
 
     /// Where one message stands at `now`, the first that holds of: withdrawn by its publisher;
-    /// ignored; viewed; its category muted; put off with remind me later; waiting in the
+    /// ignored; viewed; its app muted; its category muted; put off with remind me later; waiting in the
     /// attention ledger for room (with the budget's next free moment,
     /// `AttentionPolicy.shortfall`) or for quiet to end; shown (or on the screen now, held by a
     /// running check); due.
@@ -181,14 +179,15 @@ package enum InboxPolicy {
         if let since = record.withdrawn { return .withdrawn(since: since) }
         if standing.state.ignored?.contains(key) == true { return .ignored }
         if standing.state.viewed.contains(key) { return .viewed }
-        if let category = MessageCategory(rawValue: record.category), let mute = standing.mutedCategories[category] {
+        if let mute = standing.switches.mute { return .appMuted(byAdministrator: mute.by == .administrator) }
+        if let category = MessageCategory(rawValue: record.category), let mute = standing.switches.mutedCategories[category] {
             return .categoryMuted(byAdministrator: mute.by == .administrator)
         }
         if let reminded = standing.state.reminded[key] { return .remindLater(until: reminded.addingTimeInterval(standing.remindPeriod)) }
         if let waiting = standing.ledger.waiting[app]?[key] {
             guard waiting.reason == .budget else { return .deferredForQuiet }
-            let room = AttentionPolicy.room(standing.budget, standing.ledger, now: now, isLive: isLive)
-            switch AttentionPolicy.shortfall(weight: waiting.weight, room: room, budget: standing.budget, ledger: standing.ledger,
+            let room = AttentionPolicy.room(standing.switches.budget, standing.ledger, now: now, isLive: isLive)
+            switch AttentionPolicy.shortfall(weight: waiting.weight, room: room, budget: standing.switches.budget, ledger: standing.ledger,
                                              now: now, isLive: isLive) {
             case .overDayBudget(let next), .overWeekBudget(let next): return .waitingForRoom(until: next)
             default: return .waitingForRoom(until: now)

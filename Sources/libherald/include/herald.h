@@ -138,6 +138,9 @@ GType herald_event_kind_get_type (void);
  *   administrator (#HeraldInboxMessage:muted-by-administrator)
  * @HERALD_INBOX_STATE_WITHDRAWN: its publisher took it out of the feed, first found missing at
  *   #HeraldInboxMessage:withdrawn-since
+ * @HERALD_INBOX_STATE_APP_MUTED: its app is muted (`herald mute`, the app's switch in the
+ *   desktop's settings), by the person or by the administrator
+ *   (#HeraldInboxMessage:muted-by-administrator): nothing of the app is fetched or shown
  *
  * Where a message of the app's inbox stands for the person (#HeraldInboxMessage:state).
  */
@@ -151,6 +154,7 @@ typedef enum {
   HERALD_INBOX_STATE_DEFERRED_FOR_QUIET,
   HERALD_INBOX_STATE_CATEGORY_MUTED,
   HERALD_INBOX_STATE_WITHDRAWN,
+  HERALD_INBOX_STATE_APP_MUTED,
 } HeraldInboxState;
 
 GType herald_inbox_state_get_type (void);
@@ -372,8 +376,8 @@ GDateTime *herald_inbox_message_get_withdrawn_since (HeraldInboxMessage *message
  * herald_inbox_message_get_muted_by_administrator:
  * @message: the inbox message
  *
- * For %HERALD_INBOX_STATE_CATEGORY_MUTED, whether the administrator muted its category rather
- * than the person.
+ * For %HERALD_INBOX_STATE_CATEGORY_MUTED and %HERALD_INBOX_STATE_APP_MUTED, whether the
+ * administrator muted its category or its app rather than the person.
  *
  * Returns: %TRUE when the administrator muted it
  */

@@ -194,12 +194,28 @@ final class InboxPolicyTests: XCTestCase {
     }
 
     func testAMutedCategorySaysWhoseSwitchItIs() {
-        let byPerson = InboxPolicy.Standing(state: HeraldState(), mutedCategories: [.tip: Mute(by: .user, scope: .app, file: "herald.conf")])
-        let byAdministrator = InboxPolicy.Standing(state: HeraldState(),
-                                                   mutedCategories: [.tip: Mute(by: .administrator, scope: .allApps, file: "/etc/xdg/herald/herald.conf")])
+        let byPerson = InboxPolicy.Standing(state: HeraldState(), switches: .init(mutedCategories: [.tip: Mute(by: .user, scope: .app, file: "herald.conf")]))
+        let byAdministrator = InboxPolicy.Standing(state: HeraldState(), switches: .init(mutedCategories: [
+            .tip: Mute(by: .administrator, scope: .allApps, file: "/etc/xdg/herald/herald.conf"),
+        ]))
         XCTAssertEqual([state(category: "tip", standing: byPerson), state(category: "tip", standing: byAdministrator),
                         state(category: "announcement", standing: byAdministrator)],
                        [.categoryMuted(byAdministrator: false), .categoryMuted(byAdministrator: true), .due])
+    }
+
+    /// A muted app's messages say so, whoever muted it (the person, the desktop's switch for the
+    /// app, the administrator); an answer given before the mute still stands.
+    func testAMutedAppsMessagesSayWhoseSwitchItIsAndAnswersStand() {
+        var answers = HeraldState()
+        answers.viewed = ["v"]
+        answers.reminded["r"] = now
+        let byPerson = InboxPolicy.Standing(state: answers, switches: .init(mute: Mute(by: .user, scope: .app, file: "herald.conf")))
+        let byAdministrator = InboxPolicy.Standing(state: answers, switches: .init(
+            mute: Mute(by: .administrator, scope: .app, file: "/etc/xdg/herald/herald.conf"),
+            mutedCategories: [.tip: Mute(by: .user, scope: .app, file: "herald.conf")]))
+        XCTAssertEqual([state("v", standing: byPerson), state("r", standing: byPerson), state("a", standing: byPerson),
+                        state("a", category: "tip", standing: byAdministrator)],
+                       [.viewed, .appMuted(byAdministrator: false), .appMuted(byAdministrator: false), .appMuted(byAdministrator: true)])
     }
 
     func testAWithdrawnMessageIsWithdrawnWhateverItsAnswer() {

@@ -155,7 +155,8 @@ struct InboxPage: Equatable {
     /// A message's row: its text, then its kind and where it stands; View (or OK, without a
     /// link) and Ignore while it is not answered and not withdrawn.
     static func message(_ message: InboxMessage) -> Message {
-        let subtitle = message.message + "\n" + message.category.capitalizedFirst + " · " + message.state.description.capitalizedFirst
+        let subtitle = message.message + "\n" + message.category.capitalizedFirst + " · "
+            + message.state.description(writing: LocalTime.text).capitalizedFirst
         let answerable = switch message.state {
         case .viewed, .ignored, .withdrawn: false
         default: true

@@ -198,6 +198,8 @@ final class InboxWindowTests: XCTestCase {
         XCTAssertEqual(window.wait(seconds: 10), 128 + SIGTERM)
     }
 
+    /// What the administrator set is greyed, with the file named; moments are written in the
+    /// person's time zone, to the minute.
     func testWhatTheAdministratorSetIsGreyedWithItsFile() throws {
         let session = try DesktopSession(capabilities: nil)
         defer { session.stop() }
@@ -205,8 +207,13 @@ final class InboxWindowTests: XCTestCase {
         try session.useStandardBudget()
         try session.writeSystemKeyFile("[all]\nMutedCategories=promotion\n\n[budget]\nPerDay=0\nPerWeek=6\n")
         let system = session.systemKeyFile.path
-        let dump = try runToCompletion(TestPaths.product("herald-inbox"), ["--dump"], environment: session.environment)
+        // In a time zone half an hour off UTC's hours, where the person reads the window.
+        var environment = session.environment
+        environment["TZ"] = "Asia/Kolkata"
+        let dump = try runToCompletion(TestPaths.product("herald-inbox"), ["--dump"], environment: environment)
         XCTAssertEqual(dump.status, 0)
+        let local = DateFormatter()
+        (local.locale, local.timeZone, local.dateFormat) = (Locale(identifier: "en_US_POSIX"), TimeZone(identifier: "Asia/Kolkata"), "d MMM yyyy, HH:mm")
         func categories(muted: [String: String], prefix: String = "    ") -> String {
             ["announcements", "tips", "promotions", "security messages", "surveys"].map { name in
                 guard let subtitle = muted[name] else { return "\(prefix)[ ] Mute \(name)\n" }
@@ -224,7 +231,7 @@ final class InboxWindowTests: XCTestCase {
                 Survey · Not shown yet: a coming check shows it
               2026/10/01: Old sale
                 Half price <b>today</b>.
-                Promotion · Withdrawn by its publisher \(withdrawn.text)
+                Promotion · Withdrawn by its publisher \(local.string(from: withdrawn.date))
               [ ] Mute this app
               Mute a kind of message: 1 muted
 

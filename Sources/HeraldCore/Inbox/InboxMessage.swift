@@ -87,20 +87,24 @@ extension InboxMessage.State {
         }
     }
 
-    /// One phrase for people.
-    package var description: String {
+    /// One phrase for people, its moments as ISO 8601 UTC, as `herald inbox` writes them.
+    package var description: String { description(writing: ISO8601Moment.text) }
+
+    /// One phrase for people, each moment written by `moment` (the inbox window writes them in
+    /// the person's time zone and language).
+    package func description(writing moment: (Date) -> String) -> String {
         switch self {
         case .due: return "not shown yet: a coming check shows it"
         case .shown: return "shown, not answered"
         case .viewed: return "viewed"
         case .ignored: return "ignored"
-        case .remindLater(let until): return "remind me later: shown again from \(ISO8601Moment.text(until))"
+        case .remindLater(let until): return "remind me later: shown again from \(moment(until))"
         case .waitingForRoom(let until):
-            return "waiting for room in the attention budget; " + MessageSkipReason.roomText(until)
+            return "waiting for room in the attention budget; " + MessageSkipReason.roomText(until, writing: moment)
         case .deferredForQuiet: return "held back while the desktop asked for quiet"
         case .categoryMuted(let byAdministrator): return "its category is muted by \(byAdministrator ? "the administrator" : "the person")"
         case .appMuted(let byAdministrator): return "its app is muted by \(byAdministrator ? "the administrator" : "the person")"
-        case .withdrawn(let since): return "withdrawn by its publisher \(ISO8601Moment.text(since))"
+        case .withdrawn(let since): return "withdrawn by its publisher \(moment(since))"
         }
     }
 }

@@ -154,8 +154,8 @@ public enum MessageSkipReason: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// When the budget has room again, for people.
-    package static func roomText(_ next: Date?) -> String {
-        next.map { "room again \(ISO8601Moment.text($0))" } ?? "the budget is smaller than this message's weight"
+    package static func roomText(_ next: Date?, writing moment: (Date) -> String = ISO8601Moment.text) -> String {
+        next.map { "room again \(moment($0))" } ?? "the budget is smaller than this message's weight"
     }
 
     /// Whether the attention budget holds it back (it waits for room, keeping its place).

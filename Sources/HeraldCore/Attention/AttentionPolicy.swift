@@ -217,6 +217,13 @@ package enum AttentionPolicy {
         func wait(_ key: String, _ message: AttentionLedger.Waiting) {
             if waiting[key] != nil || waiting.count < places { waiting[key] = message }
         }
+        // Why a message is held back depends on its weight, the room left and the showings,
+        // which change only as room is taken: asked once for each weight while they stand, not
+        // once for each of the thousands a long feed holds back.
+        struct Room: Hashable {
+            var weight, day, week, shows: Int
+        }
+        var reasons: [Room: MessageSkipReason] = [:]
         for index in order {
             let item = ranked[index]
             guard let position = item.own else {
@@ -236,8 +243,11 @@ package enum AttentionPolicy {
                 room = (room.day - candidate.weight, room.week - candidate.weight)
                 ledger.shows.append(.init(app: app, key: candidate.key, at: now, weight: candidate.weight, claim: claim))
             } else {
-                let reason = shortfall(weight: candidate.weight, room: room, budget: budget, ledger: ledger, now: now, isLive: isLive)
+                let asked = Room(weight: candidate.weight, day: room.day, week: room.week, shows: ledger.shows.count)
+                let reason = reasons[asked]
+                    ?? shortfall(weight: candidate.weight, room: room, budget: budget, ledger: ledger, now: now, isLive: isLive)
                     ?? .overDayBudget(nextRoom: now)
+                reasons[asked] = reason
                 grant.heldBack.append((candidate.key, reason))
                 wait(candidate.key, AttentionLedger.Waiting(
                     since: ownWaiting[candidate.key]?.since ?? now, seen: now,

@@ -63,7 +63,9 @@ final class EventReporter: HeraldDelegate, HandoverObserving {
     /// An event as its `--json` line holds it: its fields, and its name under "event". One
     /// writer for every line (`FeedValue`'s), keys in order; `check --explain --json` too.
     nonisolated static func jsonLine(_ event: String, _ fields: [String: FeedValue]) -> FeedValue {
-        .dictionary(fields.merging(["event": .string(event)]) { _, name in name })
+        var fields = fields
+        fields["event"] = .string(event)
+        return .dictionary(fields)
     }
 
     /// Writes a line, after those still pending.

@@ -249,9 +249,8 @@ package enum AttentionPolicy {
                     ?? .overDayBudget(nextRoom: now)
                 reasons[asked] = reason
                 grant.heldBack.append((candidate.key, reason))
-                wait(candidate.key, AttentionLedger.Waiting(
-                    since: ownWaiting[candidate.key]?.since ?? now, seen: now,
-                    priority: item.priority, weight: candidate.weight, reason: .budget))
+                wait(candidate.key, AttentionLedger.Waiting(since: item.since, seen: now, priority: item.priority, weight: candidate.weight,
+                                                            reason: .budget))
             }
         }
         // A message no longer among the candidates (answered, withdrawn, out of its dates) no
@@ -274,8 +273,11 @@ package enum AttentionPolicy {
         let grant = grant(messages.map { AttentionCandidate($0, allowsCriticalUrgency: configuration.allowsCriticalUrgency) },
                           cap: configuration.maxNotificationsPerCheck, app: app, claim: claim, budget: context.budget,
                           ledger: ledger, now: context.now, isLive: context.isLive)
+        let given = grant.granted + grant.beyondCap
+        // A budget spent for the day gives room to none of a long feed's messages: nothing to find.
+        guard !given.isEmpty else { return ([], grant) }
         let byKey = Dictionary(messages.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-        return ((grant.granted + grant.beyondCap).compactMap { byKey[$0] }, grant)
+        return (given.compactMap { byKey[$0] }, grant)
     }
 
     /// Takes room for one more message of this check (one claimed late, in place of one passed

@@ -43,6 +43,8 @@ final class EventReporter: HeraldDelegate, HandoverObserving {
     /// out before any other event's line, when the check ends, and at the loop's next turn.
     private var pending: [UInt8] = []
     private var flushScheduled = false
+    /// The reason of the last skipped line, and its sentence.
+    private var lastSkip: (reason: MessageSkipReason, detail: String)?
 
     private func emit(_ event: String, _ fields: [String: FeedValue], text: @autoclosure () -> String) {
         write(json ? jsonLine(event, fields).jsonText : named(text()))
@@ -61,7 +63,9 @@ final class EventReporter: HeraldDelegate, HandoverObserving {
     /// An event as its `--json` line holds it: its fields, and its name under "event". One
     /// writer for every line (`FeedValue`'s), keys in order; `check --explain --json` too.
     nonisolated static func jsonLine(_ event: String, _ fields: [String: FeedValue]) -> FeedValue {
-        .dictionary(fields.merging(["event": .string(event)]) { _, name in name })
+        var fields = fields
+        fields["event"] = .string(event)
+        return .dictionary(fields)
     }
 
     /// Writes a line, after those still pending.
@@ -177,9 +181,14 @@ final class EventReporter: HeraldDelegate, HandoverObserving {
 
     /// A large feed skips thousands of messages in one turn of the loop: their lines are held
     /// and go out in one write.
+    ///
+    /// The messages a plan skips for one reason come together, so the reason's sentence is made
+    /// once for each run of them, not for each line.
     private func skipped(_ key: String, reason: MessageSkipReason) {
-        guard json else { return hold(named("skipped \(key): \(reason)")) }
-        let line = jsonLine("skipped", ["key": .string(key), "reason": .string(reason.name), "detail": .string(reason.description)])
+        let detail = lastSkip.flatMap { $0.reason == reason ? $0.detail : nil } ?? reason.description
+        lastSkip = (reason, detail)
+        guard json else { return hold(named("skipped \(key): \(detail)")) }
+        let line = jsonLine("skipped", ["key": .string(key), "reason": .string(reason.name), "detail": .string(detail)])
         hold { line.appendJSONText(to: &$0) }
     }
 

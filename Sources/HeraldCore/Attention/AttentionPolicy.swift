@@ -217,6 +217,13 @@ package enum AttentionPolicy {
         func wait(_ key: String, _ message: AttentionLedger.Waiting) {
             if waiting[key] != nil || waiting.count < places { waiting[key] = message }
         }
+        // Why a message is held back depends on its weight, the room left and the showings,
+        // which change only as room is taken: asked once for each weight while they stand, not
+        // once for each of the thousands a long feed holds back.
+        struct Room: Hashable {
+            var weight, day, week, shows: Int
+        }
+        var reasons: [Room: MessageSkipReason] = [:]
         for index in order {
             let item = ranked[index]
             guard let position = item.own else {
@@ -236,12 +243,14 @@ package enum AttentionPolicy {
                 room = (room.day - candidate.weight, room.week - candidate.weight)
                 ledger.shows.append(.init(app: app, key: candidate.key, at: now, weight: candidate.weight, claim: claim))
             } else {
-                let reason = shortfall(weight: candidate.weight, room: room, budget: budget, ledger: ledger, now: now, isLive: isLive)
+                let asked = Room(weight: candidate.weight, day: room.day, week: room.week, shows: ledger.shows.count)
+                let reason = reasons[asked]
+                    ?? shortfall(weight: candidate.weight, room: room, budget: budget, ledger: ledger, now: now, isLive: isLive)
                     ?? .overDayBudget(nextRoom: now)
+                reasons[asked] = reason
                 grant.heldBack.append((candidate.key, reason))
-                wait(candidate.key, AttentionLedger.Waiting(
-                    since: ownWaiting[candidate.key]?.since ?? now, seen: now,
-                    priority: item.priority, weight: candidate.weight, reason: .budget))
+                wait(candidate.key, AttentionLedger.Waiting(since: item.since, seen: now, priority: item.priority, weight: candidate.weight,
+                                                            reason: .budget))
             }
         }
         // A message no longer among the candidates (answered, withdrawn, out of its dates) no
@@ -264,8 +273,11 @@ package enum AttentionPolicy {
         let grant = grant(messages.map { AttentionCandidate($0, allowsCriticalUrgency: configuration.allowsCriticalUrgency) },
                           cap: configuration.maxNotificationsPerCheck, app: app, claim: claim, budget: context.budget,
                           ledger: ledger, now: context.now, isLive: context.isLive)
+        let given = grant.granted + grant.beyondCap
+        // A budget spent for the day gives room to none of a long feed's messages: nothing to find.
+        guard !given.isEmpty else { return ([], grant) }
         let byKey = Dictionary(messages.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-        return ((grant.granted + grant.beyondCap).compactMap { byKey[$0] }, grant)
+        return (given.compactMap { byKey[$0] }, grant)
     }
 
     /// Takes room for one more message of this check (one claimed late, in place of one passed

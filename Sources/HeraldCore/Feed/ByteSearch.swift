@@ -8,6 +8,20 @@ import Glibc
 /// only above one flagged rightly (a borrow runs upwards), so the lowest flag, the first byte in
 /// memory, is always right: `firstFlagged` is where to stop.
 enum ByteSearch {
+    /// Whether `a`'s UTF-8 bytes come before `b`'s, a string first where it begins the other: the
+    /// order of message ids in the state file and the inbox, a total order. The bytes are
+    /// compared where the strings keep them (`memcmp`), not one at a time through their views.
+    static func precedes(_ a: String, _ b: String) -> Bool {
+        let compared = a.utf8.withContiguousStorageIfAvailable { left in
+            b.utf8.withContiguousStorageIfAvailable { right -> Bool in
+                let common = min(left.count, right.count)
+                let order = common == 0 ? 0 : memcmp(left.baseAddress!, right.baseAddress!, common)
+                return order != 0 ? order < 0 : left.count < right.count
+            }
+        }
+        return compared.flatMap { $0 } ?? a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+
     /// 0x01 in every byte: times a byte, that byte in every byte.
     private static let ones: UInt64 = 0x0101_0101_0101_0101
     /// The high bit of every byte, where the tests put their flags.

@@ -145,10 +145,10 @@ extension FeedValue {
                 value.write(into: &out, level: inner)
             }
         case .dictionary(let fields):
-            Self.writeCollection(fields.keys.sorted(), opening: "{", closing: "}", into: &out, level: level) { key, out, inner in
-                Self.appendJSONString(key, to: &out)
-                out.append(contentsOf: inner == nil ? [UInt8(ascii: ":")] : Array(" : ".utf8))
-                fields[key]!.write(into: &out, level: inner)
+            Self.writeCollection(fields.sorted { $0.key < $1.key }, opening: "{", closing: "}", into: &out, level: level) { field, out, inner in
+                Self.appendJSONString(field.key, to: &out)
+                if inner == nil { out.append(UInt8(ascii: ":")) } else { out.append(contentsOf: " : ".utf8) }
+                field.value.write(into: &out, level: inner)
             }
         }
     }

@@ -27,8 +27,10 @@ package enum ISO8601Moment {
             index += count
             return value
         }
-        func expect(_ character: Character) -> Bool {
-            guard index < bytes.count, bytes[index] == character.asciiValue else { return false }
+        // A scalar, not a `Character`: its byte is a constant, where a character's ASCII value
+        // is worked out at every call, and the state files' dates are read by the hundred.
+        func expect(_ character: Unicode.Scalar) -> Bool {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: character) else { return false }
             index += 1
             return true
         }

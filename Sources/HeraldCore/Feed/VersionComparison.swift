@@ -9,20 +9,23 @@ package enum VersionComparison {
     /// the first differing unit decides. The longer string is greater when one runs out.
     /// So "1.10" > "1.9", "1.0" < "1.0.0", "1.0" == "1.00" and "1.0-beta" > "1.0".
     package static func numeric(_ lhs: String, _ rhs: String) -> Ordering {
-        let left = Array(lhs.utf16), right = Array(rhs.utf16)
-        var i = 0, j = 0
-        while i < left.count, j < right.count {
+        // Read where the units lie: a feed of thousands of messages compares the app's version
+        // with two bounds for each, and a copy of both strings per comparison cost more than
+        // the comparison itself.
+        let left = lhs.utf16, right = rhs.utf16
+        var i = left.startIndex, j = right.startIndex
+        while i < left.endIndex, j < right.endIndex {
             if isDigit(left[i]), isDigit(right[j]) {
                 let leftRun = digitRun(left, from: &i), rightRun = digitRun(right, from: &j)
                 if leftRun != rightRun { return leftRun < rightRun ? .ascending : .descending }
             } else {
                 if left[i] != right[j] { return left[i] < right[j] ? .ascending : .descending }
-                i += 1
-                j += 1
+                left.formIndex(after: &i)
+                right.formIndex(after: &j)
             }
         }
-        if i < left.count { return .descending }
-        if j < right.count { return .ascending }
+        if i < left.endIndex { return .descending }
+        if j < right.endIndex { return .ascending }
         return .same
     }
 
@@ -130,11 +133,11 @@ package enum VersionComparison {
 
     private static func isDigit(_ unit: UInt16) -> Bool { unit >= 0x30 && unit <= 0x39 }
 
-    private static func digitRun(_ units: [UInt16], from index: inout Int) -> UInt64 {
+    private static func digitRun(_ units: String.UTF16View, from index: inout String.Index) -> UInt64 {
         var value: UInt64 = 0
-        while index < units.count, isDigit(units[index]) {
+        while index < units.endIndex, isDigit(units[index]) {
             value = value &* 10 &+ UInt64(units[index] - 0x30)
-            index += 1
+            units.formIndex(after: &index)
         }
         return value
     }

@@ -82,7 +82,7 @@ package enum InboxPolicy {
     /// keeps when it has more. Chosen by id, not by when each reached the person, so that a
     /// feed of more than `perApp` messages keeps the same ones from check to check.
     static func latestIDs(_ ids: [String]) -> ArraySlice<String> {
-        ids.sorted { $1.utf8.lexicographicallyPrecedes($0.utf8) }.prefix(perApp)
+        ids.sorted { ByteSearch.precedes($1, $0) }.prefix(perApp)
     }
 
     /// A message as the inbox keeps it: its texts as the notification shows them, so each is
@@ -123,7 +123,7 @@ package enum InboxPolicy {
     /// The inbox's order: the message that reached the person last first, then by id, newest first.
     static func newerFirst(_ a: (key: String, reached: Date), _ b: (key: String, reached: Date)) -> Bool {
         if a.reached != b.reached { return a.reached > b.reached }
-        return b.key.utf8.lexicographicallyPrecedes(a.key.utf8)
+        return ByteSearch.precedes(b.key, a.key)
     }
 
     /// What one app's part of the person's world says of its messages, when the inbox is read.

@@ -218,7 +218,7 @@ public struct HeraldState: Codable, Sendable, Equatable {
     /// equivalents, can place `é0` and a decomposed `é` differently depending on where each
     /// started).
     static func fileOrder(_ ids: Set<String>) -> [String] {
-        ids.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        ids.sorted(by: ByteSearch.precedes)
     }
 
     /// Writes the state with sorted lists, so that files and diffs are stable.

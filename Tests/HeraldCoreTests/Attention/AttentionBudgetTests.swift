@@ -69,6 +69,20 @@ final class AttentionBudgetTests: XCTestCase {
         XCTAssertEqual(MessageCategory.tip.weight, 1)
     }
 
+    func testEachMessageHeldBackHasTheNextRoomOfItsWeightUnderTheRoomLeftAtItsTurn() {
+        // The room this check takes counts while its claim holds: after a1 and a2, a promotion
+        // waits for a1's showing to age out, a message of weight one only for b1's.
+        let ledger = AttentionLedger(shows: [shown("org.b", "b1", hoursAgo: 20)])
+        let result = grant([entry("a1"), entry("p1", category: "promotion"), entry("a2"), entry("p2", category: "promotion"),
+                            entry("a3"), entry("a4")],
+                           ledger: ledger, isLive: { _ in true })
+        XCTAssertEqual(result.granted, ["a1", "a2"])
+        let (inFourHours, inADay) = (now.addingTimeInterval(4 * 3600), now.addingTimeInterval(24 * 3600))
+        XCTAssertEqual(result.heldBack.map(\.key), ["p1", "p2", "a3", "a4"])
+        XCTAssertEqual(result.heldBack.map(\.reason), [.overDayBudget(nextRoom: inFourHours), .overDayBudget(nextRoom: inADay),
+                                                       .overDayBudget(nextRoom: inFourHours), .overDayBudget(nextRoom: inFourHours)])
+    }
+
     func testACriticalSecurityMessagePassesAFullBudgetOnlyWhereTheAppAllowsCriticalUrgency() {
         let full = AttentionLedger(shows: (1...3).map { shown("org.b", "b\($0)", hoursAgo: 1) })
         let security = entry("fix", category: "security", urgency: "critical")

@@ -82,6 +82,15 @@ final class InboxPolicyTests: XCTestCase {
         XCTAssertEqual(few.apps[app]?.count, 160, "under the bound, every message is kept")
     }
 
+    func testAnAppHolding200MessagesTakesOnlyLaterIDsInPlaceOfItsEarliest() {
+        let keys = (0..<2_100).map { String(format: "2026/%04d", $0) }
+        let feed = Feed(entries: keys.map { entry($0) })
+        let before = Inbox(apps: [app: Dictionary(uniqueKeysWithValues: keys[1_000..<1_200].map { ($0, record($0, reached: now)) })])
+        let inbox = InboxPolicy.recording(Array(keys.prefix(1_250)), from: feed, app: app, languages: [], now: now, in: before)
+        XCTAssertEqual(inbox.apps[app]?.keys.sorted(), Array(keys[1_050..<1_250]))
+        XCTAssertEqual(inbox.apps[app]?[keys[1_249]], record(keys[1_249], reached: now))
+    }
+
     func testAFeedNotModifiedAddsNewMessagesAndLeavesTheRecordedTextsAlone() {
         let before = Inbox(apps: [app: ["a": record("a", reached: now)]])
         let feed = Feed(entries: [entry("a", title: "Changed"), entry("b")])

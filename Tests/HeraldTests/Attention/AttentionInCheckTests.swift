@@ -32,13 +32,13 @@ final class AttentionInCheckTests: XCTestCase {
             herald.delegate = recorder
             recorder.run { herald.appLaunched() }
             XCTAssertEqual(presenter.shown.count, 0, "nothing shows while the desktop asks for quiet")
-            XCTAssertEqual(ledger.ledger.waiting["org.example.Attention"]?.mapValues(\.reason), ["2026/03": .quiet])
-            XCTAssertEqual(ledger.ledger.shows, [], "the room taken for it is given back")
+            XCTAssertEqual(ledger.value.waiting["org.example.Attention"]?.mapValues(\.reason), ["2026/03": .quiet])
+            XCTAssertEqual(ledger.value.shows, [], "the room taken for it is given back")
 
             // Another app shows one message in the meantime: it has no room left today.
             quiet = nil
             clock.advance(by: .seconds(3600))
-            ledger.ledger.shows.append(.init(app: "org.example.Other", key: "x", at: clock.now, weight: 1))
+            ledger.value.shows.append(.init(app: "org.example.Other", key: "x", at: clock.now, weight: 1))
             recorder.run { herald.checkNow() }
             XCTAssertEqual(presenter.shown.count, 0)
             XCTAssertEqual(recorder.events.filter { $0.hasPrefix("skipped") }.suffix(3),
@@ -49,8 +49,8 @@ final class AttentionInCheckTests: XCTestCase {
             recorder.answer = "ok"
             recorder.run { herald.checkNow() }
             XCTAssertEqual(presenter.shown.map(\.content.summary), ["Title 2026/03"])
-            XCTAssertEqual(ledger.ledger.shows.filter { $0.app == "org.example.Attention" }.map(\.key), ["2026/03"])
-            XCTAssertNil(ledger.ledger.shows.last?.claim, "its room is kept for good once it is shown")
+            XCTAssertEqual(ledger.value.shows.filter { $0.app == "org.example.Attention" }.map(\.key), ["2026/03"])
+            XCTAssertNil(ledger.value.shows.last?.claim, "its room is kept for good once it is shown")
             XCTAssertEqual(store.state.shows["2026/03"]?.count, 1)
         }
     }

@@ -8,7 +8,7 @@ import XCTest
 
 /// An attention ledger in memory that counts its reads without the lock, its locked updates and
 /// the ones that changed it.
-private final class CountingLedgerStore: AttentionLedgerStore {
+private final class CountingLedgerStore: SharedValueStore {
     var ledger = AttentionLedger()
     var snapshots = 0
     var updates = 0

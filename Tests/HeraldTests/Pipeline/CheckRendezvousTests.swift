@@ -97,8 +97,8 @@ final class CheckRendezvousTests: XCTestCase {
                 let rendezvous = CheckRendezvous(apps: order.map { Self.apps[$0] }, ledger: ledger, clock: clock, deadline: nil)
                 let shown = try Self.run(order: order, ledger: ledger, clock: clock, rendezvous: rendezvous)
                 XCTAssertEqual(Set(shown), ["App 2", "App 6", "App 4"], "priorities 9, 8 and 7, started in the order \(order)")
-                XCTAssertEqual(Set(ledger.ledger.shows.map(\.app)), [Self.apps[2], Self.apps[6], Self.apps[4]])
-                XCTAssertEqual(Set(ledger.ledger.waiting.keys), Set(Self.apps).subtracting([Self.apps[2], Self.apps[6], Self.apps[4]]),
+                XCTAssertEqual(Set(ledger.value.shows.map(\.app)), [Self.apps[2], Self.apps[6], Self.apps[4]])
+                XCTAssertEqual(Set(ledger.value.waiting.keys), Set(Self.apps).subtracting([Self.apps[2], Self.apps[6], Self.apps[4]]),
                                "the seven others wait for room")
                 XCTAssertTrue(rendezvous.isReleased)
             }

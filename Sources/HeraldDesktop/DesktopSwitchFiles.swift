@@ -45,8 +45,13 @@ package enum DesktopSwitchFiles {
     /// The `desktop-entry` hint of `appID`'s messages (`DesktopSwitches.desktopEntry`): the app's
     /// id where its desktop entry is installed, else the agent's.
     package static func desktopEntryHint(appID: String, environment: [String: String]) -> String {
-        DesktopSwitches.desktopEntry(appID: appID, hasEntry: DesktopEntry.installed(appID: appID, environment: environment) != nil,
-                                     agentID: HandoverBus.agentName)
+        desktopEntryHint(appID: appID, installed: DesktopEntry.installed(appID: appID, environment: environment))
+    }
+
+    /// The `desktop-entry` hint of `appID`'s messages, for the app's desktop entry read already
+    /// (`DesktopEntry.installed`; `nil` where none is installed).
+    package static func desktopEntryHint(appID: String, installed entry: DesktopEntry?) -> String {
+        DesktopSwitches.desktopEntry(appID: appID, hasEntry: entry != nil, agentID: HandoverBus.agentName)
     }
 }
 

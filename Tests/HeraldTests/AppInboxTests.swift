@@ -38,4 +38,44 @@ final class AppInboxTests: XCTestCase {
             ])
         }
     }
+
+    /// The inbox is no step on the way to the screen: a check that shows a message records it
+    /// in the person's inbox once the notification is out, and before the delegate hears
+    /// `didShow`. Each event says how many notifications were out when it came.
+    func testACheckRecordsItsInboxOnceTheNotificationIsOutBeforeTheDelegateHearsOfIt() throws {
+        let feed = try CheckPipelineTests.feedURL(["a", "b"])
+        try MainContext.assumeIsolated {
+            let store = InMemoryStateStore(CheckPipelineTests.launched)
+            let presenter = RecordingPresenter()
+            let recorder = PipelineRecorder(presenter)
+            var events: [String] = []
+            let inbox = WatchedInboxStore { events.append("inbox written, \(presenter.shown.count) out") }
+            var check = CheckConfiguration()
+            check.maxNotificationsPerCheck = 1
+            let herald = try Herald(configuration: .init(feedURL: feed, appID: "org.example.Pipeline", appVersion: "1", check: check),
+                                    store: store, presenter: presenter, clock: ManualClock(), quietReason: { nil },
+                                    offSwitches: { .none }, inbox: inbox)
+            herald.delegate = recorder
+            recorder.onShow = { events.append("didShow, \(presenter.shown.count) out") }
+            recorder.answer = "ignore"
+            recorder.run { herald.appLaunched() }
+            XCTAssertEqual(events, ["inbox written, 1 out", "didShow, 1 out"])
+            XCTAssertEqual(try inbox.snapshot().apps["org.example.Pipeline"]?.keys.sorted(), ["a", "b"])
+        }
+    }
+}
+
+/// An in-memory inbox that says when it is written.
+private final class WatchedInboxStore: InboxStore {
+    let memory = MemoryInboxStore()
+    let written: () -> Void
+
+    init(written: @escaping () -> Void) { self.written = written }
+
+    func snapshot() throws -> Inbox { try memory.snapshot() }
+
+    func update<Result>(_ change: (inout Inbox) throws -> Result) throws -> Result {
+        written()
+        return try memory.update(change)
+    }
 }

@@ -83,6 +83,10 @@ final class Check {
         var plannedAt: Date
         /// What was shown, refused and left, for the outcome.
         var record = CheckEnding.Presentation()
+        /// Records what the plan kept in the person's inbox (`recordInInbox`), until it has run:
+        /// once the first notice is out, before the delegate hears of it, so that the
+        /// notification does not wait on the inbox file (`recordPendingInbox`).
+        var pendingInbox: (@MainContext () -> Void)?
     }
 
     /// What a check has on screen, awaiting answers.

@@ -112,8 +112,8 @@ extension Check {
             state = plan.showsAnything ? plan.state : CheckPolicy.finished(ending(.nothingShown), in: plan.state, claimant: claimant)
             return plan
         }) else { return finish(nil) }
-        recordInInbox(plan, from: step, local: local)
         if !plan.showsAnything {
+            recordInInbox(plan, from: step, local: local)
             report(plan, feedFetched: step.feed != nil)
             for (prompt, decision) in plan.prompts { delegate?.herald(herald, didReport: .promptDecided(prompt, decision)) }
             // Its outcome is written already, with the plan.
@@ -124,6 +124,7 @@ extension Check {
         report(plan, feedFetched: step.feed != nil)
         var presenting = Presenting(target: target, capabilities: capabilities ?? [], plannedAt: now)
         presenting.record.budgeted = plan.ledger != nil
+        presenting.pendingInbox = { [self] in recordInInbox(plan, from: step, local: local) }
         present(plan, after: step, presenting)
     }
 

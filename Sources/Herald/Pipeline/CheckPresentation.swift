@@ -77,6 +77,7 @@ extension Check {
                 presenting.record.notShown.prompts.append(prompt.name)
             }
         }
+        recordPendingInbox()
         let presented = presenting
         finish(CheckEnding(feed: step.ending, screen: .presented(presented.record), plannedAt: presented.plannedAt, now: inputs.clock.now))
     }
@@ -127,6 +128,7 @@ extension Check {
     /// What a presentation leaves: a notice that awaits its answer on screen is kept with its
     /// handle until then, and the delegate hears where each went.
     private func keep(_ presented: Presented, of item: Notice) -> Presented {
+        recordPendingInbox()
         switch presented {
         case .handedOver(let place, let id):
             item.reportHandedOver(to: place, notificationID: id, herald: herald)

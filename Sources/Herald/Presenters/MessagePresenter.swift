@@ -62,8 +62,10 @@ package final class DesktopPresenter: MessagePresenter {
         do { try DesktopLibrary.libnotify.load() } catch { throw HeraldError.libraryUnavailable(error.description) }
         guard let connected = NotificationServer(appName: appName) else { throw HeraldError.noNotificationServer }
         server = connected
-        (appName, icon) = Self.sender(appName: appName, appID: appID, icon: icon, environment: environment)
-        desktopEntry = DesktopSwitchFiles.desktopEntryHint(appID: appID, environment: environment)
+        // Read once, for the sender and the hint alike.
+        let entry = DesktopEntry.installed(appID: appID, environment: environment)
+        (appName, icon) = Self.sender(appName: appName, appID: appID, icon: icon, entry: entry)
+        desktopEntry = DesktopSwitchFiles.desktopEntryHint(appID: appID, installed: entry)
         return connected.contentCapabilities
     }
 
@@ -71,7 +73,11 @@ package final class DesktopPresenter: MessagePresenter {
     /// `Name` of the app's installed desktop entry; without an icon, the entry's `Icon`, else Herald's.
     package static func sender(appName: String, appID: String, icon: String?, environment: [String: String]) -> (name: String, icon: String) {
         guard appName == appID || icon == nil else { return (appName, icon!) }
-        let entry = DesktopEntry.installed(appID: appID, environment: environment)
+        return sender(appName: appName, appID: appID, icon: icon, entry: DesktopEntry.installed(appID: appID, environment: environment))
+    }
+
+    /// The sender's name and icon, for the app's desktop entry read already (`nil` where none is installed).
+    static func sender(appName: String, appID: String, icon: String?, entry: DesktopEntry?) -> (name: String, icon: String) {
         var name = appName
         if appName == appID, let entryName = entry?["Name"].map(NotificationText.summary), !entryName.isEmpty { name = entryName }
         return (name, icon ?? entry?["Icon"].flatMap { $0.isEmpty ? nil : $0 } ?? SampleFeed.icon)

@@ -14,9 +14,9 @@ struct InboxCommand: ParsableCommand, UsageExample {
             Every message an app's check kept for you is listed, whatever happened next: shown, \
             answered (viewed, ignored, remind me later), waiting for room in the attention \
             budget (with when there is room again), held back while the desktop asked for \
-            quiet, in a muted category (yours or the administrator's), or withdrawn by its \
-            publisher. Messages never meant for you (another app version, language, desktop or \
-            rollout) are not. Exit codes: \(ExitStatus.done.code) done, \(ExitStatus.usage.code) usage (an unknown id, or one two \
+            quiet, of a muted app or in a muted category (yours, the desktop's switch for the \
+            app, or the administrator's), or withdrawn by its publisher. Messages never meant \
+            for you (another app version, language, desktop or rollout) are not. Exit codes: \(ExitStatus.done.code) done, \(ExitStatus.usage.code) usage (an unknown id, or one two \
             apps share without --app-id), \(ExitStatus.cannotCreate.code) the inbox or a state file cannot be read or written.
             """,
         subcommands: [InboxListCommand.self, InboxShowCommand.self, InboxViewCommand.self, InboxIgnoreCommand.self],

@@ -84,10 +84,10 @@ struct BudgetCommand: ParsableCommand, UsageExample {
         }
     }
 
-    /// Whether the check holding a claim may still run: its process exists (`kill` answering
-    /// EPERM is a live process too). No check of this process holds one.
+    /// Whether the check holding a claim may still run: its process runs. No check of this
+    /// process holds one.
     static func isLive(_ claim: HeraldState.Claim) -> Bool {
-        kill(claim.processID, 0) == 0 || errno == EPERM
+        RunningProcess.find(claim.processID) != nil
     }
 }
 

@@ -410,7 +410,8 @@ final class LibHeraldTests: XCTestCase {
     }
 
     /// The app (libherald_inbox.py, .js or .vala) shows the newer message, hears "remind" clicked, and
-    /// prints its inbox before and after recording "view" for the other one.
+    /// prints its inbox before and after recording "view" for the other one; muted by the person
+    /// (`herald mute`), its next launch shows nothing and its inbox says the newer one is muted.
     func assertTheAppReadsItsInboxAfterARealCheck(_ command: [String], file: StaticString = #filePath, line: UInt = #line) throws {
         let session = try agentSession(display: false)
         let server = try session.serveFeed(inboxFeed)
@@ -434,6 +435,23 @@ final class LibHeraldTests: XCTestCase {
             """, app.errorOutput, file: file, line: line)
         XCTAssertEqual(try session.state(appID: appID)["viewed"] as? [String], ["2024/01/10"], "the page's answer is Herald's state",
                        file: file, line: line)
+        // Muted by the person: the next launch shows nothing, and the page says why the message waits.
+        XCTAssertEqual(try session.run(["mute", "--app-id", appID]).status, 0, file: file, line: line)
+        let muted = try start(command, in: session, feed: server.url("feed.plist"))
+        XCTAssertEqual(muted.wait(), 0, muted.errorOutput, file: file, line: line)
+        let mutedNewer = "inbox 2024/01/12 | Version 2 | Out now | https://example.com/v2 | announcement | app-muted | its app is muted by the person | shown"
+        let viewedOlder = "\(older) | viewed | viewed | never shown"
+        XCTAssertEqual(muted.output, """
+            finished
+            \(mutedNewer)
+            \(viewedOlder)
+            recorded view
+            \(mutedNewer)
+            \(viewedOlder)
+            record_answer herald-error-quark configuration the answer later is none of Herald's: view, remind, ignore, ok
+
+            """, muted.errorOutput, file: file, line: line)
+        XCTAssertEqual(try session.notifyCalls().count, 1, "the muted launch showed nothing", file: file, line: line)
     }
 
     /// From Python, with the whats-new property: the first run only records the app's version;

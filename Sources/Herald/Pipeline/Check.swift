@@ -83,10 +83,18 @@ final class Check {
         var plannedAt: Date
         /// What was shown, refused and left, for the outcome.
         var record = CheckEnding.Presentation()
-        /// Records what the plan kept in the person's inbox (`recordInInbox`), until it has run:
-        /// once the first notice is out, before the delegate hears of it, so that the
-        /// notification does not wait on the inbox file (`recordPendingInbox`).
-        var pendingInbox: (@MainContext () -> Void)?
+        /// What the plan kept for the person's inbox, until it is recorded: once the first
+        /// notice is out, before the delegate hears of it, so that the notification does not
+        /// wait on the inbox file (`recordPendingInbox`).
+        var pendingInbox: InboxRecording?
+    }
+
+    /// What a check adds to the person's inbox (`recordInInbox`).
+    struct InboxRecording {
+        let plan: CheckPlan
+        let step: FeedStep
+        /// Herald's own messages the plan weighed (What's new).
+        let local: [FeedEntry]
     }
 
     /// What a check has on screen, awaiting answers.

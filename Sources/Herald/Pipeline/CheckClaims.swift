@@ -124,7 +124,7 @@ extension Check {
         report(plan, feedFetched: step.feed != nil)
         var presenting = Presenting(target: target, capabilities: capabilities ?? [], plannedAt: now)
         presenting.record.budgeted = plan.ledger != nil
-        presenting.pendingInbox = { [self] in recordInInbox(plan, from: step, local: local) }
+        presenting.pendingInbox = InboxRecording(plan: plan, step: step, local: local)
         present(plan, after: step, presenting)
     }
 

@@ -27,8 +27,8 @@ extension Check {
     /// once a notice is out, before the delegate hears of it (so an app reading its inbox in
     /// `didShow` finds the message there), and when the presentation ends.
     func recordPendingInbox() {
-        guard case .presenting(let presenting) = phase, let record = presenting.pendingInbox else { return }
+        guard case .presenting(let presenting) = phase, let pending = presenting.pendingInbox else { return }
         self.presenting.pendingInbox = nil
-        record()
+        recordInInbox(pending.plan, from: pending.step, local: pending.local)
     }
 }

@@ -31,7 +31,7 @@ package struct AttentionLedger: Codable, Sendable, Equatable {
         /// (the same process and check; the time a claim lasts is not compared).
         package func isTaken(by claim: HeraldState.Claim, app: String) -> Bool {
             guard self.app == app, let own = self.claim else { return false }
-            return own.processID == claim.processID && own.check == claim.check
+            return own.isMade(bySameCheckAs: claim)
         }
     }
 

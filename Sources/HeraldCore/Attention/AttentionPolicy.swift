@@ -84,8 +84,7 @@ package enum AttentionPolicy {
     /// Whether a showing counts at `now`: a shown one does; one a check took room for counts
     /// while that claim holds.
     package static func counts(_ showing: AttentionLedger.Showing, now: Date, isLive: (HeraldState.Claim) -> Bool) -> Bool {
-        guard let claim = showing.claim else { return true }
-        return claim.until > now && isLive(claim)
+        showing.claim?.holds(at: now, isLive: isLive) ?? true
     }
 
     /// The ledger without what no longer matters: showings older than a week or whose check

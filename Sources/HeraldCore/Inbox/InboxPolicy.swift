@@ -195,7 +195,7 @@ package enum InboxPolicy {
         }
         if standing.state.shows[key] != nil { return .shown }
         // On the screen now: its check records the showing when it ends.
-        if let claim = standing.state.presenting[key], claim.until > now, isLive(claim) { return .shown }
+        if standing.state.presenting[key]?.holds(at: now, isLive: isLive) == true { return .shown }
         return .due
     }
 }

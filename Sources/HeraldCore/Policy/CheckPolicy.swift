@@ -469,9 +469,8 @@ package enum CheckPolicy {
     /// Whether a claim keeps a message or prompt from `claimant`: it is another check's, it has
     /// not lapsed, and that check still runs.
     static func isHeldElsewhere(_ claim: HeraldState.Claim, claimant: Claimant?, in context: PolicyContext) -> Bool {
-        guard claim.until > context.now else { return false }
         if let claimant, claim.isHeld(by: claimant) { return false }
-        return context.isLive(claim)
+        return claim.holds(at: context.now, isLive: context.isLive)
     }
 
     /// Sorts by key with `caseInsensitiveCompare:`, newest (last) first unless `oldestFirst`.

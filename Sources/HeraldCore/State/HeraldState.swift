@@ -181,9 +181,21 @@ public struct HeraldState: Codable, Sendable, Equatable {
             self.until = until
         }
 
+        /// Whether the claim holds at `now`: it has not lapsed, and the check that made it still
+        /// runs (`isLive`).
+        package func holds(at now: Date, isLive: (Claim) -> Bool) -> Bool {
+            until > now && isLive(self)
+        }
+
+        /// Whether `other` was made by the same check: the same process and check (the time a
+        /// claim lasts is not compared).
+        package func isMade(bySameCheckAs other: Claim) -> Bool {
+            processID == other.processID && check == other.check
+        }
+
         /// Whether `claimant` made this claim.
         package func isHeld(by claimant: Claimant) -> Bool {
-            processID == claimant.processID && check == claimant.check
+            isMade(bySameCheckAs: claimant.claim(until: until))
         }
     }
 

@@ -50,4 +50,18 @@ final class RunningChecksTests: XCTestCase {
             XCTAssertFalse(running.isLive(HeraldState.Claim(processID: Int32.max, check: "gone.x.1", until: Self.until)))
         }
     }
+
+    func testAClaimOfAProcessThatEndedAndWaitsForItsParentDoesNotHold() throws {
+        var child: pid_t = 0
+        let arguments: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
+        defer { free(arguments[0]) }
+        XCTAssertEqual(posix_spawn(&child, "/bin/true", nil, nil, arguments, environ), 0)
+        defer { var status: Int32 = 0; waitpid(child, &status, 0) }
+        // Not waited for yet: once it has exited, the child is a zombie with its process id still taken.
+        var info = siginfo_t()
+        XCTAssertEqual(waitid(P_PID, id_t(child), &info, WEXITED | WNOWAIT), 0)
+        MainContext.assumeIsolated {
+            XCTAssertFalse(RunningChecks().isLive(HeraldState.Claim(processID: child, check: "child.x.1", until: Self.until)))
+        }
+    }
 }

@@ -20,10 +20,21 @@ package struct PersonInbox {
         self.isLive = isLive
     }
 
+    /// What reading the inbox found.
+    package struct Listing: Equatable {
+        /// The messages, in app id order, each app's newest first.
+        package var messages: [InboxMessage] = []
+        /// A sentence for each app left out of a listing of every app: its state cannot be
+        /// read, so where its messages stand is not known. The other apps are listed.
+        package var leftOut: [PersonInboxError] = []
+    }
+
     /// The messages of `appID`, or of every app in app id order, each app's newest first;
     /// `switches` says which apps and categories are muted and the budget (`nil`: none muted,
     /// the standard budget), with what the desktop's own settings turn off (`DesktopSwitchFiles`).
-    package func messages(of appID: String?, switches: OffSwitches?) throws(PersonInboxError) -> [InboxMessage] {
+    /// The inbox or the ledger that cannot be read, or `appID`'s state, is an error; in a
+    /// listing of every app, an app whose state cannot be read is left out and named.
+    package func messages(of appID: String?, switches: OffSwitches?) throws(PersonInboxError) -> Listing {
         let inbox: Inbox
         do {
             inbox = try FileInboxStore(environment: environment).snapshot()
@@ -37,14 +48,20 @@ package struct PersonInbox {
             throw PersonInboxError(StateStoreError(error, writing: "the attention ledger").description)
         }
         let apps = appID.map { [$0] } ?? inbox.apps.keys.sorted()
-        var messages: [InboxMessage] = []
+        var listing = Listing()
         for app in apps {
+            let state: HeraldState
+            do throws(PersonInboxError) { state = try self.state(of: app) } catch {
+                if appID != nil { throw error }
+                listing.leftOut.append(error)
+                continue
+            }
             // The desktop's own switches too, as the app's check adds them (`Herald`'s off switches).
             let decision = (switches?.decision(for: app) ?? .none).adding(DesktopSwitchFiles.read(appID: app, environment: environment))
-            let standing = InboxPolicy.Standing(state: try state(of: app), ledger: ledger, switches: decision)
-            messages += InboxPolicy.messages(of: app, in: inbox, standing: standing, now: now, isLive: isLive)
+            let standing = InboxPolicy.Standing(state: state, ledger: ledger, switches: decision)
+            listing.messages += InboxPolicy.messages(of: app, in: inbox, standing: standing, now: now, isLive: isLive)
         }
-        return messages
+        return listing
     }
 
     /// The state file of `appID`.

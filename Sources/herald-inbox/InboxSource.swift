@@ -48,7 +48,9 @@ struct PersonFiles: InboxSource {
             switches = nil
         }
         do throws(PersonInboxError) {
-            return InboxReading(messages: try inbox.messages(of: nil, switches: switches), switches: switches, problems: problems)
+            let listing = try inbox.messages(of: nil, switches: switches)
+            return InboxReading(messages: listing.messages, switches: switches,
+                                problems: problems + listing.leftOut.map { $0.description + "; its messages are left out" })
         } catch {
             return InboxReading(messages: [], switches: switches, problems: problems + [error.description])
         }

@@ -51,7 +51,14 @@ struct InboxListCommand: ParsableCommand, UsageExample {
 
     func run() throws {
         if window { try InboxWindow.open() }
-        let messages = try InboxReading().messages(of: appID)
+        let listing = try InboxReading().listing(of: appID)
+        list(listing.messages)
+        // The apps left out are named already; the status says the list is not whole.
+        guard listing.leftOut.isEmpty else { throw ExitCode(.cannotCreate) }
+    }
+
+    /// Prints `messages`, each app's under its id, or one JSON object each.
+    private func list(_ messages: [InboxMessage]) {
         if json { return messages.forEach { say(InboxReading.jsonLine($0)) } }
         if messages.isEmpty {
             return say("no message " + (appID.map { "of \($0) " } ?? "") + "reached you through Herald in the last 180 days")
@@ -74,16 +81,26 @@ struct InboxReading {
     /// The person's inbox, its files and its answers (`PersonInbox`).
     var inbox: PersonInbox { PersonInbox(environment: environment, now: now, isLive: BudgetCommand.isLive) }
 
+    /// The messages of `appID`, or of every app in app id order, each app's newest first.
+    func messages(of appID: String?) throws -> [InboxMessage] {
+        try listing(of: appID).messages
+    }
+
     /// The messages of `appID`, or of every app in app id order, each app's newest first; exits
     /// `.cannotCreate` naming what cannot be read. Key files that cannot be read are named, and
-    /// the messages listed as though nothing were muted.
-    func messages(of appID: String?) throws -> [InboxMessage] {
+    /// the messages listed as though nothing were muted; so is each app whose state cannot be
+    /// read, and the others listed without it.
+    func listing(of appID: String?) throws -> PersonInbox.Listing {
         let switches: OffSwitches?
         do throws(OffSwitchFileError) { switches = try OffSwitchFiles.read(environment: environment) } catch {
             EventReporter.complain(error.description)
             switches = nil
         }
-        do throws(PersonInboxError) { return try inbox.messages(of: appID, switches: switches) } catch {
+        do throws(PersonInboxError) {
+            let listing = try inbox.messages(of: appID, switches: switches)
+            for leftOut in listing.leftOut { EventReporter.complain(leftOut.description + "; its messages are left out") }
+            return listing
+        } catch {
             EventReporter.complain(error.description)
             throw ExitCode(.cannotCreate)
         }

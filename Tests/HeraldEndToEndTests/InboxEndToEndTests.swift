@@ -103,6 +103,32 @@ final class InboxEndToEndTests: XCTestCase {
         XCTAssertEqual(states(try session.run(["inbox", "--json"])).last?.hasPrefix("2027/01/02 | waiting-for-room | "), true)
     }
 
+    func testAnAppWhoseStateCannotBeReadIsNamedAndTheOtherAppsAreListed() throws {
+        let session = try DesktopSession()
+        try session.setBudgetOutOfTheWay()
+        let server = try session.serveFeed(feed)
+        XCTAssertEqual(try check(session, server).wait(), 0)
+        XCTAssertEqual(try check(session, server, appID: "org.example.Other").wait(), 0)
+        // A folder where the other app's state file should be: no user can read it as a state.
+        let stateFile = URL(fileURLWithPath: session.environment["XDG_STATE_HOME"]! + "/herald/org.example.Other.json")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: stateFile.path))
+        try FileManager.default.removeItem(at: stateFile)
+        try FileManager.default.createDirectory(at: stateFile, withIntermediateDirectories: false)
+        let listed = try session.run(["inbox", "--json"])
+        let complaint = try session.run(["inbox", "--app-id", "org.example.Other"])
+        XCTAssertEqual(complaint.status, 73, complaint.description)
+        let unreadable = "herald: org.example.Other: cannot read \(stateFile.path): it is a directory, not a regular file"
+        XCTAssertEqual(complaint.output, "")
+        XCTAssertEqual(complaint.errorOutput, unreadable + "\n")
+        XCTAssertEqual(listed.status, 73, listed.description)
+        XCTAssertEqual(listed.errorOutput, unreadable + "; its messages are left out\n")
+        XCTAssertEqual(listed.output.split(separator: "\n").compactMap { line -> String? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            return [object["app"], object["id"], object["state"]].map { ($0 as? String) ?? "-" }.joined(separator: " ")
+        }, ["\(app) 2027/01/03 shown", "\(app) 2027/01/02 shown"])
+        XCTAssertEqual(try session.run(["inbox", "ignore", "2027/01/02", "--app-id", app]).status, 0, "the readable app is answered")
+    }
+
     func testShowPrintsOneMessageInFull() throws {
         let (session, server) = try sessionShowingOne()
         XCTAssertEqual(try check(session, server).wait(), 0)

@@ -24,15 +24,19 @@ struct RegisteredCheckCommand: ParsableCommand {
     @Option(help: "Seconds the checks that have their feed wait for the others before the budget is decided without them.")
     var deadline: Double = 60
 
+    @Flag(help: "Check nothing where the user's systemd manager (on the session bus) has herald-check.timer active, which checks at login itself: the login entry's run.")
+    var unlessTimer = false
+
     /// How `herald check`'s help and manual tell of this command, which has none of its own.
     static let usage = """
-        herald check --registered [--json] [--start-delay N] [--deadline S] checks every registered app \
+        herald check --registered [--json] [--start-delay N] [--deadline S] [--unless-timer] checks every registered app \
         (herald apps lists them) in one process, as the systemd user timer herald-check.timer does at login \
         and twice a day: each app as its own check would, \
         one attention budget decision across them all; it hands what it shows over and exits. \
         --deadline (default 60) is how long the apps whose feed came wait for the others before the \
-        budget is decided without them. It exits with the first app's failure, else 65 when a \
-        registration has a mistake, else 0.
+        budget is decided without them. --unless-timer (the login entry's) checks nothing where the \
+        user's systemd manager has herald-check.timer active, so a login runs one check. It exits with \
+        the first app's failure, else 65 when a registration has a mistake, else 0.
         """
 
     /// The arguments of `herald check` that ask for this command.
@@ -61,7 +65,13 @@ struct RegisteredCheckCommand: ParsableCommand {
     }
 
     func run() throws {
-        let found = AppRegistrations.read(environment: ProcessEnvironment.read())
+        let environment = ProcessEnvironment.read()
+        if unlessTimer, MainContext.assumeIsolated({ SystemdUserManager.isActive(SystemdUserManager.checkTimer) }) {
+            let timer = SystemdUserManager.checkTimer
+            return say(json ? EventReporter.jsonLine("left-to-timer", ["timer": .string(timer)]).jsonText
+                            : "\(timer) is active: it checks the registered apps, so this run checks nothing")
+        }
+        let found = AppRegistrations.read(environment: environment)
         for problem in found.problems { EventReporter.complain(problem.text) }
         let check = RegisteredCheck(apps: found.apps, json: json, deadline: .seconds(deadline))
         let status = MainContext.assumeIsolated { check.run(startDelay: StartDelay.seconds(upTo: startDelay)) }

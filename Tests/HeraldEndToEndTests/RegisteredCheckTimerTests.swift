@@ -47,7 +47,7 @@ final class RegisteredCheckTimerTests: XCTestCase {
         let link = home.path + "/.config/systemd/user/timers.target.wants/herald-check.timer"
         XCTAssertEqual(try Self.keys(ofSection: "Service", in: service)["ExecStart"], ["\(prefix)/bin/herald check --registered"])
         XCTAssertEqual(DesktopEntry.parse(try String(contentsOfFile: entry, encoding: .utf8))["Exec"],
-                       "\(prefix)/bin/herald check --registered --start-delay 120")
+                       "\(prefix)/bin/herald check --registered --start-delay 120 --unless-timer")
         XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), timer, "enabled for the user")
         let manifest = try String(contentsOfFile: prefix + "/share/herald/installed-files", encoding: .utf8).split(separator: "\n").map(String.init)
         XCTAssertEqual(manifest.filter { $0.contains("herald-check") || $0.contains("CheckRegistered") }, [timer, service, entry])
@@ -157,7 +157,7 @@ final class RegisteredCheckTimerTests: XCTestCase {
         XCTAssertEqual(entry["X-systemd-skip"], "true")
         XCTAssertEqual(entry["NoDisplay"], "true")
         XCTAssertEqual(DesktopEntry.arguments(ofExec: try XCTUnwrap(entry["Exec"])),
-                       [installation.herald, "check", "--registered", "--start-delay", "120"])
+                       [installation.herald, "check", "--registered", "--start-delay", "120", "--unless-timer"])
 
         // systemd's own generator, run on the folder as a session's XDG_CONFIG_DIRS: no unit for this entry.
         let generated = try Fixtures.temporaryDirectory("herald-generated")
@@ -235,6 +235,59 @@ final class RegisteredCheckTimerTests: XCTestCase {
         XCTAssertEqual(skipped.condition?.status, "exited 1", "no display")
         XCTAssertEqual(skipped.main?.pid, "0", "herald did not run")
         XCTAssertEqual(manager.stop(), [], "the manager's exit ends every process it started, within its 20 seconds")
+        withExtendedLifetime(feeds) {}
+    }
+
+    /// A session manager that runs login entries itself beside a systemd user manager (Xfce)
+    /// runs the login entry too. Where the session's bus is the user's (dbus-user-session's
+    /// `$XDG_RUNTIME_DIR/bus`, on which the manager is), the entry's run checks nothing while the
+    /// manager has herald-check.timer active, so a login runs one check; on a bus of the session
+    /// alone, or once the timer is stopped, the entry's run checks every registered app.
+    func testTheLoginEntrysRunChecksNothingWhileTheUserManagerHasTheTimerActive() throws {
+        let installation = try Self.installation()
+        let session = try DesktopSession()
+        defer { session.stop() }
+        let feeds = try registerTwoApps(in: session)
+        let manager = try UserServiceManager(session: session)
+        defer { manager.stop() }
+        XCTAssertEqual(try manager.systemctl(["link", installation.units + "/herald-check.timer", installation.units + "/herald-check.service"]).status, 0)
+        XCTAssertEqual(try manager.systemctl(["start", "herald-check.timer"]).status, 0)
+        // The user's bus, as dbus-user-session gives it: the manager joins it once its dbus.service runs.
+        XCTAssertEqual(try manager.systemctl(["start", "dbus.socket", "dbus.service"]).status, 0)
+        var onTheUsersBus = session.environment
+        onTheUsersBus["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=" + manager.environment["XDG_RUNTIME_DIR"]! + "/bus"
+        XCTAssertTrue(eventually(within: 20) {
+            let owner = try? runToEnd("/usr/bin/gdbus", ["call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                                                         "--method", "org.freedesktop.DBus.NameHasOwner", "org.freedesktop.systemd1"],
+                                      environment: onTheUsersBus, within: 10)
+            return owner?.output == "(true,)\n"
+        }, "the manager is on the user's bus")
+        let entry = DesktopEntry.parse(try String(contentsOfFile: installation.autostartEntry, encoding: .utf8))
+        var command = DesktopEntry.arguments(ofExec: try XCTUnwrap(entry["Exec"]))
+        command[try XCTUnwrap(command.firstIndex(of: "--start-delay")) + 1] = "0"
+        func login(_ extra: [String] = [], environment: [String: String]) throws -> (status: Int32, output: String, errors: String) {
+            try runToEnd(command[0], Array(command.dropFirst()) + extra, environment: environment, within: 60)
+        }
+
+        let leftToTimer = try login(environment: onTheUsersBus)
+        XCTAssertEqual(leftToTimer.status, 0, leftToTimer.errors)
+        XCTAssertEqual(leftToTimer.output + leftToTimer.errors, "herald-check.timer is active: it checks the registered apps, so this run checks nothing\n")
+        let leftToTimerJSON = try login(["--json"], environment: onTheUsersBus)
+        XCTAssertEqual(leftToTimerJSON.output + leftToTimerJSON.errors, #"{"event":"left-to-timer","timer":"herald-check.timer"}"# + "\n")
+
+        // The session's own bus, where no manager is: the entry's run checks both apps.
+        let checked = try login(environment: session.environment)
+        XCTAssertEqual(checked.status, 0, checked.errors)
+        XCTAssertEqual(try session.notifyCalls().map(\.summary).sorted(), ["Alpha news", "Beta news"], checked.output + checked.errors)
+
+        // The timer stopped: the entry's run on the user's bus checks the apps (checked already, so not due).
+        XCTAssertEqual(try manager.systemctl(["stop", "herald-check.timer"]).status, 0)
+        let notLeft = try login(["--json"], environment: onTheUsersBus)
+        XCTAssertEqual(notLeft.status, 0, notLeft.errors)
+        XCTAssertEqual(notLeft.output.split(separator: "\n").compactMap { line -> String? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
+            return [object["app"], object["event"], object["reason"]].map { ($0 as? String) ?? "-" }.joined(separator: " ")
+        }, ["org.example.Alpha check-skipped check-period", "org.example.Beta check-skipped check-period"], notLeft.output + notLeft.errors)
         withExtendedLifetime(feeds) {}
     }
 

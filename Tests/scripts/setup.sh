@@ -18,7 +18,8 @@
 #                                    faketime to run a check with the clock a year ahead, and
 #                                    gi-docgen for libherald-1's API reference (desktop/libherald/docs.sh),
 #                                    and systemd for herald-check.timer's tests (systemd-analyze and
-#                                    a user manager of the test's own), and tmux to drive
+#                                    a user manager of the test's own, with dbus-user-session's bus
+#                                    for it), and tmux to drive
 #                                    herald inbox in a terminal and read what it shows
 set -euo pipefail
 packages=(pkg-config libnotify-dev libglib2.0-dev libglib2.0-bin libsoup-3.0-dev glib-networking
@@ -29,7 +30,7 @@ if [ "${1:-}" = "--tests" ]; then
              dpkg-dev lintian man-db
              gnome-shell gjs plasma-workspace plasma-desktop xfce4-notifyd xfconf xdg-desktop-portal
              xdg-desktop-portal-gtk bubblewrap tesseract-ocr tesseract-ocr-eng faketime
-             gi-docgen systemd tmux)
+             gi-docgen systemd dbus-user-session tmux)
 fi
 missing=()
 for package in "${packages[@]}"; do

@@ -236,9 +236,13 @@ package final class FileStateStore: StateStore, Sendable {
         try? Self.readRegularFile(paths.cachedFeedFile, limit: Self.cachedFeedLimit)
     }
 
-    /// Replaces the cached feed atomically. Not flushed to disk: a copy lost or damaged by a
-    /// crash is noticed when it is read and fetched again, so it is not worth an fsync.
+    /// Replaces the cached feed atomically, unless the copy holds these bytes already (a server
+    /// that sends the same feed again without a validator): then nothing is written, and a copy
+    /// of another size is replaced without being read. Not flushed to disk: a copy lost or
+    /// damaged by a crash is noticed when it is read and fetched again, so it is not worth an fsync.
     package func storeCachedFeed(_ bytes: Data) throws {
+        var info = stat()
+        if lstat(paths.cachedFeedFile, &info) == 0, RegularFile.isRegular(info), Int(info.st_size) == bytes.count, cachedFeed() == bytes { return }
         try Self.writeFileAtomically(bytes, to: paths.cachedFeedFile, durable: false)
     }
 

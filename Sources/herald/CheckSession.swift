@@ -35,6 +35,9 @@ struct CheckSession {
     /// Whether the person asked for quiet, when not the desktop's own answer asked at each check:
     /// a run of every registered app asks the desktop once for all its apps.
     var quietReason: (@MainContext () -> QuietReason?)?
+    /// The notification server and the handover's route, when a run of every registered app
+    /// asks them once for all its apps; `nil` for a check that asks for itself.
+    var sessionAnswers: SessionAnswers?
     /// Whether what it says on stderr begins with the app's id: a run of every registered app
     /// names the app of each line.
     var namesApp = false
@@ -85,13 +88,13 @@ extension CheckSession {
         let waitLimit = configuration.waitLimit?.seconds
         let today = FallbackPresenter(
             primary: DesktopPresenter(appName: configuration.appName, appID: configuration.appID, icon: configuration.icon,
-                                      environment: configuration.environment),
+                                      environment: configuration.environment, shared: sessionAnswers),
             serverWait: serverWait,
             fallback: asksAtTerminal && TerminalPresenter.isAvailable && !json ? TerminalPresenter(labels: configuration.labels) : nil,
             onServerInUse: { inUse in SignalWatcher.guardWaitLimit(inUse ? waitLimit : nil) })
         let handingOver = handsOver
             ? HandoverRoutePresenter(today: today, appName: configuration.appName, appID: configuration.appID, icon: configuration.icon,
-                                     environment: configuration.environment)
+                                     environment: configuration.environment, shared: sessionAnswers)
             : nil
         return try Self.makeHerald(configuration, store: store, presenter: today, handingOver: handingOver,
                                    respectsQuietAndMutes: respectsQuietAndMutes, quietReason: quietReason,

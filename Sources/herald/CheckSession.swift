@@ -90,6 +90,7 @@ extension CheckSession {
             primary: DesktopPresenter(appName: configuration.appName, appID: configuration.appID, icon: configuration.icon,
                                       environment: configuration.environment, shared: sessionAnswers),
             serverWait: serverWait,
+            shared: sessionAnswers,
             fallback: asksAtTerminal && TerminalPresenter.isAvailable && !json ? TerminalPresenter(labels: configuration.labels) : nil,
             onServerInUse: { inUse in SignalWatcher.guardWaitLimit(inUse ? waitLimit : nil) })
         let handingOver = handsOver
@@ -161,12 +162,17 @@ final class FallbackPresenter: MessagePresenter {
     private let fallback: MessagePresenter?
     private var onServerInUse: ((Bool) -> Void)?
     private let serverWait: Double
+    private let shared: SessionAnswers?
 
-    /// - Parameter serverWait: seconds to wait for a notification server to appear before the
-    ///   first message, when none is running yet and there is no terminal to fall back to.
-    init(primary: MessagePresenter, serverWait: Double = 0, fallback: MessagePresenter?, onServerInUse: @escaping (Bool) -> Void = { _ in }) {
+    /// - Parameters:
+    ///   - serverWait: seconds to wait for a notification server to appear before the first
+    ///     message, when none is running yet and there is no terminal to fall back to.
+    ///   - shared: the run's answers: once a check of the run found the server, no other waits.
+    init(primary: MessagePresenter, serverWait: Double = 0, shared: SessionAnswers? = nil, fallback: MessagePresenter?,
+         onServerInUse: @escaping (Bool) -> Void = { _ in }) {
         active = primary
         self.serverWait = serverWait
+        self.shared = shared
         self.fallback = fallback
         self.onServerInUse = onServerInUse
     }
@@ -177,7 +183,8 @@ final class FallbackPresenter: MessagePresenter {
             // Nobody at a terminal to answer instead (a check at login): wait for the desktop's
             // own server, and start none. The main loop runs meanwhile, so the wait limit's guard
             // starts after it.
-            let serverAppeared = fallback != nil || serverWait == 0 || NotificationServer.waitForOwner(seconds: serverWait)
+            let serverAppeared = fallback != nil || serverWait == 0 || shared?.foundServer == true
+                || NotificationServer.waitForOwner(seconds: serverWait)
             onServerInUse(true)
             do {
                 guard serverAppeared else { throw HeraldError.noNotificationServer }

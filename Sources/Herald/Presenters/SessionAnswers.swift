@@ -2,10 +2,12 @@ import HeraldCore
 import HeraldDesktop
 
 /// What the session answers a check before its first message, kept for every check of one run
-/// (`herald check --registered`, DESIGN.md D27): the notification server (its capabilities and
-/// name) and the way messages are handed over. Each is asked by the first check that needs it;
-/// within the run's few seconds neither answer changes what a check does, so twenty apps cost
-/// the bus two questions, not forty. A single check asks for itself (no `SessionAnswers`).
+/// (`herald check --registered`, DESIGN.md D27): the notification server (whether it is there,
+/// its capabilities and name) and the way messages are handed over. Each is asked by the first
+/// check that needs it; within the run's few seconds no answer changes what a check does, so
+/// twenty apps ask the bus these once, not twenty times. A single check asks for itself (no
+/// `SessionAnswers`). The agent's process is not kept: each handover names the agent that
+/// holds it, asked at the time, as the agent may have ended and started again since.
 ///
 /// The route does not depend on the app in a process that is no app itself: outside a sandbox
 /// it is the session's, and inside one only the app the process is can take the portal.
@@ -23,6 +25,10 @@ package final class SessionAnswers {
         if server == nil { server = NotificationServer(appName: appName) }
         return server
     }
+
+    /// Whether a check of the run found the notification server: the next need not wait for
+    /// one to appear.
+    package var foundServer: Bool { server != nil }
 
     /// Which way messages are handed over (`HandoverBus.route`), asked by the first check that
     /// has something to show.

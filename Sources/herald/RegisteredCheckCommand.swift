@@ -29,7 +29,8 @@ struct RegisteredCheckCommand: ParsableCommand {
         herald check --registered [--json] [--start-delay N] [--deadline S] checks every registered app \
         (herald apps lists them) in one process, as the systemd user timer herald-check.timer does at login \
         and twice a day: each app as its own check would, \
-        one attention budget decision across them all; it hands what it shows over and exits. \
+        one attention budget decision across them all, the desktop asked once for all of them (its quiet, \
+        its notification server, where messages are handed over); it hands what it shows over and exits. \
         --deadline (default 60) is how long the apps whose feed came wait for the others before the \
         budget is decided without them. It exits with the first app's failure, else 65 when a \
         registration has a mistake, else 0.

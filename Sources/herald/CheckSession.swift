@@ -35,6 +35,9 @@ struct CheckSession {
     /// Whether the person asked for quiet, when not the desktop's own answer asked at each check:
     /// a run of every registered app asks the desktop once for all its apps.
     var quietReason: (@MainContext () -> QuietReason?)?
+    /// The notification server and the handover's route, when a run of every registered app
+    /// asks them once for all its apps; `nil` for a check that asks for itself.
+    var sessionAnswers: SessionAnswers?
     /// Whether what it says on stderr begins with the app's id: a run of every registered app
     /// names the app of each line.
     var namesApp = false
@@ -85,13 +88,14 @@ extension CheckSession {
         let waitLimit = configuration.waitLimit?.seconds
         let today = FallbackPresenter(
             primary: DesktopPresenter(appName: configuration.appName, appID: configuration.appID, icon: configuration.icon,
-                                      environment: configuration.environment),
+                                      environment: configuration.environment, shared: sessionAnswers),
             serverWait: serverWait,
+            shared: sessionAnswers,
             fallback: asksAtTerminal && TerminalPresenter.isAvailable && !json ? TerminalPresenter(labels: configuration.labels) : nil,
             onServerInUse: { inUse in SignalWatcher.guardWaitLimit(inUse ? waitLimit : nil) })
         let handingOver = handsOver
             ? HandoverRoutePresenter(today: today, appName: configuration.appName, appID: configuration.appID, icon: configuration.icon,
-                                     environment: configuration.environment)
+                                     environment: configuration.environment, shared: sessionAnswers)
             : nil
         return try Self.makeHerald(configuration, store: store, presenter: today, handingOver: handingOver,
                                    respectsQuietAndMutes: respectsQuietAndMutes, quietReason: quietReason,
@@ -158,12 +162,17 @@ final class FallbackPresenter: MessagePresenter {
     private let fallback: MessagePresenter?
     private var onServerInUse: ((Bool) -> Void)?
     private let serverWait: Double
+    private let shared: SessionAnswers?
 
-    /// - Parameter serverWait: seconds to wait for a notification server to appear before the
-    ///   first message, when none is running yet and there is no terminal to fall back to.
-    init(primary: MessagePresenter, serverWait: Double = 0, fallback: MessagePresenter?, onServerInUse: @escaping (Bool) -> Void = { _ in }) {
+    /// - Parameters:
+    ///   - serverWait: seconds to wait for a notification server to appear before the first
+    ///     message, when none is running yet and there is no terminal to fall back to.
+    ///   - shared: the run's answers: once a check of the run found the server, no other waits.
+    init(primary: MessagePresenter, serverWait: Double = 0, shared: SessionAnswers? = nil, fallback: MessagePresenter?,
+         onServerInUse: @escaping (Bool) -> Void = { _ in }) {
         active = primary
         self.serverWait = serverWait
+        self.shared = shared
         self.fallback = fallback
         self.onServerInUse = onServerInUse
     }
@@ -174,7 +183,8 @@ final class FallbackPresenter: MessagePresenter {
             // Nobody at a terminal to answer instead (a check at login): wait for the desktop's
             // own server, and start none. The main loop runs meanwhile, so the wait limit's guard
             // starts after it.
-            let serverAppeared = fallback != nil || serverWait == 0 || NotificationServer.waitForOwner(seconds: serverWait)
+            let serverAppeared = fallback != nil || serverWait == 0 || shared?.foundServer == true
+                || NotificationServer.waitForOwner(seconds: serverWait)
             onServerInUse(true)
             do {
                 guard serverAppeared else { throw HeraldError.noNotificationServer }

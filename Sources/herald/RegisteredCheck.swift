@@ -34,6 +34,7 @@ struct RegisteredCheck {
             session.handsOver = true
             session.asksAtTerminal = false
             session.quietReason = { run.quiet }
+            session.sessionAnswers = run.sessionAnswers
             session.namesApp = true
             let herald: Herald
             do {
@@ -95,6 +96,8 @@ struct RegisteredCheck {
         /// Whether the person asked for quiet: the desktop is asked once, by the first check
         /// with something to show, and its answer holds for the run's few seconds.
         lazy var quiet: QuietReason? = DesktopQuiet.reason()
+        /// The notification server and the handover's route, asked once for every check.
+        let sessionAnswers = SessionAnswers()
 
         /// Keeps `status` as the run's, unless a failure came before it.
         func failed(_ status: Int32) { failure = failure ?? status }

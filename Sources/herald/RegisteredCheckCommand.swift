@@ -32,7 +32,8 @@ struct RegisteredCheckCommand: ParsableCommand {
         herald check --registered [--json] [--start-delay N] [--deadline S] [--unless-timer] checks every registered app \
         (herald apps lists them) in one process, as the systemd user timer herald-check.timer does at login \
         and twice a day: each app as its own check would, \
-        one attention budget decision across them all; it hands what it shows over and exits. \
+        one attention budget decision across them all, the desktop asked once for all of them (its quiet, \
+        its notification server, where messages are handed over); it hands what it shows over and exits. \
         --deadline (default 60) is how long the apps whose feed came wait for the others before the \
         budget is decided without them. --unless-timer (the login entry's) checks nothing where the \
         user's systemd manager has herald-check.timer active, so a login runs one check. It exits with \

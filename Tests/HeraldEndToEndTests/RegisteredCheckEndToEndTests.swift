@@ -130,6 +130,26 @@ final class RegisteredCheckEndToEndTests: XCTestCase {
         XCTAssertEqual(shown(again.output), [], "not due again, and nothing twice")
     }
 
+    /// The server's capabilities and name, and the way messages are handed over, are asked once
+    /// for the whole run: five apps cost the server what one check asks of it (libnotify's
+    /// `GetServerInformation` as it connects, then `GetCapabilities` and the server's name), and
+    /// the agent asks the same once as it shows them.
+    func testARunAsksTheNotificationServerOnceForAllItsApps() throws {
+        let (session, environment, server) = try setUpRun()
+        let apps = (1...5).map { "org.example.Asked\($0)" }
+        for (index, app) in apps.enumerated() {
+            try publishAndRegister(app, key: "2026/09/0\(index + 1)", title: "Asked \(index + 1)", priority: 9 - index,
+                                   server: server, environment: environment)
+        }
+        let run = try runRegistered(environment, directory: session.directory)
+        XCTAssertEqual(run.status, 0, run.errorOutput)
+        XCTAssertEqual(shown(run.output), ["org.example.Asked1 2026/09/01", "org.example.Asked2 2026/09/02", "org.example.Asked3 2026/09/03"],
+                       "the day's room, in app-id order")
+        XCTAssertTrue(eventually(within: 10) { ((try? session.notifyCalls().count) ?? 0) == 3 }, "the agent shows the three")
+        let connecting = ["GetServerInformation", "GetCapabilities", "GetServerInformation"]
+        XCTAssertEqual(try session.serverCalls().map(\.method).filter { $0 != "Notify" }, connecting + connecting, "the run's, then the agent's")
+    }
+
     func testAtTheRunsDeadlineTheAppsWithTheirFeedGoOnAndThoseNotStartedAreLeftToTheNextRun() throws {
         let (session, environment, server) = try setUpRun()
         try FileManager.default.createDirectory(at: session.userKeyFile.deletingLastPathComponent(), withIntermediateDirectories: true)

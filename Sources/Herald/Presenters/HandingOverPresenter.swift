@@ -54,6 +54,7 @@ package final class HandoverRoutePresenter: HandingOverPresenter {
     private let appName: String
     private let icon: String?
     private let environment: [String: String]
+    private let shared: SessionAnswers?
     private var route: HandingOverPresenter?
     private var chosen = false
 
@@ -62,14 +63,18 @@ package final class HandoverRoutePresenter: HandingOverPresenter {
     /// - Parameters:
     ///   - today: shows what is not handed over.
     ///   - appName, appID, icon, environment: as `DesktopPresenter` takes them.
-    package init(today: MessagePresenter, appName: String, appID: String, icon: String?, environment: [String: String]) {
-        (self.today, self.appName, self.appID, self.icon, self.environment) = (today, appName, appID, icon, environment)
+    ///   - shared: the route as the run of several checks asks it once for all; `nil` to ask it here.
+    package init(today: MessagePresenter, appName: String, appID: String, icon: String?, environment: [String: String],
+                 shared: SessionAnswers? = nil) {
+        (self.today, self.appName, self.appID, self.icon, self.environment, self.shared) = (today, appName, appID, icon, environment, shared)
     }
 
     package func capabilities() throws -> Set<String> {
         if !chosen {
             chosen = true
-            switch HandoverBus.route(appID: appID, environment: environment) {
+            let place = if let shared { shared.handoverRoute(appID: appID, environment: environment) }
+                else { HandoverBus.route(appID: appID, environment: environment) }
+            switch place {
             case .agent?: route = AgentPresenter(today: today, appName: appName, appID: appID, icon: icon, environment: environment)
             case let place?:
                 route = DesktopListPresenter(today: today, place: place, appName: appName, appID: appID, icon: icon, environment: environment)

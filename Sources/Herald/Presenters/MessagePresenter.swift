@@ -36,6 +36,8 @@ package final class DesktopPresenter: MessagePresenter {
     private var icon: String?
     private let environment: [String: String]
     private var server: NotificationServer?
+    /// Where the server is asked when the run of several checks shares one answer.
+    private let shared: SessionAnswers?
     /// The `desktop-entry` hint, found once with the server (`DesktopSwitchFiles.desktopEntryHint`).
     private var desktopEntry: String?
 
@@ -48,11 +50,15 @@ package final class DesktopPresenter: MessagePresenter {
     ///   - icon: an icon name or file URI for the app icon; `nil` takes the `Icon` of the app's
     ///     installed desktop entry, else Herald's own.
     ///   - environment: where the desktop entry is looked for (`XDG_DATA_HOME`, `XDG_DATA_DIRS`).
-    package init(appName: String, appID: String, icon: String? = nil, environment: [String: String] = ProcessEnvironment.read()) {
+    ///   - shared: the server as the run of several checks asks it once for all; `nil` to ask
+    ///     it here.
+    package init(appName: String, appID: String, icon: String? = nil, environment: [String: String] = ProcessEnvironment.read(),
+                 shared: SessionAnswers? = nil) {
         self.appName = appName
         self.appID = appID
         self.icon = icon
         self.environment = environment
+        self.shared = shared
     }
 
     /// The server's capabilities, asked once, as the content must be built for them
@@ -60,7 +66,8 @@ package final class DesktopPresenter: MessagePresenter {
     package func capabilities() throws -> Set<String> {
         if let server { return server.contentCapabilities }
         do { try DesktopLibrary.libnotify.load() } catch { throw HeraldError.libraryUnavailable(error.description) }
-        guard let connected = NotificationServer(appName: appName) else { throw HeraldError.noNotificationServer }
+        let found = if let shared { shared.notificationServer(appName: appName) } else { NotificationServer(appName: appName) }
+        guard let connected = found else { throw HeraldError.noNotificationServer }
         server = connected
         // Read once, for the sender and the hint alike.
         let entry = DesktopEntry.installed(appID: appID, environment: environment)

@@ -144,7 +144,8 @@ package enum RegularFile {
         return (descriptor, info)
     }
 
-    /// Replaces a file atomically (temporary file, fsync, rename), creating its folder: every
+    /// Replaces a file atomically (temporary file, fsync, rename), creating its folder when it is
+    /// missing (`create`): every
     /// file Herald writes whole is written here, with the mode its caller gives.
     ///
     /// The temporary file is `<path>.tmp-<pid>` in the file's own folder (a rename never crosses
@@ -162,9 +163,8 @@ package enum RegularFile {
     ///     dangling link included: the file is then put in place with `link`, which never
     ///     replaces, instead of `rename`.
     package static func write(_ bytes: Data, to path: String, durable: Bool = true, mode: mode_t = 0o600, replacing: Bool = true) throws(FileError) {
-        try makeDirectory(for: path)
         let temporary = path + ".tmp-\(getpid())"
-        var descriptor = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        var descriptor = try create(temporary, O_WRONLY | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode: 0o600)
         if descriptor < 0, errno == EEXIST {
             // Named after this process: left by an earlier process that had the same id.
             unlink(temporary)
@@ -291,11 +291,23 @@ package enum RegularFile {
         for name in stale { unlinkat(dirfd(stream), name, 0) }
     }
 
+    /// Opens `path` with `flags` and `O_CREAT`, creating the folders above it (readable by their
+    /// owner only) when the open finds one missing, then opening it once more: every file Herald
+    /// creates in a folder it may have to make is created here. Nearly every file finds its
+    /// folder there, so the folders are looked at only when one is not.
+    ///
+    /// - Returns: the descriptor, or -1 with `errno` set, as `open` returns them.
+    /// - Throws: `FileError.unwritable` naming the folder that cannot be made, when one is
+    ///   missing (`ENOENT`) or something else is in its place (`ENOTDIR`).
+    package static func create(_ path: String, _ flags: Int32, mode: mode_t) throws(FileError) -> Int32 {
+        let descriptor = Glibc.open(path, flags | O_CREAT, mode)
+        guard descriptor < 0, errno == ENOENT || errno == ENOTDIR else { return descriptor }
+        try makeDirectory(for: path)
+        return Glibc.open(path, flags | O_CREAT, mode)
+    }
+
     /// Creates the folders above `file` that are missing, readable by their owner only.
     package static func makeDirectory(for file: String) throws(FileError) {
-        // Nearly every write finds its folder there: one look, not a mkdir of each component.
-        var found = stat()
-        if stat(folder(of: file), &found) == 0, found.st_mode & S_IFMT == S_IFDIR { return }
         var path = ""
         for component in folder(of: file).split(separator: "/") {
             path += "/" + component

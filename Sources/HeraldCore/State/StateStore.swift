@@ -236,9 +236,13 @@ package final class FileStateStore: StateStore, Sendable {
         try? Self.readRegularFile(paths.cachedFeedFile, limit: Self.cachedFeedLimit)
     }
 
-    /// Replaces the cached feed atomically. Not flushed to disk: a copy lost or damaged by a
-    /// crash is noticed when it is read and fetched again, so it is not worth an fsync.
+    /// Replaces the cached feed atomically, unless the copy holds these bytes already (a server
+    /// that sends the same feed again without a validator): then nothing is written, and a copy
+    /// of another size is replaced without being read. Not flushed to disk: a copy lost or
+    /// damaged by a crash is noticed when it is read and fetched again, so it is not worth an fsync.
     package func storeCachedFeed(_ bytes: Data) throws {
+        var info = stat()
+        if lstat(paths.cachedFeedFile, &info) == 0, RegularFile.isRegular(info), Int(info.st_size) == bytes.count, cachedFeed() == bytes { return }
         try Self.writeFileAtomically(bytes, to: paths.cachedFeedFile, durable: false)
     }
 
@@ -257,10 +261,14 @@ package final class FileStateStore: StateStore, Sendable {
     /// - Throws: `StateStoreError.locked` when another process holds the lock past `seconds`.
     package static func locked<Result>(by lockFile: String, guarding what: String, waitingAtMost seconds: Double,
                                        _ body: () throws -> Result) throws -> Result {
-        try makeDirectory(for: lockFile)
         // O_NOFOLLOW: a link planted in the lock's place must not make Herald create or lock a
         // file elsewhere; O_NONBLOCK: a FIFO there must not hang the open.
-        let descriptor = open(lockFile, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+        let descriptor: Int32
+        do throws(FileError) {
+            descriptor = try RegularFile.create(lockFile, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, mode: 0o600)
+        } catch {
+            throw StateStoreError(error)
+        }
         guard descriptor >= 0 else { throw StateStoreError.unlockable(path: lockFile, reason: RegularFile.reason(errno)) }
         defer { close(descriptor) }
         var info = stat()
@@ -336,7 +344,4 @@ package final class FileStateStore: StateStore, Sendable {
         do throws(FileError) { try RegularFile.write(bytes, to: path, durable: durable) } catch { throw StateStoreError(error) }
     }
 
-    static func makeDirectory(for file: String) throws {
-        do throws(FileError) { try RegularFile.makeDirectory(for: file) } catch { throw StateStoreError(error) }
-    }
 }

@@ -54,6 +54,29 @@ final class RegularFileTests: XCTestCase {
         XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: path("entry.desktop"))[.posixPermissions] as? NSNumber)?.intValue, 0o644)
     }
 
+    /// A file's folders are made when the file cannot be created for want of them, owner-only;
+    /// a folder already there keeps its mode, and a file in a folder's place is an error that
+    /// names it.
+    func testFoldersAreMadeWhenMissing() throws {
+        try RegularFile.write(Data("state".utf8), to: path("state/herald/org.example.App.json"))
+        XCTAssertEqual(try String(contentsOfFile: path("state/herald/org.example.App.json"), encoding: .utf8), "state")
+        for folder in ["state", "state/herald"] {
+            XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: path(folder))[.posixPermissions] as? NSNumber)?.intValue, 0o700, folder)
+        }
+        try FileManager.default.createDirectory(atPath: path("shared"), withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+        let lock = try RegularFile.create(path("shared/ledger.lock"), O_RDWR | O_CLOEXEC, mode: 0o600)
+        XCTAssertGreaterThanOrEqual(lock, 0)
+        close(lock)
+        XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: path("shared"))[.posixPermissions] as? NSNumber)?.intValue, 0o755)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("shared")), ["ledger.lock"])
+
+        try Data("a file".utf8).write(to: URL(fileURLWithPath: path("plain")))
+        XCTAssertThrowsError(try RegularFile.write(Data("x".utf8), to: path("plain/inbox/inbox.json"))) {
+            XCTAssertEqual($0 as? FileError, .unwritable(path: path("plain/inbox"), reason: "Not a directory"))
+        }
+        XCTAssertEqual(try names(), ["plain", "shared", "state"], "no temporary file is left")
+    }
+
     func testEveryByteReachesADescriptorThoughSignalsInterruptTheWrites() throws {
         // A handler installed without SA_RESTART: a blocked write returns early, short or EINTR.
         var quiet = sigaction(), previous = sigaction()

@@ -105,6 +105,25 @@ final class StateStoreTests: XCTestCase {
         XCTAssertEqual(leftovers, [], "no half-written temporary files remain")
     }
 
+    /// A cached copy stored again with the bytes it holds is left as it is (the same file, the
+    /// same time); other bytes, even of the same size, replace it.
+    func testStoringTheCachedFeedItHoldsAlreadyLeavesTheFileUntouched() throws {
+        let store = try store()
+        func identity() throws -> (inode: UInt64, modified: Date) {
+            let attributes = try FileManager.default.attributesOfItem(atPath: store.paths.cachedFeedFile)
+            return ((attributes[.systemFileNumber] as! NSNumber).uint64Value, attributes[.modificationDate] as! Date)
+        }
+        try store.storeCachedFeed(Data("feed one".utf8))
+        let first = try identity()
+        try store.storeCachedFeed(Data("feed one".utf8))
+        let again = try identity()
+        XCTAssertEqual(again.inode, first.inode)
+        XCTAssertEqual(again.modified, first.modified)
+        try store.storeCachedFeed(Data("feed two".utf8))
+        XCTAssertNotEqual(try identity().inode, first.inode, "bytes of the same size that differ are written")
+        XCTAssertEqual(store.cachedFeed(), Data("feed two".utf8))
+    }
+
     func testResetRemovesStateAndCachedFeed() throws {
         let store = try store()
         try store.update { $0.viewed = ["a"] }

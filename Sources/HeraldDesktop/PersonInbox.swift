@@ -13,8 +13,8 @@ package struct PersonInbox {
     /// Whether the check holding a claim on a showing still runs.
     package var isLive: (HeraldState.Claim) -> Bool
 
-    /// The inbox of `environment` at `now`.
-    package init(environment: [String: String], now: Date = Date(), isLive: @escaping (HeraldState.Claim) -> Bool) {
+    /// The inbox of `environment` at `now`; by default a claim holds while its process runs.
+    package init(environment: [String: String], now: Date = Date(), isLive: @escaping (HeraldState.Claim) -> Bool = \.processRuns) {
         self.environment = environment
         self.now = now
         self.isLive = isLive
@@ -24,8 +24,8 @@ package struct PersonInbox {
     package struct Listing: Equatable {
         /// The messages, in app id order, each app's newest first.
         package var messages: [InboxMessage] = []
-        /// A sentence for each app left out of a listing of every app: its state cannot be
-        /// read, so where its messages stand is not known. The other apps are listed.
+        /// A sentence for each app left out of a listing of every app, saying so: its state
+        /// cannot be read, so where its messages stand is not known. The other apps are listed.
         package var leftOut: [PersonInboxError] = []
     }
 
@@ -53,7 +53,7 @@ package struct PersonInbox {
             let state: HeraldState
             do throws(PersonInboxError) { state = try self.state(of: app) } catch {
                 if appID != nil { throw error }
-                listing.leftOut.append(error)
+                listing.leftOut.append(PersonInboxError(error.description + "; its messages are left out"))
                 continue
             }
             // The desktop's own switches too, as the app's check adds them (`Herald`'s off switches).

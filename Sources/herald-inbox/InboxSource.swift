@@ -37,7 +37,7 @@ struct PersonFiles: InboxSource {
 
     /// The inbox at this moment.
     private var inbox: PersonInbox {
-        PersonInbox(environment: environment, now: Date(), isLive: { RunningProcess.find($0.processID) != nil })
+        PersonInbox(environment: environment, now: Date())
     }
 
     func read() -> InboxReading {
@@ -50,7 +50,7 @@ struct PersonFiles: InboxSource {
         do throws(PersonInboxError) {
             let listing = try inbox.messages(of: nil, switches: switches)
             return InboxReading(messages: listing.messages, switches: switches,
-                                problems: problems + listing.leftOut.map { $0.description + "; its messages are left out" })
+                                problems: problems + listing.leftOut.map(\.description))
         } catch {
             return InboxReading(messages: [], switches: switches, problems: problems + [error.description])
         }

@@ -84,11 +84,6 @@ struct BudgetCommand: ParsableCommand, UsageExample {
         }
     }
 
-    /// Whether the check holding a claim may still run: its process runs. No check of this
-    /// process holds one.
-    static func isLive(_ claim: HeraldState.Claim) -> Bool {
-        RunningProcess.find(claim.processID) != nil
-    }
 }
 
 /// The budget in force and what it has room for, as `herald budget` and `herald state --all`
@@ -134,14 +129,14 @@ struct BudgetReport: Encodable {
         }
         ceiling = switches.budgetCeiling
         used = Self.used(ledger, now: now)
-        let room = AttentionPolicy.room(inForce.budget, ledger, now: now, isLive: BudgetCommand.isLive)
+        let room = AttentionPolicy.room(inForce.budget, ledger, now: now, isLive: \.processRuns)
         self.room = Window(day: max(0, room.day), week: max(0, room.week))
     }
 
     /// The weights `ledger` counts in each window at `now`.
     static func used(_ ledger: AttentionLedger, now: Date) -> Window {
-        Window(day: AttentionPolicy.used(ledger, within: AttentionPolicy.day, now: now, isLive: BudgetCommand.isLive),
-               week: AttentionPolicy.used(ledger, within: AttentionPolicy.week, now: now, isLive: BudgetCommand.isLive))
+        Window(day: AttentionPolicy.used(ledger, within: AttentionPolicy.day, now: now, isLive: \.processRuns),
+               week: AttentionPolicy.used(ledger, within: AttentionPolicy.week, now: now, isLive: \.processRuns))
     }
 
     /// The report in lines for people.

@@ -79,7 +79,7 @@ struct InboxReading {
     let now = Date()
 
     /// The person's inbox, its files and its answers (`PersonInbox`).
-    var inbox: PersonInbox { PersonInbox(environment: environment, now: now, isLive: BudgetCommand.isLive) }
+    var inbox: PersonInbox { PersonInbox(environment: environment, now: now) }
 
     /// The messages of `appID`, or of every app in app id order, each app's newest first.
     func messages(of appID: String?) throws -> [InboxMessage] {
@@ -98,7 +98,7 @@ struct InboxReading {
         }
         do throws(PersonInboxError) {
             let listing = try inbox.messages(of: appID, switches: switches)
-            for leftOut in listing.leftOut { EventReporter.complain(leftOut.description + "; its messages are left out") }
+            for leftOut in listing.leftOut { EventReporter.complain(leftOut.description) }
             return listing
         } catch {
             EventReporter.complain(error.description)

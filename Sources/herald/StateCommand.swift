@@ -250,7 +250,7 @@ struct AllAppsState {
         // A ledger that cannot be read is named (by `ledger()`), its budget left out, and every
         // app is listed still.
         let read = try? BudgetCommand.ledger()
-        let ledger = AttentionPolicy.pruned(read ?? AttentionLedger(), now: now, isLive: BudgetCommand.isLive)
+        let ledger = AttentionPolicy.pruned(read ?? AttentionLedger(), now: now, isLive: \.processRuns)
         var report = Report(budget: read == nil ? nil : switches.map { BudgetReport($0, ledger: ledger, now: now) }, apps: [:])
         var unreadable = read == nil
         for appID in KnownApps.stateFileApps(in: folder) {

@@ -34,6 +34,17 @@ final class InboxEndToEndTests: XCTestCase {
         return (session, try session.serveFeed(feed))
     }
 
+    /// A session, the budget out of the way, in which this app and org.example.Other each
+    /// checked the feed once.
+    func sessionWithTwoAppsChecked() throws -> DesktopSession {
+        let session = try DesktopSession()
+        try session.setBudgetOutOfTheWay()
+        let server = try session.serveFeed(feed)
+        XCTAssertEqual(try check(session, server).wait(), 0)
+        XCTAssertEqual(try check(session, server, appID: "org.example.Other").wait(), 0)
+        return session
+    }
+
     var ledgerFile: (DesktopSession) -> URL = { URL(fileURLWithPath: $0.environment["XDG_STATE_HOME"]! + "/herald/attention/ledger.json") }
 
     func testAnAnswerFromTheInboxTakesAMessageHandedOverToTheAgentOffTheScreen() throws {
@@ -104,11 +115,7 @@ final class InboxEndToEndTests: XCTestCase {
     }
 
     func testAnAppWhoseStateCannotBeReadIsNamedAndTheOtherAppsAreListed() throws {
-        let session = try DesktopSession()
-        try session.setBudgetOutOfTheWay()
-        let server = try session.serveFeed(feed)
-        XCTAssertEqual(try check(session, server).wait(), 0)
-        XCTAssertEqual(try check(session, server, appID: "org.example.Other").wait(), 0)
+        let session = try sessionWithTwoAppsChecked()
         // A folder where the other app's state file should be: no user can read it as a state.
         let stateFile = URL(fileURLWithPath: session.environment["XDG_STATE_HOME"]! + "/herald/org.example.Other.json")
         XCTAssertTrue(FileManager.default.fileExists(atPath: stateFile.path))
@@ -153,11 +160,7 @@ final class InboxEndToEndTests: XCTestCase {
     }
 
     func testAnIDTwoAppsShareNeedsTheApp() throws {
-        let session = try DesktopSession()
-        try session.setBudgetOutOfTheWay()
-        let server = try session.serveFeed(feed)
-        XCTAssertEqual(try check(session, server).wait(), 0)
-        XCTAssertEqual(try check(session, server, appID: "org.example.Other").wait(), 0)
+        let session = try sessionWithTwoAppsChecked()
         XCTAssertEqual(try session.run(["inbox", "show", "2027/01/02"]), ToolRun(status: 64, output: "", errorOutput: """
             herald: 2 apps have a message 2027/01/02 (org.example.App, org.example.Other): say which with --app-id ID
 

@@ -36,7 +36,7 @@ package final class RunningChecks {
     /// another `Herald` of this process (which releases its claims as it ends, or lets them
     /// lapse), or any check of another live process.
     package func isLive(_ claim: HeraldState.Claim) -> Bool {
-        guard claim.processID == getpid() else { return RunningProcess.find(claim.processID) != nil }
+        guard claim.processID == getpid() else { return claim.processRuns }
         guard let check = claim.check, check.hasPrefix(Self.processToken + ".") else { return false }
         guard check.hasPrefix("\(Self.processToken).\(token).") else { return true }
         return running.contains(check)

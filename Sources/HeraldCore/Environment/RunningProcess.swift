@@ -39,3 +39,10 @@ package struct RunningProcess: Sendable, Equatable {
         return RunningProcess(startTime: fields.count > 19 ? UInt64(fields[19]) : nil)
     }
 }
+
+extension HeraldState.Claim {
+    /// Whether the process that made the claim runs: how a program that runs no check of its
+    /// own (`herald budget`, `herald inbox`, the inbox window), and a check for another
+    /// process's claims, tell whether the claim may still hold.
+    package var processRuns: Bool { RunningProcess.find(processID) != nil }
+}

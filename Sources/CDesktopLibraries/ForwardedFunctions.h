@@ -16,6 +16,14 @@ FORWARD(HERALD_GIO, GVariant *, g_dbus_connection_call_sync,
          gint timeout_msec, GCancellable *cancellable, GError **error),
         (connection, bus_name, object_path, interface_name, method_name, parameters, reply_type, flags, timeout_msec,
          cancellable, error))
+FORWARD_VOID(HERALD_GIO, g_dbus_connection_call,
+             (GDBusConnection *connection, const gchar *bus_name, const gchar *object_path, const gchar *interface_name,
+              const gchar *method_name, GVariant *parameters, const GVariantType *reply_type, GDBusCallFlags flags,
+              gint timeout_msec, GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data),
+             (connection, bus_name, object_path, interface_name, method_name, parameters, reply_type, flags, timeout_msec,
+              cancellable, callback, user_data))
+FORWARD(HERALD_GIO, GVariant *, g_dbus_connection_call_finish, (GDBusConnection *connection, GAsyncResult *res, GError **error),
+        (connection, res, error))
 FORWARD_VOID(HERALD_GIO, g_dbus_connection_set_exit_on_close, (GDBusConnection *connection, gboolean exit_on_close),
              (connection, exit_on_close))
 FORWARD(HERALD_GIO, GCancellable *, g_cancellable_new, (void), ())

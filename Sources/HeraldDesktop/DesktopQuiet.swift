@@ -6,8 +6,9 @@ import HeraldCore
 /// Flatpak sandbox, whose own settings are not the host's), Xfce's `/do-not-disturb` in xfconf,
 /// dunst's pause, and the notification server's `Inhibited` property (Plasma's).
 package enum DesktopQuiet {
-    /// The reason for quiet now, or `nil`. Reads one setting and asks the bus at most three
-    /// properties, each without starting a service that is not running and for at most a second.
+    /// The reason for quiet now, or `nil`. Reads one setting and asks the bus three properties
+    /// at once (`BusQuestions`: one round trip), each without starting a service that is not
+    /// running and for at most a second.
     @MainContext
     package static func reason() -> QuietReason? {
         // Without GIO nothing says quiet; the check reports the library when it needs it.
@@ -16,9 +17,12 @@ package enum DesktopQuiet {
         defer { if let bus { g_object_unref(UnsafeMutableRawPointer(bus)) } }
         if Sandbox.isFlatpak ? bus.map(hostBannersOff) ?? false : bannersOff() { return .doNotDisturb }
         guard let bus else { return nil }
-        if xfceDoNotDisturb(bus) { return .xfceDoNotDisturb }
-        if isTrue(serverProperty(bus, "org.dunstproject.cmd0", "paused")) { return .serverPaused }
-        if isTrue(serverProperty(bus, "org.freedesktop.Notifications", "Inhibited")) { return .serverInhibited }
+        let answers = BusQuestions.ask(bus, [xfceDoNotDisturb, serverProperty("org.dunstproject.cmd0", "paused"),
+                                             serverProperty("org.freedesktop.Notifications", "Inhibited")])
+        let on = answers.map(isTrue)
+        if on[0] { return .xfceDoNotDisturb }
+        if on[1] { return .serverPaused }
+        if on[2] { return .serverInhibited }
         return nil
     }
 
@@ -29,18 +33,17 @@ package enum DesktopQuiet {
 
     /// The host's `show-banners`, through the Settings portal (which reads the host's GSettings).
     static func hostBannersOff(_ bus: OpaquePointer) -> Bool {
-        let reply = call(bus, "org.freedesktop.portal.Desktop", "/org/freedesktop/portal/desktop", "org.freedesktop.portal.Settings",
-                         "Read", ["org.gnome.desktop.notifications", "show-banners"])
-        guard let reply else { return false }
+        let read = BusQuestions.Question("org.freedesktop.portal.Desktop", "/org/freedesktop/portal/desktop", "org.freedesktop.portal.Settings",
+                                         "Read", ["org.gnome.desktop.notifications", "show-banners"], reply: "(v)")
+        guard let reply = BusQuestions.ask(bus, [read])[0] else { return false }
         defer { g_variant_unref(reply) }
         return isBoolean(reply, false)
     }
 
     /// Xfce's do-not-disturb: channel `xfce4-notifyd`, property `/do-not-disturb` of xfconf,
     /// which xfce4-notifyd keeps there and offers on no notification interface.
-    static func xfceDoNotDisturb(_ bus: OpaquePointer) -> Bool {
-        isTrue(call(bus, "org.xfce.Xfconf", "/org/xfce/Xfconf", "org.xfce.Xfconf", "GetProperty", ["xfce4-notifyd", "/do-not-disturb"]))
-    }
+    static let xfceDoNotDisturb = BusQuestions.Question("org.xfce.Xfconf", "/org/xfce/Xfconf", "org.xfce.Xfconf", "GetProperty",
+                                                        ["xfce4-notifyd", "/do-not-disturb"], reply: "(v)")
 
     private static func sessionBus() -> OpaquePointer? {
         var error: UnsafeMutablePointer<GError>?
@@ -51,26 +54,10 @@ package enum DesktopQuiet {
         return bus
     }
 
-    /// One call with string arguments, answered by a single value (`(v)`); `nil` when nobody
-    /// answers within a second, the name has no owner (nothing is started) or the call fails.
-    private static func call(_ bus: OpaquePointer, _ destination: String, _ path: String, _ interface: String, _ method: String,
-                             _ strings: [String]) -> OpaquePointer? {
-        var error: UnsafeMutablePointer<GError>?
-        let replyType = g_variant_type_new("(v)")
-        defer { g_variant_type_free(replyType) }
-        var arguments: [OpaquePointer?] = strings.map { g_variant_new_string($0) }
-        let tuple = g_variant_new_tuple(&arguments, gsize(arguments.count))
-        guard let reply = g_dbus_connection_call_sync(bus, destination, path, interface, method, tuple, replyType,
-                                                      G_DBUS_CALL_FLAGS_NO_AUTO_START, 1000, nil, &error) else {
-            g_clear_error(&error)
-            return nil
-        }
-        return reply
-    }
-
     /// A property of the notification server, read with `org.freedesktop.DBus.Properties.Get`.
-    private static func serverProperty(_ bus: OpaquePointer, _ interface: String, _ name: String) -> OpaquePointer? {
-        call(bus, "org.freedesktop.Notifications", "/org/freedesktop/Notifications", "org.freedesktop.DBus.Properties", "Get", [interface, name])
+    private static func serverProperty(_ interface: String, _ name: String) -> BusQuestions.Question {
+        BusQuestions.Question("org.freedesktop.Notifications", "/org/freedesktop/Notifications", "org.freedesktop.DBus.Properties", "Get",
+                              [interface, name], reply: "(v)")
     }
 
     /// Whether a reply holds `true`; it is released.

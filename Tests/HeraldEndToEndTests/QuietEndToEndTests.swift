@@ -63,4 +63,27 @@ final class QuietEndToEndTests: XCTestCase {
         XCTAssertEqual(run.events.last?["reason"] as? String, "server-inhibited")
         XCTAssertEqual(try session.notifyCalls().count, 0)
     }
+
+    /// The desktop's three quiet questions (Xfce's do-not-disturb, dunst's pause, the server's
+    /// `Inhibited`) go out together, so they cost one round trip: the stand-in answers none
+    /// before all three have come. Xfce's, asked first, says quiet; a check asking one at a time
+    /// would have given up on it (a second each) before sending the others, and shown the message.
+    func testTheQuietQuestionsAreAskedAtOnce() throws {
+        let session = try DesktopSession(capabilities: nil)
+        addTeardownBlock { session.stop() }
+        let server = try session.serveFeed(feed)
+        let log = session.directory.appendingPathComponent("quiet-questions.log")
+        let standIn = try ChildProcess("/usr/bin/python3", [TestPaths.support("quiet_questions.py"), log.path],
+                                       environment: session.environment, directory: session.directory, name: "quiet-questions")
+        addTeardownBlock { standIn.stop() }
+        guard eventually({ standIn.output == "ready\n" }) else { throw TestSetupError("the stand-in did not start: \(standIn.errorOutput)") }
+        let run = try session.herald(["check", "--json", "--feed", server.url("feed.plist"), "--app-id", appID, "--show-on-first-launch"])
+        XCTAssertEqual(run.wait(seconds: 15), 0, run.errorOutput)
+        XCTAssertEqual(run.events.last?["event"] as? String, "deferred", run.output)
+        XCTAssertEqual(run.events.last?["reason"] as? String, "xfce-do-not-disturb")
+        let questions = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n")
+            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        XCTAssertEqual(questions.map { $0["waiting"] as? Int }, [1, 2, 3], "each question came while the others waited")
+        XCTAssertEqual(Set(questions.compactMap { $0["question"] as? String }), ["xfce4-notifyd/do-not-disturb", "paused", "Inhibited"])
+    }
 }

@@ -10,7 +10,7 @@ import XCTest
 
 /// Stops the shared display once every test has run.
 final class SharedDisplayStopper: NSObject, XCTestObservation {
-    nonisolated(unsafe) static let registered: Void = { XCTestObservationCenter.shared.addTestObserver(SharedDisplayStopper()) }()
+    static let registered: Void = { XCTestObservationCenter.shared.addTestObserver(SharedDisplayStopper()) }()
     func testBundleDidFinish(_ testBundle: Bundle) { SharedDisplay.stop() }
 }
 

@@ -222,7 +222,7 @@ final class TestDesktopTests: XCTestCase {
             let machine = try Herald(configuration: .init(feedURL: feed, appID: "org.example.App", appVersion: "1"))
             XCTAssertEqual(try machine.reasonNotToCheck()?.name, "muted")
 
-            let (desktop, events, herald) = try Self.herald(feed)
+            let (desktop, _, herald) = try Self.herald(feed)
             XCTAssertNil(try herald.reasonNotToCheck())
             herald.appLaunched()
             try desktop.run(until: { !desktop.presenter.shown.isEmpty })

@@ -146,7 +146,6 @@ final class PortalHandoverTests: XCTestCase {
             let removeApplication = try makeApplication(appID)
             defer { removeApplication() }
             let herald = try makeSandboxedHerald(appID)
-            let handover = Handover(place: .portal, link: "https://example.com/v4", since: Date()).issued(under: URLRules())
             try herald.store.update { state in
                 state.ignored = []
                 state = CheckPolicy.handOver("2024/01/01", Handover(place: .portal, link: nil, since: Date()), in: state)

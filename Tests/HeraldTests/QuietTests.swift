@@ -14,8 +14,8 @@ final class QuietTests: XCTestCase {
         let feed = try CheckPipelineTests.feedURL(["a"])
         try MainContext.assumeIsolated {
             var asked = 0
-            var quiet: QuietReason? = .doNotDisturb
-            let (store, presenter, herald, recorder) = try CheckPipelineTests.pipeline(feed, quiet: { asked += 1; return quiet })
+            let quiet = DesktopQuietSetting(.doNotDisturb)
+            let (store, presenter, herald, recorder) = try CheckPipelineTests.pipeline(feed, quiet: { asked += 1; return quiet.reason })
             herald.register(Prompt(name: "pro", settings: PromptSettings(title: "Go pro", usesUntilPrompt: 1, daysUntilPrompt: .zero)))
             recorder.run { herald.appLaunched() }
             XCTAssertEqual(recorder.events, ["fetched", "deferred do-not-disturb", "finished"])
@@ -26,7 +26,7 @@ final class QuietTests: XCTestCase {
             XCTAssertEqual(store.state.presentingPrompts, [:], "the due prompt waits, unclaimed")
             XCTAssertEqual(store.state.presenting, [:], "the message too")
 
-            quiet = nil
+            quiet.reason = nil
             recorder.events = []
             recorder.answer = "ok"
             recorder.run { herald.appLaunched() }
@@ -43,15 +43,15 @@ final class QuietTests: XCTestCase {
         try server.publish("quiet-validators.plist", Fixtures.xmlFeed(["a": ["Title": "Title a"]]))
         let feed = server.url("quiet-validators.plist")
         try MainContext.assumeIsolated {
-            var quiet: QuietReason? = .doNotDisturb
-            let (store, _, herald, recorder) = try CheckPipelineTests.pipeline(feed, quiet: { quiet })
+            let quiet = DesktopQuietSetting(.doNotDisturb)
+            let (store, _, herald, recorder) = try CheckPipelineTests.pipeline(feed, quiet: { quiet.reason })
             recorder.run { herald.checkNow() }
             XCTAssertEqual(recorder.events, ["fetched", "deferred do-not-disturb", "finished"])
             XCTAssertNil(store.state.lastChecked, "not done: the next check tries again")
             XCTAssertEqual(store.state.cachedFeed?.url, feed)
             XCTAssertNotNil(store.state.cachedFeed?.etag)
             XCTAssertNotNil(store.state.cachedFeed?.lastModified)
-            quiet = nil
+            quiet.reason = nil
             recorder.events = []
             recorder.answer = "ok"
             recorder.run { herald.checkNow() }
@@ -87,5 +87,16 @@ final class QuietTests: XCTestCase {
             XCTAssertEqual(recorder.events, ["check-skipped check-period", "finished"])
             XCTAssertEqual(asked, 0, "reading the desktop's settings is left to checks that are due")
         }
+    }
+}
+
+/// The desktop's quiet as a test sets it: the check asks it through a closure, and the test
+/// changes it between checks.
+@MainContext
+final class DesktopQuietSetting {
+    var reason: QuietReason?
+
+    init(_ reason: QuietReason?) {
+        self.reason = reason
     }
 }

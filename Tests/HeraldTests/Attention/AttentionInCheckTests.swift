@@ -23,10 +23,10 @@ final class AttentionInCheckTests: XCTestCase {
         try MainContext.assumeIsolated {
             let clock = ManualClock()
             let ledger = MemoryAttentionLedgerStore()
-            var quiet: QuietReason? = .doNotDisturb
+            let quiet = DesktopQuietSetting(.doNotDisturb)
             let store = InMemoryStateStore(CheckPipelineTests.launched)
             let presenter = RecordingPresenter(capabilities: ["actions", "body"])
-            let herald = try Self.herald(feed, store: store, ledger: ledger, presenter: presenter, clock: clock, quiet: { quiet },
+            let herald = try Self.herald(feed, store: store, ledger: ledger, presenter: presenter, clock: clock, quiet: { quiet.reason },
                                     budget: AttentionBudget(perDay: 1, perWeek: 10))
             let recorder = PipelineRecorder(presenter)
             herald.delegate = recorder
@@ -36,7 +36,7 @@ final class AttentionInCheckTests: XCTestCase {
             XCTAssertEqual(ledger.value.shows, [], "the room taken for it is given back")
 
             // Another app shows one message in the meantime: it has no room left today.
-            quiet = nil
+            quiet.reason = nil
             clock.advance(by: .seconds(3600))
             ledger.value.shows.append(.init(app: "org.example.Other", key: "x", at: clock.now, weight: 1))
             recorder.run { herald.checkNow() }

@@ -294,45 +294,4 @@ final class StateFileFormatTests: XCTestCase {
             XCTAssertEqual(StateFileFormat.decode(file)?.rolloutDraw?.bitPattern, expected.rolloutDraw?.bitPattern, "\(draw)")
         }
     }
-
-    /// Bytes read again are not decoded again: the value kept for them is the latest decoded
-    /// from those very bytes as that type; other bytes, or another type, are decoded anew, and
-    /// the oldest of more than `capacity` kept values goes.
-    static func state(viewed: String) -> HeraldState {
-        var state = HeraldState()
-        state.viewed = [viewed]
-        return state
-    }
-
-    func testAValueIsKeptForItsBytesAndTypeAlone() throws {
-        var recent = StateFileFormat.RecentValues()
-        let capacity = StateFileFormat.RecentValues.capacity
-        let files = (0...capacity).map { Data(#"{"viewed":["\#($0)"]}"#.utf8) }
-        for (index, file) in files.enumerated() { recent.keep(Self.state(viewed: "\(index)"), of: file) }
-        XCTAssertNil(recent.value(of: files[0], as: HeraldState.self), "the oldest beyond the capacity went")
-        XCTAssertEqual(recent.value(of: files[1], as: HeraldState.self)?.viewed, ["1"])
-        XCTAssertEqual(recent.value(of: Data(files[capacity]), as: HeraldState.self)?.viewed, ["\(capacity)"], "found by the bytes, not the buffer")
-        XCTAssertNil(recent.value(of: files[1], as: AttentionLedger.self), "the same bytes as another type are decoded as that type")
-        XCTAssertNil(recent.value(of: Data(#"{"viewed":["1"] }"#.utf8), as: HeraldState.self), "other bytes are decoded")
-        // Reading one makes it the latest: the next one kept pushes out another.
-        recent.keep(Self.state(viewed: "new"), of: Data(#"{"viewed":["new"]}"#.utf8))
-        XCTAssertEqual(recent.value(of: files[1], as: HeraldState.self)?.viewed, ["1"])
-        XCTAssertNil(recent.value(of: files[2], as: HeraldState.self))
-    }
-
-    /// A file read again, after another was read or its own bytes changed, reads as decoding
-    /// its bytes reads it: what is kept never stands for other bytes.
-    func testAFileReadAgainReadsAsItsBytesDecode() throws {
-        var random = SeededGenerator(seed: 11)
-        let states = (0..<40).map { _ in Self.state(&random) }
-        let files = try states.map(StateFileFormat.encode)
-        for round in 0..<3 {
-            for index in (0..<files.count).shuffled(using: &random) {
-                let fresh = JSONDecoder()
-                fresh.dateDecodingStrategy = ISO8601Moment.jsonDecoding
-                let expected = try fresh.decode(HeraldState.self, from: files[index])
-                XCTAssertEqual(StateFileFormat.decode(files[index]), expected, "file \(index), round \(round)")
-            }
-        }
-    }
 }

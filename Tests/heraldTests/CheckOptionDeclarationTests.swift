@@ -29,7 +29,7 @@ final class CheckOptionDeclarationTests: XCTestCase {
     /// readable file and an Ed25519 public key that it takes.
     func acceptedValue(for name: String) throws -> String? {
         let file = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("herald-declaration-\(getpid()).pem").path
-        FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
+        guard FileManager.default.createFile(atPath: file, contents: Data("x".utf8)) else { throw CocoaError(.fileWriteUnknown) }
         for value in ["2", file, String(repeating: "A", count: 43) + "="] where (try? CheckCommand.parse(base + [name, value])) != nil {
             return value
         }

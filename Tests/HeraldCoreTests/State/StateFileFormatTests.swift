@@ -86,7 +86,7 @@ final class StateFileFormatTests: XCTestCase {
         }
         switch Int.random(in: 0..<4, using: &random) {
         case 0: state.rolloutDraw = Double.random(in: 0..<1, using: &random)
-        case 1: state.rolloutDraw = [0, 0.5, 1e-7, 0.1, 0.999_999_999_999_999_9, 1e-300, 5e-324, -0.0, 3, -2.5, 1e22].randomElement(using: &random)!
+        case 1: state.rolloutDraw = [0, 0.5, 1e-7, 0.1, 0.999_999_999_999_999_9, 1e-300, Double.leastNonzeroMagnitude, -0.0, 3, -2.5, 1e22].randomElement(using: &random)!
         default: break
         }
         return state

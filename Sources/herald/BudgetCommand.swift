@@ -83,7 +83,6 @@ struct BudgetCommand: ParsableCommand, UsageExample {
             throw ExitCode(.cannotCreate)
         }
     }
-
 }
 
 /// The budget in force and what it has room for, as `herald budget` and `herald state --all`

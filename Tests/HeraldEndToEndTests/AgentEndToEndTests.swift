@@ -52,7 +52,7 @@ final class AgentEndToEndTests: XCTestCase {
     /// one is given.
     func click(_ answer: String, key: String? = nil, appID: String? = nil, token: String? = nil, in session: DesktopSession,
                environment extra: [String: String] = [:]) throws -> (status: Int32, output: String) {
-        let token = try token ?? (try? self.token(key, in: session)) ?? "none"
+        let token = token ?? (try? self.token(key, in: session)) ?? "none"
         let target = "('\(appID ?? self.appID)', '\(key ?? self.key)', '\(answer)', '\(try stateFolder(session))', '\(token)')"
         return try runToCompletion("/usr/bin/gapplication", ["action", "org.herald.Agent", "answer", target],
                                    environment: session.environment.merging(extra) { _, new in new })

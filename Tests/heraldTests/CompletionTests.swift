@@ -32,7 +32,7 @@ final class CompletionTests: XCTestCase {
         let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("herald-completion-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        FileManager.default.createFile(atPath: folder.appendingPathComponent("feed.plist").path, contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder.appendingPathComponent("feed.plist").path, contents: Data()))
         let cases: [[String]] = [
             ["herald", "check", "--feed", ""], ["herald", "check", "--prompts", ""], ["herald", "check", "--ca-file", ""],
             ["herald", "autostart", "enable", "--feed", ""], ["herald", "prompts", "--prompts", ""], ["herald", "validate", ""],

@@ -44,7 +44,7 @@ final class StateOfAllAppsEndToEndTests: XCTestCase {
             app: ["2027/01/05": .init(since: ago(1800), seen: ago(1800), priority: 0, weight: 1, reason: .quiet)],
             "org.example.Gone": ["2026/12/01": .init(since: ago(9 * 86_400), seen: ago(3 * 86_400), priority: 9, weight: 1, reason: .budget)],
         ])
-        try StateFileFormat.encode(ledger).write(to: URL(fileURLWithPath: folder + "/attention/ledger.json"))
+        try ledger.encoded.write(to: URL(fileURLWithPath: folder + "/attention/ledger.json"))
         try FileManager.default.createDirectory(at: session.userKeyFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("[all]\nMutedCategories=survey\n\n[app \(other)]\nMutedCategories=promotion\n\n[budget]\nPerDay=4\n".utf8).write(to: session.userKeyFile)
         return folder

@@ -3,9 +3,9 @@ import FoundationEssentials
 /// What Herald showed one person, from every app, over the last week, and the messages waiting
 /// for room: the record the attention budget is kept against (`AttentionPolicy`). Every app and
 /// every process of the user shares it, through `AttentionLedgerStore`, under one lock.
-package struct AttentionLedger: Codable, Sendable, Equatable {
+package struct AttentionLedger: Sendable, Equatable {
     /// One showing of a message: a first showing or a reminder.
-    package struct Showing: Codable, Sendable, Equatable {
+    package struct Showing: Sendable, Equatable {
         /// The app that showed it.
         package var app: String
         /// The message id.
@@ -36,7 +36,7 @@ package struct AttentionLedger: Codable, Sendable, Equatable {
     }
 
     /// Why a message waits.
-    package enum WaitReason: String, Codable, Sendable, Equatable {
+    package enum WaitReason: String, Sendable, Equatable {
         /// The budget had no room for it.
         case budget
         /// The desktop asked for quiet (do-not-disturb) when it was due.
@@ -45,7 +45,7 @@ package struct AttentionLedger: Codable, Sendable, Equatable {
 
     /// A message held back until there is room: it keeps its place, the oldest wait first
     /// among messages of one priority, in every app's checks.
-    package struct Waiting: Codable, Sendable, Equatable {
+    package struct Waiting: Sendable, Equatable {
         /// When it was first held back.
         package var since: Date
         /// The last check of its app that held it back; an entry its app has not seen for

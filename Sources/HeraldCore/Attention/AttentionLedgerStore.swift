@@ -38,3 +38,85 @@ extension MemoryValueStore where Value == AttentionLedger {
     /// An empty ledger.
     package convenience init() { self.init(AttentionLedger()) }
 }
+
+/// The ledger's file: `{"shows": [showing…], "waiting": {app: {message: waiting}}}`, each
+/// showing `{"app", "key", "at", "weight", "claim"?}`, each waiting message `{"since", "seen",
+/// "priority", "weight", "reason"}`, a claim `{"processID", "check"?, "until"}`.
+extension AttentionLedger: SharedFileValue {
+    /// The ledger as its file holds it.
+    package var fileValue: FeedValue {
+        .dictionary([
+            "shows": .array(shows.map(\.fileValue)),
+            "waiting": .dictionary(waiting.mapValues { .dictionary($0.mapValues(\.fileValue)) }),
+        ])
+    }
+
+    /// The ledger a file holds; `nil` when a field is missing or of another type.
+    package init?(fileValue: FeedValue) {
+        guard let ledger = FileFields.read(fileValue, { (fields) throws(FileFields.Mismatch) in
+            AttentionLedger(shows: try fields.array("shows", of: Showing.init(fileValue:)),
+                            waiting: try fields.byAppAndMessage("waiting", of: Waiting.init(fileValue:)))
+        }) else { return nil }
+        self = ledger
+    }
+}
+
+extension AttentionLedger.Showing {
+    /// The showing as the ledger's file holds it.
+    package var fileValue: FeedValue {
+        var fields: [String: FeedValue] = ["app": .string(app), "key": .string(key), "at": .date(at), "weight": .integer(weight)]
+        fields.setIfPresent("claim", claim?.fileValue)
+        return .dictionary(fields)
+    }
+
+    /// The showing in the ledger's file.
+    init?(fileValue: FeedValue) {
+        guard let showing = FileFields.read(fileValue, { (fields) throws(FileFields.Mismatch) in
+            Self(app: try fields.string("app"), key: try fields.string("key"), at: try fields.date("at"),
+                 weight: try fields.integer("weight"), claim: try fields.optionalValue("claim", HeraldState.Claim.init(fileValue:)))
+        }) else { return nil }
+        self = showing
+    }
+}
+
+extension AttentionLedger.Waiting {
+    /// The waiting message as the ledger's file holds it.
+    package var fileValue: FeedValue {
+        .dictionary(["since": .date(since), "seen": .date(seen), "priority": .real(priority), "weight": .integer(weight),
+                     "reason": .string(reason.rawValue)])
+    }
+
+    /// The waiting message in the ledger's file.
+    init?(fileValue: FeedValue) {
+        guard let waiting = FileFields.read(fileValue, { (fields) throws(FileFields.Mismatch) in
+            Self(since: try fields.date("since"), seen: try fields.date("seen"), priority: try fields.real("priority"),
+                 weight: try fields.integer("weight"), reason: try fields.choice("reason"))
+        }) else { return nil }
+        self = waiting
+    }
+}
+
+extension HeraldState.Claim {
+    /// The claim as the ledger's file holds it, with the keys of the state file's.
+    package var fileValue: FeedValue {
+        var fields: [String: FeedValue] = ["processID": .integer(Int(processID)), "until": .date(until)]
+        fields.setIfPresent("check", check.map(FeedValue.string))
+        return .dictionary(fields)
+    }
+
+    /// The claim in the ledger's file.
+    init?(fileValue: FeedValue) {
+        guard let claim = FileFields.read(fileValue, { (fields) throws(FileFields.Mismatch) in
+            guard let processID = Int32(exactly: try fields.integer("processID")) else { throw FileFields.Mismatch() }
+            return Self(processID: processID, check: try fields.optionalString("check"), until: try fields.date("until"))
+        }) else { return nil }
+        self = claim
+    }
+}
+
+extension AttentionLedger.Waiting: Encodable {
+    /// Encodes the waiting message as the ledger's file holds it (`herald state --all --json`).
+    package func encode(to encoder: Encoder) throws {
+        try fileValue.encode(to: encoder)
+    }
+}

@@ -125,9 +125,14 @@ extension FeedValue {
     /// `.withoutEscapingSlashes`: two spaces a level, `"key" : value`, an empty array or
     /// dictionary as its brackets around an empty line. No line break ends it.
     package var prettyJSONText: String {
+        String(decoding: prettyJSONBytes, as: UTF8.self)
+    }
+
+    /// The UTF-8 bytes of `prettyJSONText`, for a file.
+    package var prettyJSONBytes: [UInt8] {
         var out: [UInt8] = []
         write(into: &out, level: 0)
-        return String(decoding: out, as: UTF8.self)
+        return out
     }
 
     /// Writes the value at nesting `level` of pretty-printed JSON, or on one line when `nil`.

@@ -15,7 +15,12 @@ package enum ISO8601Moment {
     /// A moment read from text, and whether the text named a day only; `nil` for text that is
     /// not in the form above or names no real day or time.
     package static func parse(_ text: String) -> (date: Date, dateOnly: Bool)? {
-        let bytes = Array(NotificationText.trimmed(text).utf8)
+        var trimmed = NotificationText.trimmed(text)
+        return trimmed.withUTF8(parse(bytes:))
+    }
+
+    /// `parse(_:)` of trimmed text's UTF-8 bytes.
+    private static func parse(bytes: UnsafeBufferPointer<UInt8>) -> (date: Date, dateOnly: Bool)? {
         var index = 0
         func digits(_ count: Int) -> Int? {
             guard index + count <= bytes.count else { return nil }

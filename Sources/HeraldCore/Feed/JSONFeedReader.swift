@@ -27,6 +27,18 @@ package struct JSONFeedReader {
         return try reader.wholeDocument()
     }
 
+    /// Reads a whole document as one value, whatever its root: for Herald's own files, which
+    /// have no entries to skip one by one.
+    ///
+    /// - Throws: `DocumentFailure` for a syntax error or a document beyond `FeedLimits`.
+    static func value(of buffer: UnsafeBufferPointer<UInt8>) throws(DocumentFailure) -> FeedValue {
+        var reader = JSONFeedReader(bytes: buffer)
+        let root = try reader.value()
+        reader.skipSpace()
+        guard reader.position >= buffer.count else { throw reader.fail("text after the root value") }
+        return root
+    }
+
     private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
         // A UTF-8 byte order mark is tolerated, as JSONDecoder did.

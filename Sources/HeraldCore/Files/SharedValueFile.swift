@@ -1,11 +1,12 @@
 import FoundationEssentials
 
 /// One value every process of the user shares in a JSON file under `$XDG_STATE_HOME/herald`
-/// (the attention ledger, the inbox), written as the state files are (`FileStateStore`): under
+/// (the attention ledger, the inbox), in its own format (`SharedFileValue`), written as the
+/// state files are (`FileStateStore`): under
 /// its own lock file, to a temporary file renamed over the old one, but not flushed to disk (no
 /// `fsync`). A file that does not decode, as one a crash left half written may, is read as
 /// `empty` and started over: such a value must be one whose loss costs little.
-package struct SharedValueFile<Value: Codable & Equatable & Sendable>: Sendable {
+package struct SharedValueFile<Value: SharedFileValue & Equatable & Sendable>: Sendable {
     /// The file.
     package let file: String
     /// The lock taken around every change.
@@ -32,7 +33,7 @@ package struct SharedValueFile<Value: Codable & Equatable & Sendable>: Sendable 
     /// Reads the value without the lock; none yet, or one that does not decode, is `empty`.
     package func snapshot() throws -> Value {
         guard let bytes = try FileStateStore.readRegularFile(file, limit: sizeLimit) else { return empty }
-        return StateFileFormat.decode(bytes, as: Value.self) ?? empty
+        return Value.decoded(from: bytes) ?? empty
     }
 
     /// Reads, changes and writes the value under its lock as one step no other process can
@@ -43,7 +44,7 @@ package struct SharedValueFile<Value: Codable & Equatable & Sendable>: Sendable 
             let before = value
             let result = try change(&value)
             if value != before {
-                let bytes = try StateFileFormat.encode(value)
+                let bytes = value.encoded
                 guard bytes.count <= sizeLimit else {
                     throw StateStoreError.wouldBeTooLarge(path: file, size: bytes.count, limit: sizeLimit)
                 }

@@ -4,9 +4,9 @@ import FoundationEssentials
 /// it: what nothing else keeps. Where each message stands (shown, answered, waiting, muted) is
 /// not kept here: it is read from the app's state, the attention ledger and the off switches
 /// when the inbox is read (`InboxPolicy.messages`).
-package struct Inbox: Codable, Sendable, Equatable {
+package struct Inbox: Sendable, Equatable {
     /// One message that reached the person.
-    package struct Record: Codable, Sendable, Equatable {
+    package struct Record: Sendable, Equatable {
         /// The title as shown (`NotificationText.summary`), localised for the person.
         package var title: String
         /// The text as shown (`NotificationText.body`, without markup), localised.

@@ -33,3 +33,42 @@ extension MemoryValueStore where Value == Inbox {
     /// An empty inbox.
     package convenience init() { self.init(Inbox()) }
 }
+
+/// The inbox's file: `{"apps": {app: {message: record}}}`, each record `{"title", "message",
+/// "link"?, "button"?, "category", "reached", "withdrawn"?}`.
+extension Inbox: SharedFileValue {
+    /// The inbox as its file holds it.
+    package var fileValue: FeedValue {
+        .dictionary(["apps": .dictionary(apps.mapValues { .dictionary($0.mapValues(\.fileValue)) })])
+    }
+
+    /// The inbox a file holds; `nil` when a field is missing or of another type.
+    package init?(fileValue: FeedValue) {
+        guard let inbox = FileFields.read(fileValue, { (fields) throws(FileFields.Mismatch) in
+            Inbox(apps: try fields.byAppAndMessage("apps", of: Record.init(fileValue:)))
+        }) else { return nil }
+        self = inbox
+    }
+}
+
+extension Inbox.Record {
+    /// The record as the inbox's file holds it.
+    var fileValue: FeedValue {
+        var fields: [String: FeedValue] = ["title": .string(title), "message": .string(message), "category": .string(category),
+                                           "reached": .date(reached)]
+        fields.setIfPresent("link", link.map(FeedValue.string))
+        fields.setIfPresent("button", button.map(FeedValue.string))
+        fields.setIfPresent("withdrawn", withdrawn.map(FeedValue.date))
+        return .dictionary(fields)
+    }
+
+    /// The record in the inbox's file.
+    init?(fileValue: FeedValue) {
+        guard let record = FileFields.read(fileValue, { (fields) throws(FileFields.Mismatch) in
+            Self(title: try fields.string("title"), message: try fields.string("message"), link: try fields.optionalString("link"),
+                 button: try fields.optionalString("button"), category: try fields.string("category"), reached: try fields.date("reached"),
+                 withdrawn: try fields.optionalDate("withdrawn"))
+        }) else { return nil }
+        self = record
+    }
+}

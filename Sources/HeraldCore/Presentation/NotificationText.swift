@@ -94,6 +94,11 @@ package enum NotificationText {
 
     /// The text without leading and trailing white space.
     package static func trimmed(_ text: String) -> String {
+        // Text that starts and ends with a visible ASCII character, as dates and ids do, has
+        // nothing to trim: no grapheme cluster that ends in one, or starts with one, is white space.
+        if let first = text.utf8.first, let last = text.utf8.last, (0x21...0x7E).contains(first), (0x21...0x7E).contains(last) {
+            return text
+        }
         let start = text.firstIndex { !$0.isWhitespace } ?? text.endIndex
         let end = text.lastIndex { !$0.isWhitespace }.map(text.index(after:)) ?? start
         return start < end ? String(text[start..<end]) : ""

@@ -18,17 +18,6 @@ package enum StateFileFormat {
         try encoder.encode(state)
     }
 
-    /// A value of another file Herald keeps in the same format (the attention ledger), or
-    /// `nil` when the bytes do not decode.
-    package static func decode<Value: Decodable>(_ bytes: Data, as type: Value.Type) -> Value? {
-        try? decoder.decode(type, from: bytes)
-    }
-
-    /// The bytes of a value of another file Herald keeps in the same format.
-    package static func encode<Value: Encodable>(_ value: Value) throws -> Data {
-        try encoder.encode(value)
-    }
-
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

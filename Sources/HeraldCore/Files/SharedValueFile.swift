@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 
 /// One value every process of the user shares in a JSON file under `$XDG_STATE_HOME/herald`
 /// (the attention ledger, the inbox), in its own format (`SharedFileValue`), written as the
@@ -6,6 +7,11 @@ import FoundationEssentials
 /// its own lock file, to a temporary file renamed over the old one, but not flushed to disk (no
 /// `fsync`). A file that does not decode, as one a crash left half written may, is read as
 /// `empty` and started over: such a value must be one whose loss costs little.
+///
+/// A store remembers the value it last read or wrote with the file's bytes then (`LastSeen`,
+/// shared by its copies): a read that finds the same bytes takes that value instead of decoding
+/// them again, as a check's update after its snapshot, or the next app's in a run of every
+/// app's checks, mostly does. It lives as long as the store.
 package struct SharedValueFile<Value: SharedFileValue & Equatable & Sendable>: Sendable {
     /// The file.
     package let file: String
@@ -19,6 +25,7 @@ package struct SharedValueFile<Value: SharedFileValue & Equatable & Sendable>: S
     package let name: String
     /// The value before anything was written.
     package let empty: Value
+    private let lastSeen = LastSeen()
 
     /// A value in `folder/fileName.json`, locked by `folder/fileName.lock`.
     package init(folder: String, fileName: String, name: String, empty: Value, sizeLimit: Int, lockWait: Double) {
@@ -33,7 +40,10 @@ package struct SharedValueFile<Value: SharedFileValue & Equatable & Sendable>: S
     /// Reads the value without the lock; none yet, or one that does not decode, is `empty`.
     package func snapshot() throws -> Value {
         guard let bytes = try FileStateStore.readRegularFile(file, limit: sizeLimit) else { return empty }
-        return Value.decoded(from: bytes) ?? empty
+        if let value = lastSeen.value(for: bytes) { return value }
+        let value = Value.decoded(from: bytes) ?? empty
+        lastSeen.remember(value, as: bytes)
+        return value
     }
 
     /// Reads, changes and writes the value under its lock as one step no other process can
@@ -49,8 +59,24 @@ package struct SharedValueFile<Value: SharedFileValue & Equatable & Sendable>: S
                     throw StateStoreError.wouldBeTooLarge(path: file, size: bytes.count, limit: sizeLimit)
                 }
                 try FileStateStore.writeFileAtomically(bytes, to: file, durable: false)
+                lastSeen.remember(value, as: bytes)
             }
             return result
+        }
+    }
+
+    /// The value last read or written, and the bytes it was read from or written as.
+    private final class LastSeen: Sendable {
+        private let seen = Mutex<(bytes: Data, value: Value)?>(nil)
+
+        /// The value remembered, if the file now holds the same bytes.
+        func value(for bytes: Data) -> Value? {
+            seen.withLock { seen in seen.flatMap { $0.bytes == bytes ? $0.value : nil } }
+        }
+
+        /// Remembers `value` as the file's `bytes`.
+        func remember(_ value: Value, as bytes: Data) {
+            seen.withLock { $0 = (bytes, value) }
         }
     }
 }

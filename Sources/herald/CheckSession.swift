@@ -38,6 +38,10 @@ struct CheckSession {
     /// The notification server and the handover's route, when a run of every registered app
     /// asks them once for all its apps; `nil` for a check that asks for itself.
     var sessionAnswers: SessionAnswers?
+    /// The person's attention ledger and inbox, when a run of every registered app shares one
+    /// store of each, so that what one app's check read or wrote the next need not decode
+    /// again; `nil` for a check that opens its own.
+    var personsFiles: (ledger: FileAttentionLedgerStore, inbox: FileInboxStore)?
     /// Whether what it says on stderr begins with the app's id: a run of every registered app
     /// names the app of each line.
     var namesApp = false
@@ -99,7 +103,7 @@ extension CheckSession {
             : nil
         return try Self.makeHerald(configuration, store: store, presenter: today, handingOver: handingOver,
                                    respectsQuietAndMutes: respectsQuietAndMutes, quietReason: quietReason,
-                                   naming: namesApp ? configuration.appID : nil)
+                                   personsFiles: personsFiles, naming: namesApp ? configuration.appID : nil)
     }
 
     /// A `Herald` for `configuration` on `store`, or on the app's state file (returned too)
@@ -109,6 +113,7 @@ extension CheckSession {
     static func makeHerald(_ configuration: Herald.Configuration, store: (any StateStore)?, presenter: MessagePresenter? = nil,
                            handingOver: HandingOverPresenter? = nil, respectsQuietAndMutes: Bool = true,
                            quietReason: (@MainContext () -> QuietReason?)? = nil,
+                           personsFiles: (ledger: FileAttentionLedgerStore, inbox: FileInboxStore)? = nil,
                            naming app: String? = nil) throws(ExitCode) -> (herald: Herald, file: FileStateStore?) {
         let named = app.map { "\($0): " } ?? ""
         do {
@@ -129,10 +134,10 @@ extension CheckSession {
             // The person's budget and inbox hold every check of the user's state; a preview or
             // a demo keeps its own, in memory.
             let ledger: any AttentionLedgerStore = file != nil && respectsQuietAndMutes
-                ? FileAttentionLedgerStore(environment: configuration.environment, lockWait: configuration.timeout.seconds)
+                ? personsFiles?.ledger ?? FileAttentionLedgerStore(environment: configuration.environment, lockWait: configuration.timeout.seconds)
                 : MemoryAttentionLedgerStore()
             let inbox: any InboxStore = file != nil && respectsQuietAndMutes
-                ? FileInboxStore(environment: configuration.environment, lockWait: configuration.timeout.seconds)
+                ? personsFiles?.inbox ?? FileInboxStore(environment: configuration.environment, lockWait: configuration.timeout.seconds)
                 : MemoryInboxStore()
             let herald = try Herald(configuration: configuration, store: store ?? file, presenter: presenter, handingOver: handingOver,
                                     quietReason: quiet, offSwitches: ignoresMutes, ledger: ledger, inbox: inbox)

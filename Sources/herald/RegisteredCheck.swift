@@ -28,6 +28,12 @@ struct RegisteredCheck {
     /// Runs every check and returns the exit status: the first failure's, else done.
     func run(startDelay: Double) -> Int32 {
         let run = Run()
+        let environment = ProcessEnvironment.read()
+        // One store of each for every app: what one check read or wrote, the next need not decode
+        // again. Each waits for its lock as long as the most patient app's check would.
+        let lockWait = apps.map(\.line.configuration.timeout.seconds).max() ?? FileStateStore.defaultLockWait
+        let personsFiles = (ledger: FileAttentionLedgerStore(environment: environment, lockWait: lockWait),
+                            inbox: FileInboxStore(environment: environment, lockWait: lockWait))
         for app in apps {
             var session = CheckSession(configuration: app.line.configuration, json: json)
             session.serverWait = app.line.serverWait
@@ -36,6 +42,7 @@ struct RegisteredCheck {
             session.quietReason = { run.quiet }
             session.sessionAnswers = run.sessionAnswers
             session.namesApp = true
+            session.personsFiles = personsFiles
             let herald: Herald
             do {
                 herald = try session.makeHerald().herald
@@ -56,10 +63,9 @@ struct RegisteredCheck {
         }
         guard !run.checks.isEmpty else { return run.failure ?? ExitStatus.done.code }
         run.waiting = run.checks[...]
-        let environment = ProcessEnvironment.read()
         SystemClock().schedule(after: .seconds(startDelay)) { [deadline] in
             let rendezvous = CheckRendezvous(apps: run.checks.map(\.herald.configuration.appID),
-                                             ledger: FileAttentionLedgerStore(environment: environment), clock: SystemClock(),
+                                             ledger: personsFiles.ledger, clock: SystemClock(),
                                              deadline: deadline)
             rendezvous.onCome = { _ in MainContext.idle { run.startNext(meeting: rendezvous) } }
             SystemClock().schedule(after: deadline) { run.giveUpWaiting() }

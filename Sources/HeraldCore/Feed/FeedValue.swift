@@ -142,7 +142,10 @@ extension FeedValue {
         case .integer(let number): out.append(contentsOf: String(number).utf8)
         case .real(let number): out.append(contentsOf: NumberText.json(number).utf8)
         case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
-        case .date(let date): Self.appendJSONString(ISO8601Moment.text(date), to: &out)
+        case .date(let date):
+            out.append(UInt8(ascii: "\""))
+            ISO8601Moment.appendText(date, to: &out)
+            out.append(UInt8(ascii: "\""))
         case .data(let data): Self.appendJSONString(data.base64EncodedString(), to: &out)
         case .null: out.append(contentsOf: "null".utf8)
         case .array(let values):

@@ -103,30 +103,45 @@ package enum ISO8601Moment {
     /// date a person means) is written as the limit on its side, and one that is not a number
     /// as 1970-01-01T00:00:00Z: the text is always in this form and always reads back.
     package static func text(_ date: Date) -> String {
+        var bytes: [UInt8] = []
+        appendText(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `text(date)` to UTF-8 bytes, for a writer that gathers a whole file or line:
+    /// ASCII digits, signs and separators only, so it never needs escaping in JSON.
+    package static func appendText(_ date: Date, to bytes: inout [UInt8]) {
         let interval = date.timeIntervalSince1970
         let clamped = interval.isNaN ? 0 : min(max(interval, -writtenLimit), writtenLimit)
         let seconds = Int(clamped.rounded(.down))
         let (days, time) = daysAndSeconds(seconds)
         let (year, month, day) = civil(daysSince1970: days)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(20)
+        bytes.reserveCapacity(bytes.count + 20)
         if year < 0 || year > 9999 { bytes.append(year < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+")) }
-        func append(_ value: Int, digits count: Int, then separator: String) {
+        func append(_ value: Int, digits count: Int, then separator: UInt8) {
             var divisor = 1
             for _ in 1..<count { divisor *= 10 }
             while divisor > 0 {
                 bytes.append(UInt8(0x30 + value / divisor % 10))
                 divisor /= 10
             }
-            bytes.append(contentsOf: separator.utf8)
+            bytes.append(separator)
         }
-        append(abs(year), digits: max(4, String(abs(year)).count), then: "-")
-        append(month, digits: 2, then: "-")
-        append(day, digits: 2, then: "T")
-        append(time / 3600, digits: 2, then: ":")
-        append(time / 60 % 60, digits: 2, then: ":")
-        append(time % 60, digits: 2, then: "Z")
-        return String(decoding: bytes, as: UTF8.self)
+        var yearDigits = 4
+        while yearDigits < 19, abs(year) >= power(of: 10, yearDigits) { yearDigits += 1 }
+        append(abs(year), digits: yearDigits, then: UInt8(ascii: "-"))
+        append(month, digits: 2, then: UInt8(ascii: "-"))
+        append(day, digits: 2, then: UInt8(ascii: "T"))
+        append(time / 3600, digits: 2, then: UInt8(ascii: ":"))
+        append(time / 60 % 60, digits: 2, then: UInt8(ascii: ":"))
+        append(time % 60, digits: 2, then: UInt8(ascii: "Z"))
+    }
+
+    /// `base` to the power `exponent`, for counting a year's digits.
+    private static func power(of base: Int, _ exponent: Int) -> Int {
+        var result = 1
+        for _ in 0..<exponent { result *= base }
+        return result
     }
 
     /// Year, month and day of a date in UTC: the same day on every machine, whatever its time

@@ -1,10 +1,16 @@
 import CDesktopLibraries
 import HeraldCore
+import Synchronization
 
 /// Opens links with the desktop's default applications, through GIO.
 package struct LinkOpener: Sendable {
-    /// Creates an opener.
-    package init() {}
+    private let schemes: SchemeHandlers?
+
+    /// Creates an opener; one given `schemes` asks GIO about each scheme once and keeps the
+    /// answer there, for the checks of one run (`herald check --registered`) that share them.
+    package init(rememberingIn schemes: SchemeHandlers? = nil) {
+        self.schemes = schemes
+    }
 
     /// Whether some application is registered for the URL's scheme (`x-scheme-handler/…`);
     /// never for a URL that `open` would refuse.
@@ -17,9 +23,12 @@ package struct LinkOpener: Sendable {
             return false
         }
         if Sandbox.isFlatpak { return true }
-        guard let info = g_app_info_get_default_for_uri_scheme(scheme) else { return false }
-        g_object_unref(UnsafeMutableRawPointer(info))
-        return true
+        func hasHandler() -> Bool {
+            guard let info = g_app_info_get_default_for_uri_scheme(scheme) else { return false }
+            g_object_unref(UnsafeMutableRawPointer(info))
+            return true
+        }
+        return schemes?.answer(for: scheme, asking: hasHandler) ?? hasHandler()
     }
 
     /// Opens the URL in its default application, passing exactly this text on.
@@ -83,4 +92,23 @@ package struct LinkOpenerError: Error, Equatable, CustomStringConvertible {
     /// reorder the line it is on. An invisible character that cannot act on a terminal (a
     /// zero-width space) stays: the reason names it when it is why the link was refused.
     package var description: String { "could not open \(TerminalText.visible(url)): \(reason)" }
+}
+
+/// Whether each URL scheme has a default application, as GIO answered it the first time: kept
+/// for the checks of one run of every registered app, which ask within its few seconds (as the
+/// run's other session answers are kept, `SessionAnswers`), so twenty apps with `https` links
+/// look the handler up once.
+package final class SchemeHandlers: Sendable {
+    private let answers = Mutex<[String: Bool]>([:])
+
+    /// No scheme asked yet.
+    package init() {}
+
+    /// The answer kept for `scheme`, or `asking`'s, kept for the next time.
+    func answer(for scheme: String, asking: () -> Bool) -> Bool {
+        if let known = answers.withLock({ $0[scheme] }) { return known }
+        let answer = asking()
+        answers.withLock { $0[scheme] = answer }
+        return answer
+    }
 }

@@ -42,6 +42,9 @@ struct CheckSession {
     /// store of each, so that what one app's check read or wrote the next need not decode
     /// again; `nil` for a check that opens its own.
     var personsFiles: (ledger: FileAttentionLedgerStore, inbox: FileInboxStore)?
+    /// What opens links, when a run of every registered app asks GIO about each scheme once for
+    /// all its apps; `nil` for the desktop's default applications, asked by each check.
+    var linkOpener: LinkOpener?
     /// Whether what it says on stderr begins with the app's id: a run of every registered app
     /// names the app of each line.
     var namesApp = false
@@ -103,7 +106,7 @@ extension CheckSession {
             : nil
         return try Self.makeHerald(configuration, store: store, presenter: today, handingOver: handingOver,
                                    respectsQuietAndMutes: respectsQuietAndMutes, quietReason: quietReason,
-                                   personsFiles: personsFiles, naming: namesApp ? configuration.appID : nil)
+                                   personsFiles: personsFiles, linkOpener: linkOpener, naming: namesApp ? configuration.appID : nil)
     }
 
     /// A `Herald` for `configuration` on `store`, or on the app's state file (returned too)
@@ -114,7 +117,7 @@ extension CheckSession {
                            handingOver: HandingOverPresenter? = nil, respectsQuietAndMutes: Bool = true,
                            quietReason: (@MainContext () -> QuietReason?)? = nil,
                            personsFiles: (ledger: FileAttentionLedgerStore, inbox: FileInboxStore)? = nil,
-                           naming app: String? = nil) throws(ExitCode) -> (herald: Herald, file: FileStateStore?) {
+                           linkOpener: LinkOpener? = nil, naming app: String? = nil) throws(ExitCode) -> (herald: Herald, file: FileStateStore?) {
         let named = app.map { "\($0): " } ?? ""
         do {
             var file: FileStateStore?
@@ -140,6 +143,7 @@ extension CheckSession {
                 ? personsFiles?.inbox ?? FileInboxStore(environment: configuration.environment, lockWait: configuration.timeout.seconds)
                 : MemoryInboxStore()
             let herald = try Herald(configuration: configuration, store: store ?? file, presenter: presenter, handingOver: handingOver,
+                                    linkOpener: linkOpener,
                                     quietReason: quiet, offSwitches: ignoresMutes, ledger: ledger, inbox: inbox)
             return (herald, file)
         } catch let error as HeraldError {

@@ -34,6 +34,7 @@ struct RegisteredCheck {
         let lockWait = apps.map(\.line.configuration.timeout.seconds).max() ?? FileStateStore.defaultLockWait
         let personsFiles = (ledger: FileAttentionLedgerStore(environment: environment, lockWait: lockWait),
                             inbox: FileInboxStore(environment: environment, lockWait: lockWait))
+        let linkOpener = LinkOpener(rememberingIn: SchemeHandlers())
         for app in apps {
             var session = CheckSession(configuration: app.line.configuration, json: json)
             session.serverWait = app.line.serverWait
@@ -43,6 +44,7 @@ struct RegisteredCheck {
             session.sessionAnswers = run.sessionAnswers
             session.namesApp = true
             session.personsFiles = personsFiles
+            session.linkOpener = linkOpener
             let herald: Herald
             do {
                 herald = try session.makeHerald().herald

@@ -137,10 +137,12 @@ extension CheckSession {
             // The person's budget and inbox hold every check of the user's state; a preview or
             // a demo keeps its own, in memory.
             let ledger: any AttentionLedgerStore = file != nil && respectsQuietAndMutes
-                ? personsFiles?.ledger ?? FileAttentionLedgerStore(environment: configuration.environment, lockWait: configuration.timeout.seconds)
+                ? personsFiles?.ledger ?? FileAttentionLedgerStore(environment: configuration.environment, lockWait: configuration.timeout.seconds,
+                                                                   remembering: true)
                 : MemoryAttentionLedgerStore()
             let inbox: any InboxStore = file != nil && respectsQuietAndMutes
-                ? personsFiles?.inbox ?? FileInboxStore(environment: configuration.environment, lockWait: configuration.timeout.seconds)
+                ? personsFiles?.inbox ?? FileInboxStore(environment: configuration.environment, lockWait: configuration.timeout.seconds,
+                                                        remembering: true)
                 : MemoryInboxStore()
             let herald = try Herald(configuration: configuration, store: store ?? file, presenter: presenter, handingOver: handingOver,
                                     linkOpener: linkOpener,

@@ -29,11 +29,11 @@ struct RegisteredCheck {
     func run(startDelay: Double) -> Int32 {
         let run = Run()
         let environment = ProcessEnvironment.read()
-        // One store of each for every app: what one check read or wrote, the next need not decode
-        // again. Each waits for its lock as long as the most patient app's check would.
-        let lockWait = apps.map(\.line.configuration.timeout.seconds).max() ?? FileStateStore.defaultLockWait
-        let personsFiles = (ledger: FileAttentionLedgerStore(environment: environment, lockWait: lockWait),
-                            inbox: FileInboxStore(environment: environment, lockWait: lockWait))
+        // One store of each for every app: what one check read, the next need not decode again
+        // while the file is as it was. No app's check waits for a lock longer than its own would.
+        let lockWait = apps.map(\.line.configuration.timeout.seconds).min() ?? FileStateStore.defaultLockWait
+        let personsFiles = (ledger: FileAttentionLedgerStore(environment: environment, lockWait: lockWait, remembering: true),
+                            inbox: FileInboxStore(environment: environment, lockWait: lockWait, remembering: true))
         let linkOpener = LinkOpener(rememberingIn: SchemeHandlers())
         for app in apps {
             var session = CheckSession(configuration: app.line.configuration, json: json)

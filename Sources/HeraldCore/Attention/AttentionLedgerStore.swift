@@ -26,11 +26,14 @@ extension SharedValueFile where Value == AttentionLedger {
     /// The ledger of the user whose environment this is (`XDG_STATE_HOME`, `HOME`). Its folder
     /// is not an app id, so no app's state file can take its place.
     ///
-    /// - Parameter lockWait: the longest wait for the lock: a check's timeout, or
-    ///   `FileStateStore.defaultLockWait`.
-    package init(environment: [String: String], lockWait: Double = FileStateStore.defaultLockWait) {
+    /// - Parameters:
+    ///   - lockWait: the longest wait for the lock: a check's timeout, or
+    ///     `FileStateStore.defaultLockWait`.
+    ///   - remembering: whether the store keeps the value it last read (`SharedValueFile`), for
+    ///     a short-lived process.
+    package init(environment: [String: String], lockWait: Double = FileStateStore.defaultLockWait, remembering: Bool = false) {
         self.init(folder: BaseDirectories(environment: environment).stateHome + "/herald/attention", fileName: "ledger",
-                  name: "the attention ledger", empty: AttentionLedger(), sizeLimit: Self.ledgerSizeLimit, lockWait: lockWait)
+                  name: "the attention ledger", empty: AttentionLedger(), sizeLimit: Self.ledgerSizeLimit, lockWait: lockWait, remembering: remembering)
     }
 }
 
@@ -63,7 +66,7 @@ extension AttentionLedger: SharedFileValue {
 
 extension AttentionLedger.Showing {
     /// The showing as the ledger's file holds it.
-    package var fileValue: FeedValue {
+    var fileValue: FeedValue {
         var fields: [String: FeedValue] = ["app": .string(app), "key": .string(key), "at": .date(at), "weight": .integer(weight)]
         fields.setIfPresent("claim", claim?.fileValue)
         return .dictionary(fields)
@@ -80,9 +83,11 @@ extension AttentionLedger.Showing {
 }
 
 extension AttentionLedger.Waiting {
-    /// The waiting message as the ledger's file holds it.
-    package var fileValue: FeedValue {
-        .dictionary(["since": .date(since), "seen": .date(seen), "priority": .real(priority), "weight": .integer(weight),
+    /// The waiting message as the ledger's file holds it. A priority is finite (a feed's
+    /// `Priority` is read as no other, `FeedEntry.number`); one that is not is written as 0, not
+    /// as the `null` that would spoil the whole file.
+    var fileValue: FeedValue {
+        .dictionary(["since": .date(since), "seen": .date(seen), "priority": .real(priority.isFinite ? priority : 0), "weight": .integer(weight),
                      "reason": .string(reason.rawValue)])
     }
 
@@ -98,7 +103,7 @@ extension AttentionLedger.Waiting {
 
 extension HeraldState.Claim {
     /// The claim as the ledger's file holds it, with the keys of the state file's.
-    package var fileValue: FeedValue {
+    var fileValue: FeedValue {
         var fields: [String: FeedValue] = ["processID": .integer(Int(processID)), "until": .date(until)]
         fields.setIfPresent("check", check.map(FeedValue.string))
         return .dictionary(fields)

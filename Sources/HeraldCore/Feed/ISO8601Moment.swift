@@ -104,8 +104,17 @@ package enum ISO8601Moment {
     /// as 1970-01-01T00:00:00Z: the text is always in this form and always reads back.
     package static func text(_ date: Date) -> String {
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(20)
         appendText(date, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The moment `text(date)` names, as `parse(_:)` reads it back: the date clamped as `text`
+    /// clamps it, down to the whole second.
+    package static func written(_ date: Date) -> Date {
+        let interval = date.timeIntervalSince1970
+        let clamped = interval.isNaN ? 0 : min(max(interval, -writtenLimit), writtenLimit)
+        return Date(timeIntervalSince1970: Double(Int(clamped.rounded(.down))))
     }
 
     /// Appends `text(date)` to UTF-8 bytes, for a writer that gathers a whole file or line:
@@ -116,7 +125,6 @@ package enum ISO8601Moment {
         let seconds = Int(clamped.rounded(.down))
         let (days, time) = daysAndSeconds(seconds)
         let (year, month, day) = civil(daysSince1970: days)
-        bytes.reserveCapacity(bytes.count + 20)
         if year < 0 || year > 9999 { bytes.append(year < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+")) }
         func append(_ value: Int, digits count: Int, then separator: UInt8) {
             var divisor = 1

@@ -5,7 +5,11 @@ import FoundationEssentials
 /// dates as `ISO8601Moment` writes them) and read back by the JSON reader, field by field.
 ///
 /// The files read as they did when `JSONEncoder` wrote them: the same keys, a field that is
-/// `nil` left out, dates in the same form, and keys the value does not know passed over.
+/// `nil` left out, dates in the same form, and keys the value does not know passed over. They
+/// are written in its layout, but for the characters the writer escapes where the encoder did
+/// not (slashes are left as they are; control, bidi and line-separator characters become
+/// `\uXXXX`), which every JSON reader reads the same. A string with a lone surrogate reads as
+/// U+FFFD, where the decoder refused the whole file; Herald writes none.
 package protocol SharedFileValue {
     /// The value as the file holds it.
     var fileValue: FeedValue { get }
@@ -16,7 +20,7 @@ package protocol SharedFileValue {
 extension SharedFileValue {
     /// The value in a file's bytes; `nil` when they are not JSON, or not such a value.
     package static func decoded(from bytes: Data) -> Self? {
-        let root = bytes.withUnsafeBytes { raw in try? JSONFeedReader.value(of: raw.bindMemory(to: UInt8.self)) }
+        let root = bytes.withUnsafeBytes { raw in try? JSONFeedReader.value(of: raw.assumingMemoryBound(to: UInt8.self)) }
         return root.flatMap(Self.init(fileValue:))
     }
 
@@ -74,8 +78,10 @@ package struct FileFields {
         return choice
     }
 
-    /// A moment, as `ISO8601Moment` writes it (a bare day is not a moment).
+    /// A moment, as `ISO8601Moment` writes it (a bare day is not a moment); in a value not yet
+    /// written (`SharedValueFile`'s update), the moment its text will name.
     package func date(_ key: String) throws(Mismatch) -> Date {
+        if case .date(let date)? = optional(key) { return ISO8601Moment.written(date) }
         guard let parsed = ISO8601Moment.parse(try string(key)), !parsed.dateOnly else { throw Mismatch() }
         return parsed.date
     }
@@ -146,7 +152,7 @@ package struct FileFields {
 extension Dictionary where Key == String, Value == FeedValue {
     /// Sets `key` to `value`, leaving it out when `value` is `nil`, as `JSONEncoder` left out
     /// a `nil` field.
-    package mutating func setIfPresent(_ key: String, _ value: FeedValue?) {
+    mutating func setIfPresent(_ key: String, _ value: FeedValue?) {
         if let value { self[key] = value }
     }
 }

@@ -8,10 +8,14 @@ import Synchronization
 /// `fsync`). A file that does not decode, as one a crash left half written may, is read as
 /// `empty` and started over: such a value must be one whose loss costs little.
 ///
-/// A store remembers the value it last read or wrote with the file's bytes then (`LastSeen`,
-/// shared by its copies): a read that finds the same bytes takes that value instead of decoding
-/// them again, as a check's update after its snapshot, or the next app's in a run of every
-/// app's checks, mostly does. It lives as long as the store.
+/// A store made `remembering` keeps the value the file holds with its bytes (`LastSeen`, shared
+/// by its copies), as it last read or wrote them: a read that finds the same bytes takes that
+/// value instead of decoding them again, as a check's update after its snapshot, or the next
+/// app's in a run of every app's checks, mostly does. What it wrote is kept as a read of the
+/// file gives it (`SharedFileValue`'s fields read back, dates to the whole second), never as
+/// the value in memory was: every process sees the value the file holds. It lives as long as
+/// the store, so only a short-lived process (`herald`) asks for it; a store of an app's
+/// `Herald` keeps nothing.
 package struct SharedValueFile<Value: SharedFileValue & Equatable & Sendable>: Sendable {
     /// The file.
     package let file: String
@@ -25,10 +29,12 @@ package struct SharedValueFile<Value: SharedFileValue & Equatable & Sendable>: S
     package let name: String
     /// The value before anything was written.
     package let empty: Value
-    private let lastSeen = LastSeen()
+    private let lastSeen: LastSeen?
 
-    /// A value in `folder/fileName.json`, locked by `folder/fileName.lock`.
-    package init(folder: String, fileName: String, name: String, empty: Value, sizeLimit: Int, lockWait: Double) {
+    /// A value in `folder/fileName.json`, locked by `folder/fileName.lock`; one `remembering`
+    /// keeps the value it last read while the file holds the same bytes.
+    package init(folder: String, fileName: String, name: String, empty: Value, sizeLimit: Int, lockWait: Double, remembering: Bool = false) {
+        lastSeen = remembering ? LastSeen() : nil
         file = folder + "/\(fileName).json"
         lockFile = folder + "/\(fileName).lock"
         self.name = name
@@ -40,9 +46,9 @@ package struct SharedValueFile<Value: SharedFileValue & Equatable & Sendable>: S
     /// Reads the value without the lock; none yet, or one that does not decode, is `empty`.
     package func snapshot() throws -> Value {
         guard let bytes = try FileStateStore.readRegularFile(file, limit: sizeLimit) else { return empty }
-        if let value = lastSeen.value(for: bytes) { return value }
+        if let value = lastSeen?.value(for: bytes) { return value }
         let value = Value.decoded(from: bytes) ?? empty
-        lastSeen.remember(value, as: bytes)
+        lastSeen?.remember(value, as: bytes)
         return value
     }
 
@@ -54,18 +60,19 @@ package struct SharedValueFile<Value: SharedFileValue & Equatable & Sendable>: S
             let before = value
             let result = try change(&value)
             if value != before {
-                let bytes = value.encoded
+                let written = value.fileValue
+                let bytes = Data(written.prettyJSONBytes)
                 guard bytes.count <= sizeLimit else {
                     throw StateStoreError.wouldBeTooLarge(path: file, size: bytes.count, limit: sizeLimit)
                 }
                 try FileStateStore.writeFileAtomically(bytes, to: file, durable: false)
-                lastSeen.remember(value, as: bytes)
+                if let lastSeen, let held = Value(fileValue: written) { lastSeen.remember(held, as: bytes) }
             }
             return result
         }
     }
 
-    /// The value last read or written, and the bytes it was read from or written as.
+    /// The value the file held when last read or written, and its bytes then.
     private final class LastSeen: Sendable {
         private let seen = Mutex<(bytes: Data, value: Value)?>(nil)
 

@@ -21,11 +21,14 @@ extension SharedValueFile where Value == Inbox {
 
     /// The inbox of the person whose environment this is (`XDG_STATE_HOME`, `HOME`).
     ///
-    /// - Parameter lockWait: the longest wait for the lock: a check's timeout, or
-    ///   `FileStateStore.defaultLockWait`.
-    package init(environment: [String: String], lockWait: Double = FileStateStore.defaultLockWait) {
+    /// - Parameters:
+    ///   - lockWait: the longest wait for the lock: a check's timeout, or
+    ///     `FileStateStore.defaultLockWait`.
+    ///   - remembering: whether the store keeps the value it last read (`SharedValueFile`), for
+    ///     a short-lived process.
+    package init(environment: [String: String], lockWait: Double = FileStateStore.defaultLockWait, remembering: Bool = false) {
         self.init(folder: BaseDirectories(environment: environment).stateHome + "/herald/inbox", fileName: "inbox",
-                  name: "the inbox", empty: Inbox(), sizeLimit: Self.inboxSizeLimit, lockWait: lockWait)
+                  name: "the inbox", empty: Inbox(), sizeLimit: Self.inboxSizeLimit, lockWait: lockWait, remembering: remembering)
     }
 }
 

@@ -145,4 +145,38 @@ final class SharedFileValueTests: XCTestCase {
         XCTAssertNil(Inbox.decoded(from: Data(#"{"apps":[]}"#.utf8)))
         XCTAssertEqual(Inbox.decoded(from: Data(#"{"apps":{}}"#.utf8)), Inbox())
     }
+
+    /// What a store remembers after writing (`SharedValueFile`) is the value its fields read
+    /// back as, without the text between: it must be what any process reads from the bytes.
+    func testAValueReadBackFromItsFieldsIsTheValueItsBytesRead() throws {
+        var random = SeededGenerator(seed: 20_261_130)
+        let texts = ["a", "", "a/b", "\"q\"", "back\\slash", "line\nbreak", "\u{7F}\u{85}", "\u{200E}rtl\u{2067}", "\u{2028}", "é", "e\u{301}", "😀", "日本"]
+        func text() -> String { (0..<Int.random(in: 0...3, using: &random)).map { _ in texts.randomElement(using: &random)! }.joined() }
+        func date() -> Date {
+            Date(timeIntervalSince1970: [Double.random(in: 1.7e9..<1.9e9, using: &random), -1e11 - 0.25, 1e16, -1e16, .nan, 0.999,
+                                         Double(Int.random(in: 0..<(1 << 35), using: &random))].randomElement(using: &random)!)
+        }
+        for round in 0..<300 {
+            var ledger = AttentionLedger()
+            for _ in 0..<Int.random(in: 0...4, using: &random) {
+                let claim = Bool.random(using: &random)
+                    ? HeraldState.Claim(processID: .random(in: .min ... .max, using: &random), check: Bool.random(using: &random) ? text() : nil, until: date())
+                    : nil
+                ledger.shows.append(.init(app: text(), key: text(), at: date(), weight: .random(in: -3...9, using: &random), claim: claim))
+            }
+            for _ in 0..<Int.random(in: 0...3, using: &random) {
+                let priority = [0, -0.0, 0.1, 1e-7, 2.5, -3, 1e300, Double.leastNonzeroMagnitude, .random(in: -10...10, using: &random)].randomElement(using: &random)!
+                ledger.waiting[text(), default: [:]][text()] = .init(since: date(), seen: date(), priority: priority,
+                                                                   weight: .random(in: 0...3, using: &random), reason: Bool.random(using: &random) ? .budget : .quiet)
+            }
+            XCTAssertEqual(AttentionLedger(fileValue: ledger.fileValue), AttentionLedger.decoded(from: ledger.encoded), "ledger \(round)")
+            var inbox = Inbox()
+            for _ in 0..<Int.random(in: 0...4, using: &random) {
+                inbox.apps[text(), default: [:]][text()] = .init(title: text(), message: text(), link: Bool.random(using: &random) ? text() : nil,
+                                                                 button: Bool.random(using: &random) ? text() : nil, category: text(), reached: date(),
+                                                                 withdrawn: Bool.random(using: &random) ? date() : nil)
+            }
+            XCTAssertEqual(Inbox(fileValue: inbox.fileValue), Inbox.decoded(from: inbox.encoded), "inbox \(round)")
+        }
+    }
 }

@@ -4,7 +4,8 @@ import HeraldTestSupport
 import XCTest
 
 /// A value every process shares in one file (`SharedValueFile`): a store that remembers what it
-/// last read or wrote still reads what another writer put there since, whatever its size.
+/// last read still reads what another writer put there since, whatever its size, and reads what
+/// it wrote as the file holds it.
 final class SharedValueFileTests: XCTestCase {
     var directory: URL!
 
@@ -12,11 +13,20 @@ final class SharedValueFileTests: XCTestCase {
     override func tearDownWithError() throws { try FileManager.default.removeItem(at: directory) }
 
     func store() -> FileInboxStore {
-        FileInboxStore(folder: directory.path, fileName: "inbox", name: "the inbox", empty: Inbox(), sizeLimit: 1 << 20, lockWait: 1)
+        FileInboxStore(folder: directory.path, fileName: "inbox", name: "the inbox", empty: Inbox(), sizeLimit: 1 << 20, lockWait: 1,
+                       remembering: true)
     }
 
-    func inbox(_ title: String) -> Inbox {
-        Inbox(apps: ["org.example.App": ["k": .init(title: title, message: "m", category: "news", reached: Date(timeIntervalSince1970: 1_800_000_000))]])
+    func inbox(_ title: String, reached: Date = Date(timeIntervalSince1970: 1_800_000_000)) -> Inbox {
+        Inbox(apps: ["org.example.App": ["k": .init(title: title, message: "m", category: "news", reached: reached)]])
+    }
+
+    func testWhatAStoreWroteIsReadAsTheFileHoldsIt() throws {
+        let mine = store()
+        // The file keeps whole seconds; every process must read the same value from it.
+        try mine.update { $0 = inbox("now", reached: Date(timeIntervalSince1970: 1_800_000_000.75)) }
+        XCTAssertEqual(try mine.snapshot(), inbox("now"))
+        XCTAssertEqual(try mine.snapshot(), try store().snapshot())
     }
 
     func testAValueAnotherWriterChangedIsReadAsItNowIs() throws {

@@ -112,18 +112,21 @@ package enum ISO8601Moment {
     /// The moment `text(date)` names, as `parse(_:)` reads it back: the date clamped as `text`
     /// clamps it, down to the whole second.
     package static func written(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: Double(writtenSeconds(date)))
+    }
+
+    /// The whole seconds since 1970 `text(date)` writes: the date clamped to `writtenLimit` on
+    /// its side (one that is not a number as 0), rounded down.
+    private static func writtenSeconds(_ date: Date) -> Int {
         let interval = date.timeIntervalSince1970
         let clamped = interval.isNaN ? 0 : min(max(interval, -writtenLimit), writtenLimit)
-        return Date(timeIntervalSince1970: Double(Int(clamped.rounded(.down))))
+        return Int(clamped.rounded(.down))
     }
 
     /// Appends `text(date)` to UTF-8 bytes, for a writer that gathers a whole file or line:
     /// ASCII digits, signs and separators only, so it never needs escaping in JSON.
     package static func appendText(_ date: Date, to bytes: inout [UInt8]) {
-        let interval = date.timeIntervalSince1970
-        let clamped = interval.isNaN ? 0 : min(max(interval, -writtenLimit), writtenLimit)
-        let seconds = Int(clamped.rounded(.down))
-        let (days, time) = daysAndSeconds(seconds)
+        let (days, time) = daysAndSeconds(writtenSeconds(date))
         let (year, month, day) = civil(daysSince1970: days)
         if year < 0 || year > 9999 { bytes.append(year < 0 ? UInt8(ascii: "-") : UInt8(ascii: "+")) }
         func append(_ value: Int, digits count: Int, then separator: UInt8) {
@@ -135,21 +138,15 @@ package enum ISO8601Moment {
             }
             bytes.append(separator)
         }
-        var yearDigits = 4
-        while yearDigits < 19, abs(year) >= power(of: 10, yearDigits) { yearDigits += 1 }
-        append(abs(year), digits: yearDigits, then: UInt8(ascii: "-"))
+        var yearDigits = 1
+        var rest = abs(year) / 10
+        while rest > 0 { yearDigits += 1; rest /= 10 }
+        append(abs(year), digits: max(4, yearDigits), then: UInt8(ascii: "-"))
         append(month, digits: 2, then: UInt8(ascii: "-"))
         append(day, digits: 2, then: UInt8(ascii: "T"))
         append(time / 3600, digits: 2, then: UInt8(ascii: ":"))
         append(time / 60 % 60, digits: 2, then: UInt8(ascii: ":"))
         append(time % 60, digits: 2, then: UInt8(ascii: "Z"))
-    }
-
-    /// `base` to the power `exponent`, for counting a year's digits.
-    private static func power(of base: Int, _ exponent: Int) -> Int {
-        var result = 1
-        for _ in 0..<exponent { result *= base }
-        return result
     }
 
     /// Year, month and day of a date in UTC: the same day on every machine, whatever its time
